@@ -1,0 +1,115 @@
+//! The one error type of the HTTP layer, rendered as RFC 9457 `application/problem+json`.
+
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+pub const PROBLEM_JSON: &str = "application/problem+json";
+
+/// Everything a handler can answer besides success.
+#[derive(Debug)]
+pub enum ApiError {
+    /// 400: the request cannot be read (malformed JSON, a mistyped serial…).
+    BadRequest { title: &'static str, detail: String },
+    /// 422: well-formed, but a field is missing, of the wrong type or out of range.
+    Invalid { field: String, detail: String },
+    /// 404: no such resource.
+    NotFound { detail: String },
+    /// 409: the resource is not in a state that allows this (yet).
+    Conflict { detail: String, retry_after: Option<u64> },
+    /// 413
+    TooLarge { detail: String },
+    /// 415
+    UnsupportedMediaType { detail: String },
+    /// 503: the queue is full or the database is down; try again later.
+    Unavailable { detail: String, retry_after: u64 },
+    /// 500: a bug or an unexpected database failure; details go to the log, not the client.
+    Internal(String),
+}
+
+#[derive(Serialize)]
+struct Problem<'a> {
+    #[serde(rename = "type")]
+    kind: String,
+    title: &'a str,
+    status: u16,
+    detail: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    field: Option<&'a str>,
+}
+
+impl ApiError {
+    pub fn invalid(field: impl Into<String>, detail: impl Into<String>) -> Self {
+        ApiError::Invalid { field: field.into(), detail: detail.into() }
+    }
+
+    pub fn not_found(detail: impl Into<String>) -> Self {
+        ApiError::NotFound { detail: detail.into() }
+    }
+
+    pub fn bad_request(title: &'static str, detail: impl Into<String>) -> Self {
+        ApiError::BadRequest { title, detail: detail.into() }
+    }
+
+    pub fn status(&self) -> StatusCode {
+        match self {
+            ApiError::BadRequest { .. } => StatusCode::BAD_REQUEST,
+            ApiError::Invalid { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::NotFound { .. } => StatusCode::NOT_FOUND,
+            ApiError::Conflict { .. } => StatusCode::CONFLICT,
+            ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::UnsupportedMediaType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+/// Builds a problem+json response; also used to dress up bare error responses from layers.
+pub fn problem(status: StatusCode, title: &str, detail: &str, field: Option<&str>) -> Response {
+    let slug = title.to_ascii_lowercase().replace([' ', '\''], "-");
+    let body = Problem { kind: format!("/problems/{slug}"), title, status: status.as_u16(), detail, field };
+    let json = serde_json::to_vec(&body).unwrap_or_default();
+    let mut response = (status, json).into_response();
+    response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
+    response
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        let (title, detail, field, retry_after) = match &self {
+            ApiError::BadRequest { title, detail } => (*title, detail.as_str(), None, None),
+            ApiError::Invalid { field, detail } => ("Invalid field", detail.as_str(), Some(field.as_str()), None),
+            ApiError::NotFound { detail } => ("Not found", detail.as_str(), None, None),
+            ApiError::Conflict { detail, retry_after } => ("Conflict", detail.as_str(), None, *retry_after),
+            ApiError::TooLarge { detail } => ("Payload too large", detail.as_str(), None, None),
+            ApiError::UnsupportedMediaType { detail } => ("Unsupported media type", detail.as_str(), None, None),
+            ApiError::Unavailable { detail, retry_after } => {
+                ("Service unavailable", detail.as_str(), None, Some(*retry_after))
+            }
+            ApiError::Internal(msg) => {
+                tracing::error!(error = %msg, "internal error");
+                ("Internal server error", "something went wrong on our side; it has been logged", None, None)
+            }
+        };
+        let mut response = problem(status, title, detail, field);
+        if let Some(secs) = retry_after {
+            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
+        }
+        response
+    }
+}
+
+impl From<crate::store::StoreError> for ApiError {
+    fn from(e: crate::store::StoreError) -> Self {
+        match e {
+            // The database being unreachable is an outage, not a bug: tell clients to retry.
+            crate::store::StoreError::Database(sqlx::Error::PoolTimedOut | sqlx::Error::Io(_)) => {
+                tracing::warn!(error = %e, "database unavailable");
+                ApiError::Unavailable { detail: "the database is unavailable; try again shortly".into(), retry_after: 5 }
+            }
+            other => ApiError::Internal(other.to_string()),
+        }
+    }
+}

@@ -1,0 +1,117 @@
+//! Request-body extractors whose rejections speak problem+json and name the field at fault.
+
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Request};
+use axum::http::{header, StatusCode};
+use serde::de::DeserializeOwned;
+
+use super::error::ApiError;
+
+/// A JSON body (`Content-Type: application/json`), parsed with the path of any bad field.
+pub struct Json<T>(pub T);
+
+/// Like [`Json`], but an empty body means `T::default()`.
+pub struct OptionalJson<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Json<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        require_json(&req)?;
+        let body = read_body(req, state).await?;
+        parse_json(&body).map(Json)
+    }
+}
+
+impl<S: Send + Sync, T: DeserializeOwned + Default> FromRequest<S> for OptionalJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let has_type = req.headers().contains_key(header::CONTENT_TYPE);
+        if has_type {
+            require_json(&req)?;
+        }
+        let body = read_body(req, state).await?;
+        if body.iter().all(u8::is_ascii_whitespace) {
+            return Ok(OptionalJson(T::default()));
+        }
+        if !has_type {
+            return Err(unsupported());
+        }
+        parse_json(&body).map(OptionalJson)
+    }
+}
+
+fn unsupported() -> ApiError {
+    ApiError::UnsupportedMediaType { detail: "send the body as JSON with Content-Type: application/json".into() }
+}
+
+/// The request's media type without parameters, lower-cased (empty if absent).
+pub fn media_type(req: &Request) -> String {
+    req.headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .map(|v| v.trim().to_ascii_lowercase())
+        .unwrap_or_default()
+}
+
+fn require_json(req: &Request) -> Result<(), ApiError> {
+    let mt = media_type(req);
+    if mt == "application/json" || (mt.starts_with("application/") && mt.ends_with("+json")) {
+        Ok(())
+    } else {
+        Err(unsupported())
+    }
+}
+
+/// Reads the whole body, mapping the size limit to 413.
+pub async fn read_body<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes, ApiError> {
+    Bytes::from_request(req, state).await.map_err(|rejection| {
+        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::TooLarge { detail: "the request body is larger than 1 MiB".into() }
+        } else {
+            ApiError::bad_request("Unreadable body", rejection.body_text())
+        }
+    })
+}
+
+/// Parses JSON, telling syntax errors (400) from data errors (422 naming the field).
+pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    let mut de = serde_json::Deserializer::from_slice(body);
+    let parsed: Result<T, _> = serde_path_to_error::deserialize(&mut de);
+    let value = match parsed {
+        Ok(v) => v,
+        Err(e) => {
+            let path = e.path().to_string();
+            let inner = e.into_inner();
+            return Err(json_error(&path, &inner));
+        }
+    };
+    de.end().map_err(|e| json_error(".", &e))?;
+    Ok(value)
+}
+
+fn json_error(path: &str, e: &serde_json::Error) -> ApiError {
+    use serde_json::error::Category;
+    match e.classify() {
+        Category::Syntax | Category::Eof | Category::Io => {
+            ApiError::bad_request("Malformed JSON", format!("the body is not valid JSON: {e}"))
+        }
+        Category::Data => {
+            let message = e.to_string();
+            // "missing field `x`" is reported at the parent; name the missing field itself.
+            let missing = message
+                .strip_prefix("missing field `")
+                .and_then(|rest| rest.split('`').next());
+            let field = match (path, missing) {
+                (".", Some(name)) => name.to_string(),
+                (parent, Some(name)) => format!("{parent}.{name}"),
+                (".", None) => "body".to_string(),
+                (p, None) => p.to_string(),
+            };
+            let message = message.split(" at line ").next().unwrap_or(&message).to_string();
+            ApiError::invalid(field.clone(), format!("{field}: {message}"))
+        }
+    }
+}

@@ -1,0 +1,48 @@
+//! Fox in a hole: `POST /foxhole/strategies` queues a search for the shortest strategy;
+//! `POST /foxhole/checks` tests a strategy at once and shows how the fox escapes it.
+
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::response::Response;
+use axum::routing::post;
+use axum::Router;
+use serde::Deserialize;
+
+use super::error::ApiError;
+use super::extract::Json;
+use super::jobs::{location, JobView};
+use super::{accepted, idempotency_key, submit, AppState};
+use crate::jobs::kinds::foxhole::{Holes, STRATEGY};
+use crate::jobs::model::NewJob;
+use crate::puzzles::foxhole::{self, CheckOutcome};
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/foxhole/strategies", post(strategy)).route("/foxhole/checks", post(check))
+}
+
+async fn strategy(State(state): State<AppState>, headers: HeaderMap, Json(holes): Json<Holes>) -> Result<Response, ApiError> {
+    holes.to_graph().map_err(|(field, msg)| ApiError::invalid(field, msg))?;
+    let new = NewJob {
+        kind: STRATEGY.into(),
+        params: serde_json::to_value(&holes).map_err(|e| ApiError::Internal(e.to_string()))?,
+        idempotency_key: idempotency_key(&headers)?,
+    };
+    let (job, _) = submit(&state, new).await?;
+    Ok(accepted(&location(&job.id), JobView::from(job)))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CheckRequest {
+    holes: Option<usize>,
+    graph: Option<Vec<Vec<usize>>>,
+    inspections: Vec<usize>,
+}
+
+async fn check(Json(req): Json<CheckRequest>) -> Result<axum::Json<CheckOutcome>, ApiError> {
+    let graph = Holes { holes: req.holes, graph: req.graph }
+        .to_graph()
+        .map_err(|(field, msg)| ApiError::invalid(field, msg))?;
+    let outcome = foxhole::check(&graph, &req.inspections).map_err(|e| ApiError::invalid("inspections", e.to_string()))?;
+    Ok(axum::Json(outcome))
+}

@@ -1,0 +1,95 @@
+//! `/jobs/{id}`: the state, progress and result of any queued job, and cancellation.
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use serde::Serialize;
+use serde_json::Value;
+
+use super::error::ApiError;
+use super::{timestamp, AppState};
+use crate::jobs::model::{Job, JobState};
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/jobs/{id}", get(show).delete(cancel))
+}
+
+#[derive(Serialize)]
+pub struct Progress {
+    pub done: i64,
+    pub total: i64,
+}
+
+/// A job as clients see it.
+#[derive(Serialize)]
+pub struct JobView {
+    pub id: String,
+    pub kind: String,
+    pub state: JobState,
+    pub progress: Progress,
+    pub attempts: i64,
+    pub cancel_requested: bool,
+    pub error: Option<String>,
+    pub created_at: String,
+    pub started_at: Option<String>,
+    pub finished_at: Option<String>,
+    pub result: Option<Value>,
+    pub links: Links,
+}
+
+#[derive(Serialize)]
+pub struct Links {
+    #[serde(rename = "self")]
+    pub this: String,
+}
+
+impl From<Job> for JobView {
+    fn from(job: Job) -> JobView {
+        JobView {
+            links: Links { this: location(&job.id) },
+            progress: Progress { done: job.progress_done, total: job.progress_total },
+            created_at: timestamp(job.created_at),
+            started_at: job.started_at.map(timestamp),
+            finished_at: job.finished_at.map(timestamp),
+            id: job.id,
+            kind: job.kind,
+            state: job.state,
+            attempts: job.attempts,
+            cancel_requested: job.cancel_requested,
+            error: job.error,
+            result: job.result,
+        }
+    }
+}
+
+pub fn location(id: &str) -> String {
+    format!("/jobs/{id}")
+}
+
+async fn find(state: &AppState, id: &str) -> Result<Job, ApiError> {
+    state.store.job(id).await?.ok_or_else(|| ApiError::not_found(format!("there is no job {id:?}")))
+}
+
+async fn show(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<JobView>, ApiError> {
+    Ok(Json(find(&state, &id).await?.into()))
+}
+
+/// Cancels a queued job (200 with the cancelled job) or asks a running one to stop at its
+/// next progress point (202 with the job still running). A finished job cannot be
+/// cancelled (409).
+async fn cancel(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let before = find(&state, &id).await?;
+    if before.state.is_terminal() {
+        return Err(ApiError::Conflict {
+            detail: format!("job {id} has already ended ({}); there is nothing to cancel", before.state.as_str()),
+            retry_after: None,
+        });
+    }
+    let after = state.store.cancel(&id, crate::jobs::model::now_ms()).await?.ok_or_else(|| {
+        ApiError::not_found(format!("there is no job {id:?}"))
+    })?;
+    let status = if after.state.is_terminal() { StatusCode::OK } else { StatusCode::ACCEPTED };
+    Ok((status, Json(JobView::from(after))).into_response())
+}

@@ -1,0 +1,118 @@
+//! The HTTP API: one module per resource, each exposing `router()`. Handlers only parse,
+//! validate, enqueue and serialize; the work happens in `jobs` and `puzzles`.
+
+pub mod error;
+pub mod extract;
+mod foxhole;
+mod health;
+mod jobs;
+mod middleware;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::DefaultBodyLimit;
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Router;
+use serde::Serialize;
+use tower::ServiceBuilder;
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::timeout::TimeoutLayer;
+
+use crate::jobs::model::{Job, NewJob};
+use crate::jobs::{Queue, SubmitError};
+use crate::metrics::Metrics;
+use crate::store::Store;
+use error::ApiError;
+
+/// Largest request body accepted.
+pub const BODY_LIMIT: usize = 1 << 20;
+
+/// What every handler can reach.
+#[derive(Clone)]
+pub struct AppState {
+    pub store: Store,
+    pub queue: Arc<Queue>,
+    pub metrics: Arc<Metrics>,
+    /// Key from which per-book seeds are derived.
+    pub secret: Arc<[u8]>,
+}
+
+/// Limits applied to every request.
+#[derive(Debug, Clone)]
+pub struct HttpLimits {
+    pub request_timeout: Duration,
+    pub concurrency: usize,
+}
+
+pub fn router(state: AppState, limits: &HttpLimits) -> Router {
+    let metrics = state.metrics.clone();
+    Router::new()
+        .merge(health::router())
+        .merge(jobs::router())
+        .merge(foxhole::router())
+        .fallback(|| async { ApiError::not_found("no such route; see /openapi.yaml for the API") })
+        .with_state(state)
+        .layer(
+            ServiceBuilder::new()
+                .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
+                .layer(PropagateRequestIdLayer::x_request_id())
+                .layer(middleware::trace_layer())
+                .layer(axum::middleware::from_fn_with_state(metrics, middleware::count_requests))
+                .layer(axum::middleware::from_fn(middleware::problem_bodies))
+                .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, limits.request_timeout))
+                .layer(tower::limit::GlobalConcurrencyLimitLayer::new(limits.concurrency))
+                .layer(DefaultBodyLimit::max(BODY_LIMIT)),
+        )
+}
+
+/// The optional `Idempotency-Key` header: a retried POST with the same key returns the
+/// resource the first one created.
+pub fn idempotency_key(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
+    let Some(value) = headers.get("idempotency-key") else { return Ok(None) };
+    let key = value
+        .to_str()
+        .ok()
+        .map(str::trim)
+        .filter(|k| !k.is_empty() && k.len() <= 255)
+        .ok_or_else(|| ApiError::invalid("Idempotency-Key", "Idempotency-Key must be 1 to 255 visible ASCII characters"))?;
+    Ok(Some(key.to_string()))
+}
+
+/// Queues a job, mapping a full queue to 503 and a reused idempotency key with other
+/// params to 422.
+pub async fn submit(state: &AppState, new: NewJob) -> Result<(Job, bool), ApiError> {
+    let params = new.params.clone();
+    let (job, created) = state.queue.submit(new).await.map_err(|e| match e {
+        SubmitError::Full { queued } => ApiError::Unavailable {
+            detail: format!("the job queue is full ({queued} jobs waiting); retry later"),
+            retry_after: 5,
+        },
+        SubmitError::Store(e) => e.into(),
+    })?;
+    if !created && job.params != params {
+        return Err(ApiError::invalid(
+            "Idempotency-Key",
+            "this Idempotency-Key was already used for a request with a different body",
+        ));
+    }
+    Ok((job, created))
+}
+
+/// 202 Accepted with a `Location` header and a JSON body.
+pub fn accepted(location: &str, body: impl Serialize) -> Response {
+    let mut response = (StatusCode::ACCEPTED, axum::Json(body)).into_response();
+    if let Ok(value) = HeaderValue::from_str(location) {
+        response.headers_mut().insert(header::LOCATION, value);
+    }
+    response
+}
+
+/// RFC 3339 form of a stored millisecond time.
+pub fn timestamp(ms: i64) -> String {
+    time::OffsetDateTime::from_unix_timestamp_nanos(ms as i128 * 1_000_000)
+        .ok()
+        .and_then(|t| t.format(&time::format_description::well_known::Rfc3339).ok())
+        .unwrap_or_default()
+}

@@ -1,0 +1,41 @@
+//! Fox-in-a-hole jobs: the shortest inspection strategy for a line of holes or a graph.
+
+use serde::{Deserialize, Serialize};
+
+use super::RunError;
+use crate::puzzles::foxhole::{self, Graph, GraphError, StrategyOutcome};
+use crate::puzzles::progress::Progress;
+
+pub const STRATEGY: &str = "foxhole.strategy";
+
+/// Where the fox lives: `{"holes": n}` (a line) or `{"graph": [[…], …]}` (adjacency lists).
+/// Also the params stored with a strategy job.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Holes {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub holes: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub graph: Option<Vec<Vec<usize>>>,
+}
+
+/// A field name and a message, for the HTTP layer to report as 422.
+pub type FieldError = (&'static str, String);
+
+impl Holes {
+    pub fn to_graph(&self) -> Result<Graph, FieldError> {
+        match (self.holes, &self.graph) {
+            (Some(n), None) => Graph::line(n).map_err(|e| ("holes", e.to_string())),
+            (None, Some(adjacency)) => {
+                Graph::from_adjacency(adjacency.clone()).map_err(|e: GraphError| ("graph", e.to_string()))
+            }
+            (Some(_), Some(_)) => Err(("holes", "give either holes or graph, not both".into())),
+            (None, None) => Err(("holes", "give holes (a line of n holes) or graph (adjacency lists)".into())),
+        }
+    }
+}
+
+pub fn strategy(params: Holes, progress: &mut dyn Progress) -> Result<StrategyOutcome, RunError> {
+    let graph = params.to_graph().map_err(|(_, msg)| RunError::Failed(msg))?;
+    Ok(foxhole::shortest_strategy(&graph, progress)?)
+}

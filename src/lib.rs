@@ -1,0 +1,14 @@
+//! puzzlepress: prints unique Find-the-Fox books and solves puzzles, over HTTP.
+//!
+//! - [`puzzles`]: pure, deterministic engines (no I/O).
+//! - [`jobs`]: the durable queue and worker pool.
+//! - [`store`]: SQLite and PostgreSQL.
+//! - [`http`]: the REST API.
+
+pub mod cli;
+pub mod http;
+pub mod jobs;
+pub mod metrics;
+pub mod puzzles;
+pub mod server;
+pub mod store;

@@ -1,0 +1,13 @@
+use clap::Parser;
+use puzzlepress::cli::{Cli, Command};
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    puzzlepress::server::init_logging();
+    let cli = Cli::parse();
+    match cli.command {
+        None => puzzlepress::server::serve(cli.serve).await,
+        Some(Command::Serve(args)) => puzzlepress::server::serve(args).await,
+        Some(Command::Migrate(args)) => puzzlepress::server::migrate(&args.database_url).await,
+    }
+}

@@ -1,0 +1,172 @@
+//! The holes and which holes the fox can reach overnight, validated once so the
+//! search and the checker can trust it.
+
+use std::fmt;
+
+/// Candidate sets are bitsets over holes, so the hole count is capped by `u32`
+/// (and by the 2^n-bit visited map the search allocates).
+pub const MAX_HOLES: usize = 30;
+
+/// A set of holes, bit `i` = hole `i`.
+pub(crate) type Set = u32;
+
+/// What is wrong with a graph or with an inspection list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GraphError {
+    /// The graph must have `1..=MAX_HOLES` holes.
+    HoleCount { holes: usize },
+    NeighbourOutOfRange { hole: usize, neighbour: usize, holes: usize },
+    SelfLoop { hole: usize },
+    DuplicateNeighbour { hole: usize, neighbour: usize },
+    /// `hole` lists `neighbour`, but `neighbour` does not list `hole`.
+    Asymmetric { hole: usize, neighbour: usize },
+    /// Only the one-hole graph may have a hole without neighbours.
+    NoNeighbours { hole: usize },
+    /// Inspection number `index` (0-based; day `index + 1`) names a hole that does not exist.
+    InspectionOutOfRange { index: usize, hole: usize, holes: usize },
+}
+
+impl fmt::Display for GraphError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            GraphError::HoleCount { holes } => {
+                write!(f, "the graph must have between 1 and {MAX_HOLES} holes, got {holes}")
+            }
+            GraphError::NeighbourOutOfRange { hole, neighbour, holes } => write!(
+                f,
+                "hole {hole} lists neighbour {neighbour}, but the holes are numbered 0 to {}",
+                holes - 1
+            ),
+            GraphError::SelfLoop { hole } => write!(
+                f,
+                "hole {hole} lists itself as a neighbour; the fox must move to a different hole each night"
+            ),
+            GraphError::DuplicateNeighbour { hole, neighbour } => {
+                write!(f, "hole {hole} lists neighbour {neighbour} more than once")
+            }
+            GraphError::Asymmetric { hole, neighbour } => write!(
+                f,
+                "hole {hole} lists {neighbour} but {neighbour} does not list {hole}; tunnels go both ways"
+            ),
+            GraphError::NoNeighbours { hole } => {
+                write!(f, "hole {hole} has no neighbours; the fox must be able to move")
+            }
+            GraphError::InspectionOutOfRange { index, hole, holes } => write!(
+                f,
+                "inspection {index} (day {}) is hole {hole}, but the holes are numbered 0 to {}",
+                index + 1,
+                holes - 1
+            ),
+        }
+    }
+}
+
+impl std::error::Error for GraphError {}
+
+/// An undirected graph of 1..=30 holes in which every hole has a neighbour
+/// (except the lone hole of the one-hole graph, where day 1 catches the fox).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Graph {
+    adjacency: Vec<Vec<usize>>,
+    /// `spread[k][b]` = neighbours of the holes in byte `b` of a set, shifted to byte `k`:
+    /// the union of neighbours of a set is then four table look-ups.
+    spread: Box<[[Set; 256]; 4]>,
+}
+
+impl Graph {
+    /// Holes `0..n` in a row, each next to the one before and after it.
+    pub fn line(n: usize) -> Result<Graph, GraphError> {
+        let adjacency = (0..n)
+            .map(|i| {
+                let mut next = Vec::with_capacity(2);
+                if i > 0 {
+                    next.push(i - 1);
+                }
+                if i + 1 < n {
+                    next.push(i + 1);
+                }
+                next
+            })
+            .collect();
+        Graph::from_adjacency(adjacency)
+    }
+
+    /// `adjacency[i]` lists the holes next to hole `i` (0-based); every edge must be
+    /// listed from both ends. Reports the first problem in hole order.
+    pub fn from_adjacency(adjacency: Vec<Vec<usize>>) -> Result<Graph, GraphError> {
+        let holes = adjacency.len();
+        if holes == 0 || holes > MAX_HOLES {
+            return Err(GraphError::HoleCount { holes });
+        }
+        let mut masks = vec![0 as Set; holes];
+        for (hole, neighbours) in adjacency.iter().enumerate() {
+            for &neighbour in neighbours {
+                if neighbour >= holes {
+                    return Err(GraphError::NeighbourOutOfRange { hole, neighbour, holes });
+                }
+                if neighbour == hole {
+                    return Err(GraphError::SelfLoop { hole });
+                }
+                if masks[hole] & (1 << neighbour) != 0 {
+                    return Err(GraphError::DuplicateNeighbour { hole, neighbour });
+                }
+                masks[hole] |= 1 << neighbour;
+            }
+        }
+        for (hole, neighbours) in adjacency.iter().enumerate() {
+            for &neighbour in neighbours {
+                if masks[neighbour] & (1 << hole) == 0 {
+                    return Err(GraphError::Asymmetric { hole, neighbour });
+                }
+            }
+        }
+        if holes > 1 {
+            if let Some(hole) = masks.iter().position(|&m| m == 0) {
+                return Err(GraphError::NoNeighbours { hole });
+            }
+        }
+        let mut spread = Box::new([[0 as Set; 256]; 4]);
+        for (k, table) in spread.iter_mut().enumerate() {
+            for (byte, entry) in table.iter_mut().enumerate() {
+                *entry = (0..8)
+                    .filter(|bit| byte & (1 << bit) != 0)
+                    .map(|bit| 8 * k + bit)
+                    .filter(|&hole| hole < holes)
+                    .fold(0, |acc, hole| acc | masks[hole]);
+            }
+        }
+        Ok(Graph { adjacency, spread })
+    }
+
+    pub fn holes(&self) -> usize {
+        self.adjacency.len()
+    }
+
+    pub fn adjacency(&self) -> &[Vec<usize>] {
+        &self.adjacency
+    }
+
+    pub fn neighbours(&self, hole: usize) -> &[usize] {
+        &self.adjacency[hole]
+    }
+
+    /// Every hole.
+    pub(crate) fn all(&self) -> Set {
+        ((1u64 << self.holes()) - 1) as Set
+    }
+
+    /// Holes the fox can reach overnight from somewhere in `set`.
+    #[inline]
+    pub(crate) fn spread(&self, set: Set) -> Set {
+        let t = &self.spread;
+        t[0][(set & 0xff) as usize]
+            | t[1][((set >> 8) & 0xff) as usize]
+            | t[2][((set >> 16) & 0xff) as usize]
+            | t[3][(set >> 24) as usize]
+    }
+}
+
+/// The holes of a set in increasing order.
+pub(crate) fn members(set: Set) -> Vec<usize> {
+    (0..32).filter(|&i| set & (1 << i) != 0).collect()
+}

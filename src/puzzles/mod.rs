@@ -1,0 +1,6 @@
+//! Pure, synchronous, deterministic puzzle engines: no async, no I/O, no database.
+//! Each is usable as a library function and tested on its own.
+
+pub mod foxhole;
+pub mod progress;
+pub mod rng;

@@ -1,0 +1,31 @@
+//! How a long-running engine reports progress and learns that it should stop.
+//!
+//! Engines stay free of async and I/O; the job runner passes an implementation that
+//! records progress and reads a cancellation flag.
+
+/// Told how far an engine has come; answers whether it may go on.
+pub trait Progress {
+    /// Reports `done` of `total` units; returns `false` when the engine should stop now.
+    fn update(&mut self, done: u64, total: u64) -> bool;
+}
+
+/// For callers that do not watch progress (tests, the CLI).
+pub struct Unwatched;
+
+impl Progress for Unwatched {
+    fn update(&mut self, _done: u64, _total: u64) -> bool {
+        true
+    }
+}
+
+/// The engine stopped early because its caller asked it to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cancelled;
+
+impl std::fmt::Display for Cancelled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("cancelled")
+    }
+}
+
+impl std::error::Error for Cancelled {}

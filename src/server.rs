@@ -1,0 +1,128 @@
+//! Wiring: open the store, migrate, start the workers, serve HTTP, shut down gracefully.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use tokio::net::TcpListener;
+
+use crate::cli::ServeArgs;
+use crate::http::{AppState, HttpLimits};
+use crate::jobs::pool::{self, PoolConfig, Shutdown};
+use crate::jobs::{Queue, Wake};
+use crate::metrics::Metrics;
+use crate::store::Store;
+
+/// Logs to stdout; `PUZZLEPRESS_LOG_FORMAT=json` for one JSON object per line, `RUST_LOG`
+/// to filter.
+pub fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sqlx=warn,tower_http=info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stdout()));
+    if std::env::var("PUZZLEPRESS_LOG_FORMAT").as_deref() == Ok("json") {
+        builder.json().init();
+    } else {
+        builder.init();
+    }
+}
+
+pub async fn migrate(database_url: &str) -> anyhow::Result<()> {
+    let store = Store::connect(database_url).await?;
+    store.migrate().await?;
+    tracing::info!("migrations applied");
+    Ok(())
+}
+
+/// The key books are derived from: configured, or generated once and shared through the
+/// database.
+async fn book_secret(store: &Store, configured: Option<String>) -> anyhow::Result<Vec<u8>> {
+    if let Some(secret) = configured.filter(|s| !s.is_empty()) {
+        return Ok(secret.into_bytes());
+    }
+    let candidate: String = (0..32).map(|_| format!("{:02x}", rand::random::<u8>())).collect();
+    Ok(store.setting_or_insert("book_secret", &candidate).await?.into_bytes())
+}
+
+fn seconds(what: &str, secs: f64) -> anyhow::Result<Duration> {
+    Duration::try_from_secs_f64(secs).ok().filter(|d| !d.is_zero()).with_context(|| format!("{what} must be a positive number of seconds"))
+}
+
+pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    let lease = seconds("--lease-secs", args.lease_secs)?;
+    let grace = Duration::try_from_secs_f64(args.shutdown_grace_secs).context("--shutdown-grace-secs must be >= 0")?;
+    let limits = HttpLimits {
+        request_timeout: seconds("--request-timeout-secs", args.request_timeout_secs)?,
+        concurrency: args.max_concurrent_requests.max(1),
+    };
+    anyhow::ensure!(args.max_attempts >= 1, "--max-attempts must be at least 1");
+    anyhow::ensure!(args.queue_limit >= 1, "--queue-limit must be at least 1");
+
+    let store = Store::connect(&args.database.database_url)
+        .await
+        .with_context(|| format!("opening the database {}", redact(&args.database.database_url)))?;
+    store.migrate().await.context("migrating the database")?;
+    let secret = book_secret(&store, args.secret.clone()).await?;
+
+    let wake = Wake::default();
+    wake.listen(&store);
+    let metrics = Arc::new(Metrics::default());
+    let queue = Arc::new(Queue::new(store.clone(), wake.clone(), args.queue_limit, args.max_attempts));
+    let shutdown = Shutdown::default();
+    let workers = args.workers.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let config = PoolConfig { workers, lease, poll: Duration::from_millis(args.poll_ms.max(10)) };
+    let mut pool = pool::start(store.clone(), wake, config, metrics.clone(), shutdown.clone());
+
+    let state = AppState { store: store.clone(), queue, metrics, secret: secret.into() };
+    let app = crate::http::router(state, &limits);
+    let listener = TcpListener::bind(args.bind).await.with_context(|| format!("binding {}", args.bind))?;
+    let addr = listener.local_addr()?;
+    tracing::info!(%addr, workers, backend = ?store.backend(), "puzzlepress listening");
+    println!("puzzlepress listening on http://{addr}");
+
+    let drain = shutdown.drain.clone();
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async move {
+            shutdown_signal().await;
+            tracing::info!("shutting down: no new requests or jobs; running jobs may finish");
+            drain.cancel();
+        })
+        .await?;
+
+    // Let running jobs finish within the grace period, then hand the rest back.
+    if tokio::time::timeout(grace, async { while pool.join_next().await.is_some() {} }).await.is_err() {
+        tracing::warn!("grace period over: releasing running jobs to the queue");
+        shutdown.abandon.cancel();
+        let _ = tokio::time::timeout(Duration::from_secs(10), async { while pool.join_next().await.is_some() {} }).await;
+    }
+    store.close().await;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+/// The URL without its password, for messages.
+fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => format!("{}://…@{}", &url[..scheme], &url[at + 1..]),
+        _ => url.to_string(),
+    }
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! { _ = ctrl_c => {}, _ = term => {} }
+}

@@ -1,0 +1,157 @@
+//! The database layer: one `Store` over two backends, SQLite (embedded default) and
+//! PostgreSQL (production, shared by several service processes).
+//!
+//! Both backends run the same SQL text wherever the dialects agree (`$N` placeholders,
+//! `RETURNING`, times as BIGINT milliseconds); the few places that differ (claiming,
+//! notifications, migrations, connection options) are spelled out per backend.
+
+mod jobs;
+mod settings;
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::postgres::{PgPool, PgPoolOptions};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
+
+pub use jobs::JobCount;
+
+/// Which database a `Store` talks to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+#[derive(Clone)]
+enum Pool {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
+}
+
+/// Runs `$body` with `$p` bound to whichever pool the store has; the body is written once
+/// and type-checked against both drivers.
+macro_rules! with_pool {
+    ($store:expr, $p:ident => $body:expr) => {
+        match &$store.pool {
+            $crate::store::Pool::Sqlite($p) => $body,
+            $crate::store::Pool::Postgres($p) => $body,
+        }
+    };
+}
+pub(crate) use with_pool;
+
+/// Errors from the database layer.
+#[derive(Debug)]
+pub enum StoreError {
+    /// The configured URL is not one we can use.
+    BadUrl(String),
+    Database(sqlx::Error),
+    Migrate(sqlx::migrate::MigrateError),
+    /// Stored data that does not parse (a bug or manual tampering), never user input.
+    Corrupt(String),
+}
+
+impl std::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StoreError::BadUrl(msg) => write!(f, "database URL: {msg}"),
+            StoreError::Database(e) => write!(f, "database: {e}"),
+            StoreError::Migrate(e) => write!(f, "migrations: {e}"),
+            StoreError::Corrupt(msg) => write!(f, "stored data is corrupt: {msg}"),
+        }
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(e: sqlx::Error) -> Self {
+        StoreError::Database(e)
+    }
+}
+
+impl StoreError {
+    /// True when the error is a unique-constraint violation (a lost race on insert).
+    pub fn is_unique_violation(&self) -> bool {
+        matches!(self, StoreError::Database(sqlx::Error::Database(e)) if e.is_unique_violation())
+    }
+}
+
+pub type Result<T> = std::result::Result<T, StoreError>;
+
+/// Handle to the database; cheap to clone.
+#[derive(Clone)]
+pub struct Store {
+    pool: Pool,
+    url: String,
+}
+
+impl Store {
+    /// Opens the database named by `url` (`sqlite://FILE` or `postgres://…`), creating an
+    /// SQLite file if it does not exist. Does not migrate.
+    pub async fn connect(url: &str) -> Result<Store> {
+        let pool = if url.starts_with("sqlite:") {
+            let options = SqliteConnectOptions::from_str(url)
+                .map_err(|e| StoreError::BadUrl(e.to_string()))?
+                .create_if_missing(true)
+                // WAL lets readers (HTTP handlers) proceed while a worker writes.
+                .journal_mode(SqliteJournalMode::Wal)
+                .synchronous(SqliteSynchronous::Normal)
+                .busy_timeout(Duration::from_secs(10))
+                .foreign_keys(true);
+            Pool::Sqlite(SqlitePoolOptions::new().max_connections(8).connect_with(options).await?)
+        } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+            Pool::Postgres(
+                PgPoolOptions::new()
+                    .max_connections(16)
+                    .acquire_timeout(Duration::from_secs(10))
+                    .connect(url)
+                    .await?,
+            )
+        } else {
+            return Err(StoreError::BadUrl(format!(
+                "{url:?} is neither sqlite://FILE nor postgres://…"
+            )));
+        };
+        Ok(Store { pool, url: url.to_string() })
+    }
+
+    pub fn backend(&self) -> Backend {
+        match self.pool {
+            Pool::Sqlite(_) => Backend::Sqlite,
+            Pool::Postgres(_) => Backend::Postgres,
+        }
+    }
+
+    /// The URL this store was opened with (for LISTEN connections).
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    pub(crate) fn postgres_pool(&self) -> Option<&PgPool> {
+        match &self.pool {
+            Pool::Postgres(p) => Some(p),
+            Pool::Sqlite(_) => None,
+        }
+    }
+
+    /// Applies the backend's migrations (idempotent; safe to run from several processes).
+    pub async fn migrate(&self) -> Result<()> {
+        match &self.pool {
+            Pool::Sqlite(p) => sqlx::migrate!("migrations/sqlite").run(p).await,
+            Pool::Postgres(p) => sqlx::migrate!("migrations/postgres").run(p).await,
+        }
+        .map_err(StoreError::Migrate)
+    }
+
+    /// Whether the database answers a trivial query.
+    pub async fn ping(&self) -> Result<()> {
+        with_pool!(self, p => sqlx::query("SELECT 1").execute(p).await.map(|_| ()))?;
+        Ok(())
+    }
+
+    pub async fn close(&self) {
+        with_pool!(self, p => p.close().await)
+    }
+}

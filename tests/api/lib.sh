@@ -1,0 +1,91 @@
+# Helpers for the curl + jq API suite: start the real binary, send requests, check answers.
+# Sourced by run.sh; every check counts one pass or one failure.
+
+PASSED=0
+FAILED=0
+STATUS=""
+BODY_FILE=$(mktemp)
+HEADER_FILE=$(mktemp)
+
+pass() { PASSED=$((PASSED + 1)); }
+fail() {
+  FAILED=$((FAILED + 1))
+  echo "FAIL [$BACKEND] $1" >&2
+  echo "     status=$STATUS body=$(head -c 600 "$BODY_FILE")" >&2
+}
+
+# req METHOD PATH [curl options…] — sets STATUS, BODY_FILE, HEADER_FILE.
+req() {
+  local method=$1 path=$2
+  shift 2
+  STATUS=$(curl -sS -o "$BODY_FILE" -D "$HEADER_FILE" -w '%{http_code}' -X "$method" "$@" "$BASE$path") || STATUS=000
+}
+
+# post_json PATH JSON [curl options…]
+post_json() {
+  local path=$1 json=$2
+  shift 2
+  req POST "$path" -H 'content-type: application/json' --data-binary "$json" "$@"
+}
+
+body() { cat "$BODY_FILE"; }
+header() { grep -i "^$1:" "$HEADER_FILE" | head -n1 | cut -d' ' -f2- | tr -d '\r'; }
+
+check_status() { # WANT DESCRIPTION
+  if [ "$STATUS" = "$1" ]; then pass; else fail "$2: expected status $1"; fi
+}
+
+check_jq() { # FILTER DESCRIPTION — FILTER must print true
+  if [ "$(jq -r "$1" "$BODY_FILE" 2>/dev/null)" = "true" ]; then pass; else fail "$2: jq '$1' is not true"; fi
+}
+
+check_header() { # NAME REGEX DESCRIPTION
+  if header "$1" | grep -Eq "$2"; then pass; else fail "$3: header $1 does not match $2 (got '$(header "$1")')"; fi
+}
+
+# A problem+json error with this status whose detail (or field) matches REGEX.
+check_problem() { # STATUS REGEX DESCRIPTION
+  check_status "$1" "$3"
+  check_header content-type '^application/problem\+json' "$3 (content type)"
+  check_jq "(.status == $1) and (.type | type == \"string\") and (.title | type == \"string\") and ((.detail + \" \" + (.field // \"\")) | test(\"$2\"; \"i\"))" "$3 (problem body)"
+}
+
+# wait_job PATH [SECONDS] — polls a job until it ends; leaves its JSON in BODY_FILE.
+wait_job() {
+  local path=$1 limit=${2:-120} waited=0
+  while :; do
+    req GET "$path"
+    if [ "$STATUS" != 200 ]; then return 1; fi
+    case "$(jq -r .state "$BODY_FILE")" in succeeded | failed | cancelled) return 0 ;; esac
+    sleep 0.1
+    waited=$((waited + 1))
+    [ $waited -lt $((limit * 10)) ] || return 1
+  done
+}
+
+# start_server DATABASE_URL [extra args…] — starts the binary on a free port, sets BASE, SERVER_PID.
+start_server() {
+  local url=$1
+  shift
+  SERVER_LOG=$(mktemp)
+  DATABASE_URL=$url PUZZLEPRESS_BIND=127.0.0.1:0 "$BIN" serve "$@" >"$SERVER_LOG" 2>&1 &
+  SERVER_PID=$!
+  local i
+  for i in $(seq 1 300); do
+    BASE=$(grep -o 'listening on http://[0-9.:]*' "$SERVER_LOG" | head -n1 | sed 's/listening on //')
+    [ -n "$BASE" ] && return 0
+    if ! kill -0 "$SERVER_PID" 2>/dev/null; then break; fi
+    sleep 0.1
+  done
+  echo "server did not start:" >&2
+  cat "$SERVER_LOG" >&2
+  exit 1
+}
+
+stop_server() {
+  if [ -n "${SERVER_PID:-}" ]; then
+    kill -TERM "$SERVER_PID" 2>/dev/null || true
+    wait "$SERVER_PID" 2>/dev/null || true
+    SERVER_PID=""
+  fi
+}

@@ -162,18 +162,19 @@ impl Worker {
             Ok(Err(panic)) => Ending::Done(Outcome::Failed(format!("the engine crashed: {}", panic_message(&panic)))),
             Err(join) => Ending::Done(Outcome::Failed(format!("the engine task failed: {join}"))),
         };
-        let label = self.record(&job, ending).await;
+        let progress = (control.done.load(Ordering::Relaxed) as i64, control.total.load(Ordering::Relaxed) as i64);
+        let label = self.record(&job, ending, progress).await;
         let seconds = started.elapsed().as_secs_f64();
         self.metrics.job_run(&job.kind, label, seconds);
         tracing::info!(outcome = label, seconds, "job ended");
     }
 
     /// Stores the ending; returns its label for metrics and logs.
-    async fn record(&self, job: &Claimed, ending: Ending) -> &'static str {
+    async fn record(&self, job: &Claimed, ending: Ending, progress: (i64, i64)) -> &'static str {
         let stored = match &ending {
             Ending::Lost => return "lost",
             Ending::Release => self.store.release(&job.id, &self.owner).await,
-            Ending::Done(outcome) => self.store.finish(&job.id, &self.owner, outcome, now_ms()).await,
+            Ending::Done(outcome) => self.store.finish(&job.id, &self.owner, outcome, progress, now_ms()).await,
         };
         match (stored, &ending) {
             (Ok(true), Ending::Release) => "released",

@@ -2,5 +2,6 @@
 //! Each is usable as a library function and tested on its own.
 
 pub mod foxhole;
+pub mod graycode;
 pub mod progress;
 pub mod rng;

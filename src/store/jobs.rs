@@ -237,7 +237,12 @@ impl Store {
 
     /// Records how `owner`'s run of a job ended. Returns false (and changes nothing) when
     /// the lease was lost meanwhile, so a job is finished once, by its current holder.
-    pub async fn finish(&self, id: &str, owner: &str, outcome: &Outcome, now: i64) -> Result<bool> {
+    pub async fn finish(&self, id: &str, owner: &str, outcome: &Outcome, progress: (i64, i64), now: i64) -> Result<bool> {
+        // A succeeded job is complete whatever its engine last reported.
+        let (done, total) = match outcome {
+            Outcome::Succeeded(_) => (progress.1.max(1), progress.1.max(1)),
+            _ => progress,
+        };
         let (state, result, error) = match outcome {
             Outcome::Succeeded(result) => (JobState::Succeeded, Some(result.to_string()), None),
             Outcome::Failed(error) => (JobState::Failed, None, Some(error.as_str())),
@@ -246,14 +251,15 @@ impl Store {
         let updated = with_pool!(self, p => {
             sqlx::query(
                 "UPDATE jobs SET state = $1, result = $2, error = $3, finished_at = $4, \
-                 progress_done = CASE WHEN $1 = 'succeeded' THEN progress_total ELSE progress_done END, \
-                 lease_owner = NULL, lease_expires_at = NULL \
-                 WHERE id = $5 AND lease_owner = $6 AND state = 'running'",
+                 progress_done = $5, progress_total = $6, lease_owner = NULL, lease_expires_at = NULL \
+                 WHERE id = $7 AND lease_owner = $8 AND state = 'running'",
             )
             .bind(state.as_str())
             .bind(result)
             .bind(error)
             .bind(now)
+            .bind(done)
+            .bind(total)
             .bind(id)
             .bind(owner)
             .execute(p)

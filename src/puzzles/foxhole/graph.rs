@@ -166,6 +166,37 @@ impl Graph {
     }
 }
 
+impl Graph {
+    /// Connected parts, each as its holes in increasing order, ordered by lowest hole.
+    pub(crate) fn components(&self) -> Vec<Vec<usize>> {
+        let mut seen: Set = 0;
+        let mut parts = Vec::new();
+        for start in 0..self.holes() {
+            if seen & (1 << start) != 0 {
+                continue;
+            }
+            let mut part: Set = 1 << start;
+            loop {
+                let grown = part | self.spread(part);
+                if grown == part {
+                    break;
+                }
+                part = grown;
+            }
+            seen |= part;
+            parts.push(members(part));
+        }
+        parts
+    }
+
+    /// The graph on a connected part (`holes` increasing), renumbered `0..` in that order.
+    pub(crate) fn induced(&self, holes: &[usize]) -> Graph {
+        let local = |h: usize| holes.binary_search(&h).expect("a connected part holds its neighbours");
+        let adjacency = holes.iter().map(|&h| self.adjacency[h].iter().map(|&n| local(n)).collect()).collect();
+        Graph::from_adjacency(adjacency).expect("a part of a valid graph is valid")
+    }
+}
+
 /// The holes of a set in increasing order.
 pub(crate) fn members(set: Set) -> Vec<usize> {
     (0..32).filter(|&i| set & (1 << i) != 0).collect()

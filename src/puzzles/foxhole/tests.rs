@@ -119,6 +119,32 @@ fn line_shortest_strategies_match_known_lengths() {
 }
 
 #[test]
+fn long_lines_up_to_thirty_holes() {
+    for n in [13, 16, 20, 25, 30] {
+        let g = Graph::line(n).unwrap();
+        let out = solve(&g);
+        assert_eq!(out.days, Some(2 * n - 4), "line of {n}");
+        assert_eq!(check(&g, &out.inspections.unwrap()).unwrap().day, Some(2 * n - 4));
+    }
+}
+
+#[test]
+fn disconnected_graphs_are_solved_part_by_part() {
+    // Edge + path of 3 + star + edge: small enough for the reference search.
+    let g = graph(&[&[1], &[0], &[3], &[2, 4], &[3], &[6, 7, 8], &[5], &[5], &[5], &[10], &[9]]);
+    let out = assert_optimal(&g);
+    assert_eq!(out.days, Some(2 + 2 + 2 + 2));
+    // A part with a cycle dooms the whole graph.
+    let doomed = graph(&[&[1], &[0], &[3, 4], &[2, 4], &[2, 3]]);
+    assert_eq!(assert_optimal(&doomed).days, None);
+    // 15 separate tunnels: 2^30 candidate sets as one search, instant part by part.
+    let tunnels = Graph::from_adjacency((0..30).map(|i| vec![i ^ 1]).collect()).unwrap();
+    let out = solve(&tunnels);
+    assert_eq!(out.days, Some(30));
+    assert!(check(&tunnels, &out.inspections.unwrap()).unwrap().caught);
+}
+
+#[test]
 fn five_holes_textbook_strategy() {
     let g = Graph::line(5).unwrap();
     let out = solve(&g);

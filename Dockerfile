@@ -1,0 +1,27 @@
+# syntax=docker/dockerfile:1
+# Build: docker build -t puzzlepress .
+# Run:   docker run -p 8080:8080 -e DATABASE_URL=postgres://… puzzlepress
+
+FROM rust:1.95-bookworm AS build
+WORKDIR /src
+COPY . .
+# Cache mounts keep the registry and compiled dependencies between builds.
+RUN --mount=type=cache,target=/usr/local/cargo/registry \
+    --mount=type=cache,target=/src/target \
+    cargo build --release --locked --bin puzzlepress \
+    && cp target/release/puzzlepress /usr/local/bin/puzzlepress \
+    && strip /usr/local/bin/puzzlepress
+
+FROM debian:bookworm-slim
+RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates \
+    && rm -rf /var/lib/apt/lists/* \
+    && useradd --system --uid 10001 --home-dir /data --create-home puzzlepress
+COPY --from=build /usr/local/bin/puzzlepress /usr/local/bin/puzzlepress
+USER puzzlepress
+WORKDIR /data
+ENV PUZZLEPRESS_BIND=0.0.0.0:8080 \
+    DATABASE_URL=sqlite:///data/puzzlepress.db
+EXPOSE 8080
+HEALTHCHECK --interval=10s --timeout=3s CMD ["/bin/sh", "-c", "exec 3<>/dev/tcp/127.0.0.1/8080 && printf 'GET /healthz HTTP/1.0\\r\\n\\r\\n' >&3 && grep -q '200 OK' <&3"]
+ENTRYPOINT ["/usr/local/bin/puzzlepress"]
+CMD ["serve"]

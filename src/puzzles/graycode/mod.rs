@@ -1,0 +1,338 @@
+//! Gray codes: sequences of `length` distinct `bits`-bit codes in which neighbours
+//! differ in exactly one bit (Hamiltonian paths of the hypercube when `length` is
+//! 2^bits), optionally circular (last and first differ in one bit too) and optionally
+//! starting at code 0. Lists them page by page in lexicographic order, or counts them.
+//!
+//! Every search is depth-first over one-bit flips and charged against a deterministic
+//! node budget, so a request too large to finish ends with a clear reason instead of
+//! running for ever, and the same request always gives the same answer.
+
+mod cursor;
+mod walk;
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::puzzles::progress::{Cancelled, Progress};
+use walk::{Meter, Order, Shape, Stop, Visited, Walk, Wide};
+
+pub const MAX_BITS: u32 = 16;
+pub const DEFAULT_LIMIT: usize = 100;
+pub const MAX_LIMIT: usize = 10_000;
+/// Most codes one page may hold (`limit × length`).
+pub const MAX_PAGE_CODES: usize = 1_000_000;
+/// Search nodes (codes placed) one request may spend unless it asks otherwise:
+/// a few seconds of work.
+pub const DEFAULT_NODE_BUDGET: u64 = 1_000_000_000;
+
+/// A request, as the API receives it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GrayRequest {
+    pub bits: u32,
+    pub length: usize,
+    #[serde(default)]
+    pub circular: bool,
+    #[serde(default)]
+    pub start_at_zero: bool,
+    /// Count instead of listing.
+    #[serde(default)]
+    pub count_only: bool,
+    /// Sequences per page (default 100).
+    #[serde(default)]
+    pub limit: Option<usize>,
+    /// `next_cursor` of the previous page.
+    #[serde(default)]
+    pub cursor: Option<String>,
+    /// Search nodes to spend at most (default [`DEFAULT_NODE_BUDGET`]).
+    #[serde(default)]
+    pub node_budget: Option<u64>,
+}
+
+/// The answer. `sequences` is empty when counting; `count` is absent when listing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GrayOutcome {
+    pub bits: u32,
+    pub length: usize,
+    pub circular: bool,
+    pub start_at_zero: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<Count>,
+    /// With `count`: true when the budget ran out, so `count` is only a lower bound.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count_is_lower_bound: Option<bool>,
+    pub sequences: Vec<Vec<u32>>,
+    /// Pass back as `cursor` for the next page; absent once the listing is complete.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
+    /// Why the answer is partial (budget exhausted).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// A count, which can exceed 64 bits (16-bit codes, all starts). Serialized as a
+/// JSON integer when it fits in `u64`, otherwise as a decimal string, so it survives
+/// `serde_json::Value`. (JavaScript reads integers above 2^53 inexactly.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Count(pub u128);
+
+impl Serialize for Count {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match u64::try_from(self.0) {
+            Ok(small) => s.serialize_u64(small),
+            Err(_) => s.serialize_str(&self.0.to_string()),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Count {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Either {
+            Int(u64),
+            Text(String),
+        }
+        match Either::deserialize(d)? {
+            Either::Int(n) => Ok(Count(n as u128)),
+            Either::Text(t) => t.parse().map(Count).map_err(serde::de::Error::custom),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GrayError {
+    Bits { bits: u32 },
+    Length { length: usize, bits: u32 },
+    /// Circular codes need an even length.
+    OddCircular { length: usize },
+    Limit { limit: usize },
+    PageTooLarge { limit: usize, length: usize },
+    ZeroBudget,
+    CursorWithCount,
+    BadCursor { why: String },
+    Cancelled,
+}
+
+impl fmt::Display for GrayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GrayError::Bits { bits } => write!(f, "bits must be between 1 and {MAX_BITS}, got {bits}"),
+            GrayError::Length { length, bits } => write!(
+                f,
+                "length must be between 1 and 2^{bits} = {} (the number of {bits}-bit codes), got {length}",
+                1u64 << bits
+            ),
+            GrayError::OddCircular { length } => write!(
+                f,
+                "a circular Gray code needs an even length: each step changes the number of 1-bits \
+                 by one, so getting back next to the start takes an even number of codes; got length {length}"
+            ),
+            GrayError::Limit { limit } => write!(f, "limit must be between 1 and {MAX_LIMIT}, got {limit}"),
+            GrayError::PageTooLarge { limit, length } => write!(
+                f,
+                "a page may hold at most {MAX_PAGE_CODES} codes, but limit {limit} × length {length} = {}; lower the limit",
+                limit.saturating_mul(*length)
+            ),
+            GrayError::ZeroBudget => f.write_str("node_budget must be at least 1"),
+            GrayError::CursorWithCount => {
+                f.write_str("cursor pages through a listing; it cannot be combined with count_only")
+            }
+            GrayError::BadCursor { why } => write!(f, "invalid cursor: {why}"),
+            GrayError::Cancelled => f.write_str("cancelled"),
+        }
+    }
+}
+
+impl std::error::Error for GrayError {}
+
+impl From<Cancelled> for GrayError {
+    fn from(_: Cancelled) -> Self {
+        GrayError::Cancelled
+    }
+}
+
+/// The validated shape of the sequences wanted.
+#[derive(Debug, Clone, Copy)]
+struct Spec {
+    bits: u32,
+    length: usize,
+    circular: bool,
+    start_at_zero: bool,
+}
+
+impl Spec {
+    fn shape(&self) -> Shape {
+        Shape { bits: self.bits, length: self.length, circular: self.circular }
+    }
+
+    fn outcome(&self) -> GrayOutcome {
+        GrayOutcome {
+            bits: self.bits,
+            length: self.length,
+            circular: self.circular,
+            start_at_zero: self.start_at_zero,
+            count: None,
+            count_is_lower_bound: None,
+            sequences: Vec::new(),
+            next_cursor: None,
+            reason: None,
+        }
+    }
+}
+
+/// Lists or counts, as the request says. Errors name the field at fault;
+/// `GrayError::Cancelled` when `progress` asks to stop.
+///
+/// Circular codes of length 2 are allowed: the two codes are neighbours both ways.
+pub fn gray_codes(req: &GrayRequest, progress: &mut dyn Progress) -> Result<GrayOutcome, GrayError> {
+    if !(1..=MAX_BITS).contains(&req.bits) {
+        return Err(GrayError::Bits { bits: req.bits });
+    }
+    if req.length == 0 || req.length > 1 << req.bits {
+        return Err(GrayError::Length { length: req.length, bits: req.bits });
+    }
+    if req.circular && req.length % 2 == 1 {
+        return Err(GrayError::OddCircular { length: req.length });
+    }
+    let budget = req.node_budget.unwrap_or(DEFAULT_NODE_BUDGET);
+    if budget == 0 {
+        return Err(GrayError::ZeroBudget);
+    }
+    let spec = Spec { bits: req.bits, length: req.length, circular: req.circular, start_at_zero: req.start_at_zero };
+    let mut meter = Meter::new(budget, progress);
+    if req.count_only {
+        if req.cursor.is_some() {
+            return Err(GrayError::CursorWithCount);
+        }
+        return match spec.bits {
+            ..=6 => count::<u64>(&spec, &mut meter),
+            7 => count::<u128>(&spec, &mut meter),
+            _ => count::<Wide>(&spec, &mut meter),
+        };
+    }
+    let limit = req.limit.unwrap_or(DEFAULT_LIMIT);
+    if !(1..=MAX_LIMIT).contains(&limit) {
+        return Err(GrayError::Limit { limit });
+    }
+    if limit * spec.length > MAX_PAGE_CODES {
+        return Err(GrayError::PageTooLarge { limit, length: spec.length });
+    }
+    let resume = req.cursor.as_deref().map(|c| cursor::decode(&spec, c)).transpose()?;
+    match spec.bits {
+        ..=6 => list::<u64>(&spec, limit, resume, &mut meter),
+        7 => list::<u128>(&spec, limit, resume, &mut meter),
+        _ => list::<Wide>(&spec, limit, resume, &mut meter),
+    }
+}
+
+/// Counts with two exact symmetries of the hypercube. XOR with a fixed code maps the
+/// sequences from 0 one-to-one onto those from any start, so all starts give
+/// 2^bits × the count from 0. Permuting bit positions fixes 0, keeps one-bit steps and
+/// closure: each sequence from 0 has exactly one relabelling that introduces its bits
+/// in order 0, 1, 2, … (the canonical walk), and a canonical sequence using `m`
+/// distinct bits stands for bits!/(bits−m)! sequences (the ways to choose and order
+/// the real bits).
+fn count<V: Visited>(spec: &Spec, meter: &mut Meter) -> Result<GrayOutcome, GrayError> {
+    let weight: Vec<u128> =
+        (0..=spec.bits).map(|m| (0..m).map(|i| (spec.bits - i) as u128).product()).collect();
+    let mut from_zero: u128 = 0;
+    let mut finished = true;
+    if spec.length == 1 {
+        from_zero = 1;
+    } else {
+        // Walk to one short of the end and add up the canonical last steps directly.
+        let mut walk = Walk::<V>::counting(spec.shape());
+        finished = loop {
+            match walk.next_sequence(meter) {
+                Ok(true) => {
+                    let (end, used) = (walk.end(), walk.bits_used());
+                    for k in 0..(used + 1).min(spec.bits) {
+                        let last = end ^ (1 << k);
+                        if walk.is_free(last) && (!spec.circular || last.count_ones() == 1) {
+                            from_zero = from_zero.saturating_add(weight[used.max(k + 1) as usize]);
+                        }
+                    }
+                }
+                Ok(false) => break true,
+                Err(Stop::Budget) => break false,
+                Err(Stop::Cancelled) => return Err(GrayError::Cancelled),
+            }
+        };
+    }
+    let starts: u128 = if spec.start_at_zero { 1 } else { 1 << spec.bits };
+    let total = from_zero.saturating_mul(starts);
+    let mut out = spec.outcome();
+    out.count = Some(Count(total));
+    out.count_is_lower_bound = Some(!finished);
+    if !finished {
+        out.reason = Some(format!(
+            "node budget of {} exhausted before the count finished; {total} is a lower bound",
+            meter.budget
+        ));
+    }
+    Ok(out)
+}
+
+/// One page in lexicographic order (start codes ascending, then children by
+/// increasing code). Looks one sequence past the page so that `next_cursor` is only
+/// given when more may follow.
+fn list<V: Visited>(
+    spec: &Spec,
+    limit: usize,
+    resume: Option<walk::Position>,
+    meter: &mut Meter,
+) -> Result<GrayOutcome, GrayError> {
+    let mut out = spec.outcome();
+    let last_start: u32 = if spec.start_at_zero { 0 } else { (1 << spec.bits) - 1 };
+    let (mut start, mut walk) = match &resume {
+        Some(at) => (at.path[0], Walk::<V>::resume(spec.shape(), at)),
+        None => (0, Walk::<V>::new(spec.shape(), Order::Lex, 0)),
+    };
+    loop {
+        match walk.next_sequence(meter) {
+            Ok(true) if out.sequences.len() == limit => {
+                let last = walk::Position { path: out.sequences[limit - 1].clone(), pending: None };
+                out.next_cursor = Some(cursor::encode(spec, &last));
+                return Ok(out);
+            }
+            Ok(true) => out.sequences.push(walk.path()),
+            Ok(false) if start == last_start => return Ok(out),
+            Ok(false) => {
+                start += 1;
+                walk = Walk::new(spec.shape(), Order::Lex, start);
+            }
+            Err(Stop::Budget) => {
+                out.next_cursor = Some(cursor::encode(spec, &walk.position()));
+                out.reason = Some(if out.sequences.len() == limit {
+                    format!(
+                        "node budget of {} exhausted while looking for more sequences after this \
+                         full page; continue with next_cursor",
+                        meter.budget
+                    )
+                } else {
+                    format!(
+                        "node budget of {} exhausted before the page was full; {} sequences \
+                         returned, continue with next_cursor",
+                        meter.budget,
+                        out.sequences.len()
+                    )
+                });
+                return Ok(out);
+            }
+            Err(Stop::Cancelled) => return Err(GrayError::Cancelled),
+        }
+    }
+}
+
+/// A code as `bits` binary digits, most significant first: `to_binary(3, 4)` is `"0011"`.
+pub fn to_binary(code: u32, bits: u32) -> String {
+    format!("{code:0width$b}", width = bits as usize)
+}
+
+/// A whole sequence in binary.
+pub fn sequence_to_binary(sequence: &[u32], bits: u32) -> Vec<String> {
+    sequence.iter().map(|&c| to_binary(c, bits)).collect()
+}

@@ -1,0 +1,163 @@
+//! Shared helpers for the Rust integration tests: fresh databases (a real SQLite file, a
+//! real PostgreSQL database) and the real `puzzlepress` binary serving on a free port.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// The PostgreSQL server the tests use. Tests never skip PostgreSQL: if it is unreachable
+/// they fail, saying so.
+pub fn pg_server_url() -> String {
+    std::env::var("TEST_DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".into())
+}
+
+/// A database that exists for one test and is dropped after it.
+pub struct TestDb {
+    pub url: String,
+    pg_name: Option<String>,
+    sqlite_dir: Option<std::path::PathBuf>,
+}
+
+impl TestDb {
+    pub fn sqlite() -> TestDb {
+        let dir = std::env::temp_dir().join(format!("puzzlepress-test-{}", uuid::Uuid::new_v4().simple()));
+        std::fs::create_dir_all(&dir).unwrap();
+        TestDb { url: format!("sqlite://{}/test.db", dir.display()), pg_name: None, sqlite_dir: Some(dir) }
+    }
+
+    pub fn postgres() -> TestDb {
+        let server = pg_server_url();
+        let name = format!("pp_test_{}", uuid::Uuid::new_v4().simple());
+        psql(&server, &format!("CREATE DATABASE {name}"));
+        let base = server.rsplit_once('/').map(|(b, _)| b.to_string()).unwrap_or(server);
+        TestDb { url: format!("{base}/{name}"), pg_name: Some(name), sqlite_dir: None }
+    }
+
+    pub fn both() -> [TestDb; 2] {
+        [TestDb::sqlite(), TestDb::postgres()]
+    }
+}
+
+fn psql(url: &str, sql: &str) {
+    let out = Command::new("psql")
+        .args([url, "-q", "-v", "ON_ERROR_STOP=1", "-c", sql])
+        .output()
+        .expect("psql must be installed for the PostgreSQL tests");
+    assert!(
+        out.status.success(),
+        "PostgreSQL at {url} is required by the tests and did not accept `{sql}`: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+impl Drop for TestDb {
+    fn drop(&mut self) {
+        if let Some(name) = &self.pg_name {
+            let _ = Command::new("psql")
+                .args([&pg_server_url(), "-q", "-c", &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")])
+                .output();
+        }
+        if let Some(dir) = &self.sqlite_dir {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
+/// A running `puzzlepress serve` process.
+pub struct Server {
+    pub base: String,
+    pub child: Child,
+}
+
+impl Server {
+    /// Starts the real binary on a free port against `db_url` with extra flags.
+    pub fn start(db_url: &str, args: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_puzzlepress"))
+            .arg("serve")
+            .args(["--bind", "127.0.0.1:0", "--database-url", db_url])
+            .args(args)
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start puzzlepress");
+        let stdout = child.stdout.take().unwrap();
+        let mut lines = BufReader::new(stdout).lines();
+        let base = loop {
+            let line = lines.next().expect("server exited before listening").unwrap();
+            if let Some(addr) = line.strip_prefix("puzzlepress listening on ") {
+                break addr.trim().to_string();
+            }
+        };
+        // Keep draining stdout so the server never blocks on a full pipe.
+        std::thread::spawn(move || for _ in lines {});
+        Server { base, child }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    /// SIGKILL: the process dies without releasing anything.
+    pub fn kill9(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// SIGTERM, then waits for the process to exit.
+    pub fn terminate(&mut self) -> std::process::ExitStatus {
+        let _ = Command::new("kill").args(["-TERM", &self.child.id().to_string()]).status();
+        self.child.wait().unwrap()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.kill9();
+    }
+}
+
+pub fn client() -> reqwest::Client {
+    reqwest::Client::builder().timeout(Duration::from_secs(30)).build().unwrap()
+}
+
+/// POSTs JSON; returns status, Location header and body.
+pub async fn post(server: &Server, path: &str, body: Value) -> (u16, Option<String>, Value) {
+    let response = client().post(server.url(path)).json(&body).send().await.unwrap();
+    let status = response.status().as_u16();
+    let location = response.headers().get("location").map(|v| v.to_str().unwrap().to_string());
+    let body = response.json().await.unwrap_or(Value::Null);
+    (status, location, body)
+}
+
+pub async fn get(server: &Server, path: &str) -> (u16, Value) {
+    let response = client().get(server.url(path)).send().await.unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+/// Polls a job until it reaches a terminal state or `limit` passes.
+pub async fn wait_job(server: &Server, location: &str, limit: Duration) -> Value {
+    let start = Instant::now();
+    loop {
+        let (status, job) = get(server, location).await;
+        assert_eq!(status, 200, "GET {location}: {job}");
+        if matches!(job["state"].as_str(), Some("succeeded" | "failed" | "cancelled")) {
+            return job;
+        }
+        assert!(start.elapsed() < limit, "job {location} did not finish in {limit:?}: {job}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Sums a Prometheus counter's samples whose labels contain `labels`.
+pub async fn metric_sum(server: &Server, name: &str, labels: &str) -> f64 {
+    let text = client().get(server.url("/metrics")).send().await.unwrap().text().await.unwrap();
+    text.lines()
+        .filter(|l| l.starts_with(&format!("{name}{{")) && l.contains(labels))
+        .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
+        .sum()
+}

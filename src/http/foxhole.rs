@@ -10,10 +10,9 @@ use serde::Deserialize;
 
 use super::error::ApiError;
 use super::extract::Json;
-use super::jobs::{location, JobView};
-use super::{accepted, idempotency_key, submit, AppState};
+use super::jobs::queue;
+use super::AppState;
 use crate::jobs::kinds::foxhole::{Holes, STRATEGY};
-use crate::jobs::model::NewJob;
 use crate::puzzles::foxhole::{self, CheckOutcome};
 
 pub fn router() -> Router<AppState> {
@@ -22,13 +21,7 @@ pub fn router() -> Router<AppState> {
 
 async fn strategy(State(state): State<AppState>, headers: HeaderMap, Json(holes): Json<Holes>) -> Result<Response, ApiError> {
     holes.to_graph().map_err(|(field, msg)| ApiError::invalid(field, msg))?;
-    let new = NewJob {
-        kind: STRATEGY.into(),
-        params: serde_json::to_value(&holes).map_err(|e| ApiError::Internal(e.to_string()))?,
-        idempotency_key: idempotency_key(&headers)?,
-    };
-    let (job, _) = submit(&state, new).await?;
-    Ok(accepted(&location(&job.id), JobView::from(job)))
+    queue(&state, &headers, STRATEGY, &holes).await
 }
 
 #[derive(Deserialize)]

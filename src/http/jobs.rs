@@ -1,7 +1,7 @@
 //! `/jobs/{id}`: the state, progress and result of any queued job, and cancellation.
 
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
@@ -9,8 +9,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::error::ApiError;
-use super::{timestamp, AppState};
-use crate::jobs::model::{Job, JobState};
+use super::{accepted, idempotency_key, submit, timestamp, AppState};
+use crate::jobs::model::{Job, JobState, NewJob};
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/jobs/{id}", get(show).delete(cancel))
@@ -66,6 +66,18 @@ impl From<Job> for JobView {
 
 pub fn location(id: &str) -> String {
     format!("/jobs/{id}")
+}
+
+/// Queues a job of `kind` with already validated `params`: 202 with the job and its
+/// `Location`, honouring `Idempotency-Key`.
+pub async fn queue(state: &AppState, headers: &HeaderMap, kind: &str, params: impl Serialize) -> Result<Response, ApiError> {
+    let new = NewJob {
+        kind: kind.into(),
+        params: serde_json::to_value(params).map_err(|e| ApiError::Internal(e.to_string()))?,
+        idempotency_key: idempotency_key(headers)?,
+    };
+    let (job, _) = submit(state, new).await?;
+    Ok(accepted(&location(&job.id), JobView::from(job)))
 }
 
 async fn find(state: &AppState, id: &str) -> Result<Job, ApiError> {

@@ -4,6 +4,7 @@
 pub mod error;
 pub mod extract;
 mod foxhole;
+mod graycodes;
 mod health;
 mod jobs;
 mod middleware;
@@ -52,6 +53,7 @@ pub fn router(state: AppState, limits: &HttpLimits) -> Router {
         .merge(health::router())
         .merge(jobs::router())
         .merge(foxhole::router())
+        .merge(graycodes::router())
         .fallback(|| async { ApiError::not_found("no such route; see /openapi.yaml for the API") })
         .with_state(state)
         .layer(

@@ -1,7 +1,9 @@
 //! Pure, synchronous, deterministic puzzle engines: no async, no I/O, no database.
 //! Each is usable as a library function and tested on its own.
 
+pub mod crossword;
 pub mod foxhole;
 pub mod graycode;
+pub mod oneup;
 pub mod progress;
 pub mod rng;

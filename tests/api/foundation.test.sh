@@ -93,3 +93,31 @@ check_status 200 "metrics"
 if grep -q 'puzzlepress_jobs{kind="foxhole.strategy",state="succeeded"}' "$BODY_FILE"; then pass; else fail "metrics count jobs by kind and state"; fi
 if grep -q 'puzzlepress_http_requests_total{method="POST",route="/foxhole/strategies",status="202"}' "$BODY_FILE"; then pass; else fail "metrics count HTTP requests"; fi
 if grep -q 'puzzlepress_job_duration_seconds_count{kind="foxhole.strategy"}' "$BODY_FILE"; then pass; else fail "metrics time jobs"; fi
+
+# Gray codes: exact counts starting at 0, paging, precise errors.
+for spec in "3 8 true 12" "3 8 false 18" "4 16 true 2688" "4 16 false 5712"; do
+  set -- $spec
+  post_json /graycodes "{\"bits\": $1, \"length\": $2, \"circular\": $3, \"start_at_zero\": true, \"count_only\": true}"
+  check_status 202 "gray count $spec accepted"
+  wait_job "$(header location)"
+  check_jq ".result.count == $4 and .result.count_is_lower_bound == false" "gray codes bits $1 length $2 circular $3: $4"
+done
+post_json /graycodes '{"bits": 3, "length": 8, "start_at_zero": true, "limit": 10}'
+wait_job "$(header location)"
+check_jq '(.result.sequences | length) == 10 and (.result.next_cursor | type) == "string"' "first page of 10 gray codes"
+cursor=$(jq -r .result.next_cursor "$BODY_FILE")
+first_page=$(jq -c .result.sequences "$BODY_FILE")
+post_json /graycodes "{\"bits\": 3, \"length\": 8, \"start_at_zero\": true, \"limit\": 10, \"cursor\": \"$cursor\"}"
+wait_job "$(header location)"
+check_jq '(.result.sequences | length) == 8 and .result.next_cursor == null' "second page holds the other 8"
+check_jq 'def bits: [(./4|floor)%2, (./2|floor)%2, .%2]; [.result.sequences[] | . as $s | [range(1; 8) as $i | ([($s[$i]|bits), ($s[$i-1]|bits)] | transpose | map(select(.[0] != .[1])) | length) == 1] | all] | all' "neighbours differ in exactly one bit"
+if [ "$(jq -c --argjson a "$first_page" '[$a[], .result.sequences[]] | unique | length' "$BODY_FILE")" = 18 ]; then pass; else fail "pages are disjoint"; fi
+post_json /graycodes '{"bits": 3, "length": 7, "circular": true}'
+check_problem 422 "even length" "odd circular length"
+check_jq '.field == "length"' "odd circular names length"
+post_json /graycodes '{"bits": 17, "length": 8}'
+check_problem 422 "bits" "too many bits"
+post_json /graycodes '{"bits": 3, "length": 8, "cursor": "nonsense"}'
+check_problem 422 "cursor" "bad cursor"
+post_json /graycodes '{"bits": 3, "length": 8, "count_only": true, "limit": 5, "colour": 1}'
+check_problem 422 "colour" "unknown gray field"

@@ -3,6 +3,8 @@
 
 pub mod foxhole;
 
+use crate::puzzles::graycode::{self, GrayError};
+
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
@@ -25,10 +27,19 @@ impl From<Cancelled> for RunError {
     }
 }
 
+/// Lists or counts Gray codes (`graycode::GrayRequest`).
+pub const GRAYCODES: &str = "graycodes";
+
 /// Runs one job of `kind` on the current (blocking) thread.
 pub fn execute(kind: &str, params: Value, progress: &mut dyn Progress) -> Result<Value, RunError> {
     match kind {
         foxhole::STRATEGY => run_typed(params, |p| foxhole::strategy(p, progress)),
+        GRAYCODES => run_typed(params, |p| {
+            graycode::gray_codes(&p, progress).map_err(|e| match e {
+                GrayError::Cancelled => RunError::Cancelled,
+                other => RunError::Failed(other.to_string()),
+            })
+        }),
         other => Err(RunError::Failed(format!("this server does not know job kind {other:?}"))),
     }
 }

@@ -30,6 +30,7 @@ pub const DEFAULT_NODE_BUDGET: u64 = 1_000_000_000;
 
 /// A request, as the API receives it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct GrayRequest {
     pub bits: u32,
     pub length: usize,
@@ -148,6 +149,20 @@ impl fmt::Display for GrayError {
 
 impl std::error::Error for GrayError {}
 
+impl GrayError {
+    /// The request field at fault.
+    pub fn field(&self) -> &'static str {
+        match self {
+            GrayError::Bits { .. } => "bits",
+            GrayError::Length { .. } | GrayError::OddCircular { .. } => "length",
+            GrayError::Limit { .. } | GrayError::PageTooLarge { .. } => "limit",
+            GrayError::ZeroBudget => "node_budget",
+            GrayError::CursorWithCount | GrayError::BadCursor { .. } => "cursor",
+            GrayError::Cancelled => "",
+        }
+    }
+}
+
 impl From<Cancelled> for GrayError {
     fn from(_: Cancelled) -> Self {
         GrayError::Cancelled
@@ -183,11 +198,19 @@ impl Spec {
     }
 }
 
-/// Lists or counts, as the request says. Errors name the field at fault;
-/// `GrayError::Cancelled` when `progress` asks to stop.
-///
-/// Circular codes of length 2 are allowed: the two codes are neighbours both ways.
-pub fn gray_codes(req: &GrayRequest, progress: &mut dyn Progress) -> Result<GrayOutcome, GrayError> {
+/// What a valid request asks for.
+enum Plan {
+    Count,
+    List { limit: usize, resume: Option<walk::Position> },
+}
+
+/// Checks a request without running it: every error names its field (see
+/// [`GrayError::field`]).
+pub fn validate(req: &GrayRequest) -> Result<(), GrayError> {
+    plan(req).map(|_| ())
+}
+
+fn plan(req: &GrayRequest) -> Result<(Spec, u64, Plan), GrayError> {
     if !(1..=MAX_BITS).contains(&req.bits) {
         return Err(GrayError::Bits { bits: req.bits });
     }
@@ -202,16 +225,11 @@ pub fn gray_codes(req: &GrayRequest, progress: &mut dyn Progress) -> Result<Gray
         return Err(GrayError::ZeroBudget);
     }
     let spec = Spec { bits: req.bits, length: req.length, circular: req.circular, start_at_zero: req.start_at_zero };
-    let mut meter = Meter::new(budget, progress);
     if req.count_only {
         if req.cursor.is_some() {
             return Err(GrayError::CursorWithCount);
         }
-        return match spec.bits {
-            ..=6 => count::<u64>(&spec, &mut meter),
-            7 => count::<u128>(&spec, &mut meter),
-            _ => count::<Wide>(&spec, &mut meter),
-        };
+        return Ok((spec, budget, Plan::Count));
     }
     let limit = req.limit.unwrap_or(DEFAULT_LIMIT);
     if !(1..=MAX_LIMIT).contains(&limit) {
@@ -221,10 +239,27 @@ pub fn gray_codes(req: &GrayRequest, progress: &mut dyn Progress) -> Result<Gray
         return Err(GrayError::PageTooLarge { limit, length: spec.length });
     }
     let resume = req.cursor.as_deref().map(|c| cursor::decode(&spec, c)).transpose()?;
-    match spec.bits {
-        ..=6 => list::<u64>(&spec, limit, resume, &mut meter),
-        7 => list::<u128>(&spec, limit, resume, &mut meter),
-        _ => list::<Wide>(&spec, limit, resume, &mut meter),
+    Ok((spec, budget, Plan::List { limit, resume }))
+}
+
+/// Lists or counts, as the request says. Errors name the field at fault;
+/// `GrayError::Cancelled` when `progress` asks to stop.
+///
+/// Circular codes of length 2 are allowed: the two codes are neighbours both ways.
+pub fn gray_codes(req: &GrayRequest, progress: &mut dyn Progress) -> Result<GrayOutcome, GrayError> {
+    let (spec, budget, plan) = plan(req)?;
+    let mut meter = Meter::new(budget, progress);
+    match plan {
+        Plan::Count => match spec.bits {
+            ..=6 => count::<u64>(&spec, &mut meter),
+            7 => count::<u128>(&spec, &mut meter),
+            _ => count::<Wide>(&spec, &mut meter),
+        },
+        Plan::List { limit, resume } => match spec.bits {
+            ..=6 => list::<u64>(&spec, limit, resume, &mut meter),
+            7 => list::<u128>(&spec, limit, resume, &mut meter),
+            _ => list::<Wide>(&spec, limit, resume, &mut meter),
+        },
     }
 }
 

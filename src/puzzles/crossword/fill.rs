@@ -1,0 +1,183 @@
+//! Filling a pattern from a word list: every slot (run of >= 2 white squares) gets a
+//! distinct word of the list and crossing slots agree. The search is in `fill_search`.
+
+use serde::{Deserialize, Serialize};
+
+use crate::puzzles::progress::Progress;
+use crate::puzzles::rng::Rng;
+
+use super::budget::{self, Budget};
+use super::error::CrosswordError;
+use super::fill_search;
+use super::grid::{Direction, Grid, Slot};
+use super::words::{LengthIndex, WordList};
+
+/// Candidate words tried: roughly 10 s of search on one core.
+pub const DEFAULT_MAX_NODES: u64 = 1_000_000;
+
+/// A pattern given as its hex string or as rows (`"#...#"`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum PatternInput {
+    Hex(String),
+    Rows(Vec<String>),
+}
+
+impl PatternInput {
+    pub fn to_grid(&self) -> Result<Grid, CrosswordError> {
+        match self {
+            PatternInput::Hex(s) => Grid::from_hex(s),
+            PatternInput::Rows(rows) => Grid::from_rows(rows),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FillRequest {
+    pub pattern: PatternInput,
+    /// Word list to use instead of the bundled English one.
+    #[serde(default)]
+    pub words: Option<Vec<String>>,
+    #[serde(default)]
+    pub seed: u64,
+    #[serde(default)]
+    pub max_nodes: Option<u64>,
+    #[serde(default)]
+    pub time_limit_ms: Option<u64>,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FillOptions {
+    pub seed: u64,
+    /// Candidate words tried, over all restarts (default `DEFAULT_MAX_NODES`).
+    pub max_nodes: Option<u64>,
+    pub time_limit_ms: Option<u64>,
+}
+
+/// One clue position: 1-based `row` and `col` of its first letter.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entry {
+    pub number: u32,
+    pub row: usize,
+    pub col: usize,
+    pub word: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fill {
+    /// Letters, `#` for black squares.
+    pub rows: Vec<String>,
+    pub across: Vec<Entry>,
+    pub down: Vec<Entry>,
+}
+
+/// Fills the requested pattern (see `fill_grid`).
+pub fn fill(req: &FillRequest, progress: &mut dyn Progress) -> Result<Fill, CrosswordError> {
+    let grid = req.pattern.to_grid()?;
+    let custom;
+    let list = match &req.words {
+        Some(words) => {
+            custom = WordList::from_words(words)?;
+            &custom
+        }
+        None => WordList::english(),
+    };
+    let opts = FillOptions {
+        seed: req.seed,
+        max_nodes: req.max_nodes,
+        time_limit_ms: req.time_limit_ms,
+    };
+    fill_grid(&grid, list, &opts, progress)
+}
+
+/// Fills every slot (run of >= 2 white squares) with a distinct word of `list` so that
+/// crossing slots agree, with standard numbering.
+pub fn fill_grid(
+    grid: &Grid,
+    list: &WordList,
+    opts: &FillOptions,
+    progress: &mut dyn Progress,
+) -> Result<Fill, CrosswordError> {
+    let max_nodes = budget::max_nodes(opts.max_nodes, DEFAULT_MAX_NODES)?;
+    let slots = grid.slots();
+    check_fillable(grid, &slots, list)?;
+    // The seed shuffles each length's words (candidate order) and drives the restarts.
+    let mut rng = Rng::from_u64(opts.seed);
+    let mut indexes: Vec<Option<LengthIndex>> = (0..=grid.size()).map(|_| None).collect();
+    for s in &slots {
+        if indexes[s.len].is_none() {
+            indexes[s.len] = Some(LengthIndex::build(list, s.len, Some(&mut rng)));
+        }
+    }
+    let mut budget = Budget::new(max_nodes, opts.time_limit_ms, 128, progress);
+    let words = fill_search::solve(grid, &slots, &indexes, rng, &mut budget)?;
+    Ok(output(grid.size(), &slots, words))
+}
+
+fn output(n: usize, slots: &[Slot], words: Vec<String>) -> Fill {
+    let mut rows = vec![vec![b'#'; n]; n];
+    let (mut across, mut down) = (Vec::new(), Vec::new());
+    for (slot, word) in slots.iter().zip(words) {
+        for ((r, c), ch) in slot.cells().zip(word.bytes()) {
+            rows[r][c] = ch;
+        }
+        let entry = Entry {
+            number: slot.number,
+            row: slot.row + 1,
+            col: slot.col + 1,
+            word,
+        };
+        match slot.dir {
+            Direction::Across => across.push(entry),
+            Direction::Down => down.push(entry),
+        }
+    }
+    let rows = rows
+        .into_iter()
+        .map(|r| String::from_utf8(r).expect("ASCII"))
+        .collect();
+    Fill { rows, across, down }
+}
+
+/// Problems visible without searching: white squares in no word, slot lengths the list
+/// lacks, more slots of a length than distinct words of it.
+fn check_fillable(grid: &Grid, slots: &[Slot], list: &WordList) -> Result<(), CrosswordError> {
+    let n = grid.size();
+    let mut covered = vec![false; n * n];
+    for s in slots {
+        for (r, c) in s.cells() {
+            covered[r * n + c] = true;
+        }
+    }
+    for r in 0..n {
+        for c in 0..n {
+            if grid.is_white(r, c) && !covered[r * n + c] {
+                return Err(CrosswordError::field(
+                    "pattern",
+                    format!("white square at row {}, col {} belongs to no word (it has no white neighbour)", r + 1, c + 1),
+                ));
+            }
+        }
+    }
+    let mut need = vec![0usize; n + 1];
+    for s in slots {
+        need[s.len] += 1;
+    }
+    for (len, &k) in need.iter().enumerate().filter(|(_, &k)| k > 0) {
+        let have = list.count_of_len(len);
+        if have == 0 {
+            let slot = slots.iter().find(|s| s.len == len).expect("counted");
+            return Err(CrosswordError::NoSolution(format!(
+                "the word list has no words of length {len}, needed by {}",
+                slot.label()
+            )));
+        }
+        if have < k {
+            return Err(CrosswordError::NoSolution(format!(
+                "the pattern has {k} slots of length {len} but the word list has only {have} distinct words of that length"
+            )));
+        }
+    }
+    Ok(())
+}

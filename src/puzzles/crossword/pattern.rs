@@ -1,0 +1,398 @@
+//! Pattern generation: a depth-first search that colours one symmetry orbit at a time in
+//! reading order, checking every rule that the squares known so far can already break
+//! (bitset rows and columns, O(1) word operations per check). Sampling runs randomized
+//! searches with a per-attempt node cap (restarts); `"all"` runs one exhaustive search.
+
+use serde::{Deserialize, Serialize};
+
+use crate::puzzles::progress::Progress;
+use crate::puzzles::rng::Rng;
+
+use super::board::Board;
+use super::budget::{self, Attempt, Budget};
+use super::error::CrosswordError;
+use super::grid::{check_size, Grid};
+use super::Count;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Symmetry {
+    /// Symmetric about both centre lines (the original's 4-fold symmetry).
+    #[default]
+    Mirror,
+    /// Symmetric under a half turn (the American convention).
+    Rotational,
+}
+
+impl std::fmt::Display for Symmetry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Symmetry::Mirror => "mirror",
+            Symmetry::Rotational => "rotational",
+        })
+    }
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PatternRequest {
+    /// Side length, 5..=21.
+    pub size: usize,
+    #[serde(default)]
+    pub symmetry: Symmetry,
+    /// Longest allowed word, 3..=size; default `size` (no limit).
+    #[serde(default)]
+    pub max_len: Option<usize>,
+    /// How many distinct patterns to sample, or `"all"` to enumerate them.
+    #[serde(default)]
+    pub count: Count,
+    /// With `"all"`: how many of the enumerated patterns to return (default 100).
+    #[serde(default)]
+    pub limit: Option<usize>,
+    #[serde(default)]
+    pub seed: u64,
+    /// Largest allowed share of black squares, 0..=1.
+    #[serde(default)]
+    pub max_black_share: Option<f64>,
+    #[serde(default)]
+    pub max_three_letter_words: Option<usize>,
+    #[serde(default)]
+    pub min_words: Option<usize>,
+    #[serde(default)]
+    pub max_words: Option<usize>,
+    /// Search nodes (one square-orbit colouring each) allowed in total.
+    #[serde(default)]
+    pub max_nodes: Option<u64>,
+    #[serde(default)]
+    pub time_limit_ms: Option<u64>,
+}
+
+impl PatternRequest {
+    /// A request with the defaults: mirror symmetry, no max_len, one pattern, seed 0.
+    pub fn new(size: usize) -> Self {
+        PatternRequest {
+            size,
+            symmetry: Symmetry::Mirror,
+            max_len: None,
+            count: Count::N(1),
+            limit: None,
+            seed: 0,
+            max_black_share: None,
+            max_three_letter_words: None,
+            min_words: None,
+            max_words: None,
+            max_nodes: None,
+            time_limit_ms: None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pattern {
+    pub hex: String,
+    pub rows: Vec<String>,
+    /// Number of words (across + down runs of >= 2 white squares).
+    pub words: usize,
+    /// Number of black squares.
+    pub black: usize,
+}
+
+impl Pattern {
+    pub fn from_grid(grid: &Grid) -> Pattern {
+        Pattern {
+            hex: grid.to_hex(),
+            rows: grid.to_rows(),
+            words: grid.slots().len(),
+            black: grid.black_count(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PatternResult {
+    pub patterns: Vec<Pattern>,
+    /// With `"all"`: how many patterns exist (all of them counted, `patterns` holds up to `limit`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total: Option<u64>,
+    /// Why fewer patterns than requested are returned, if so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// About 5–10 s of search on one core.
+pub const DEFAULT_MAX_NODES: u64 = 100_000_000;
+pub const DEFAULT_LIMIT: usize = 100;
+pub const MAX_COUNT: u64 = 100_000;
+/// Node cap unit of the randomized attempts; restart caps follow the Luby sequence, so a
+/// small search space is eventually searched whole (and proven empty, if it is).
+const ATTEMPT_UNIT: u64 = 4_000;
+/// Range of the chance of trying white first for an orbit, drawn per attempt: grids are
+/// mostly white, and varying it varies the density of the patterns.
+const P_WHITE_FIRST: (f64, f64) = (0.6, 0.9);
+
+/// The validated rules and filters of a request.
+struct Spec {
+    size: usize,
+    symmetry: Symmetry,
+    max_len: usize,
+    max_black: usize,
+    max_three: usize,
+    min_words: usize,
+    max_words: usize,
+}
+
+impl Spec {
+    fn from_request(req: &PatternRequest) -> Result<Spec, CrosswordError> {
+        let n = req.size;
+        check_size(n, "side").map_err(|m| CrosswordError::field("size", m))?;
+        let max_len = req.max_len.unwrap_or(n);
+        if !(3..=n).contains(&max_len) {
+            return Err(CrosswordError::field(
+                "max_len",
+                format!("must be between 3 and the side ({n}), got {max_len}"),
+            ));
+        }
+        let max_black = match req.max_black_share {
+            None => n * n,
+            Some(s) if (0.0..=1.0).contains(&s) => (s * (n * n) as f64 + 1e-9).floor() as usize,
+            Some(s) => {
+                return Err(CrosswordError::field(
+                    "max_black_share",
+                    format!("must be in 0..=1, got {s}"),
+                ))
+            }
+        };
+        // Rule 2 puts a black square in each of the (n/2)^2 disjoint 2x2 blocks.
+        let fewest_black = (n / 2) * (n / 2);
+        if max_black < fewest_black {
+            return Err(CrosswordError::Impossible(format!(
+                "max_black_share allows {max_black} black squares, but a {n}x{n} grid needs at \
+                 least {fewest_black}: each of its {fewest_black} disjoint 2x2 blocks must hold a \
+                 black square (rule 2)"
+            )));
+        }
+        let (min_words, max_words) = (
+            req.min_words.unwrap_or(0),
+            req.max_words.unwrap_or(usize::MAX),
+        );
+        if min_words > max_words {
+            return Err(CrosswordError::field(
+                "min_words",
+                format!("{min_words} is larger than max_words ({max_words})"),
+            ));
+        }
+        if req.symmetry == Symmetry::Mirror && n.is_multiple_of(2) {
+            return Err(CrosswordError::Impossible(format!(
+                "with mirror symmetry on an even side ({n}) the four centre squares are mirror \
+                 images of each other, so they form a 2x2 block of one colour, which rules 2 and 3 \
+                 forbid; use an odd side or rotational symmetry"
+            )));
+        }
+        Ok(Spec {
+            size: n,
+            symmetry: req.symmetry,
+            max_len,
+            max_black,
+            max_three: req.max_three_letter_words.unwrap_or(usize::MAX),
+            min_words,
+            max_words,
+        })
+    }
+
+    /// Squares coloured together, in the order the search colours them.
+    fn orbits(&self) -> Vec<Vec<(usize, usize)>> {
+        let n = self.size;
+        let mut orbits = Vec::new();
+        for r in 0..n {
+            for c in 0..n {
+                let mut orbit = vec![(r, c)];
+                match self.symmetry {
+                    Symmetry::Mirror => {
+                        if r > n / 2 || c > n / 2 {
+                            continue;
+                        }
+                        orbit.extend([(r, n - 1 - c), (n - 1 - r, c), (n - 1 - r, n - 1 - c)]);
+                    }
+                    Symmetry::Rotational => {
+                        if r * n + c > (n * n - 1) / 2 {
+                            continue;
+                        }
+                        orbit.push((n - 1 - r, n - 1 - c));
+                    }
+                }
+                orbit.sort_unstable();
+                orbit.dedup();
+                orbits.push(orbit);
+            }
+        }
+        orbits
+    }
+
+    /// The filters that need the finished grid (besides connectivity).
+    fn accepts(&self, grid: &Grid) -> bool {
+        let slots = grid.slots();
+        let three = slots.iter().filter(|s| s.len == 3).count();
+        three <= self.max_three && (self.min_words..=self.max_words).contains(&slots.len())
+    }
+}
+
+/// One depth-first search over the orbits.
+struct Search<'a, 'p> {
+    spec: &'a Spec,
+    orbits: &'a [Vec<(usize, usize)>],
+    board: Board,
+    budget: &'a mut Budget<'p>,
+    /// Value order randomness (sampling) or white-then-black (enumeration).
+    rng: Option<&'a mut Rng>,
+    /// Node cap for this attempt (sampling restarts).
+    attempt_left: u64,
+    /// Chance of trying white before black (sampling).
+    p_white: f64,
+}
+
+impl Search<'_, '_> {
+    /// Returns true when the search must stop (leaf said so, or a budget ran out).
+    fn dfs(&mut self, depth: usize, leaf: &mut dyn FnMut(&Board) -> bool) -> bool {
+        if depth == self.orbits.len() {
+            return self.board.connected() && leaf(&self.board);
+        }
+        let orbit = &self.orbits[depth];
+        let white_first = match self.rng.as_deref_mut() {
+            Some(rng) => rng.chance(self.p_white),
+            None => true,
+        };
+        for white in [white_first, !white_first] {
+            if self.attempt_left == 0 {
+                return true;
+            }
+            self.attempt_left -= 1;
+            if !self.budget.tick() {
+                return true;
+            }
+            self.board.set(orbit, white);
+            let ok = self.board.blacks <= self.spec.max_black && self.board.ok_after(orbit);
+            let stop = ok && self.dfs(depth + 1, leaf);
+            self.board.clear(orbit, white);
+            if stop {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// Samples `count` distinct patterns, or enumerates all of them (`count: "all"`).
+pub fn generate_patterns(
+    req: &PatternRequest,
+    progress: &mut dyn Progress,
+) -> Result<PatternResult, CrosswordError> {
+    let spec = Spec::from_request(req)?;
+    let max_nodes = budget::max_nodes(req.max_nodes, DEFAULT_MAX_NODES)?;
+    let mut budget = Budget::new(max_nodes, req.time_limit_ms, 1 << 14, progress);
+    let orbits = spec.orbits();
+    match req.count {
+        Count::All => {
+            let limit = req.limit.unwrap_or(DEFAULT_LIMIT);
+            if limit as u64 > MAX_COUNT {
+                return Err(CrosswordError::field(
+                    "limit",
+                    format!("at most {MAX_COUNT}, got {limit}"),
+                ));
+            }
+            enumerate(&spec, &orbits, limit, &mut budget)
+        }
+        Count::N(n) if n > MAX_COUNT => Err(CrosswordError::field(
+            "count",
+            format!("at most {MAX_COUNT} patterns per request, got {n}"),
+        )),
+        Count::N(n) => sample(&spec, &orbits, n as usize, req.seed, &mut budget),
+    }
+}
+
+fn enumerate(
+    spec: &Spec,
+    orbits: &[Vec<(usize, usize)>],
+    limit: usize,
+    budget: &mut Budget,
+) -> Result<PatternResult, CrosswordError> {
+    let mut total = 0u64;
+    let mut patterns = Vec::new();
+    let mut search = Search {
+        spec,
+        orbits,
+        board: Board::new(spec.size, spec.max_len),
+        budget,
+        rng: None,
+        attempt_left: u64::MAX,
+        p_white: 1.0,
+    };
+    search.dfs(0, &mut |board| {
+        let grid = board.grid();
+        if spec.accepts(&grid) {
+            total += 1;
+            if patterns.len() < limit {
+                patterns.push(Pattern::from_grid(&grid));
+            }
+        }
+        false
+    });
+    if search.budget.stop.is_some() {
+        return Err(search.budget.exhausted(&format!(
+            "enumeration of all {0}x{0} patterns not finished ({total} found so far)",
+            spec.size
+        )));
+    }
+    Ok(PatternResult {
+        patterns,
+        total: Some(total),
+        note: None,
+    })
+}
+
+fn sample(
+    spec: &Spec,
+    orbits: &[Vec<(usize, usize)>],
+    count: usize,
+    seed: u64,
+    budget: &mut Budget,
+) -> Result<PatternResult, CrosswordError> {
+    let mut rng = Rng::from_u64(seed);
+    let what = format!(
+        "{0}x{0} patterns ({1} symmetry, max_len {2}) satisfying the rules and filters",
+        spec.size, spec.symmetry, spec.max_len
+    );
+    let mut attempt = 0;
+    let (grids, note) = budget::sample_distinct(count, &what, budget, |budget, seen| {
+        attempt += 1;
+        let p_white = P_WHITE_FIRST.0 + (P_WHITE_FIRST.1 - P_WHITE_FIRST.0) * rng.unit();
+        let mut search = Search {
+            spec,
+            orbits,
+            board: Board::new(spec.size, spec.max_len),
+            budget,
+            rng: Some(&mut rng),
+            attempt_left: ATTEMPT_UNIT.saturating_mul(budget::luby(attempt)),
+            p_white,
+        };
+        let mut found = None;
+        let stopped = search.dfs(0, &mut |board| {
+            let grid = board.grid();
+            let new = spec.accepts(&grid) && !seen.contains(&grid);
+            if new {
+                found = Some(grid);
+            }
+            new
+        });
+        match found {
+            Some(grid) => Attempt::Found(grid),
+            None if stopped => Attempt::Capped,
+            None => Attempt::Exhausted,
+        }
+    })?;
+    let patterns = grids.iter().map(Pattern::from_grid).collect();
+    Ok(PatternResult {
+        patterns,
+        total: None,
+        note,
+    })
+}

@@ -1,0 +1,86 @@
+//! One Up: an N x N grid (4..=9) whose rows and columns are split by walls into regions;
+//! a region of size n holds each of 1..=n exactly once, and the given clue digits must agree.
+//!
+//! - [`Puzzle`]: parsed from the original text format ([`Puzzle::from_text`]) or JSON
+//!   ([`Puzzle::from_json`]), written back with [`Puzzle::to_text`] / [`Puzzle::to_json`].
+//! - [`solve`]: exact solver (propagation + backtracking) that also proves uniqueness.
+//! - [`metropolis`]: the Metropolis sampler of the reference write-up.
+//! - [`generate`]: seeded puzzle generator with minimal clue sets.
+
+mod error;
+mod generate;
+mod json;
+mod metropolis;
+mod parse;
+mod puzzle;
+mod solve;
+mod text;
+#[cfg(test)]
+mod tests;
+
+pub use error::{ErrorKind, ParseError};
+pub use generate::{generate, Difficulty, Generated, Level, MEDIUM_NODES};
+pub use metropolis::{metropolis, MetropolisOptions, MetropolisStats, DEFAULT_MAX_STEPS, DEFAULT_TEMPERATURE};
+pub use puzzle::{Clue, Puzzle, MAX_SIZE, MIN_SIZE};
+pub use solve::{solve, solve_with, ExactOptions, ExactStats, DEFAULT_MAX_NODES};
+
+use serde::{Deserialize, Serialize};
+
+/// The 7 July 2024 newspaper puzzle in the original text format (comments included).
+pub const EXAMPLE: &str = "11112222 Row regions
+11111222
+12222222
+11222222
+11111111
+11222222
+11122222
+11111122
+
+11111111 Column regions
+11111121
+11212121
+11212221
+21212221
+22212221
+22222221
+22222221
+
+9 Number of clues
+1 2 3 Row 1, column 2's clue is 3
+2 2 5
+3 3 1
+4 4 3
+4 6 2
+6 4 6
+6 8 1
+7 1 3
+8 3 4
+";
+
+impl Puzzle {
+    /// Parses the original text format (see the `parse` module docs).
+    pub fn from_text(input: &str) -> Result<Puzzle, ParseError> {
+        parse::parse_text(input)
+    }
+}
+
+/// Which solver produced an outcome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Method {
+    Exact,
+    Metropolis,
+}
+
+/// A solver's answer: `{"method", "solution": [rows] | null, "unique": bool | null,
+/// "reason"?, "stats": {...}}`. `unique` is null when not decided (Metropolis, limit 1,
+/// budget exhausted, no solution); `reason` explains a missing solution or undecided uniqueness.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SolveOutcome<S> {
+    pub method: Method,
+    pub solution: Option<Vec<String>>,
+    pub unique: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    pub stats: S,
+}

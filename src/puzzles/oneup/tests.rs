@@ -1,0 +1,296 @@
+//! Engine-level tests: the 7 July 2024 example, solver outcomes, generator properties,
+//! parse errors and property tests.
+
+use super::*;
+use crate::puzzles::progress::Unwatched;
+
+pub(crate) use super::EXAMPLE;
+
+pub(crate) const EXAMPLE_SOLUTION: [&str; 8] =
+    ["43122314", "35241123", "14153267", "21531246", "42615378", "12362451", "31224135", "23416512"];
+
+#[test]
+fn example_solves_uniquely() {
+    let puzzle = Puzzle::from_text(EXAMPLE).unwrap();
+    let out = solve(&puzzle, 2, &mut Unwatched).unwrap();
+    assert_eq!(out.solution.unwrap(), EXAMPLE_SOLUTION);
+    assert_eq!(out.unique, Some(true));
+    assert_eq!(out.method, Method::Exact);
+    println!("{:?}", out.stats);
+}
+
+fn latin(n: usize, clues: &[(usize, usize, u8)]) -> Puzzle {
+    let line = "1".repeat(n);
+    let clues = clues.iter().map(|&(row, col, digit)| Clue { row, col, digit }).collect();
+    Puzzle::new(vec![line.clone(); n], vec![line; n], clues).unwrap()
+}
+
+#[test]
+fn two_solutions_are_reported_not_unique() {
+    let out = solve(&latin(4, &[]), 2, &mut Unwatched).unwrap();
+    assert_eq!(out.unique, Some(false));
+    assert_eq!(out.stats.solutions_found, 2);
+    assert!(out.solution.is_some() && out.reason.is_none());
+}
+
+#[test]
+fn limit_one_leaves_uniqueness_open() {
+    let puzzle = Puzzle::from_text(EXAMPLE).unwrap();
+    let out = solve(&puzzle, 1, &mut Unwatched).unwrap();
+    assert_eq!(out.solution.unwrap(), EXAMPLE_SOLUTION);
+    assert_eq!(out.unique, None);
+}
+
+#[test]
+fn contradictory_clues_have_no_solution() {
+    let out = solve(&latin(4, &[(1, 1, 1), (1, 3, 1)]), 2, &mut Unwatched).unwrap();
+    assert_eq!((out.solution, out.unique), (None, None));
+    assert!(out.reason.unwrap().starts_with("no solution"));
+}
+
+#[test]
+fn impossible_walls_have_no_solution() {
+    // Every row is one region of 4, every column two regions of 2: rows need four 4s,
+    // columns allow none.
+    let rows = vec!["1111".to_string(); 4];
+    let cols = vec!["1111".into(), "1111".into(), "2222".into(), "2222".into()];
+    let out = solve(&Puzzle::new(rows, cols, vec![]).unwrap(), 2, &mut Unwatched).unwrap();
+    assert!(out.solution.is_none());
+    assert!(out.reason.unwrap().contains("no solution"));
+}
+
+#[test]
+fn exhaustive_search_can_prove_no_solution() {
+    // A partial 5 x 5 Latin square that propagation alone does not refute (found by search).
+    let clues = [(1, 1, 5), (5, 3, 1), (2, 2, 2), (1, 4, 2), (2, 1, 4), (3, 4, 5), (4, 5, 3)];
+    let out = solve(&latin(5, &clues), 2, &mut Unwatched).unwrap();
+    assert_eq!((out.solution, out.unique), (None, None));
+    assert!(out.stats.nodes > 1 && out.stats.solutions_found == 0);
+    assert!(out.reason.unwrap().contains("every possibility was ruled out"));
+}
+
+#[test]
+fn node_budget_reports_undecided() {
+    let options = ExactOptions { limit_solutions: 2, max_nodes: 1 };
+    let out = solve_with(&latin(9, &[]), &options, &mut Unwatched).unwrap();
+    assert_eq!(out.unique, None);
+    assert!(out.reason.unwrap().contains("budget"));
+}
+
+#[test]
+fn cancellation_stops_the_solver() {
+    struct Stop;
+    impl crate::puzzles::progress::Progress for Stop {
+        fn update(&mut self, _: u64, _: u64) -> bool {
+            false
+        }
+    }
+    // Enough search nodes to reach a progress check: a 9 x 9 Latin square, all solutions.
+    let options = ExactOptions { limit_solutions: usize::MAX, max_nodes: DEFAULT_MAX_NODES };
+    assert!(solve_with(&latin(9, &[]), &options, &mut Stop).is_err());
+    assert!(generate(8, 1, &mut Stop).is_err());
+}
+
+/// Checks a solution against the rules directly (independent of the solver).
+fn assert_valid(puzzle: &Puzzle, rows: &[String]) {
+    let n = puzzle.size();
+    let grid: Vec<Vec<u8>> = rows.iter().map(|r| r.bytes().map(|b| b - b'0').collect()).collect();
+    assert_eq!(grid.len(), n);
+    for c in puzzle.clues() {
+        assert_eq!(grid[c.row - 1][c.col - 1], c.digit, "clue {c:?}");
+    }
+    let check = |cells: &[(usize, usize)]| {
+        let mut digits: Vec<u8> = cells.iter().map(|&(r, c)| grid[r][c]).collect();
+        digits.sort();
+        assert_eq!(digits, (1..=cells.len() as u8).collect::<Vec<_>>(), "region {cells:?}");
+    };
+    for r in 0..n {
+        let labels = puzzle.row_regions()[r].as_bytes();
+        let mut run = vec![(r, 0)];
+        for c in 1..=n {
+            if c == n || labels[c] != labels[c - 1] {
+                check(&run);
+                run.clear();
+            }
+            if c < n {
+                run.push((r, c));
+            }
+        }
+    }
+    for c in 0..n {
+        let mut run = vec![(0, c)];
+        for r in 1..=n {
+            if r == n || puzzle.col_regions()[r].as_bytes()[c] != puzzle.col_regions()[r - 1].as_bytes()[c] {
+                check(&run);
+                run.clear();
+            }
+            if r < n {
+                run.push((r, c));
+            }
+        }
+    }
+}
+
+#[test]
+fn example_solution_satisfies_the_rules() {
+    let puzzle = Puzzle::from_text(EXAMPLE).unwrap();
+    let rows: Vec<String> = EXAMPLE_SOLUTION.iter().map(|s| s.to_string()).collect();
+    assert_valid(&puzzle, &rows);
+}
+
+#[test]
+fn metropolis_solves_the_example_with_default_budget() {
+    let puzzle = Puzzle::from_text(EXAMPLE).unwrap();
+    for seed in 0..5 {
+        let out = metropolis(&puzzle, &MetropolisOptions { seed, ..Default::default() }, &mut Unwatched).unwrap();
+        assert_eq!(out.solution.as_deref(), Some(&EXAMPLE_SOLUTION.map(String::from)[..]), "seed {seed}");
+        assert_eq!(out.stats.final_energy, 0);
+        assert_eq!(out.unique, None);
+        assert!(out.stats.steps <= DEFAULT_MAX_STEPS && out.stats.acceptance_rate > 0.0);
+    }
+}
+
+#[test]
+fn metropolis_is_deterministic_and_honours_its_budget() {
+    let puzzle = Puzzle::from_text(EXAMPLE).unwrap();
+    let options = MetropolisOptions { seed: 9, max_steps: Some(1000), temperature: Some(0.5) };
+    let a = metropolis(&puzzle, &options, &mut Unwatched).unwrap();
+    let b = metropolis(&puzzle, &options, &mut Unwatched).unwrap();
+    assert_eq!(a, b);
+    assert_eq!(a.stats.steps, 1000);
+    assert!(a.solution.is_none() && a.stats.final_energy > 0);
+    assert!(a.reason.unwrap().contains("1000 steps"));
+    // Degenerate temperatures are treated as 0: greedy, never panicking.
+    for t in [0.0, -1.0, f64::NAN] {
+        let out = metropolis(&puzzle, &MetropolisOptions { temperature: Some(t), ..options }, &mut Unwatched).unwrap();
+        assert_eq!(out.stats.temperature, 0.0);
+        assert!(out.stats.final_energy <= out.stats.initial_energy);
+    }
+}
+
+/// The 100-seed statistic (also printed by `examples/oneup_stats.rs`).
+#[test]
+#[ignore]
+fn metropolis_success_rate_over_100_seeds() {
+    let puzzle = Puzzle::from_text(EXAMPLE).unwrap();
+    let mut steps: Vec<u64> = (0..100)
+        .filter_map(|seed| {
+            let out = metropolis(&puzzle, &MetropolisOptions { seed, ..Default::default() }, &mut Unwatched).unwrap();
+            out.solution.map(|_| out.stats.steps)
+        })
+        .collect();
+    steps.sort();
+    println!("solved {}/100, median steps {}", steps.len(), steps[steps.len() / 2]);
+    assert!(steps.len() >= 95);
+}
+
+#[test]
+fn generated_puzzles_are_unique_and_minimal() {
+    for size in MIN_SIZE..=MAX_SIZE {
+        for seed in 0..3 {
+            let g = generate(size, seed, &mut Unwatched).unwrap();
+            let p = &g.puzzle;
+            assert_eq!(p.size(), size);
+            let out = solve(p, 2, &mut Unwatched).unwrap();
+            assert_eq!(out.unique, Some(true), "size {size} seed {seed}");
+            assert_eq!(out.solution.as_ref(), Some(&g.solution));
+            assert_valid(p, &g.solution);
+            assert_eq!(g.difficulty.clues, p.clues().len());
+            assert_eq!(g.difficulty.nodes, out.stats.nodes);
+            for skip in 0..p.clues().len() {
+                let fewer = p.clues().iter().enumerate().filter(|&(i, _)| i != skip).map(|(_, c)| *c).collect();
+                let weaker = Puzzle::new(p.row_regions().to_vec(), p.col_regions().to_vec(), fewer).unwrap();
+                assert_eq!(solve(&weaker, 2, &mut Unwatched).unwrap().unique, Some(false), "clue {skip} is redundant");
+            }
+            // Walls: each row and column holds 1-3 regions.
+            let walls = |lines: &[String], axis_rows: bool| {
+                for a in 0..size {
+                    let line: Vec<u8> = (0..size)
+                        .map(|b| if axis_rows { lines[a].as_bytes()[b] } else { lines[b].as_bytes()[a] })
+                        .collect();
+                    let regions = 1 + line.windows(2).filter(|w| w[0] != w[1]).count();
+                    assert!((1..=3).contains(&regions), "{line:?}");
+                }
+            };
+            walls(p.row_regions(), true);
+            walls(p.col_regions(), false);
+        }
+    }
+}
+
+#[test]
+fn generation_is_deterministic() {
+    let a = generate(8, 42, &mut Unwatched).unwrap();
+    assert_eq!(a, generate(8, 42, &mut Unwatched).unwrap());
+    assert_ne!(a.puzzle, generate(8, 43, &mut Unwatched).unwrap().puzzle);
+    // Pinned so a change to the generator or the RNG is noticed (it changes every book).
+    assert_eq!(a.puzzle.row_regions()[..2], ["11111222", "11222222"], "{}", a.puzzle.to_text());
+    assert_eq!(a.puzzle.clues()[..2], [Clue { row: 1, col: 8, digit: 1 }, Clue { row: 2, col: 2, digit: 2 }]);
+    assert_eq!(a.difficulty.clues, 12);
+}
+
+#[test]
+fn text_json_text_round_trips() {
+    let puzzle = Puzzle::from_text(EXAMPLE).unwrap();
+    let json = puzzle.to_json().to_string();
+    let back = Puzzle::from_json(&json).unwrap();
+    assert_eq!(back, puzzle);
+    assert_eq!(back.to_text(), puzzle.to_text());
+    assert_eq!(Puzzle::from_text(&puzzle.to_text()).unwrap(), puzzle);
+    assert!(puzzle.to_text().starts_with("11112222 Row regions\n11111222\n"));
+}
+
+#[test]
+fn json_shapes_match_the_api() {
+    let puzzle = Puzzle::from_text(EXAMPLE).unwrap();
+    let json = puzzle.to_json();
+    assert_eq!(json["row_regions"][0], "11112222");
+    assert_eq!(json["col_regions"][7], "22222221");
+    assert_eq!(json["clues"][0], serde_json::json!({"row": 1, "col": 2, "digit": 3}));
+
+    let out = serde_json::to_value(solve(&puzzle, 2, &mut Unwatched).unwrap()).unwrap();
+    assert_eq!(out["method"], "exact");
+    assert_eq!(out["unique"], true);
+    assert_eq!(out["solution"][0], "43122314");
+    assert!(out.get("reason").is_none() && out["stats"]["nodes"].is_u64());
+
+    let none = serde_json::to_value(solve(&latin(4, &[(1, 1, 1), (1, 2, 1)]), 2, &mut Unwatched).unwrap()).unwrap();
+    assert!(none["solution"].is_null() && none["unique"].is_null() && none["reason"].is_string());
+
+    let m = metropolis(&puzzle, &MetropolisOptions { seed: 1, ..Default::default() }, &mut Unwatched).unwrap();
+    let m = serde_json::to_value(m).unwrap();
+    assert_eq!(m["method"], "metropolis");
+    assert!(m["unique"].is_null() && m["stats"]["acceptance_rate"].is_f64());
+
+    let g = generate(6, 3, &mut Unwatched).unwrap();
+    let v = serde_json::to_value(&g).unwrap();
+    assert_eq!(v["puzzle"]["text"], g.puzzle.to_text());
+    assert_eq!(v["puzzle"]["json"], g.puzzle.to_json());
+    assert!(v["solution"].is_array() && v["difficulty"]["nodes"].is_u64());
+    assert!(["easy", "medium", "hard"].contains(&v["difficulty"]["level"].as_str().unwrap()));
+    let back: Generated = serde_json::from_value(v).unwrap();
+    assert_eq!(back, g);
+}
+
+#[test]
+fn deserializing_a_puzzle_validates_it() {
+    let bad = serde_json::json!({"row_regions": ["111"], "col_regions": ["111"], "clues": []});
+    let err = serde_json::from_value::<Puzzle>(bad).unwrap_err().to_string();
+    assert!(err.contains("sizes 4 to 9"), "{err}");
+}
+
+#[test]
+fn render_draws_walls() {
+    let puzzle = Puzzle::from_text(EXAMPLE).unwrap();
+    let art = puzzle.render(None);
+    let lines: Vec<&str> = art.lines().collect();
+    assert_eq!(lines.len(), 17);
+    assert_eq!(lines[0], "+---+---+---+---+---+---+---+---+");
+    assert_eq!(lines[1], "|     3         |               |");
+    assert_eq!(lines[2], "+   +   +   +   +   +   +---+   +");
+    let solved = puzzle.render(Some(&EXAMPLE_SOLUTION.map(String::from)));
+    assert_eq!(solved.lines().nth(1).unwrap(), "| 4   3   1   2 | 2   3   1   4 |");
+}
+
+mod errors;
+mod props;

@@ -1,0 +1,193 @@
+//! One test per error kind, asserting where the error points.
+
+use super::EXAMPLE;
+use crate::puzzles::oneup::{ErrorKind, ParseError, Puzzle};
+
+/// The example with its lines (1-based `line`) changed by `f`.
+fn edited(f: impl FnOnce(&mut Vec<String>)) -> String {
+    let mut lines: Vec<String> = EXAMPLE.lines().map(String::from).collect();
+    f(&mut lines);
+    lines.join("\n") + "\n"
+}
+
+fn text_err(input: &str) -> ParseError {
+    Puzzle::from_text(input).expect_err("input should be rejected")
+}
+
+fn assert_text(input: &str, kind: ErrorKind, line: usize, needle: &str) {
+    let e = text_err(input);
+    assert_eq!((e.kind, e.line, e.field.as_deref()), (kind, Some(line), None), "{e}");
+    assert!(e.message.contains(needle), "message {:?} lacks {needle:?}", e.message);
+    assert!(e.to_string().starts_with(&format!("line {line}: ")));
+}
+
+#[test]
+fn empty_input() {
+    for input in ["", "\n\n  \n"] {
+        let e = text_err(input);
+        assert_eq!((e.kind, e.line), (ErrorKind::Empty, None));
+    }
+}
+
+#[test]
+fn bad_label() {
+    assert_text(&edited(|l| l[2] = "12#22222".into()), ErrorKind::Label, 3, "'#' at position 3");
+}
+
+#[test]
+fn wrong_line_length() {
+    assert_text(&edited(|l| l[2] = "1222222".into()), ErrorKind::LineLength, 3, "expected 8 row-region labels");
+    assert_text(&edited(|l| l[12] = "112121211".into()), ErrorKind::LineLength, 13, "found 9");
+    assert_text(&edited(|l| l[4] = "1 1111111".into()), ErrorKind::LineLength, 5, "without spaces");
+}
+
+#[test]
+fn grid_not_square() {
+    // Seven row lines, then the blank line.
+    assert_text(&edited(|l| drop(l.remove(7))), ErrorKind::GridShape, 8, "found a blank line");
+    // Nine row lines.
+    assert_text(&edited(|l| l.insert(3, "11111111".into())), ErrorKind::GridShape, 9, "has 9 lines");
+    // Seven column lines.
+    assert_text(&edited(|l| drop(l.remove(16))), ErrorKind::GridShape, 17, "column-region line 8 of 8");
+}
+
+#[test]
+fn size_out_of_range() {
+    assert_text("111 Row regions\n111\n111\n", ErrorKind::Size, 1, "sizes 4 to 9");
+    let ten = "1111122222\n".repeat(10);
+    assert_text(&format!("\n{ten}"), ErrorKind::Size, 2, "10 x 10");
+}
+
+#[test]
+fn missing_blank_lines() {
+    assert_text(&edited(|l| drop(l.remove(8))), ErrorKind::MissingBlankLine, 9, "blank line after the 8 row-region lines");
+    assert_text(&edited(|l| drop(l.remove(17))), ErrorKind::MissingBlankLine, 18, "before the clue count");
+}
+
+#[test]
+fn truncated_input() {
+    let rows_only: String = EXAMPLE.lines().take(8).map(|l| format!("{l}\n")).collect();
+    assert_text(&rows_only, ErrorKind::UnexpectedEnd, 8, "blank line and then the column regions");
+    let no_count: String = EXAMPLE.lines().take(18).map(|l| format!("{l}\n")).collect();
+    assert_text(&no_count, ErrorKind::UnexpectedEnd, 18, "number of clues");
+}
+
+#[test]
+fn non_numeric_tokens() {
+    assert_text(&edited(|l| l[18] = "nine clues".into()), ErrorKind::NotANumber, 19, "clue count 'nine'");
+    assert_text(&edited(|l| l[21] = "3 x 1".into()), ErrorKind::NotANumber, 22, "clue column 'x'");
+    assert_text(&edited(|l| l[21] = "3 -3 1".into()), ErrorKind::NotANumber, 22, "'-3'");
+}
+
+#[test]
+fn missing_clue_number() {
+    assert_text(&edited(|l| l[23] = "4 6".into()), ErrorKind::MissingNumber, 24, "found only 2");
+}
+
+#[test]
+fn clue_count_mismatch() {
+    assert_text(&edited(|l| l[18] = "10".into()), ErrorKind::ClueCount, 19, "says 10 clues, but only 9");
+    assert_text(&edited(|l| l[18] = "8".into()), ErrorKind::ClueCount, 28, "more clue lines than the 8");
+    assert_text(&edited(|l| l[18] = "65".into()), ErrorKind::ClueCount, 19, "at most 64");
+}
+
+#[test]
+fn clue_outside_grid() {
+    assert_text(&edited(|l| l[20] = "2 9 5".into()), ErrorKind::ClueOutsideGrid, 21, "row 2, column 9");
+    assert_text(&edited(|l| l[20] = "0 1 1".into()), ErrorKind::ClueOutsideGrid, 21, "outside the 8 x 8 grid");
+}
+
+#[test]
+fn clue_digit_too_large_or_zero() {
+    // Cell (3, 1) is a row region of 1 cell.
+    assert_text(&edited(|l| l[20] = "3 1 2".into()), ErrorKind::ClueDigit, 21, "must be 1 to 1");
+    assert_text(&edited(|l| l[20] = "2 2 0".into()), ErrorKind::ClueDigit, 21, "digit 0");
+    assert_text(&edited(|l| l[20] = "2 2 300".into()), ErrorKind::ClueDigit, 21, "300");
+}
+
+#[test]
+fn duplicate_clue() {
+    let input = edited(|l| {
+        l[18] = "10".into();
+        l.push("1 2 3".into());
+    });
+    assert_text(&input, ErrorKind::DuplicateClue, 29, "(line 20)");
+}
+
+#[test]
+fn comments_blank_lines_and_crlf_are_accepted() {
+    let input = edited(|l| {
+        l.insert(0, String::new());
+        l.push(String::new());
+    })
+    .replace('\n', "\r\n");
+    assert_eq!(Puzzle::from_text(&input).unwrap(), Puzzle::from_text(EXAMPLE).unwrap());
+}
+
+fn json_err(input: &str) -> ParseError {
+    Puzzle::from_json(input).expect_err("JSON should be rejected")
+}
+
+fn example_json() -> serde_json::Value {
+    Puzzle::from_text(EXAMPLE).unwrap().to_json()
+}
+
+fn assert_json(value: serde_json::Value, kind: ErrorKind, field: &str, needle: &str) {
+    let e = json_err(&value.to_string());
+    assert_eq!((e.kind, e.field.as_deref(), e.line), (kind, Some(field), None), "{e}");
+    assert!(e.message.contains(needle), "message {:?} lacks {needle:?}", e.message);
+    assert!(e.to_string().starts_with(&format!("{field}: ")));
+}
+
+#[test]
+fn json_syntax_error_has_a_line() {
+    let e = json_err("{\n\"row_regions\": [\n,]}");
+    assert_eq!((e.kind, e.line), (ErrorKind::Json, Some(3)));
+}
+
+#[test]
+fn json_field_errors() {
+    let mut v = example_json();
+    v.as_object_mut().unwrap().remove("clues");
+    assert_json(v, ErrorKind::MissingField, "clues", "missing");
+
+    let mut v = example_json();
+    v["clues"][1]["digit"] = "5".into();
+    assert_json(v, ErrorKind::WrongType, "clues[1].digit", "the string \"5\"");
+
+    let mut v = example_json();
+    v["clues"][2].as_object_mut().unwrap().remove("col");
+    assert_json(v, ErrorKind::MissingField, "clues[2].col", "missing");
+
+    let mut v = example_json();
+    v["rows"] = 1.into();
+    assert_json(v, ErrorKind::UnknownField, "rows", "unknown field");
+
+    let mut v = example_json();
+    v["row_regions"].as_array_mut().unwrap().pop();
+    assert_json(v, ErrorKind::GridShape, "row_regions", "needs 8 lines, found 7");
+
+    let mut v = example_json();
+    v["col_regions"][2] = "1121212".into();
+    assert_json(v, ErrorKind::LineLength, "col_regions[2]", "found 7");
+
+    let mut v = example_json();
+    v["row_regions"][5] = 7.into();
+    assert_json(v, ErrorKind::WrongType, "row_regions[5]", "the number 7");
+
+    let mut v = example_json();
+    v["clues"][0]["row"] = 9.into();
+    assert_json(v, ErrorKind::ClueOutsideGrid, "clues[0]", "row 9");
+
+    let mut v = example_json();
+    v["clues"][3]["digit"] = 9.into();
+    assert_json(v, ErrorKind::ClueDigit, "clues[3]", "digit 9");
+
+    let mut v = example_json();
+    let first = v["clues"][0].clone();
+    v["clues"].as_array_mut().unwrap().push(first);
+    assert_json(v, ErrorKind::DuplicateClue, "clues[9]", "(clues[0])");
+
+    let e = json_err("[1, 2]");
+    assert_eq!((e.kind, e.field, e.line), (ErrorKind::WrongType, None, None));
+}

@@ -124,8 +124,7 @@ impl Worker {
             let (kind, params, control) = (job.kind.clone(), job.params.clone(), control.clone());
             tokio::task::spawn_blocking(move || {
                 let mut progress = JobProgress(control);
-                // A panicking engine fails its job; it never takes a worker down.
-                std::panic::catch_unwind(AssertUnwindSafe(|| kinds::execute(&kind, params, &mut progress)))
+                guarded(|| kinds::execute(&kind, params, &mut progress))
             })
         };
         tokio::pin!(engine);
@@ -155,11 +154,10 @@ impl Worker {
         };
         let ending = match finished {
             _ if lost => Ending::Lost,
-            Ok(Ok(Ok(result))) => Ending::Done(Outcome::Succeeded(result)),
-            Ok(Ok(Err(RunError::Cancelled))) if releasing => Ending::Release,
-            Ok(Ok(Err(RunError::Cancelled))) => Ending::Done(Outcome::Cancelled),
-            Ok(Ok(Err(RunError::Failed(msg)))) => Ending::Done(Outcome::Failed(msg)),
-            Ok(Err(panic)) => Ending::Done(Outcome::Failed(format!("the engine crashed: {}", panic_message(&panic)))),
+            Ok(Ok(result)) => Ending::Done(Outcome::Succeeded(result)),
+            Ok(Err(RunError::Cancelled)) if releasing => Ending::Release,
+            Ok(Err(RunError::Cancelled)) => Ending::Done(Outcome::Cancelled),
+            Ok(Err(RunError::Failed(msg))) => Ending::Done(Outcome::Failed(msg)),
             Err(join) => Ending::Done(Outcome::Failed(format!("the engine task failed: {join}"))),
         };
         let progress = (control.done.load(Ordering::Relaxed) as i64, control.total.load(Ordering::Relaxed) as i64);
@@ -191,10 +189,30 @@ impl Worker {
     }
 }
 
-fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
-    panic
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "panic".into())
+/// Runs an engine so that a panic fails its job with the panic's message instead of
+/// taking a worker down.
+fn guarded(run: impl FnOnce() -> Result<serde_json::Value, RunError>) -> Result<serde_json::Value, RunError> {
+    std::panic::catch_unwind(AssertUnwindSafe(run)).unwrap_or_else(|panic| {
+        let message = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "panic".into());
+        Err(RunError::Failed(format!("the engine crashed: {message}")))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panicking_engine_fails_its_job_with_the_message() {
+        let outcome = guarded(|| panic!("index out of bounds"));
+        assert!(matches!(outcome, Err(RunError::Failed(m)) if m == "the engine crashed: index out of bounds"));
+        let n = 7;
+        let outcome = guarded(|| panic!("formatted {n}"));
+        assert!(matches!(outcome, Err(RunError::Failed(m)) if m.ends_with("formatted 7")));
+        assert!(matches!(guarded(|| Ok(serde_json::json!(1))), Ok(v) if v == 1));
+    }
 }

@@ -1,4 +1,4 @@
-//! Command-line interface: `serve` (the default), `migrate`.
+//! Command-line interface: `serve` (the default), `migrate`, `book`.
 
 use std::net::SocketAddr;
 
@@ -21,6 +21,28 @@ pub enum Command {
     Serve(ServeArgs),
     /// Apply database migrations and exit.
     Migrate(DatabaseArgs),
+    /// Print a Find the Fox book offline: the same files the server gives for this secret
+    /// and serial (book.txt, book.pdf, answer.pdf, answer.json).
+    Book(BookArgs),
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct BookArgs {
+    /// The book's serial number (case, spaces and hyphens are ignored).
+    #[arg(long)]
+    pub serial: String,
+    /// The server's book secret.
+    #[arg(long, env = "PUZZLEPRESS_SECRET", hide_env_values = true)]
+    pub secret: String,
+    #[arg(long, default_value_t = 200)]
+    pub pages: u32,
+    #[arg(long, default_value_t = 32)]
+    pub rows: u32,
+    #[arg(long, default_value_t = 20)]
+    pub cols: u32,
+    /// Directory to write into (created if missing).
+    #[arg(long)]
+    pub out: std::path::PathBuf,
 }
 
 #[derive(Args, Debug, Clone)]

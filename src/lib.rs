@@ -9,6 +9,8 @@ pub mod cli;
 pub mod http;
 pub mod jobs;
 pub mod metrics;
+pub mod offline;
 pub mod puzzles;
+pub mod render;
 pub mod server;
 pub mod store;

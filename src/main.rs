@@ -9,5 +9,6 @@ async fn main() -> anyhow::Result<()> {
         None => puzzlepress::server::serve(cli.serve).await,
         Some(Command::Serve(args)) => puzzlepress::server::serve(args).await,
         Some(Command::Migrate(args)) => puzzlepress::server::migrate(&args.database_url).await,
+        Some(Command::Book(args)) => puzzlepress::offline::print_book(&args),
     }
 }

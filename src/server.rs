@@ -8,6 +8,7 @@ use tokio::net::TcpListener;
 
 use crate::cli::ServeArgs;
 use crate::http::{AppState, HttpLimits};
+use crate::jobs::kinds;
 use crate::jobs::pool::{self, PoolConfig, Shutdown};
 use crate::jobs::{Queue, Wake};
 use crate::metrics::Metrics;
@@ -71,10 +72,12 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let queue = Arc::new(Queue::new(store.clone(), wake.clone(), args.queue_limit, args.max_attempts));
     let shutdown = Shutdown::default();
     let workers = args.workers.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let config = PoolConfig { workers, lease, poll: Duration::from_millis(args.poll_ms.max(10)) };
+    let secret: Arc<[u8]> = secret.into();
+    let context = kinds::Context { secret: secret.clone() };
+    let config = PoolConfig { workers, lease, poll: Duration::from_millis(args.poll_ms.max(10)), context };
     let mut pool = pool::start(store.clone(), wake, config, metrics.clone(), shutdown.clone());
 
-    let state = AppState { store: store.clone(), queue, metrics, secret: secret.into() };
+    let state = AppState { store: store.clone(), queue, metrics };
     let app = crate::http::router(state, &limits);
     let listener = TcpListener::bind(args.bind).await.with_context(|| format!("binding {}", args.bind))?;
     let addr = listener.local_addr()?;

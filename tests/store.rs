@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use common::TestDb;
-use puzzlepress::jobs::model::{JobState, Lease, NewJob, Outcome};
+use puzzlepress::jobs::model::{JobState, Lease, NewJob, Outcome, Output};
 use puzzlepress::store::Store;
 use serde_json::json;
 
@@ -24,10 +24,14 @@ async fn stores() -> Vec<(TestDb, Store)> {
 }
 
 fn job(n: u64) -> NewJob {
-    NewJob { kind: "foxhole.strategy".into(), params: json!({ "holes": n }), idempotency_key: None }
+    NewJob { kind: "foxhole.strategy".into(), params: json!({ "holes": n }), idempotency_key: None, book: None }
 }
 
 const LEASE: i64 = 30_000;
+
+fn done(result: serde_json::Value) -> Outcome {
+    Outcome::Succeeded(Output { result, artifact: None })
+}
 
 #[tokio::test]
 async fn lifecycle_of_a_job() {
@@ -48,7 +52,7 @@ async fn lifecycle_of_a_job() {
         assert_eq!((running.state, running.progress_done, running.progress_total), (JobState::Running, 4, 10));
         assert_eq!(running.started_at, Some(2_000));
 
-        assert!(store.finish(&claimed.id, "w1", &Outcome::Succeeded(json!({"days": 6})), (9, 10), 4_000).await.unwrap());
+        assert!(store.finish(&claimed.id, "w1", &done(json!({"days": 6})), (9, 10), 4_000).await.unwrap());
         let done = store.job(&claimed.id).await.unwrap().unwrap();
         assert_eq!(done.state, JobState::Succeeded);
         assert_eq!(done.result, Some(json!({"days": 6})));
@@ -82,7 +86,7 @@ async fn concurrent_workers_never_claim_one_job_twice() {
                 let owner = format!("worker-{w}");
                 while let Some(job) = store.claim(&owner, 100, LEASE).await.unwrap() {
                     seen.lock().unwrap().push(job.id.clone());
-                    assert!(store.finish(&job.id, &owner, &Outcome::Succeeded(json!(w)), (0, 0), 200).await.unwrap());
+                    assert!(store.finish(&job.id, &owner, &done(json!(w)), (0, 0), 200).await.unwrap());
                 }
             }));
         }
@@ -107,8 +111,8 @@ async fn a_dead_workers_job_is_rerun_once_its_lease_expires() {
         assert_eq!((second.id.as_str(), second.attempts), (id.as_str(), 2));
         // The dead worker comes back: its lease is gone, it can neither heartbeat nor finish.
         assert_eq!(store.heartbeat(&first.id, "dead", 40_000, LEASE, 1, 1).await.unwrap(), Lease::Lost);
-        assert!(!store.finish(&id, "dead", &Outcome::Succeeded(json!("stale")), (0, 0), 40_000).await.unwrap());
-        assert!(store.finish(&id, "alive", &Outcome::Succeeded(json!("fresh")), (0, 0), 40_000).await.unwrap());
+        assert!(!store.finish(&id, "dead", &done(json!("stale")), (0, 0), 40_000).await.unwrap());
+        assert!(store.finish(&id, "alive", &done(json!("fresh")), (0, 0), 40_000).await.unwrap());
         let done = store.job(&id).await.unwrap().unwrap();
         assert_eq!((done.state, done.result), (JobState::Succeeded, Some(json!("fresh"))));
     }

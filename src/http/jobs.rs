@@ -9,7 +9,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::error::ApiError;
-use super::{accepted, idempotency_key, submit, timestamp, AppState};
+use super::{accepted, idempotency_key, key_reused, submit, timestamp, AppState};
 use crate::jobs::model::{Job, JobState, NewJob};
 
 pub fn router() -> Router<AppState> {
@@ -71,12 +71,12 @@ pub fn location(id: &str) -> String {
 /// Queues a job of `kind` with already validated `params`: 202 with the job and its
 /// `Location`, honouring `Idempotency-Key`.
 pub async fn queue(state: &AppState, headers: &HeaderMap, kind: &str, params: impl Serialize) -> Result<Response, ApiError> {
-    let new = NewJob {
-        kind: kind.into(),
-        params: serde_json::to_value(params).map_err(|e| ApiError::Internal(e.to_string()))?,
-        idempotency_key: idempotency_key(headers)?,
-    };
-    let (job, _) = submit(state, new).await?;
+    let params = serde_json::to_value(params).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let new = NewJob { kind: kind.into(), params: params.clone(), idempotency_key: idempotency_key(headers)?, book: None };
+    let (job, created) = submit(state, new).await?;
+    if !created && job.params != params {
+        return Err(key_reused());
+    }
     Ok(accepted(&location(&job.id), JobView::from(job)))
 }
 

@@ -3,6 +3,7 @@
 
 pub mod error;
 pub mod extract;
+mod books;
 mod foxhole;
 mod graycodes;
 mod health;
@@ -36,8 +37,6 @@ pub struct AppState {
     pub store: Store,
     pub queue: Arc<Queue>,
     pub metrics: Arc<Metrics>,
-    /// Key from which per-book seeds are derived.
-    pub secret: Arc<[u8]>,
 }
 
 /// Limits applied to every request.
@@ -52,6 +51,7 @@ pub fn router(state: AppState, limits: &HttpLimits) -> Router {
     Router::new()
         .merge(health::router())
         .merge(jobs::router())
+        .merge(books::router())
         .merge(foxhole::router())
         .merge(graycodes::router())
         .fallback(|| async { ApiError::not_found("no such route; see /openapi.yaml for the API") })
@@ -82,24 +82,27 @@ pub fn idempotency_key(headers: &HeaderMap) -> Result<Option<String>, ApiError> 
     Ok(Some(key.to_string()))
 }
 
-/// Queues a job, mapping a full queue to 503 and a reused idempotency key with other
-/// params to 422.
+/// Queues a job, mapping a full queue to 503. Returns the job and whether it is new
+/// (false: an earlier request with the same `Idempotency-Key` made it).
 pub async fn submit(state: &AppState, new: NewJob) -> Result<(Job, bool), ApiError> {
-    let params = new.params.clone();
-    let (job, created) = state.queue.submit(new).await.map_err(|e| match e {
-        SubmitError::Full { queued } => ApiError::Unavailable {
-            detail: format!("the job queue is full ({queued} jobs waiting); retry later"),
-            retry_after: 5,
-        },
-        SubmitError::Store(e) => e.into(),
-    })?;
-    if !created && job.params != params {
-        return Err(ApiError::invalid(
-            "Idempotency-Key",
-            "this Idempotency-Key was already used for a request with a different body",
-        ));
+    Ok(state.queue.submit(new).await?)
+}
+
+impl From<SubmitError> for ApiError {
+    fn from(e: SubmitError) -> Self {
+        match e {
+            SubmitError::Full { queued } => ApiError::Unavailable {
+                detail: format!("the job queue is full ({queued} jobs waiting); retry later"),
+                retry_after: 5,
+            },
+            SubmitError::Store(e) => e.into(),
+        }
     }
-    Ok((job, created))
+}
+
+/// The answer to a retried request whose `Idempotency-Key` came with another body.
+pub fn key_reused() -> ApiError {
+    ApiError::invalid("Idempotency-Key", "this Idempotency-Key was already used for a request with a different body")
 }
 
 /// 202 Accepted with a `Location` header and a JSON body.

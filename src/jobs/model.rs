@@ -75,12 +75,37 @@ pub struct NewJob {
     pub params: serde_json::Value,
     /// A client's `Idempotency-Key`: a second order with the same key returns the first job.
     pub idempotency_key: Option<String>,
+    /// A book row to create in the same transaction (book orders).
+    pub book: Option<NewBook>,
+}
+
+/// The row of a book ordered with a job; its contents arrive when the job succeeds.
+#[derive(Debug, Clone)]
+pub struct NewBook {
+    pub serial: String,
+    pub generator_version: i64,
+    pub pages: i64,
+    pub rows: i64,
+    pub cols: i64,
+}
+
+/// What a succeeded run produced: the job's JSON result, and data stored beside it.
+#[derive(Debug)]
+pub struct Output {
+    pub result: serde_json::Value,
+    pub artifact: Option<Artifact>,
+}
+
+/// Data a job stores outside its result, in the same transaction that marks it done.
+#[derive(Debug)]
+pub enum Artifact {
+    Book { serial: String, letters: Vec<u8>, answer: serde_json::Value, content_hash: String },
 }
 
 /// How a claimed job ended, as the worker reports it.
 #[derive(Debug)]
 pub enum Outcome {
-    Succeeded(serde_json::Value),
+    Succeeded(Output),
     Failed(String),
     Cancelled,
 }

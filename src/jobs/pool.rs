@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
-use super::kinds::{self, RunError};
-use super::model::{now_ms, Claimed, Lease, Outcome};
+use super::kinds::{self, Context, RunError};
+use super::model::{now_ms, Claimed, Lease, Outcome, Output};
 use super::Wake;
 use crate::metrics::Metrics;
 use crate::puzzles::progress::Progress;
@@ -23,6 +23,7 @@ pub struct PoolConfig {
     pub lease: Duration,
     /// How often idle workers look for jobs when nobody woke them.
     pub poll: Duration,
+    pub context: Context,
 }
 
 /// Signals from the process to its workers.
@@ -122,9 +123,10 @@ impl Worker {
         let control = Arc::new(Control::default());
         let engine = {
             let (kind, params, control) = (job.kind.clone(), job.params.clone(), control.clone());
+            let context = self.config.context.clone();
             tokio::task::spawn_blocking(move || {
                 let mut progress = JobProgress(control);
-                guarded(|| kinds::execute(&kind, params, &mut progress))
+                guarded(|| kinds::execute(&context, &kind, params, &mut progress))
             })
         };
         tokio::pin!(engine);
@@ -191,7 +193,7 @@ impl Worker {
 
 /// Runs an engine so that a panic fails its job with the panic's message instead of
 /// taking a worker down.
-fn guarded(run: impl FnOnce() -> Result<serde_json::Value, RunError>) -> Result<serde_json::Value, RunError> {
+fn guarded(run: impl FnOnce() -> Result<Output, RunError>) -> Result<Output, RunError> {
     std::panic::catch_unwind(AssertUnwindSafe(run)).unwrap_or_else(|panic| {
         let message = panic
             .downcast_ref::<&str>()
@@ -213,6 +215,7 @@ mod tests {
         let n = 7;
         let outcome = guarded(|| panic!("formatted {n}"));
         assert!(matches!(outcome, Err(RunError::Failed(m)) if m.ends_with("formatted 7")));
-        assert!(matches!(guarded(|| Ok(serde_json::json!(1))), Ok(v) if v == 1));
+        let ok = guarded(|| Ok(Output { result: serde_json::json!(1), artifact: None }));
+        assert!(matches!(ok, Ok(out) if out.result == 1));
     }
 }

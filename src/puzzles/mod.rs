@@ -2,6 +2,7 @@
 //! Each is usable as a library function and tested on its own.
 
 pub mod crossword;
+pub mod foxbook;
 pub mod foxhole;
 pub mod graycode;
 pub mod oneup;

@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::{with_pool, Pool, Result, Store, StoreError};
-use crate::jobs::model::{Claimed, Job, JobState, Lease, NewJob, Outcome};
+use crate::jobs::model::{Artifact, Claimed, Job, JobState, Lease, NewJob, Outcome};
 
 const JOB_COLUMNS: &str = "id, kind, params, state, attempts, cancel_requested, progress_done, \
      progress_total, error, result, created_at, started_at, finished_at";
@@ -89,7 +89,8 @@ impl Store {
         }
         let id = uuid::Uuid::new_v4().to_string();
         let params = new.params.to_string();
-        let inserted = with_pool!(self, p => {
+        let inserted = with_pool!(self, p => async {
+            let mut tx = p.begin().await?;
             sqlx::query(
                 "INSERT INTO jobs (id, kind, params, state, max_attempts, idempotency_key, created_at) \
                  VALUES ($1, $2, $3, 'queued', $4, $5, $6)",
@@ -100,12 +101,28 @@ impl Store {
             .bind(max_attempts)
             .bind(&new.idempotency_key)
             .bind(now)
-            .execute(p)
-            .await
-            .map(|_| ())
-        });
+            .execute(&mut *tx)
+            .await?;
+            if let Some(book) = &new.book {
+                sqlx::query(
+                    "INSERT INTO books (serial, job_id, generator_version, pages, rows, cols, created_at) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                )
+                .bind(&book.serial)
+                .bind(&id)
+                .bind(book.generator_version)
+                .bind(book.pages)
+                .bind(book.rows)
+                .bind(book.cols)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?;
+            }
+            tx.commit().await
+        }
+        .await);
         match inserted.map_err(StoreError::from) {
-            Ok(_) => {}
+            Ok(()) => {}
             // Two requests with one key raced; the other one's job is the answer.
             Err(e) if e.is_unique_violation() && new.idempotency_key.is_some() => {
                 let key = new.idempotency_key.as_deref().unwrap_or_default();
@@ -235,21 +252,23 @@ impl Store {
         })
     }
 
-    /// Records how `owner`'s run of a job ended. Returns false (and changes nothing) when
-    /// the lease was lost meanwhile, so a job is finished once, by its current holder.
+    /// Records how `owner`'s run of a job ended, with its artifact, in one transaction.
+    /// Returns false (and changes nothing) when the lease was lost meanwhile, so a job is
+    /// finished once, by its current holder.
     pub async fn finish(&self, id: &str, owner: &str, outcome: &Outcome, progress: (i64, i64), now: i64) -> Result<bool> {
+        let (state, result, error, artifact) = match outcome {
+            Outcome::Succeeded(out) => (JobState::Succeeded, Some(out.result.to_string()), None, out.artifact.as_ref()),
+            Outcome::Failed(error) => (JobState::Failed, None, Some(error.as_str()), None),
+            Outcome::Cancelled => (JobState::Cancelled, None, None, None),
+        };
         // A succeeded job is complete whatever its engine last reported.
-        let (done, total) = match outcome {
-            Outcome::Succeeded(_) => (progress.1.max(1), progress.1.max(1)),
+        let (done, total) = match state {
+            JobState::Succeeded => (progress.1.max(1), progress.1.max(1)),
             _ => progress,
         };
-        let (state, result, error) = match outcome {
-            Outcome::Succeeded(result) => (JobState::Succeeded, Some(result.to_string()), None),
-            Outcome::Failed(error) => (JobState::Failed, None, Some(error.as_str())),
-            Outcome::Cancelled => (JobState::Cancelled, None, None),
-        };
-        let updated = with_pool!(self, p => {
-            sqlx::query(
+        let finished = with_pool!(self, p => async {
+            let mut tx = p.begin().await?;
+            let updated = sqlx::query(
                 "UPDATE jobs SET state = $1, result = $2, error = $3, finished_at = $4, \
                  progress_done = $5, progress_total = $6, lease_owner = NULL, lease_expires_at = NULL \
                  WHERE id = $7 AND lease_owner = $8 AND state = 'running'",
@@ -262,11 +281,31 @@ impl Store {
             .bind(total)
             .bind(id)
             .bind(owner)
-            .execute(p)
+            .execute(&mut *tx)
             .await?
-            .rows_affected()
-        });
-        Ok(updated == 1)
+            .rows_affected();
+            if updated != 1 {
+                return Ok::<bool, sqlx::Error>(false);
+            }
+            if let Some(Artifact::Book { serial, letters, answer, content_hash }) = artifact {
+                sqlx::query(
+                    "UPDATE books SET letters = $1, answer = $2, content_hash = $3, finished_at = $4 \
+                     WHERE serial = $5 AND job_id = $6",
+                )
+                .bind(letters)
+                .bind(answer.to_string())
+                .bind(content_hash)
+                .bind(now)
+                .bind(serial)
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+            }
+            tx.commit().await?;
+            Ok(true)
+        }
+        .await)?;
+        Ok(finished)
     }
 
     /// Hands a running job back to the queue without counting the attempt (used at

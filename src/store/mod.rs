@@ -5,6 +5,7 @@
 //! `RETURNING`, times as BIGINT milliseconds); the few places that differ (claiming,
 //! notifications, migrations, connection options) are spelled out per backend.
 
+mod books;
 mod jobs;
 mod settings;
 
@@ -14,6 +15,7 @@ use std::time::Duration;
 use sqlx::postgres::{PgPool, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
 
+pub use books::BookRecord;
 pub use jobs::JobCount;
 
 /// Which database a `Store` talks to.

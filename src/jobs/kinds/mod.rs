@@ -1,7 +1,10 @@
 //! Every kind of job the service runs: its name, its stored params, and how to run it.
 //! Adding a kind means a module here and one arm in [`execute`].
 
+pub mod book;
 pub mod foxhole;
+
+use std::sync::Arc;
 
 use crate::puzzles::graycode::{self, GrayError};
 
@@ -9,7 +12,21 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::jobs::model::Output;
 use crate::puzzles::progress::{Cancelled, Progress};
+
+/// What jobs may use besides their params.
+#[derive(Clone)]
+pub struct Context {
+    /// Key from which per-book seeds are derived.
+    pub secret: Arc<[u8]>,
+}
+
+impl std::fmt::Debug for Context {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Context { secret: <hidden> }")
+    }
+}
 
 /// Why a run produced no result.
 #[derive(Debug)]
@@ -31,8 +48,12 @@ impl From<Cancelled> for RunError {
 pub const GRAYCODES: &str = "graycodes";
 
 /// Runs one job of `kind` on the current (blocking) thread.
-pub fn execute(kind: &str, params: Value, progress: &mut dyn Progress) -> Result<Value, RunError> {
+pub fn execute(ctx: &Context, kind: &str, params: Value, progress: &mut dyn Progress) -> Result<Output, RunError> {
     match kind {
+        book::KIND => {
+            let params = decode(params)?;
+            book::run(ctx, params, progress)
+        }
         foxhole::STRATEGY => run_typed(params, |p| foxhole::strategy(p, progress)),
         GRAYCODES => run_typed(params, |p| {
             graycode::gray_codes(&p, progress).map_err(|e| match e {
@@ -44,12 +65,16 @@ pub fn execute(kind: &str, params: Value, progress: &mut dyn Progress) -> Result
     }
 }
 
-/// Decodes stored params, runs `f`, encodes its output.
+fn decode<P: DeserializeOwned>(params: Value) -> Result<P, RunError> {
+    serde_json::from_value(params).map_err(|e| RunError::Failed(format!("stored job params do not parse: {e}")))
+}
+
+/// Decodes stored params, runs `f`, and makes its output the job's result.
 fn run_typed<P: DeserializeOwned, O: Serialize>(
     params: Value,
     f: impl FnOnce(P) -> Result<O, RunError>,
-) -> Result<Value, RunError> {
-    let params = serde_json::from_value(params)
-        .map_err(|e| RunError::Failed(format!("stored job params do not parse: {e}")))?;
-    serde_json::to_value(f(params)?).map_err(|e| RunError::Failed(format!("result does not serialize: {e}")))
+) -> Result<Output, RunError> {
+    let result = serde_json::to_value(f(decode(params)?)?)
+        .map_err(|e| RunError::Failed(format!("result does not serialize: {e}")))?;
+    Ok(Output { result, artifact: None })
 }

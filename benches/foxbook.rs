@@ -1,0 +1,68 @@
+//! `cargo bench --bench foxbook`: chain throughput, book sampling and rendering.
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use puzzlepress::puzzles::foxbook::diagnostics::{run_chain, ChainKind};
+use puzzlepress::puzzles::foxbook::{book_seed, generate, BookSpec, Serial};
+use puzzlepress::puzzles::progress::Unwatched;
+use puzzlepress::render::foxbook::{answer_pdf, book_pdf};
+use std::hint::black_box;
+use std::time::Duration;
+
+fn chains(c: &mut Criterion) {
+    let mut g = c.benchmark_group("foxbook/chain-32x20");
+    let sweeps = 100;
+    g.throughput(Throughput::Elements((64 * 32 * 20 * sweeps) as u64));
+    for (name, kind) in [
+        ("fox-free", ChainKind::FoxFree),
+        ("at-most-one-fox", ChainKind::AtMostOneFox),
+    ] {
+        g.bench_function(name, |b| {
+            b.iter(|| black_box(run_chain(kind, 32, 20, sweeps, 1)))
+        });
+    }
+    g.finish();
+}
+
+fn books(c: &mut Criterion) {
+    let spec = BookSpec::default();
+    let serial = Serial::from_bits(0x0BAD_F00D).to_string();
+    let mut g = c.benchmark_group("foxbook/default-book");
+    let mut n = 0u64;
+    g.bench_function("sample", |b| {
+        b.iter(|| {
+            n += 1;
+            let seed = book_seed(b"bench", &format!("{serial}{n}"), spec);
+            black_box(generate(spec, seed, &mut Unwatched).unwrap())
+        })
+    });
+    let book = generate(spec, book_seed(b"bench", &serial, spec), &mut Unwatched).unwrap();
+    g.bench_function("text", |b| b.iter(|| black_box(book.text())));
+    g.bench_function("book-pdf", |b| {
+        b.iter(|| black_box(book_pdf(&book, &serial)))
+    });
+    g.bench_function("answer-pdf", |b| {
+        b.iter(|| black_box(answer_pdf(&book, &serial)))
+    });
+    g.bench_function("sample+text+pdfs", |b| {
+        b.iter_batched(
+            || book_seed(b"bench", &serial, spec),
+            |seed| {
+                let book = generate(spec, seed, &mut Unwatched).unwrap();
+                black_box((
+                    book.text(),
+                    book_pdf(&book, &serial),
+                    answer_pdf(&book, &serial),
+                ))
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    g.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(30).measurement_time(Duration::from_secs(4));
+    targets = chains, books
+}
+criterion_main!(benches);

@@ -1,0 +1,202 @@
+//! Sampling a whole book.
+//!
+//! Plan (all streams derive from the book seed, so output never depends on threads):
+//! - stream 0: the fox page's index, uniform over the pages;
+//! - stream 1: 64 lanes of the at-most-one-FOX chain ([`FoxChain`]). After burn-in, the
+//!   lowest lane holding exactly one FOX is the fox page; since lanes are independent, the
+//!   chosen lane's grid is distributed as the chain conditioned on one FOX, i.e. uniform over
+//!   one-FOX grids. Lanes holding no FOX are, for the same reason, uniform FOX-free pages and
+//!   are kept as ordinary pages ("harvested"). If no lane holds a FOX (rare), the chain runs
+//!   another spacing and is read again;
+//! - stream 2: 64 lanes of the FOX-free chain ([`FreeChain`]) for the remaining pages: one
+//!   page per lane after burn-in, then one more per lane after every further spacing. One
+//!   word is cheapest: burn-in costs more than spacing, so extra words never pay.
+
+use super::book::{Answer, Book};
+use super::chain::{FoxChain, FreeChain, BURN_IN_SWEEPS, SPACING_SWEEPS};
+use super::page::Page;
+use super::segments::{count_fox, segment_count};
+use super::spec::BookSpec;
+use crate::puzzles::progress::{Cancelled, Progress};
+use crate::puzzles::rng::Rng;
+
+/// Stream numbers under the book seed.
+const STREAM_BOOK: u64 = 0;
+const STREAM_FOX: u64 = 1;
+const STREAM_FREE: u64 = 2;
+
+/// Samples a book of shape `spec` from `seed` (see [`super::book_seed`]).
+///
+/// `spec` should be valid ([`BookSpec::validate`]); out-of-range fields are clamped into
+/// range rather than rejected. Progress is reported in pages (done, total) every few ms.
+pub fn generate(
+    spec: BookSpec,
+    seed: [u8; 32],
+    progress: &mut dyn Progress,
+) -> Result<Book, Cancelled> {
+    let spec = spec.clamped();
+    let (pages, rows, cols) = (spec.pages as usize, spec.rows as usize, spec.cols as usize);
+    let fox_index = Rng::stream(seed, STREAM_BOOK).index(pages);
+    let mut meter = Meter::new(progress, pages, rows * cols);
+
+    let mut fox = FoxChain::new(
+        rows,
+        cols,
+        lambda_log2(rows, cols),
+        Rng::stream(seed, STREAM_FOX),
+    );
+    let mut others: Vec<Page> = Vec::with_capacity(pages - 1);
+    let mut sweeps = BURN_IN_SWEEPS;
+    let fox_page = loop {
+        for _ in 0..sweeps {
+            fox.sweep();
+            meter.sweep()?;
+        }
+        let want = pages - 1 - others.len();
+        others.extend(fox.grid.extract(lowest(!fox.has, want)));
+        if fox.has != 0 {
+            let lane = fox.has & fox.has.wrapping_neg();
+            break fox.grid.extract(lane).pop().expect("one lane requested");
+        }
+        sweeps = SPACING_SWEEPS;
+    };
+    meter.replan(others.len());
+
+    if others.len() < pages - 1 {
+        let mut free = FreeChain::new(rows, cols, Rng::stream(seed, STREAM_FREE));
+        let mut sweeps = BURN_IN_SWEEPS;
+        while others.len() < pages - 1 {
+            for _ in 0..sweeps {
+                free.sweep();
+                meter.sweep()?;
+            }
+            others.extend(free.grid.extract(lowest(!0, pages - 1 - others.len())));
+            sweeps = SPACING_SWEEPS;
+        }
+    }
+
+    let mut all = others;
+    all.insert(fox_index, fox_page);
+    let found = count_fox(&all[fox_index]);
+    assert_eq!(
+        found.len(),
+        1,
+        "internal error: the fox chain lost its invariant"
+    );
+    let answer = Answer::new(fox_index, &found[0]);
+    meter.finish();
+    Ok(Book {
+        spec,
+        pages: all,
+        answer,
+    })
+}
+
+/// λ = 2^-k for the fox chain, chosen so that about half of its lanes hold a FOX.
+///
+/// In equilibrium P(one FOX) / P(none) = λ · Z1 / Z0, where Z1 / Z0 (one-FOX grids per
+/// FOX-free grid) grows with the number of segments: about 0.052 per segment, measured at
+/// several shapes. We take the power of two nearest to Z0 / Z1, capped at λ = 1.
+pub fn lambda_log2(rows: usize, cols: usize) -> u32 {
+    let ratio = segment_count(rows, cols) as u64 * 52 / 1000;
+    // Smallest k with ratio <= 2^(k + 1/2), i.e. ratio^2 <= 2^(2k + 1).
+    let mut k = 0;
+    while ratio * ratio > 1u64 << (2 * k + 1) {
+        k += 1;
+    }
+    k
+}
+
+/// The `n` lowest set bits of `mask`.
+fn lowest(mask: u64, n: usize) -> u64 {
+    let mut rest = mask;
+    let mut out = 0;
+    for _ in 0..n.min(64) {
+        if rest == 0 {
+            break;
+        }
+        let bit = rest & rest.wrapping_neg();
+        out |= bit;
+        rest ^= bit;
+    }
+    out
+}
+
+/// Turns sweeps into page-based progress reports, every `REPORT_CELLS` cell updates.
+struct Meter<'a> {
+    progress: &'a mut dyn Progress,
+    pages: usize,
+    cells: usize,
+    done: usize,
+    planned: usize,
+    since: usize,
+}
+
+/// About a millisecond of work between reports.
+const REPORT_CELLS: usize = 100_000;
+
+impl<'a> Meter<'a> {
+    fn new(progress: &'a mut dyn Progress, pages: usize, cells: usize) -> Self {
+        // Until the fox chain is read, assume it yields about half its lanes as pages.
+        let mut m = Meter {
+            progress,
+            pages,
+            cells,
+            done: 0,
+            planned: 0,
+            since: 0,
+        };
+        m.replan(32.min(pages - 1));
+        m.planned += BURN_IN_SWEEPS;
+        m
+    }
+
+    /// Plans the free chain's sweeps once `harvested` pages came from the fox chain.
+    fn replan(&mut self, harvested: usize) {
+        let rest = self.pages - 1 - harvested;
+        let free = if rest == 0 {
+            0
+        } else {
+            BURN_IN_SWEEPS + SPACING_SWEEPS * (rest.div_ceil(64) - 1)
+        };
+        self.planned = self.done + free;
+    }
+
+    fn sweep(&mut self) -> Result<(), Cancelled> {
+        self.done += 1;
+        self.since += self.cells;
+        if self.since >= REPORT_CELLS {
+            self.since = 0;
+            let frac = self.done as f64 / self.planned.max(self.done + 1) as f64;
+            let pages_done = ((frac * self.pages as f64) as u64).min(self.pages as u64 - 1);
+            if !self.progress.update(pages_done, self.pages as u64) {
+                return Err(Cancelled);
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self) {
+        // The book is complete; a late cancellation request no longer matters.
+        let _ = self.progress.update(self.pages as u64, self.pages as u64);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lowest_bits() {
+        assert_eq!(lowest(0b1011_0110, 3), 0b0001_0110);
+        assert_eq!(lowest(0b1011_0110, 9), 0b1011_0110);
+        assert_eq!(lowest(!0, 64), !0);
+        assert_eq!(lowest(!0, 0), 0);
+    }
+
+    #[test]
+    fn lambda_by_shape() {
+        assert_eq!(lambda_log2(3, 3), 0);
+        assert_eq!(lambda_log2(32, 20), 7);
+    }
+}

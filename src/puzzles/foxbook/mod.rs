@@ -1,0 +1,40 @@
+//! Find the Fox: books of F/O/X letter grids in which the word FOX appears exactly once.
+//!
+//! A book is a draw from the uniform law over all books with exactly one FOX: pages are
+//! independent, the fox page is uniform among the pages and uniform over one-FOX grids, and
+//! every other page is uniform over FOX-free grids. Pages come from bit-sliced Metropolis
+//! chains (64 grids per machine word, see [`chain`]) run for a fixed mixing budget, and a
+//! book is a pure function of ([`GENERATOR_VERSION`], secret, serial, pages, rows, cols).
+//!
+//! ```
+//! use puzzlepress::puzzles::foxbook::{book_seed, generate, BookSpec};
+//! use puzzlepress::puzzles::progress::Unwatched;
+//! let spec = BookSpec { pages: 3, rows: 8, cols: 8 };
+//! let book = generate(spec, book_seed(b"secret", "0123456789A", spec), &mut Unwatched).unwrap();
+//! assert!(book.verify().is_ok());
+//! ```
+
+mod book;
+pub mod chain;
+pub mod diagnostics;
+mod generate;
+mod kernel;
+mod lanes;
+mod page;
+mod seed;
+mod segments;
+pub mod serial;
+mod spec;
+#[cfg(test)]
+mod tests;
+
+pub use book::{Answer, Book, UnpackError};
+pub use generate::{generate, lambda_log2};
+pub use page::{Letter, Page};
+pub use seed::book_seed;
+pub use segments::{all_segments, count_fox, near_misses, segment_count, Direction, Segment};
+pub use serial::{Serial, SerialError};
+pub use spec::{BookSpec, SpecError, COLS_RANGE, PAGES_RANGE, ROWS_RANGE};
+
+/// Bumped whenever the same inputs would give a different book.
+pub const GENERATOR_VERSION: u32 = 1;

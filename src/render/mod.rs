@@ -1,0 +1,5 @@
+//! Printable output of puzzles: a small reusable PDF layer and per-engine layouts.
+
+pub mod foxbook;
+mod metrics;
+pub mod pdf;

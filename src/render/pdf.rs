@@ -1,0 +1,593 @@
+//! A small, engine-neutral PDF layer over `pdf-writer`: pages of any size, the base-14 fonts
+//! Times-Roman, Times-Bold and Helvetica (not embedded, WinAnsi-encoded ASCII), text at a
+//! position or centred, rows of glyphs centred in equal cells, lines and rectangles.
+//!
+//! Coordinates are PDF points with the origin at the bottom left of the page.
+
+use super::metrics;
+use pdf_writer::{Filter, Finish, Name, Pdf, Rect, Ref, TextStr};
+
+/// US Letter, portrait, in points.
+pub const US_LETTER: (f32, f32) = (612.0, 792.0);
+
+/// A standard font that every PDF reader provides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Font {
+    TimesRoman,
+    TimesBold,
+    Helvetica,
+}
+
+impl Font {
+    const ALL: [Font; 3] = [Font::TimesRoman, Font::TimesBold, Font::Helvetica];
+
+    fn base_name(self) -> &'static [u8] {
+        match self {
+            Font::TimesRoman => b"Times-Roman",
+            Font::TimesBold => b"Times-Bold",
+            Font::Helvetica => b"Helvetica",
+        }
+    }
+
+    fn resource(self) -> Name<'static> {
+        Name(match self {
+            Font::TimesRoman => b"F1",
+            Font::TimesBold => b"F2",
+            Font::Helvetica => b"F3",
+        })
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Advance width of `ch` in 1/1000 em; characters outside printable ASCII are drawn
+    /// (and measured) as `?`.
+    pub fn char_width(self, ch: char) -> u16 {
+        let table = match self {
+            Font::TimesRoman => &metrics::TIMES_ROMAN,
+            Font::TimesBold => &metrics::TIMES_BOLD,
+            Font::Helvetica => &metrics::HELVETICA,
+        };
+        table[encode(ch) as usize - 32]
+    }
+
+    /// Width of `text` at `size` points, in points.
+    pub fn width(self, text: &str, size: f32) -> f32 {
+        text.chars().map(|c| self.char_width(c) as f32).sum::<f32>() * size / 1000.0
+    }
+
+    /// Height of capital letters in 1/1000 em (for centring capitals vertically).
+    pub fn cap_height(self) -> f32 {
+        match self {
+            Font::TimesRoman => 662.0,
+            Font::TimesBold => 676.0,
+            Font::Helvetica => 718.0,
+        }
+    }
+}
+
+/// The byte drawn for `ch`: printable ASCII as itself, anything else as `?`.
+fn encode(ch: char) -> u8 {
+    if (' '..='~').contains(&ch) {
+        ch as u8
+    } else {
+        b'?'
+    }
+}
+
+/// An RGB colour, components in 0..=1.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rgb(pub f32, pub f32, pub f32);
+
+impl Rgb {
+    pub const BLACK: Rgb = Rgb(0.0, 0.0, 0.0);
+    pub const RED: Rgb = Rgb(0.85, 0.0, 0.0);
+    pub const GREY: Rgb = Rgb(0.5, 0.5, 0.5);
+}
+
+/// Font, size (points) and colour of text.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Style {
+    pub font: Font,
+    pub size: f32,
+    pub color: Rgb,
+}
+
+impl Style {
+    /// Black text.
+    pub fn new(font: Font, size: f32) -> Style {
+        Style {
+            font,
+            size,
+            color: Rgb::BLACK,
+        }
+    }
+
+    pub fn color(self, color: Rgb) -> Style {
+        Style { color, ..self }
+    }
+}
+
+/// How to paint a rectangle.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Paint {
+    Stroke { width: f32, color: Rgb },
+    Fill(Rgb),
+}
+
+/// A document under construction: add pages, draw on them, then [`Document::finish`].
+pub struct Document {
+    title: Option<String>,
+    compress: bool,
+    pages: Vec<Canvas>,
+    fonts_used: [bool; 3],
+}
+
+impl Default for Document {
+    fn default() -> Self {
+        Document::new()
+    }
+}
+
+impl Document {
+    pub fn new() -> Self {
+        Document {
+            title: None,
+            compress: true,
+            pages: Vec::new(),
+            fonts_used: [false; 3],
+        }
+    }
+
+    /// Sets the document title shown by readers.
+    pub fn set_title(&mut self, title: &str) {
+        self.title = Some(title.to_string());
+    }
+
+    /// Whether content streams are deflate-compressed (default: yes, about 5x smaller).
+    pub fn set_compress(&mut self, compress: bool) {
+        self.compress = compress;
+    }
+
+    /// Starts a new page of `size` = (width, height) points and returns its canvas.
+    pub fn add_page(&mut self, size: (f32, f32)) -> &mut Canvas {
+        self.pages.push(Canvas::new(size));
+        self.pages.last_mut().expect("just pushed")
+    }
+
+    pub fn page_count(&self) -> usize {
+        self.pages.len()
+    }
+
+    /// Writes the PDF. Fonts are shared resources of the page tree (inherited by pages).
+    pub fn finish(mut self) -> Vec<u8> {
+        for page in &self.pages {
+            for f in Font::ALL {
+                self.fonts_used[f.index()] |= page.fonts_used[f.index()];
+            }
+        }
+        let catalog = Ref::new(1);
+        let tree = Ref::new(2);
+        let info = Ref::new(3);
+        let font_ref = |f: Font| Ref::new(4 + f.index() as i32);
+        let page_ref = |i: usize| Ref::new(7 + 2 * i as i32);
+        let content_ref = |i: usize| Ref::new(8 + 2 * i as i32);
+
+        let body: usize = self
+            .pages
+            .iter()
+            .map(|p| p.content.len() / if self.compress { 4 } else { 1 } + 160)
+            .sum();
+        let mut pdf = Pdf::with_capacity(body + 1024);
+        pdf.catalog(catalog).pages(tree);
+        {
+            let mut pages = pdf.pages(tree);
+            pages
+                .kids((0..self.pages.len()).map(page_ref))
+                .count(self.pages.len() as i32);
+            let mut resources = pages.resources();
+            let mut fonts = resources.fonts();
+            for f in Font::ALL.into_iter().filter(|f| self.fonts_used[f.index()]) {
+                fonts.pair(f.resource(), font_ref(f));
+            }
+            fonts.finish();
+        }
+        {
+            let mut doc_info = pdf.document_info(info);
+            if let Some(t) = &self.title {
+                doc_info.title(TextStr(t));
+            }
+            doc_info.producer(TextStr("puzzlepress"));
+        }
+        for f in Font::ALL.into_iter().filter(|f| self.fonts_used[f.index()]) {
+            pdf.type1_font(font_ref(f))
+                .base_font(Name(f.base_name()))
+                .encoding_predefined(Name(b"WinAnsiEncoding"));
+        }
+        for (i, page) in self.pages.into_iter().enumerate() {
+            let (w, h) = page.size;
+            pdf.page(page_ref(i))
+                .parent(tree)
+                .media_box(Rect::new(0.0, 0.0, w, h))
+                .contents(content_ref(i));
+            let content = page.into_content();
+            if self.compress {
+                pdf.stream(content_ref(i), &miniz_oxide::deflate::compress_to_vec_zlib(&content, 1))
+                    .filter(Filter::FlateDecode);
+            } else {
+                pdf.stream(content_ref(i), &content);
+            }
+        }
+        pdf.finish()
+    }
+}
+
+/// One page's drawing operations, written as a compact content stream: consecutive text
+/// shares one text object, fonts, colours and spacing are only set when they change, and
+/// numbers carry no more digits than needed.
+pub struct Canvas {
+    size: (f32, f32),
+    content: Vec<u8>,
+    fonts_used: [bool; 3],
+    /// Current fill / stroke colours and line width, to skip redundant operators.
+    fill: Option<Rgb>,
+    stroke: Option<Rgb>,
+    line_width: Option<f32>,
+    text: Option<TextState>,
+}
+
+/// State of the open text object.
+#[derive(Clone, Copy)]
+struct TextState {
+    font: Option<(Font, f32)>,
+    char_spacing: f32,
+    /// Start of the current line (set by `Td`), and the leading used by `T*`.
+    line: (f32, f32),
+    leading: Option<f32>,
+}
+
+/// `v` rounded to `decimals` (at most 4) places, without trailing zeros.
+fn push_num(out: &mut Vec<u8>, v: f32, decimals: u32) {
+    let scale = 10i64.pow(decimals);
+    let mut n = round_i64(v as f64 * scale as f64);
+    if n < 0 {
+        out.push(b'-');
+        n = -n;
+    }
+    let (int, mut frac, mut places) = (n / scale, n % scale, decimals);
+    push_int(out, int as u64, 1);
+    while places > 0 && frac % 10 == 0 {
+        frac /= 10;
+        places -= 1;
+    }
+    if places > 0 {
+        out.push(b'.');
+        push_int(out, frac as u64, places as usize);
+    }
+}
+
+/// Decimal digits of `v`, zero-padded to at least `width`.
+fn push_int(out: &mut Vec<u8>, mut v: u64, width: usize) {
+    let mut buf = [0u8; 20];
+    let mut k = buf.len();
+    while v > 0 || buf.len() - k < width {
+        k -= 1;
+        buf[k] = b'0' + (v % 10) as u8;
+        v /= 10;
+    }
+    out.extend_from_slice(&buf[k..]);
+}
+
+/// Nearest integer (halves away from zero), without a libm call.
+#[inline]
+fn round_i64(v: f64) -> i64 {
+    if v >= 0.0 {
+        (v + 0.5) as i64
+    } else {
+        (v - 0.5) as i64
+    }
+}
+
+/// Rounds as `push_num` does, so positions can be tracked exactly as written.
+fn round_to(v: f32, decimals: i32) -> f32 {
+    let f = 10f64.powi(decimals);
+    (round_i64(v as f64 * f) as f64 / f) as f32
+}
+
+fn push_string(out: &mut Vec<u8>, bytes: impl IntoIterator<Item = u8>) {
+    out.push(b'(');
+    for b in bytes {
+        if matches!(b, b'(' | b')' | b'\\') {
+            out.push(b'\\');
+        }
+        out.push(b);
+    }
+    out.push(b')');
+}
+
+impl Canvas {
+    fn new(size: (f32, f32)) -> Self {
+        Canvas {
+            size,
+            content: Vec::with_capacity(4096),
+            fonts_used: [false; 3],
+            fill: None,
+            stroke: None,
+            line_width: None,
+            text: None,
+        }
+    }
+
+    /// (width, height) in points.
+    pub fn size(&self) -> (f32, f32) {
+        self.size
+    }
+
+    /// Operands (rounded to `decimals` places) then the operator, e.g. `1 0 0 rg`.
+    fn op(&mut self, operands: &[f32], decimals: u32, operator: &str) {
+        for &v in operands {
+            push_num(&mut self.content, v, decimals);
+            self.content.push(b' ');
+        }
+        self.content.extend_from_slice(operator.as_bytes());
+        self.content.push(b'\n');
+    }
+
+    fn fill_color(&mut self, c: Rgb) {
+        if self.fill != Some(c) {
+            self.op(&[c.0, c.1, c.2], 3, "rg");
+            self.fill = Some(c);
+        }
+    }
+
+    fn stroke_color(&mut self, c: Rgb) {
+        if self.stroke != Some(c) {
+            self.op(&[c.0, c.1, c.2], 3, "RG");
+            self.stroke = Some(c);
+        }
+    }
+
+    fn set_line_width(&mut self, w: f32) {
+        if self.line_width != Some(w) {
+            self.op(&[w], 3, "w");
+            self.line_width = Some(w);
+        }
+    }
+
+    fn end_text(&mut self) {
+        if self.text.take().is_some() {
+            self.content.extend_from_slice(b"ET\n");
+        }
+    }
+
+    /// Opens (or reuses) a text object with this font and character spacing, and moves the
+    /// line start to (`x`, `y`) (rounded to 0.01 pt; returns the position written).
+    fn text_at(&mut self, font: Font, size: f32, char_spacing: f32, x: f32, y: f32) -> (f32, f32) {
+        let mut st = self.text.unwrap_or_else(|| {
+            self.content.extend_from_slice(b"BT\n");
+            TextState {
+                font: None,
+                char_spacing: 0.0,
+                line: (0.0, 0.0),
+                leading: None,
+            }
+        });
+        if st.font != Some((font, size)) {
+            self.fonts_used[font.index()] = true;
+            self.content.push(b'/');
+            self.content.extend_from_slice(font.resource().0);
+            self.content.push(b' ');
+            self.op(&[size], 2, "Tf");
+            st.font = Some((font, size));
+        }
+        if st.char_spacing != char_spacing {
+            self.op(&[char_spacing], 4, "Tc");
+            st.char_spacing = char_spacing;
+        }
+        let (x, y) = (round_to(x, 2), round_to(y, 2));
+        let (dx, dy) = (round_to(x - st.line.0, 2), round_to(y - st.line.1, 2));
+        if dx == 0.0 && Some(-dy) == st.leading {
+            self.content.extend_from_slice(b"T*\n");
+        } else if dx == 0.0 && dy < 0.0 {
+            self.op(&[dx, dy], 2, "TD");
+            st.leading = Some(-dy);
+        } else {
+            self.op(&[dx, dy], 2, "Td");
+        }
+        st.line = (x, y);
+        self.text = Some(st);
+        (x, y)
+    }
+
+    /// `text` with its baseline starting at (`x`, `y`).
+    pub fn text(&mut self, style: Style, x: f32, y: f32, text: &str) {
+        self.fill_color(style.color);
+        self.text_at(style.font, round_to(style.size, 2), 0.0, x, y);
+        push_string(&mut self.content, text.chars().map(encode));
+        self.content.extend_from_slice(b"Tj\n");
+    }
+
+    /// `text` centred horizontally on `center_x`, baseline at `y`.
+    pub fn text_centered(&mut self, style: Style, center_x: f32, y: f32, text: &str) {
+        let x = center_x - style.font.width(text, style.size) / 2.0;
+        self.text(style, x, y, text);
+    }
+
+    /// A row of glyphs, each centred in its own cell of width `pitch`; cell `i` spans
+    /// `x + i * pitch ..= x + (i + 1) * pitch`, and `None` cells stay empty. Drawn as a
+    /// single text-show operation: character spacing makes the commonest glyph width land
+    /// exactly on the next cell, and TJ adjustments (whole thousandths of an em) place the
+    /// others.
+    pub fn cell_row(&mut self, style: Style, x: f32, y: f32, pitch: f32, cells: &[Option<char>]) {
+        if cells.iter().all(Option::is_none) {
+            return;
+        }
+        let Style { font, size, color } = style;
+        let size = round_to(size, 2);
+        let to_em = 1000.0 / size;
+        let width = |ch: char| font.char_width(ch) as f32;
+        // Character spacing makes the widest glyph step exactly from cell to cell; rows that
+        // share a font, size and pitch then share one line start and spacing, and
+        // narrower glyphs get an adjustment on each side.
+        let widest = cells
+            .iter()
+            .flatten()
+            .map(|&ch| width(ch))
+            .fold(0.0, f32::max);
+        let spacing = round_to(pitch - widest / to_em, 4);
+        let start = |i: usize, w: f32| x + i as f32 * pitch + (pitch - w / to_em) / 2.0;
+
+        self.fill_color(color);
+        let (x0, _) = self.text_at(font, size, spacing, start(0, widest), y);
+        // Positions in thousandths of an em relative to x0: glyph i should start at
+        // i * step + (widest - w) / 2; `pen` is where the pen actually is.
+        let step = pitch * to_em;
+        let shift = (x0 - start(0, widest)) * to_em;
+        let advance = spacing * to_em;
+        let out = &mut self.content;
+        out.push(b'[');
+        let mut open = false;
+        let mut pen = 0.0f32;
+        for (i, cell) in cells.iter().enumerate() {
+            let Some(ch) = *cell else { continue };
+            let w = width(ch);
+            let want = i as f32 * step + (widest - w) / 2.0 - shift;
+            let adjust = round_i64((pen - want) as f64);
+            if adjust != 0 {
+                if open {
+                    out.push(b')');
+                    open = false;
+                }
+                if adjust < 0 {
+                    out.push(b'-');
+                }
+                push_int(out, adjust.unsigned_abs(), 1);
+            }
+            if !open {
+                out.push(b'(');
+                open = true;
+            }
+            let b = encode(ch);
+            if matches!(b, b'(' | b')' | b'\\') {
+                out.push(b'\\');
+            }
+            out.push(b);
+            pen += w + advance - adjust as f32;
+        }
+        if open {
+            out.push(b')');
+        }
+        out.extend_from_slice(b"]TJ\n");
+    }
+
+    /// A straight line from `from` to `to`.
+    pub fn line(&mut self, from: (f32, f32), to: (f32, f32), width: f32, color: Rgb) {
+        self.end_text();
+        self.stroke_color(color);
+        self.set_line_width(width);
+        self.op(&[from.0, from.1], 2, "m");
+        self.op(&[to.0, to.1], 2, "l");
+        self.content.extend_from_slice(b"S\n");
+    }
+
+    /// A rectangle with its lower-left corner at (`x`, `y`).
+    pub fn rect(&mut self, x: f32, y: f32, width: f32, height: f32, paint: Paint) {
+        self.end_text();
+        match paint {
+            Paint::Stroke { width: line, color } => {
+                self.stroke_color(color);
+                self.set_line_width(line);
+                self.op(&[x, y, width, height], 2, "re");
+                self.content.extend_from_slice(b"S\n");
+            }
+            Paint::Fill(color) => {
+                self.fill_color(color);
+                self.op(&[x, y, width, height], 2, "re");
+                self.content.extend_from_slice(b"f\n");
+            }
+        }
+    }
+
+    /// The finished content stream.
+    fn into_content(mut self) -> Vec<u8> {
+        self.end_text();
+        self.content
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn widths_from_afm() {
+        assert_eq!(Font::TimesRoman.char_width('F'), 556);
+        assert_eq!(Font::TimesRoman.char_width('O'), 722);
+        assert_eq!(Font::TimesBold.char_width('W'), 1000);
+        assert_eq!(Font::Helvetica.char_width('i'), 222);
+        assert_eq!(
+            Font::Helvetica.char_width('é'),
+            Font::Helvetica.char_width('?')
+        );
+        assert!((Font::Helvetica.width("Hi", 10.0) - 9.44).abs() < 1e-4);
+    }
+
+    #[test]
+    fn document_structure() {
+        let mut doc = Document::new();
+        doc.set_compress(false);
+        doc.set_title("Test (1)");
+        let c = doc.add_page(US_LETTER);
+        c.text_centered(
+            Style::new(Font::TimesBold, 20.0),
+            306.0,
+            700.0,
+            "Hello (world)",
+        );
+        let red = Style::new(Font::TimesRoman, 12.0).color(Rgb::RED);
+        c.cell_row(
+            red,
+            100.0,
+            500.0,
+            18.0,
+            &[Some('F'), None, Some('O'), Some('X')],
+        );
+        c.line((10.0, 10.0), (100.0, 10.0), 0.5, Rgb::GREY);
+        c.rect(
+            20.0,
+            20.0,
+            50.0,
+            30.0,
+            Paint::Stroke {
+                width: 1.0,
+                color: Rgb::BLACK,
+            },
+        );
+        c.rect(80.0, 20.0, 50.0, 30.0, Paint::Fill(Rgb::GREY));
+        doc.add_page(US_LETTER)
+            .text(Style::new(Font::Helvetica, 9.0), 50.0, 50.0, "page 2");
+        let bytes = doc.finish();
+        let s = String::from_utf8_lossy(&bytes);
+        assert!(s.starts_with("%PDF-"));
+        assert!(s.contains("/Count 2"));
+        assert!(s.contains("/BaseFont /Times-Bold") && s.contains("/BaseFont /Helvetica"));
+        assert!(s.contains("/Title (Test "));
+        assert!(s.contains("TJ"));
+        assert!(s.trim_end().ends_with("%%EOF"));
+        // Compact numbers.
+        let mut v = Vec::new();
+        for (x, d) in [
+            (12.5f32, 2),
+            (-0.004, 2),
+            (3.0, 4),
+            (0.1, 3),
+            (-83.0, 0),
+            (10.08337, 4),
+        ] {
+            push_num(&mut v, x, d);
+            v.push(b' ');
+        }
+        assert_eq!(String::from_utf8(v).unwrap(), "12.5 0 3 0.1 -83 10.0834 ");
+    }
+}

@@ -1,0 +1,100 @@
+//! Find the Fox books: looked up by serial, with their job's state.
+
+use serde_json::Value;
+
+use super::{with_pool, Result, Store, StoreError};
+use crate::jobs::model::JobState;
+
+/// A stored book and the state of the job printing it.
+#[derive(Debug, Clone)]
+pub struct BookRecord {
+    pub serial: String,
+    pub job_id: String,
+    pub generator_version: i64,
+    pub pages: i64,
+    pub rows: i64,
+    pub cols: i64,
+    /// Packed letters; loaded only when asked for, and present once printed.
+    pub letters: Option<Vec<u8>>,
+    pub answer: Option<Value>,
+    pub content_hash: Option<String>,
+    pub created_at: i64,
+    pub finished_at: Option<i64>,
+    pub state: JobState,
+    pub progress_done: i64,
+    pub progress_total: i64,
+    pub error: Option<String>,
+}
+
+#[derive(sqlx::FromRow)]
+struct BookRow {
+    serial: String,
+    job_id: String,
+    generator_version: i64,
+    pages: i64,
+    rows: i64,
+    cols: i64,
+    letters: Option<Vec<u8>>,
+    answer: Option<String>,
+    content_hash: Option<String>,
+    created_at: i64,
+    finished_at: Option<i64>,
+    state: String,
+    progress_done: i64,
+    progress_total: i64,
+    error: Option<String>,
+}
+
+impl TryFrom<BookRow> for BookRecord {
+    type Error = StoreError;
+    fn try_from(r: BookRow) -> Result<BookRecord> {
+        Ok(BookRecord {
+            state: JobState::parse(&r.state)
+                .ok_or_else(|| StoreError::Corrupt(format!("book {} has job state {:?}", r.serial, r.state)))?,
+            answer: r
+                .answer
+                .as_deref()
+                .map(serde_json::from_str)
+                .transpose()
+                .map_err(|e| StoreError::Corrupt(format!("book {} answer: {e}", r.serial)))?,
+            serial: r.serial,
+            job_id: r.job_id,
+            generator_version: r.generator_version,
+            pages: r.pages,
+            rows: r.rows,
+            cols: r.cols,
+            letters: r.letters,
+            content_hash: r.content_hash,
+            created_at: r.created_at,
+            finished_at: r.finished_at,
+            progress_done: r.progress_done,
+            progress_total: r.progress_total,
+            error: r.error,
+        })
+    }
+}
+
+impl Store {
+    /// The book with this canonical serial; `with_letters` loads its packed letters too.
+    pub async fn book(&self, serial: &str, with_letters: bool) -> Result<Option<BookRecord>> {
+        self.find_book("b.serial = $1", serial, with_letters).await
+    }
+
+    /// The book printed by this job.
+    pub async fn book_by_job(&self, job_id: &str) -> Result<Option<BookRecord>> {
+        self.find_book("b.job_id = $1", job_id, false).await
+    }
+
+    async fn find_book(&self, condition: &str, key: &str, with_letters: bool) -> Result<Option<BookRecord>> {
+        let letters = if with_letters { "b.letters" } else { "NULL" };
+        let sql = format!(
+            "SELECT b.serial, b.job_id, b.generator_version, b.pages, b.rows, b.cols, {letters} AS letters, \
+             b.answer, b.content_hash, b.created_at, b.finished_at, j.state, j.progress_done, j.progress_total, j.error \
+             FROM books b JOIN jobs j ON j.id = b.job_id WHERE {condition}"
+        );
+        let row: Option<BookRow> = with_pool!(self, p => {
+            sqlx::query_as(&sql).bind(key).fetch_optional(p).await?
+        });
+        row.map(BookRecord::try_from).transpose()
+    }
+}

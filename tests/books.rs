@@ -1,0 +1,102 @@
+//! Books are a pure function of (secret, serial, shape): the offline CLI prints, byte for
+//! byte, what the server stores and serves, and a generated secret survives restarts.
+
+mod common;
+
+use std::process::Command;
+use std::time::Duration;
+
+use common::{post, wait_job, Server, TestDb};
+use serde_json::json;
+use sha2::{Digest, Sha256};
+
+async fn bytes(server: &Server, path: &str) -> Vec<u8> {
+    let response = common::client().get(server.url(path)).send().await.unwrap();
+    assert_eq!(response.status().as_u16(), 200, "GET {path}");
+    response.bytes().await.unwrap().to_vec()
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Runs `puzzlepress book` and returns the directory it wrote.
+fn offline(serial: &str, secret: &str, pages: u32, rows: u32, cols: u32) -> std::path::PathBuf {
+    let out = std::env::temp_dir().join(format!("pp-book-{}", uuid::Uuid::new_v4().simple()));
+    let status = Command::new(env!("CARGO_BIN_EXE_puzzlepress"))
+        .args(["book", "--serial", serial, "--secret", secret, "--out"])
+        .arg(&out)
+        .args(["--pages", &pages.to_string(), "--rows", &rows.to_string(), "--cols", &cols.to_string()])
+        .env_remove("PUZZLEPRESS_SECRET")
+        .status()
+        .unwrap();
+    assert!(status.success());
+    out
+}
+
+async fn order(server: &Server, body: serde_json::Value) -> (String, serde_json::Value) {
+    let (status, _, order) = post(server, "/books", body).await;
+    assert_eq!(status, 202, "{order}");
+    let job = wait_job(server, order["job"].as_str().unwrap(), Duration::from_secs(60)).await;
+    assert_eq!(job["state"], "succeeded", "{job}");
+    let serial = order["serial"].as_str().unwrap().to_string();
+    let (_, book) = common::get(server, &format!("/books/{serial}")).await;
+    (serial, book)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_offline_cli_prints_what_the_server_serves() {
+    for db in TestDb::both() {
+        let server = Server::start(&db.url, &["--secret", "cli-test-secret", "--workers", "2"]);
+        let (serial, book) = order(&server, json!({"pages": 12, "rows": 10, "cols": 14})).await;
+        let dir = offline(&serial.to_lowercase(), "cli-test-secret", 12, 10, 14);
+
+        let text = std::fs::read(dir.join("book.txt")).unwrap();
+        assert_eq!(hex(&Sha256::digest(&text)), book["content_hash"], "book.txt is the stored book");
+        let mut served_text = Vec::new();
+        for n in 1..=12 {
+            let response = common::client()
+                .get(server.url(&format!("/books/{serial}/pages/{n}")))
+                .header("accept", "text/plain")
+                .send()
+                .await
+                .unwrap();
+            if n > 1 {
+                served_text.push(b'\n');
+            }
+            served_text.extend(response.bytes().await.unwrap());
+        }
+        assert_eq!(served_text, text, "pages served as text make up book.txt");
+        assert_eq!(bytes(&server, &format!("/books/{serial}/book.pdf")).await, std::fs::read(dir.join("book.pdf")).unwrap());
+        assert_eq!(bytes(&server, &format!("/books/{serial}/answer.pdf")).await, std::fs::read(dir.join("answer.pdf")).unwrap());
+        assert_eq!(bytes(&server, &format!("/books/{serial}/answer")).await, std::fs::read(dir.join("answer.json")).unwrap());
+        std::fs::remove_dir_all(dir).unwrap();
+
+        // Another secret gives another book for the same serial.
+        let other = offline(&serial, "another-secret", 12, 10, 14);
+        assert_ne!(std::fs::read(other.join("book.txt")).unwrap(), text);
+        std::fs::remove_dir_all(other).unwrap();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_generated_secret_is_kept_in_the_database_across_restarts() {
+    let db = TestDb::postgres();
+    let mut first = Server::start(&db.url, &["--workers", "1"]);
+    let (serial, book) = order(&first, json!({"pages": 3, "rows": 6, "cols": 6})).await;
+    first.terminate();
+
+    let store = puzzlepress::store::Store::connect(&db.url).await.unwrap();
+    let secret = store.setting_or_insert("book_secret", "not-this-one").await.unwrap();
+    assert_eq!(secret.len(), 64, "a generated 256-bit secret");
+    let dir = offline(&serial, &secret, 3, 6, 6);
+    assert_eq!(hex(&Sha256::digest(std::fs::read(dir.join("book.txt")).unwrap())), book["content_hash"]);
+    std::fs::remove_dir_all(dir).unwrap();
+
+    // A second process (a replica, or a restart) derives books from the same secret.
+    let second = Server::start(&db.url, &["--workers", "3"]);
+    let (serial2, book2) = order(&second, json!({"pages": 3, "rows": 6, "cols": 6})).await;
+    let dir = offline(&serial2, &secret, 3, 6, 6);
+    assert_eq!(hex(&Sha256::digest(std::fs::read(dir.join("book.txt")).unwrap())), book2["content_hash"]);
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -13,6 +13,8 @@ pub enum ApiError {
     BadRequest { title: &'static str, detail: String },
     /// 422: well-formed, but a field is missing, of the wrong type or out of range.
     Invalid { field: String, detail: String },
+    /// 422: a line of a text body is not what was expected.
+    InvalidLine { line: usize, detail: String },
     /// 404: no such resource.
     NotFound { detail: String },
     /// 409: the resource is not in a state that allows this (yet).
@@ -36,6 +38,8 @@ struct Problem<'a> {
     detail: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     field: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<usize>,
 }
 
 impl ApiError {
@@ -54,7 +58,7 @@ impl ApiError {
     pub fn status(&self) -> StatusCode {
         match self {
             ApiError::BadRequest { .. } => StatusCode::BAD_REQUEST,
-            ApiError::Invalid { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Invalid { .. } | ApiError::InvalidLine { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::NotFound { .. } => StatusCode::NOT_FOUND,
             ApiError::Conflict { .. } => StatusCode::CONFLICT,
             ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
@@ -67,8 +71,12 @@ impl ApiError {
 
 /// Builds a problem+json response; also used to dress up bare error responses from layers.
 pub fn problem(status: StatusCode, title: &str, detail: &str, field: Option<&str>) -> Response {
+    problem_at(status, title, detail, field, None)
+}
+
+fn problem_at(status: StatusCode, title: &str, detail: &str, field: Option<&str>, line: Option<usize>) -> Response {
     let slug = title.to_ascii_lowercase().replace([' ', '\''], "-");
-    let body = Problem { kind: format!("/problems/{slug}"), title, status: status.as_u16(), detail, field };
+    let body = Problem { kind: format!("/problems/{slug}"), title, status: status.as_u16(), detail, field, line };
     let json = serde_json::to_vec(&body).unwrap_or_default();
     let mut response = (status, json).into_response();
     response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
@@ -78,9 +86,13 @@ pub fn problem(status: StatusCode, title: &str, detail: &str, field: Option<&str
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status();
+        if let ApiError::InvalidLine { line, detail } = &self {
+            return problem_at(status, "Invalid input", detail, None, Some(*line));
+        }
         let (title, detail, field, retry_after) = match &self {
             ApiError::BadRequest { title, detail } => (*title, detail.as_str(), None, None),
             ApiError::Invalid { field, detail } => ("Invalid field", detail.as_str(), Some(field.as_str()), None),
+            ApiError::InvalidLine { detail, .. } => ("Invalid input", detail.as_str(), None, None),
             ApiError::NotFound { detail } => ("Not found", detail.as_str(), None, None),
             ApiError::Conflict { detail, retry_after } => ("Conflict", detail.as_str(), None, *retry_after),
             ApiError::TooLarge { detail } => ("Payload too large", detail.as_str(), None, None),

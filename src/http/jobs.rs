@@ -68,20 +68,59 @@ pub fn location(id: &str) -> String {
     format!("/jobs/{id}")
 }
 
-/// Queues a job of `kind` with already validated `params`: 202 with the job and its
-/// `Location`, honouring `Idempotency-Key`.
+/// Queues a job of `kind` with already validated `params`: 202 with the job and
+/// `Location: /jobs/{id}`, honouring `Idempotency-Key`.
 pub async fn queue(state: &AppState, headers: &HeaderMap, kind: &str, params: impl Serialize) -> Result<Response, ApiError> {
+    queue_at(state, headers, kind, params, |id| location(id)).await
+}
+
+/// Like [`queue`], for jobs whose result is read at a resource URL of their own.
+pub async fn queue_at(
+    state: &AppState,
+    headers: &HeaderMap,
+    kind: &str,
+    params: impl Serialize,
+    resource: impl Fn(&str) -> String,
+) -> Result<Response, ApiError> {
     let params = serde_json::to_value(params).map_err(|e| ApiError::Internal(e.to_string()))?;
     let new = NewJob { kind: kind.into(), params: params.clone(), idempotency_key: idempotency_key(headers)?, book: None };
     let (job, created) = submit(state, new).await?;
     if !created && job.params != params {
         return Err(key_reused());
     }
-    Ok(accepted(&location(&job.id), JobView::from(job)))
+    Ok(accepted(&resource(&job.id), JobView::from(job)))
 }
 
 async fn find(state: &AppState, id: &str) -> Result<Job, ApiError> {
     state.store.job(id).await?.ok_or_else(|| ApiError::not_found(format!("there is no job {id:?}")))
+}
+
+/// A job of the given kind (another kind's id is as unknown here as a made-up one).
+pub async fn find_kind(state: &AppState, id: &str, kind: &str, what: &str) -> Result<Job, ApiError> {
+    match state.store.job(id).await? {
+        Some(job) if job.kind == kind => Ok(job),
+        _ => Err(ApiError::not_found(format!("there is no {what} {id:?}"))),
+    }
+}
+
+/// A resource computed by a job: the job's id, state, progress and times, with the fields
+/// of its result (once it has one) alongside, and `links`.
+pub fn resource_view(job: Job, links: Value) -> Value {
+    let view = JobView::from(job);
+    let mut out = serde_json::json!({
+        "id": view.id,
+        "state": view.state,
+        "progress": view.progress,
+        "error": view.error,
+        "created_at": view.created_at,
+        "finished_at": view.finished_at,
+    });
+    if let (Some(Value::Object(result)), Value::Object(fields)) = (view.result, &mut out) {
+        fields.extend(result);
+    }
+    out["links"] = links;
+    out["links"]["job"] = Value::String(view.links.this);
+    out
 }
 
 async fn show(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<JobView>, ApiError> {

@@ -9,6 +9,7 @@ mod graycodes;
 mod health;
 mod jobs;
 mod middleware;
+mod oneup;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -54,6 +55,7 @@ pub fn router(state: AppState, limits: &HttpLimits) -> Router {
         .merge(books::router())
         .merge(foxhole::router())
         .merge(graycodes::router())
+        .merge(oneup::router())
         .fallback(|| async { ApiError::not_found("no such route; see /openapi.yaml for the API") })
         .with_state(state)
         .layer(

@@ -95,9 +95,14 @@ enum Ending {
 impl Worker {
     async fn run(self) {
         let lease_ms = self.config.lease.as_millis() as i64;
+        let mut last_rescue: Option<Instant> = None;
         while !self.shutdown.drain.is_cancelled() {
-            if let Err(e) = self.store.rescue_expired(now_ms()).await {
-                tracing::warn!(error = %e, "rescue of expired jobs failed");
+            // Dead workers are rare: look for their jobs once a poll interval, not per claim.
+            if last_rescue.is_none_or(|t| t.elapsed() >= self.config.poll) {
+                last_rescue = Some(Instant::now());
+                if let Err(e) = self.store.rescue_expired(now_ms()).await {
+                    tracing::warn!(error = %e, "rescue of expired jobs failed");
+                }
             }
             match self.store.claim(&self.owner, now_ms(), lease_ms).await {
                 Ok(Some(job)) => self.run_job(job).await,

@@ -3,6 +3,7 @@
 
 pub mod book;
 pub mod foxhole;
+pub mod oneup;
 
 use std::sync::Arc;
 
@@ -55,6 +56,8 @@ pub fn execute(ctx: &Context, kind: &str, params: Value, progress: &mut dyn Prog
             book::run(ctx, params, progress)
         }
         foxhole::STRATEGY => run_typed(params, |p| foxhole::strategy(p, progress)),
+        oneup::SOLVE => run_typed(params, |p| oneup::solve(p, progress)),
+        oneup::GENERATE => run_typed(params, |p| oneup::generate(p, progress)),
         GRAYCODES => run_typed(params, |p| {
             graycode::gray_codes(&p, progress).map_err(|e| match e {
                 GrayError::Cancelled => RunError::Cancelled,

@@ -1,0 +1,154 @@
+//! One Up: solve a puzzle (`POST /oneup/solves`, text or JSON body) and generate new ones
+//! (`POST /oneup/puzzles`). Both are jobs; their results are read at their own URLs.
+
+use axum::extract::{Path, RawQuery, Request, State};
+use axum::http::HeaderMap;
+use axum::response::Response;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::error::ApiError;
+use super::extract::{self, media_type, read_body};
+use super::jobs::{find_kind, queue_at, resource_view};
+use super::AppState;
+use crate::jobs::kinds::oneup::{GenerateParams, Method, SolveParams, GENERATE, SOLVE};
+use crate::puzzles::oneup::{ErrorKind, MetropolisOptions, ParseError, Puzzle, MAX_SIZE, MIN_SIZE};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/oneup/solves", post(create_solve))
+        .route("/oneup/solves/{id}", get(show_solve))
+        .route("/oneup/puzzles", post(create_puzzle))
+        .route("/oneup/puzzles/{id}", get(show_puzzle))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct SolveQuery {
+    method: Option<String>,
+    seed: Option<u64>,
+    max_steps: Option<u64>,
+    temperature: Option<f64>,
+}
+
+fn parse_query(raw: Option<&str>) -> Result<SolveParams, ApiError> {
+    let q: SolveQuery = serde_urlencoded::from_str(raw.unwrap_or(""))
+        .map_err(|e| ApiError::invalid("query", format!("query string: {e}")))?;
+    let method = match q.method.as_deref().unwrap_or("exact") {
+        "exact" => Method::Exact,
+        "metropolis" => Method::Metropolis,
+        other => return Err(ApiError::invalid("method", format!("method must be exact or metropolis, not {other:?}"))),
+    };
+    if method == Method::Exact && (q.seed.is_some() || q.max_steps.is_some() || q.temperature.is_some()) {
+        return Err(ApiError::invalid("method", "seed, max_steps and temperature apply to method=metropolis only"));
+    }
+    if q.max_steps.is_some_and(|s| !(1..=1_000_000_000).contains(&s)) {
+        return Err(ApiError::invalid("max_steps", "max_steps must be between 1 and 1000000000"));
+    }
+    if q.temperature.is_some_and(|t| !t.is_finite() || t < 0.0) {
+        return Err(ApiError::invalid("temperature", "temperature must be a number >= 0"));
+    }
+    let metropolis = MetropolisOptions { seed: q.seed.unwrap_or(0), max_steps: q.max_steps, temperature: q.temperature };
+    Ok(SolveParams { puzzle: Value::Null, method, metropolis })
+}
+
+/// A puzzle that does not parse: malformed JSON is 400, anything else 422 naming the line
+/// (text) or the field (JSON).
+fn parse_error(e: ParseError) -> ApiError {
+    match (e.kind, e.line, &e.field) {
+        (ErrorKind::Json, _, _) => ApiError::bad_request("Malformed JSON", e.to_string()),
+        (_, Some(line), _) => ApiError::InvalidLine { line, detail: e.to_string() },
+        (_, None, Some(field)) => ApiError::invalid(field.clone(), e.to_string()),
+        (_, None, None) => ApiError::invalid("body", e.to_string()),
+    }
+}
+
+async fn create_solve(State(state): State<AppState>, RawQuery(query): RawQuery, req: Request) -> Result<Response, ApiError> {
+    let mut params = parse_query(query.as_deref())?;
+    let headers = req.headers().clone();
+    let kind = media_type(&req);
+    let body = read_body(req, &state).await?;
+    let text = std::str::from_utf8(&body).map_err(|_| ApiError::bad_request("Unreadable body", "the body is not UTF-8 text"))?;
+    let puzzle = match kind.as_str() {
+        "text/plain" => Puzzle::from_text(text),
+        "application/json" => Puzzle::from_json(text),
+        _ => {
+            return Err(ApiError::UnsupportedMediaType {
+                detail: "send the puzzle as text/plain (the text format) or application/json".into(),
+            })
+        }
+    }
+    .map_err(parse_error)?;
+    params.puzzle = puzzle.to_json();
+    queue_at(&state, &headers, SOLVE, &params, |id| format!("/oneup/solves/{id}")).await
+}
+
+async fn show_solve(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    let job = find_kind(&state, &id, SOLVE, "One Up solve").await?;
+    let method = job.params.get("method").cloned().unwrap_or(Value::Null);
+    let mut view = resource_view(job, json!({ "self": format!("/oneup/solves/{id}") }));
+    for key in ["solution", "unique", "stats"] {
+        view.as_object_mut().map(|o| o.entry(key).or_insert(Value::Null));
+    }
+    view["method"] = method;
+    Ok(Json(view))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PuzzleRequest {
+    #[serde(default = "default_size")]
+    size: usize,
+    seed: Option<u64>,
+}
+
+fn default_size() -> usize {
+    8
+}
+
+impl Default for PuzzleRequest {
+    fn default() -> Self {
+        PuzzleRequest { size: default_size(), seed: None }
+    }
+}
+
+async fn create_puzzle(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    extract::OptionalJson(req): extract::OptionalJson<PuzzleRequest>,
+) -> Result<Response, ApiError> {
+    if !(MIN_SIZE..=MAX_SIZE).contains(&req.size) {
+        return Err(ApiError::invalid("size", format!("size must be between {MIN_SIZE} and {MAX_SIZE}, got {}", req.size)));
+    }
+    // Seeds stay below 2^53 so that JavaScript clients read them exactly. A retried
+    // request (same Idempotency-Key) must draw the same seed to match the first one.
+    let key = super::idempotency_key(&headers)?;
+    let seed = req.seed.unwrap_or_else(|| match &key {
+        Some(key) => {
+            use sha2::Digest;
+            let digest = sha2::Sha256::digest(key.as_bytes());
+            u64::from_le_bytes(digest[..8].try_into().unwrap_or_default()) >> 11
+        }
+        None => rand::random::<u64>() >> 11,
+    });
+    let params = GenerateParams { size: req.size, seed };
+    queue_at(&state, &headers, GENERATE, &params, |id| format!("/oneup/puzzles/{id}")).await
+}
+
+async fn show_puzzle(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    let job = find_kind(&state, &id, GENERATE, "One Up puzzle").await?;
+    let params = job.params.clone();
+    let base = format!("/oneup/puzzles/{id}");
+    let mut view = resource_view(
+        job,
+        json!({ "self": base, "puzzle_pdf": format!("{base}/puzzle.pdf"), "solution_pdf": format!("{base}/solution.pdf") }),
+    );
+    for key in ["puzzle", "solution", "difficulty"] {
+        view.as_object_mut().map(|o| o.entry(key).or_insert(Value::Null));
+    }
+    view["seed"] = params["seed"].clone();
+    view["size"] = params["size"].clone();
+    Ok(Json(view))
+}

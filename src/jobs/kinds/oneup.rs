@@ -1,0 +1,55 @@
+//! One Up jobs: solve a puzzle (exactly, or with the Metropolis sampler) and generate a
+//! new puzzle with one solution.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::RunError;
+use crate::puzzles::oneup::{self, MetropolisOptions, Puzzle};
+use crate::puzzles::progress::Progress;
+
+pub const SOLVE: &str = "oneup.solve";
+pub const GENERATE: &str = "oneup.generate";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Method {
+    Exact,
+    Metropolis,
+}
+
+/// Stored with a solve job: the puzzle in its JSON form and how to solve it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SolveParams {
+    pub puzzle: Value,
+    pub method: Method,
+    #[serde(flatten)]
+    pub metropolis: MetropolisOptions,
+}
+
+/// Stored with a generate job; the seed is always set (drawn by the server if the client
+/// gave none) so the job is reproducible.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GenerateParams {
+    pub size: usize,
+    pub seed: u64,
+}
+
+fn to_value(v: impl Serialize) -> Result<Value, RunError> {
+    serde_json::to_value(v).map_err(|e| RunError::Failed(e.to_string()))
+}
+
+pub fn solve(params: SolveParams, progress: &mut dyn Progress) -> Result<Value, RunError> {
+    let puzzle = Puzzle::from_json_value(&params.puzzle).map_err(|e| RunError::Failed(e.to_string()))?;
+    match params.method {
+        Method::Exact => to_value(oneup::solve(&puzzle, 2, progress)?),
+        Method::Metropolis => to_value(oneup::metropolis(&puzzle, &params.metropolis, progress)?),
+    }
+}
+
+pub fn generate(params: GenerateParams, progress: &mut dyn Progress) -> Result<Value, RunError> {
+    let mut generated = to_value(oneup::generate(params.size, params.seed, progress)?)?;
+    generated["seed"] = params.seed.into();
+    generated["size"] = params.size.into();
+    Ok(generated)
+}

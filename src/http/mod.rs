@@ -4,6 +4,7 @@
 pub mod error;
 pub mod extract;
 mod books;
+mod crosswords;
 mod foxhole;
 mod graycodes;
 mod health;
@@ -55,6 +56,7 @@ pub fn router(state: AppState, limits: &HttpLimits) -> Router {
         .merge(books::router())
         .merge(foxhole::router())
         .merge(graycodes::router())
+        .merge(crosswords::router())
         .merge(oneup::router())
         .fallback(|| async { ApiError::not_found("no such route; see /openapi.yaml for the API") })
         .with_state(state)

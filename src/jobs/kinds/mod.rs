@@ -2,6 +2,7 @@
 //! Adding a kind means a module here and one arm in [`execute`].
 
 pub mod book;
+pub mod crossword;
 pub mod foxhole;
 pub mod oneup;
 
@@ -56,6 +57,9 @@ pub fn execute(ctx: &Context, kind: &str, params: Value, progress: &mut dyn Prog
             book::run(ctx, params, progress)
         }
         foxhole::STRATEGY => run_typed(params, |p| foxhole::strategy(p, progress)),
+        crossword::PATTERNS => run_typed(params, |p| crossword::patterns(p, progress)),
+        crossword::FILL => run_typed(params, |p| crossword::fill(p, progress)),
+        crossword::WORD_SQUARES => run_typed(params, |p| crossword::word_squares(p, progress)),
         oneup::SOLVE => run_typed(params, |p| oneup::solve(p, progress)),
         oneup::GENERATE => run_typed(params, |p| oneup::generate(p, progress)),
         GRAYCODES => run_typed(params, |p| {

@@ -2,4 +2,5 @@
 
 pub mod foxbook;
 mod metrics;
+pub mod oneup;
 pub mod pdf;

@@ -1,5 +1,6 @@
 //! Printable output of puzzles: a small reusable PDF layer and per-engine layouts.
 
+pub mod crossword;
 pub mod foxbook;
 mod metrics;
 pub mod oneup;

@@ -116,6 +116,104 @@ pub enum Paint {
     Fill(Rgb),
 }
 
+/// A grid of square cells: `rows` x `cols` cells of side `pitch`, the top-left corner at
+/// (`left`, `top`). Grid lines are numbered from the top left, 0..=cols across and 0..=rows
+/// down, and a grid point is (column line, row line).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CellGrid {
+    pub rows: usize,
+    pub cols: usize,
+    pub left: f32,
+    pub top: f32,
+    pub pitch: f32,
+}
+
+/// A straight segment from one point to another, in points.
+pub type Segment = ((f32, f32), (f32, f32));
+
+impl CellGrid {
+    /// The largest cells, at most `max_pitch`, that fit in `area` = (x, y, width, height);
+    /// the grid is centred horizontally and touches the top of the area.
+    pub fn fit(rows: usize, cols: usize, area: (f32, f32, f32, f32), max_pitch: f32) -> CellGrid {
+        let (ax, ay, aw, ah) = area;
+        // An empty side divides by zero into infinity, which `min` discards.
+        let pitch = (aw / cols as f32).min(ah / rows as f32).min(max_pitch);
+        CellGrid {
+            rows,
+            cols,
+            left: ax + (aw - pitch * cols as f32) / 2.0,
+            top: ay + ah,
+            pitch,
+        }
+    }
+
+    /// x of column line `i`.
+    pub fn x(&self, i: usize) -> f32 {
+        self.left + i as f32 * self.pitch
+    }
+
+    /// y of row line `i`.
+    pub fn y(&self, i: usize) -> f32 {
+        self.top - i as f32 * self.pitch
+    }
+
+    pub fn bottom(&self) -> f32 {
+        self.y(self.rows)
+    }
+
+    /// The segment between grid points `from` and `to`.
+    pub fn segment(&self, from: (usize, usize), to: (usize, usize)) -> Segment {
+        (
+            (self.x(from.0), self.y(from.1)),
+            (self.x(to.0), self.y(to.1)),
+        )
+    }
+
+    /// Every grid line between cells, each across the whole grid.
+    pub fn inner_lines(&self) -> Vec<Segment> {
+        let (r, c) = (self.rows, self.cols);
+        (1..c)
+            .map(|i| self.segment((i, 0), (i, r)))
+            .chain((1..r).map(|i| self.segment((0, i), (c, i))))
+            .collect()
+    }
+
+    /// The four sides of the outline.
+    pub fn outline(&self) -> [Segment; 4] {
+        let (r, c) = (self.rows, self.cols);
+        [
+            self.segment((0, 0), (c, 0)),
+            self.segment((c, 0), (c, r)),
+            self.segment((c, r), (0, r)),
+            self.segment((0, r), (0, 0)),
+        ]
+    }
+
+    /// The baseline that centres capitals (and digits) of `font` at `size` vertically in
+    /// cell row `row`.
+    pub fn centred_baseline(&self, row: usize, font: Font, size: f32) -> f32 {
+        self.y(row + 1) + (self.pitch - font.cap_height() * size / 1000.0) / 2.0
+    }
+}
+
+/// The maximal runs of consecutive `i` in `0..len` with `on(i)`, as `(start, end)`
+/// (end exclusive): neighbouring cells or wall pieces merge into one rectangle or stroke.
+pub fn runs(len: usize, on: impl Fn(usize) -> bool) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for i in 0..=len {
+        match (start, i < len && on(i)) {
+            (None, true) => start = Some(i),
+            (Some(s), false) => {
+                out.push((s, i));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 /// A document under construction: add pages, draw on them, then [`Document::finish`].
 pub struct Document {
     title: Option<String>,
@@ -234,6 +332,8 @@ pub struct Canvas {
     fill: Option<Rgb>,
     stroke: Option<Rgb>,
     line_width: Option<f32>,
+    /// Whether strokes end in projecting square caps (PDF default: butt caps).
+    square_caps: bool,
     text: Option<TextState>,
 }
 
@@ -315,6 +415,7 @@ impl Canvas {
             fill: None,
             stroke: None,
             line_width: None,
+            square_caps: false,
             text: None,
         }
     }
@@ -352,6 +453,14 @@ impl Canvas {
         if self.line_width != Some(w) {
             self.op(&[w], 3, "w");
             self.line_width = Some(w);
+        }
+    }
+
+    fn set_square_caps(&mut self, square: bool) {
+        if self.square_caps != square {
+            self.content
+                .extend_from_slice(if square { b"2 J\n" } else { b"0 J\n" });
+            self.square_caps = square;
         }
     }
 
@@ -486,8 +595,27 @@ impl Canvas {
         self.end_text();
         self.stroke_color(color);
         self.set_line_width(width);
+        self.set_square_caps(false);
         self.op(&[from.0, from.1], 2, "m");
         self.op(&[to.0, to.1], 2, "l");
+        self.content.extend_from_slice(b"S\n");
+    }
+
+    /// Straight segments `(from, to)` stroked as one path. Ends get projecting square caps
+    /// (half the width beyond each end), so segments meeting end to end or at a right angle
+    /// join without a notch, as thick walls and borders must.
+    pub fn segments(&mut self, segments: &[Segment], width: f32, color: Rgb) {
+        if segments.is_empty() {
+            return;
+        }
+        self.end_text();
+        self.stroke_color(color);
+        self.set_line_width(width);
+        self.set_square_caps(true);
+        for &(from, to) in segments {
+            self.op(&[from.0, from.1], 2, "m");
+            self.op(&[to.0, to.1], 2, "l");
+        }
         self.content.extend_from_slice(b"S\n");
     }
 
@@ -589,5 +717,146 @@ mod tests {
             v.push(b' ');
         }
         assert_eq!(String::from_utf8(v).unwrap(), "12.5 0 3 0.1 -83 10.0834 ");
+    }
+
+    #[test]
+    fn segments_use_square_caps_and_lines_restore_butt_caps() {
+        let mut doc = Document::new();
+        doc.set_compress(false);
+        let c = doc.add_page(US_LETTER);
+        c.segments(&[], 3.0, Rgb::BLACK);
+        c.segments(
+            &[((0.0, 0.0), (10.0, 0.0)), ((10.0, 0.0), (10.0, 5.5))],
+            3.0,
+            Rgb::BLACK,
+        );
+        c.segments(&[((1.0, 1.0), (2.0, 2.0))], 3.0, Rgb::BLACK);
+        c.line((0.0, 0.0), (1.0, 1.0), 3.0, Rgb::BLACK);
+        let s = String::from_utf8_lossy(&doc.finish()).into_owned();
+        // One path for both segments of a call, caps set once and reset for the plain line.
+        assert!(s.contains("2 J\n0 0 m\n10 0 l\n10 0 m\n10 5.5 l\nS\n1 1 m\n2 2 l\nS\n0 J\n0 0 m"));
+        assert_eq!(s.matches(" J\n").count(), 2);
+    }
+
+    #[test]
+    fn runs_are_maximal() {
+        let on = [true, true, false, true, false, false, true];
+        assert_eq!(runs(on.len(), |i| on[i]), [(0, 2), (3, 4), (6, 7)]);
+        assert_eq!(runs(3, |_| false), []);
+        assert_eq!(runs(0, |_| true), []);
+    }
+
+    #[test]
+    fn cell_grid_fits_centred_and_capped() {
+        let g = CellGrid::fit(4, 8, (100.0, 50.0, 400.0, 300.0), 40.0);
+        assert_eq!((g.pitch, g.left, g.top), (40.0, 140.0, 350.0));
+        assert_eq!((g.x(8), g.bottom()), (460.0, 190.0));
+        let g = CellGrid::fit(10, 10, (0.0, 0.0, 200.0, 100.0), 40.0);
+        assert_eq!((g.pitch, g.left), (10.0, 50.0));
+        assert_eq!(g.inner_lines().len(), 18);
+        assert_eq!(g.outline()[1], ((150.0, 100.0), (150.0, 0.0)));
+        let empty = CellGrid::fit(0, 0, (0.0, 0.0, 200.0, 100.0), 40.0);
+        assert!(empty.inner_lines().is_empty());
+    }
+}
+
+/// Reading back what a document draws, for tests of the layouts.
+#[cfg(test)]
+pub(crate) mod testing {
+    /// The content streams of `pdf`, inflated, in file order (found via their `/Length`;
+    /// every stream this layer writes is a page's content).
+    pub fn contents(pdf: &[u8]) -> Vec<String> {
+        let find = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).position(|w| w == needle);
+        let mut out = Vec::new();
+        let mut rest = pdf;
+        while let Some(k) = find(rest, b"/Length ") {
+            let digits = rest[k + 8..]
+                .iter()
+                .take_while(|b| b.is_ascii_digit())
+                .count();
+            let len: usize = std::str::from_utf8(&rest[k + 8..k + 8 + digits])
+                .unwrap()
+                .parse()
+                .unwrap();
+            let start = k + find(&rest[k..], b"stream\n").unwrap() + 7;
+            let data = miniz_oxide::inflate::decompress_to_vec_zlib(&rest[start..start + len])
+                .expect("content streams are deflated");
+            out.push(String::from_utf8(data).unwrap());
+            rest = &rest[start + len..];
+        }
+        out
+    }
+
+    /// One text-showing operation of a content stream.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Shown {
+        /// Font resource name, e.g. `F2` (Times-Bold).
+        pub font: String,
+        /// Font size as written, e.g. `9.5`.
+        pub size: String,
+        /// Fill colour operands, e.g. `0 0 0`.
+        pub color: String,
+        /// The glyphs shown, without positioning.
+        pub text: String,
+    }
+
+    /// The text shown by `Tj` and `TJ` in `content`, in drawing order, with the font and
+    /// colour in force (the canvas writes one operator per line).
+    pub fn shown(content: &str) -> Vec<Shown> {
+        let (mut font, mut size) = (String::new(), String::new());
+        let mut color = "0 0 0".to_string();
+        let mut out = Vec::new();
+        for line in content.lines() {
+            if let Some(f) = line.strip_suffix(" Tf") {
+                let (name, points) = f.split_once(' ').unwrap();
+                font = name.trim_start_matches('/').to_string();
+                size = points.to_string();
+            } else if let Some(c) = line.strip_suffix(" rg") {
+                color = c.to_string();
+            } else if line.ends_with("Tj") || line.ends_with("TJ") {
+                out.push(Shown {
+                    font: font.clone(),
+                    size: size.clone(),
+                    color: color.clone(),
+                    text: strings(line),
+                });
+            }
+        }
+        out
+    }
+
+    /// The contents of the PDF string literals on a line, concatenated and unescaped.
+    fn strings(line: &str) -> String {
+        let mut out = String::new();
+        let (mut inside, mut escaped) = (false, false);
+        for ch in line.chars() {
+            match (inside, escaped, ch) {
+                (true, true, _) => {
+                    out.push(ch);
+                    escaped = false;
+                }
+                (true, false, '\\') => escaped = true,
+                (true, false, ')') => inside = false,
+                (true, false, _) => out.push(ch),
+                (false, _, '(') => inside = true,
+                _ => {}
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn reads_back_shown_text() {
+        let content = "BT\n/F2 12 Tf\n0 0 1 rg\n1 2 Td\n(a\\)b)Tj\n/F3 9 Tf\n[(1)-20(2)]TJ\nET\n";
+        let s = shown(content);
+        assert_eq!(s.len(), 2);
+        assert_eq!(
+            (s[0].font.as_str(), s[0].color.as_str(), s[0].text.as_str()),
+            ("F2", "0 0 1", "a)b")
+        );
+        assert_eq!(
+            (s[1].font.as_str(), s[1].size.as_str(), s[1].text.as_str()),
+            ("F3", "9", "12")
+        );
     }
 }

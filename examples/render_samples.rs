@@ -1,0 +1,57 @@
+//! Writes sample One Up and crossword PDFs (puzzle and solution of each) to a directory and
+//! prints how long each render took: `cargo run --release --example render_samples [out_dir]`.
+use puzzlepress::puzzles::crossword::fill::{fill_grid, FillOptions};
+use puzzlepress::puzzles::crossword::{Grid, WordList};
+use puzzlepress::puzzles::oneup::{solve, Puzzle, EXAMPLE};
+use puzzlepress::puzzles::progress::Unwatched;
+use puzzlepress::render::{crossword, oneup};
+use std::time::Instant;
+
+/// The 15 x 15 pattern used in the crossword engine's tests.
+const PATTERN: &str = "3EF9C51EBFAFAAF8FE37577BFB9D5CEFEF75763F8FAAFAFEBC51CFBEg";
+
+/// Best of `runs` timings of `render` (to see through a busy machine), in milliseconds,
+/// with its output.
+fn timed(runs: usize, render: &dyn Fn() -> Vec<u8>) -> (f64, Vec<u8>) {
+    let mut best = f64::MAX;
+    let mut out = Vec::new();
+    for _ in 0..runs {
+        let t = Instant::now();
+        out = render();
+        best = best.min(t.elapsed().as_secs_f64() * 1e3);
+    }
+    (best, out)
+}
+
+fn main() {
+    let dir = std::env::args().nth(1).unwrap_or_else(|| ".".into());
+    let puzzle = Puzzle::from_text(EXAMPLE).expect("the example parses");
+    let solution = solve(&puzzle, 1, &mut Unwatched)
+        .expect("not cancelled")
+        .solution
+        .expect("the example has a solution");
+    let grid = Grid::from_hex(PATTERN).expect("the pattern decodes");
+    let fill = fill_grid(
+        &grid,
+        WordList::english(),
+        &FillOptions::default(),
+        &mut Unwatched,
+    )
+    .expect("the pattern fills");
+
+    let write = |name: &str, render: &dyn Fn() -> Vec<u8>| {
+        let (ms, pdf) = timed(50, render);
+        let path = format!("{dir}/{name}");
+        std::fs::write(&path, &pdf).unwrap_or_else(|e| panic!("cannot write {path}: {e}"));
+        println!("{name:24} {ms:7.3} ms  {:6} bytes", pdf.len());
+    };
+    let title = "One Up, 7 July 2024";
+    write("oneup.pdf", &|| oneup::puzzle_pdf(&puzzle, title));
+    write("oneup-solution.pdf", &|| {
+        oneup::solution_pdf(&puzzle, &solution, title)
+    });
+    write("crossword.pdf", &|| crossword::grid_pdf(&grid, "Crossword"));
+    write("crossword-solution.pdf", &|| {
+        crossword::solution_pdf(&fill, "Crossword")
+    });
+}

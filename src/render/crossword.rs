@@ -1,0 +1,452 @@
+//! PDFs of a crossword grid and of its fill (US Letter, one page each): black squares,
+//! standard numbers in the corners, and the across and down entries listed below the grid.
+
+use super::pdf::{runs, Canvas, CellGrid, Document, Font, Paint, Rgb, Style, US_LETTER};
+use crate::puzzles::crossword::{Direction, Fill, Grid};
+
+const SIDE: f32 = 54.0;
+const BOTTOM: f32 = 36.0;
+/// Top of the grid, below the title (and subtitle), from the top of the page.
+const GRID_TOP: f32 = 90.0;
+/// Gap between the grid and the entry list.
+const GAP: f32 = 20.0;
+/// Small grids stay newspaper-sized instead of filling the page.
+const MAX_PITCH: f32 = 40.0;
+/// Cells comfortable to write in: the list's font shrinks until the grid gets them, or
+/// until its smallest size.
+const GOOD_PITCH: f32 = 24.0;
+const LIST_FONT: Font = Font::TimesRoman;
+const LIST_SIZES: [f32; 4] = [10.0, 9.0, 8.0, 7.0];
+/// A short list stays in a few columns this deep rather than spreading thinly across.
+const MIN_LIST_ROWS: usize = 12;
+/// Space between list columns, in ems of the list font.
+const GUTTER: f32 = 1.5;
+const NUMBER_FONT: Font = Font::Helvetica;
+const LETTER_FONT: Font = Font::Helvetica;
+
+/// The empty grid with its numbers, and every entry listed as "1 Across (5 letters)".
+pub fn grid_pdf(grid: &Grid, title: &str) -> Vec<u8> {
+    let n = grid.size();
+    let slots = grid.slots();
+    let sheet = Sheet {
+        n,
+        black: (0..n * n).map(|i| !grid.is_white(i / n, i % n)).collect(),
+        letters: vec![None; n * n],
+        numbers: slots.iter().map(|s| (s.row, s.col, s.number)).collect(),
+        // `slots` lists the across ones first, like the entry list.
+        entries: slots
+            .iter()
+            .map(|s| format!("{} {} ({} letters)", s.number, direction(s.dir), s.len))
+            .collect(),
+        down_from: slots
+            .iter()
+            .position(|s| s.dir == Direction::Down)
+            .unwrap_or(slots.len()),
+    };
+    sheet.pdf(title, None)
+}
+
+/// The filled grid, numbers kept, and every entry listed with its word ("1 Across HEART").
+/// Rows use `#` for black squares; a malformed fill is drawn as far as it goes (short
+/// rows end in white squares, entries outside the grid are listed but not numbered).
+pub fn solution_pdf(fill: &Fill, title: &str) -> Vec<u8> {
+    let n = fill.rows.len();
+    let squares: Vec<Option<char>> = fill
+        .rows
+        .iter()
+        .flat_map(|row| row.chars().map(Some).chain(std::iter::repeat(None)).take(n))
+        .collect();
+    let entries = fill
+        .across
+        .iter()
+        .map(|e| (e, "Across"))
+        .chain(fill.down.iter().map(|e| (e, "Down")));
+    let sheet = Sheet {
+        n,
+        black: squares.iter().map(|&sq| sq == Some('#')).collect(),
+        letters: squares
+            .iter()
+            .map(|sq| {
+                sq.filter(char::is_ascii_alphabetic)
+                    .map(|ch| ch.to_ascii_uppercase())
+            })
+            .collect(),
+        numbers: fill
+            .across
+            .iter()
+            .chain(&fill.down)
+            .filter(|e| e.row >= 1 && e.col >= 1)
+            .map(|e| (e.row - 1, e.col - 1, e.number))
+            .collect(),
+        entries: entries
+            .map(|(e, dir)| format!("{} {dir} {}", e.number, e.word))
+            .collect(),
+        down_from: fill.across.len(),
+    };
+    sheet.pdf(title, Some("Solution"))
+}
+
+fn direction(d: Direction) -> &'static str {
+    match d {
+        Direction::Across => "Across",
+        Direction::Down => "Down",
+    }
+}
+
+/// What both PDFs draw, squares row-major.
+struct Sheet {
+    n: usize,
+    black: Vec<bool>,
+    letters: Vec<Option<char>>,
+    /// (row, col, number), 0-based; a square starting both an across and a down entry
+    /// may appear twice.
+    numbers: Vec<(usize, usize, u32)>,
+    /// The list lines, across entries first; `entries[down_from..]` are the down ones.
+    entries: Vec<String>,
+    down_from: usize,
+}
+
+/// The entry list laid out in columns, each `rows` lines deep.
+struct ListLayout {
+    size: f32,
+    leading: f32,
+    column_width: f32,
+    columns: usize,
+    rows: usize,
+}
+
+impl Sheet {
+    fn pdf(&self, title: &str, subtitle: Option<&str>) -> Vec<u8> {
+        let (w, h) = US_LETTER;
+        let mut doc = Document::new();
+        doc.set_title(&match subtitle {
+            Some(s) => format!("{title} - {s}"),
+            None => title.to_string(),
+        });
+        let c = doc.add_page(US_LETTER);
+        c.text_centered(Style::new(Font::TimesBold, 22.0), w / 2.0, h - 50.0, title);
+        if let Some(s) = subtitle {
+            c.text_centered(
+                Style::new(Font::Helvetica, 11.0).color(Rgb::GREY),
+                w / 2.0,
+                h - 70.0,
+                s,
+            );
+        }
+        let lines = self.list_lines();
+        let (grid, list) = self.layout(&lines, h - GRID_TOP - BOTTOM);
+        self.draw_grid(c, &grid);
+        // The list block is centred under the grid, columns filled top to bottom.
+        let block = list.columns as f32 * list.column_width - GUTTER * list.size;
+        let left = (w - block) / 2.0;
+        let first = grid.bottom() - GAP - list.size;
+        let style = Style::new(LIST_FONT, list.size);
+        for (i, line) in lines.iter().enumerate().filter(|(_, l)| !l.is_empty()) {
+            let (col, row) = (i / list.rows, i % list.rows);
+            c.text(
+                style,
+                left + col as f32 * list.column_width,
+                first - row as f32 * list.leading,
+                line,
+            );
+        }
+        doc.finish()
+    }
+
+    /// The entries with a blank line between the across and the down ones (none if either
+    /// group is empty).
+    fn list_lines(&self) -> Vec<&str> {
+        let mut lines: Vec<&str> = self.entries.iter().map(String::as_str).collect();
+        if self.down_from > 0 && self.down_from < lines.len() {
+            lines.insert(self.down_from, "");
+        }
+        lines
+    }
+
+    /// The grid and list for `lines` within `height` points under the heading: the
+    /// largest list font that leaves the grid cells of `GOOD_PITCH`, else the smallest.
+    fn layout(&self, lines: &[&str], height: f32) -> (CellGrid, ListLayout) {
+        let smallest = LIST_SIZES[LIST_SIZES.len() - 1];
+        LIST_SIZES
+            .iter()
+            .map(|&size| self.layout_at(lines, height, size))
+            .find(|(grid, _)| grid.pitch >= GOOD_PITCH)
+            .unwrap_or_else(|| self.layout_at(lines, height, smallest))
+    }
+
+    /// The list in as many columns of `size` point text as fit across, and the largest
+    /// grid above it.
+    fn layout_at(&self, lines: &[&str], height: f32, size: f32) -> (CellGrid, ListLayout) {
+        let (w, h) = US_LETTER;
+        let width = w - 2.0 * SIDE;
+        let longest = lines
+            .iter()
+            .map(|l| LIST_FONT.width(l, size))
+            .fold(0.0, f32::max);
+        let gutter = GUTTER * size;
+        let column_width = longest + gutter;
+        let fit_across = (((width + gutter) / column_width) as usize).max(1);
+        let rows = lines
+            .len()
+            .div_ceil(fit_across)
+            .max(MIN_LIST_ROWS.min(lines.len()))
+            .max(1);
+        let leading = size * 1.15;
+        let list_height = if lines.is_empty() {
+            0.0
+        } else {
+            GAP + rows as f32 * leading
+        };
+        let grid_height = (height - list_height).max(0.0);
+        let grid = CellGrid::fit(
+            self.n,
+            self.n,
+            (SIDE, h - GRID_TOP - grid_height, width, grid_height),
+            MAX_PITCH,
+        );
+        let list = ListLayout {
+            size,
+            leading,
+            column_width,
+            // Only as many columns as the rows need, so the block centres properly.
+            columns: lines.len().div_ceil(rows).max(1),
+            rows,
+        };
+        (grid, list)
+    }
+
+    fn draw_grid(&self, c: &mut Canvas, grid: &CellGrid) {
+        let n = self.n;
+        let pitch = grid.pitch;
+        for r in 0..n {
+            for (a, b) in runs(n, |col| self.black[r * n + col]) {
+                let width = (b - a) as f32 * pitch;
+                c.rect(
+                    grid.x(a),
+                    grid.y(r + 1),
+                    width,
+                    pitch,
+                    Paint::Fill(Rgb::BLACK),
+                );
+            }
+        }
+        c.segments(&grid.inner_lines(), 0.6, Rgb::BLACK);
+        c.segments(&grid.outline(), 2.0, Rgb::BLACK);
+
+        // Numbers tuck into the top-left corner, letters sit low and centred: the number's
+        // bottom (0.72 pitch up) stays above the capitals' top (0.56 pitch up).
+        let number = Style::new(NUMBER_FONT, (pitch * 0.3).max(5.0));
+        let mut numbered: Vec<(usize, usize, u32)> = self.numbers.clone();
+        numbered.sort_unstable();
+        numbered.dedup();
+        for (r, col, num) in numbered.into_iter().filter(|&(r, col, _)| r < n && col < n) {
+            let cap = NUMBER_FONT.cap_height() * number.size / 1000.0;
+            c.text(
+                number,
+                grid.x(col) + pitch * 0.07,
+                grid.y(r) - pitch * 0.06 - cap,
+                &num.to_string(),
+            );
+        }
+        let letter = Style::new(LETTER_FONT, pitch * 0.58);
+        for r in 0..n {
+            let y = grid.y(r + 1) + pitch * 0.14;
+            c.cell_row(
+                letter,
+                grid.left,
+                y,
+                pitch,
+                &self.letters[r * n..(r + 1) * n],
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzles::crossword::fill::{fill_grid, FillOptions};
+    use crate::puzzles::crossword::{Entry, WordList};
+    use crate::puzzles::progress::Unwatched;
+    use crate::render::pdf::testing::{contents, shown, Shown};
+
+    /// The smallest cells any valid pattern may get (a printed Sunday 21 x 21 has cells of
+    /// about 16 pt).
+    const MIN_PITCH: f32 = 16.0;
+    const PATTERN: &str = "3EF9C51EBFAFAAF8FE37577BFB9D5CEFEF75763F8FAAFAFEBC51CFBEg";
+
+    fn sample() -> (Grid, Fill) {
+        let grid = Grid::from_hex(PATTERN).unwrap();
+        let fill = fill_grid(
+            &grid,
+            WordList::english(),
+            &FillOptions::default(),
+            &mut Unwatched,
+        )
+        .unwrap();
+        (grid, fill)
+    }
+
+    /// The single page's text operations, after checking the PDF's frame and determinism.
+    fn page_text(render: impl Fn() -> Vec<u8>) -> Vec<Shown> {
+        let pdf = render();
+        assert!(pdf.starts_with(b"%PDF-"));
+        assert!(String::from_utf8_lossy(&pdf).contains("/Count 1"));
+        assert_eq!(pdf, render());
+        let pages = contents(&pdf);
+        assert_eq!(pages.len(), 1);
+        shown(&pages[0])
+    }
+
+    /// Texts in Times-Roman (the entry list), in drawing order.
+    fn list(text: &[Shown]) -> Vec<&str> {
+        text.iter()
+            .filter(|s| s.font == "F1")
+            .map(|s| s.text.as_str())
+            .collect()
+    }
+
+    #[test]
+    fn grid_pdf_numbers_squares_and_lists_entries() {
+        let (grid, _) = sample();
+        let slots = grid.slots();
+        let text = page_text(|| grid_pdf(&grid, "Crossword 15"));
+        assert_eq!(text[0].text, "Crossword 15");
+        // Helvetica is only used for the numbers here: 1, 2, ... in reading order.
+        let numbers: Vec<&str> = text
+            .iter()
+            .filter(|s| s.font == "F3")
+            .map(|s| s.text.as_str())
+            .collect();
+        let last = slots.iter().map(|s| s.number).max().unwrap();
+        let expected: Vec<String> = (1..=last).map(|k| k.to_string()).collect();
+        assert_eq!(numbers, expected);
+        let entries: Vec<String> = slots
+            .iter()
+            .map(|s| format!("{} {} ({} letters)", s.number, direction(s.dir), s.len))
+            .collect();
+        assert_eq!(list(&text), entries);
+        assert!(
+            entries.contains(&"1 Across (5 letters)".to_string()),
+            "{entries:?}"
+        );
+        assert!(entries.iter().any(|e| e.starts_with("1 Down (")));
+        // One filled rectangle per run of black squares.
+        let page = &contents(&grid_pdf(&grid, "x"))[0];
+        let black_runs: usize = (0..15)
+            .map(|r| runs(15, |c| !grid.is_white(r, c)).len())
+            .sum();
+        assert_eq!(page.matches(" re\nf\n").count(), black_runs);
+    }
+
+    #[test]
+    fn solution_pdf_fills_in_the_letters() {
+        let (grid, fill) = sample();
+        let text = page_text(|| solution_pdf(&fill, "Crossword 15"));
+        assert_eq!(text[1].text, "Solution");
+        let numbers: Vec<&str> = text
+            .iter()
+            .filter(|s| s.font == "F3" && s.text.parse::<u32>().is_ok())
+            .map(|s| s.text.as_str())
+            .collect();
+        let grid_numbers: Vec<String> = shown(&contents(&grid_pdf(&grid, "x"))[0])
+            .into_iter()
+            .filter(|s| s.font == "F3")
+            .map(|s| s.text)
+            .collect();
+        assert_eq!(numbers, grid_numbers);
+        // One letter row per grid row, black squares left out.
+        // After the title and subtitle, Helvetica text that is not a number is letters.
+        let rows: Vec<&str> = text[2..]
+            .iter()
+            .filter(|s| s.font == "F3" && s.text.parse::<u32>().is_err())
+            .map(|s| s.text.as_str())
+            .collect();
+        let expected: Vec<String> = fill.rows.iter().map(|r| r.replace('#', "")).collect();
+        assert_eq!(rows, expected);
+        let entries: Vec<String> = fill
+            .across
+            .iter()
+            .map(|e| format!("{} Across {}", e.number, e.word))
+            .chain(
+                fill.down
+                    .iter()
+                    .map(|e| format!("{} Down {}", e.number, e.word)),
+            )
+            .collect();
+        assert_eq!(list(&text), entries);
+    }
+
+    #[test]
+    fn solution_pdf_draws_a_malformed_fill_without_panicking() {
+        let fill = Fill {
+            rows: vec!["AB#".into(), "c".into(), "".into()],
+            across: vec![Entry {
+                number: 7,
+                row: 0,
+                col: 9,
+                word: "AB".into(),
+            }],
+            down: vec![],
+        };
+        let text = page_text(|| solution_pdf(&fill, "odd"));
+        assert_eq!(list(&text), ["7 Across AB"]);
+        assert!(text.iter().any(|s| s.text == "C"));
+        solution_pdf(
+            &Fill {
+                rows: vec![],
+                across: vec![],
+                down: vec![],
+            },
+            "empty",
+        );
+    }
+
+    /// Every size keeps the whole list on the page, even with the most entries a valid
+    /// pattern can have (runs of 3 separated by single black squares: (n + 1) / 4 per
+    /// line; numbers never exceed the count of entries), every entry as long as the side.
+    #[test]
+    fn all_sizes_fit_on_one_page() {
+        for n in 5..=21 {
+            let words = 2 * n * ((n + 1) / 4);
+            let entries: Vec<String> = (0..words)
+                .map(|i| {
+                    format!(
+                        "{} {} ({} letters)",
+                        i + 1,
+                        if i % 2 == 0 { "Across" } else { "Down" },
+                        n
+                    )
+                })
+                .collect();
+            let sheet = Sheet {
+                n,
+                black: vec![false; n * n],
+                letters: vec![None; n * n],
+                numbers: vec![],
+                entries,
+                down_from: words / 2,
+            };
+            let lines = sheet.list_lines();
+            let (w, h) = US_LETTER;
+            let (grid, list) = sheet.layout(&lines, h - GRID_TOP - BOTTOM);
+            assert!(grid.pitch >= MIN_PITCH, "size {n}: pitch {}", grid.pitch);
+            assert!(
+                grid.left >= SIDE && grid.x(n) <= w - SIDE + 1e-3,
+                "size {n}"
+            );
+            assert!((grid.top - (h - GRID_TOP)).abs() < 1e-3);
+            assert!(list.columns * list.rows >= lines.len());
+            let last_baseline =
+                grid.bottom() - GAP - list.size - (list.rows - 1) as f32 * list.leading;
+            assert!(
+                last_baseline >= BOTTOM,
+                "size {n}: list ends at {last_baseline}"
+            );
+            assert!(
+                list.columns as f32 * list.column_width - GUTTER * list.size <= w - 2.0 * SIDE,
+                "size {n}"
+            );
+        }
+    }
+}

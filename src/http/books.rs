@@ -1,9 +1,8 @@
 //! Find the Fox books: order one (`POST /books`), follow it, read its pages and answer,
 //! and download the printable PDFs — all keyed by the book's serial number.
 
-use axum::body::Body;
 use axum::extract::{Path, State};
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -234,15 +233,7 @@ async fn pdf(state: &AppState, raw: &str, name: &str, render: fn(&Book, &str) ->
     let book = printed(record)?;
     let bytes = {
         let serial = serial.clone();
-        tokio::task::spawn_blocking(move || render(&book, &serial))
-            .await
-            .map_err(|e| ApiError::Internal(format!("rendering failed: {e}")))?
+        super::render(move || render(&book, &serial)).await?
     };
-    let mut response = (StatusCode::OK, Body::from(bytes)).into_response();
-    let headers = response.headers_mut();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/pdf"));
-    if let Ok(v) = HeaderValue::from_str(&format!("inline; filename=\"{name}-{serial}.pdf\"")) {
-        headers.insert(header::CONTENT_DISPOSITION, v);
-    }
-    Ok(response)
+    Ok(super::pdf_response(bytes, &format!("{name}-{serial}.pdf")))
 }

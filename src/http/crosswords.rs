@@ -1,27 +1,55 @@
 //! Crosswords and word squares: `POST /crosswords/patterns`, `POST /crosswords/fills`,
 //! `POST /wordsquares`. Each is a job whose `result` holds the output.
 
-use axum::extract::State;
+use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
-use axum::routing::post;
+use axum::routing::{get, post};
 use axum::Router;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use super::error::ApiError;
 use super::extract::Json;
-use super::jobs::queue;
+use super::jobs::{find_kind, finished_result, queue};
 use super::AppState;
 use crate::jobs::kinds::crossword::{FILL, PATTERNS, WORD_SQUARES};
-use crate::puzzles::crossword::{self, CrosswordError, FillRequest, PatternRequest, WordSquareRequest};
+use crate::puzzles::crossword::{self, CrosswordError, Fill, FillRequest, PatternRequest, WordSquareRequest};
+use crate::render;
 use crate::puzzles::progress::Progress;
 
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/crosswords/patterns", post(patterns))
         .route("/crosswords/fills", post(fills))
+        .route("/crosswords/fills/{id}/grid.pdf", get(grid_pdf))
+        .route("/crosswords/fills/{id}/solution.pdf", get(solution_pdf))
         .route("/wordsquares", post(word_squares))
+}
+
+/// The printable empty grid of a fill job's pattern (available as soon as it is queued).
+async fn grid_pdf(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let job = find_kind(&state, &id, FILL, "crossword fill").await?;
+    let req: FillRequest = serde_json::from_value(job.params)
+        .map_err(|e| ApiError::Internal(format!("fill {id}: stored request: {e}")))?;
+    let grid = req.pattern.to_grid().map_err(|e| ApiError::Internal(format!("fill {id}: stored pattern: {e}")))?;
+    let bytes = super::render(move || render::crossword::grid_pdf(&grid, "Crossword")).await?;
+    Ok(super::pdf_response(bytes, "crossword.pdf"))
+}
+
+/// The filled grid with its entries; 409 until the fill is found (or if none exists).
+async fn solution_pdf(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let job = find_kind(&state, &id, FILL, "crossword fill").await?;
+    let result = finished_result(&job)?;
+    let fill: Fill = serde_json::from_value(result.clone()).map_err(|_| ApiError::Conflict {
+        detail: format!(
+            "fill {id} found no filling: {}",
+            result.get("reason").and_then(|r| r.as_str()).unwrap_or("no reason recorded")
+        ),
+        retry_after: None,
+    })?;
+    let bytes = super::render(move || render::crossword::solution_pdf(&fill, "Crossword - solution")).await?;
+    Ok(super::pdf_response(bytes, "crossword-solution.pdf"))
 }
 
 /// Stops an engine at its first progress report.

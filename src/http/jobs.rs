@@ -103,6 +103,18 @@ pub async fn find_kind(state: &AppState, id: &str, kind: &str, what: &str) -> Re
     }
 }
 
+/// The result of a job that has succeeded; 409 (with `Retry-After` while it may still
+/// succeed) otherwise.
+pub fn finished_result(job: &Job) -> Result<&Value, ApiError> {
+    match (&job.state, &job.result) {
+        (JobState::Succeeded, Some(result)) => Ok(result),
+        (state, _) => Err(ApiError::Conflict {
+            detail: format!("job {} is {}; its output is not ready{}", job.id, state.as_str(), if state.is_terminal() { " and never will be" } else { " yet" }),
+            retry_after: (!state.is_terminal()).then_some(1),
+        }),
+    }
+}
+
 /// A resource computed by a job: the job's id, state, progress and times, with the fields
 /// of its result (once it has one) alongside, and `links`.
 pub fn resource_view(job: Job, links: Value) -> Value {

@@ -118,6 +118,22 @@ pub fn accepted(location: &str, body: impl Serialize) -> Response {
     response
 }
 
+/// A PDF shown inline, saved as `filename` if the reader downloads it.
+pub fn pdf_response(bytes: Vec<u8>, filename: &str) -> Response {
+    let mut response = (StatusCode::OK, axum::body::Body::from(bytes)).into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/pdf"));
+    if let Ok(v) = HeaderValue::from_str(&format!("inline; filename=\"{filename}\"")) {
+        headers.insert(header::CONTENT_DISPOSITION, v);
+    }
+    response
+}
+
+/// Runs a renderer off the async threads.
+pub async fn render<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work).await.map_err(|e| ApiError::Internal(format!("rendering failed: {e}")))
+}
+
 /// RFC 3339 form of a stored millisecond time.
 pub fn timestamp(ms: i64) -> String {
     time::OffsetDateTime::from_unix_timestamp_nanos(ms as i128 * 1_000_000)

@@ -11,9 +11,10 @@ use serde_json::{json, Value};
 
 use super::error::ApiError;
 use super::extract::{self, media_type, read_body};
-use super::jobs::{find_kind, queue_at, resource_view};
+use super::jobs::{find_kind, finished_result, queue_at, resource_view};
 use super::AppState;
 use crate::jobs::kinds::oneup::{GenerateParams, Method, SolveParams, GENERATE, SOLVE};
+use crate::render;
 use crate::puzzles::oneup::{ErrorKind, MetropolisOptions, ParseError, Puzzle, MAX_SIZE, MIN_SIZE};
 
 pub fn router() -> Router<AppState> {
@@ -22,6 +23,30 @@ pub fn router() -> Router<AppState> {
         .route("/oneup/solves/{id}", get(show_solve))
         .route("/oneup/puzzles", post(create_puzzle))
         .route("/oneup/puzzles/{id}", get(show_puzzle))
+        .route("/oneup/puzzles/{id}/puzzle.pdf", get(puzzle_pdf))
+        .route("/oneup/puzzles/{id}/solution.pdf", get(solution_pdf))
+}
+
+/// A generated puzzle and its solution, once its job has succeeded.
+async fn generated(state: &AppState, id: &str) -> Result<(Puzzle, Vec<String>), ApiError> {
+    let job = find_kind(state, id, GENERATE, "One Up puzzle").await?;
+    let result = finished_result(&job)?;
+    let corrupt = |what: &str| ApiError::Internal(format!("puzzle {id}: stored {what} does not parse"));
+    let puzzle = Puzzle::from_json_value(&result["puzzle"]["json"]).map_err(|_| corrupt("puzzle"))?;
+    let solution = serde_json::from_value(result["solution"].clone()).map_err(|_| corrupt("solution"))?;
+    Ok((puzzle, solution))
+}
+
+async fn puzzle_pdf(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let (puzzle, _) = generated(&state, &id).await?;
+    let bytes = super::render(move || render::oneup::puzzle_pdf(&puzzle, "One Up")).await?;
+    Ok(super::pdf_response(bytes, "oneup-puzzle.pdf"))
+}
+
+async fn solution_pdf(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let (puzzle, solution) = generated(&state, &id).await?;
+    let bytes = super::render(move || render::oneup::solution_pdf(&puzzle, &solution, "One Up - solution")).await?;
+    Ok(super::pdf_response(bytes, "oneup-solution.pdf"))
 }
 
 #[derive(Deserialize, Default)]

@@ -60,3 +60,20 @@ wait_job "$(header location)"
 check_jq '.state == "succeeded" and (.result.total | type) == "number"' "count all squares for a small list"
 post_json /wordsquares '{"size": 9}'
 check_problem 422 "size" "word square too large"
+
+# Printable grid and solution of a fill.
+post_json /crosswords/fills '{"pattern": "3EF9C51EBFAFAAF8FE37577BFB9D5CEFEF75763F8FAAFAFEBC51CFBEg"}'
+fill=$(header location)
+fill=/crosswords/fills/${fill#/jobs/}
+req GET "$fill/grid.pdf"
+check_status 200 "the empty grid prints at once"
+wait_job "/jobs/${fill#/crosswords/fills/}" 60
+for doc in grid solution; do
+  req GET "$fill/$doc.pdf"
+  if [ "$STATUS" = 200 ] && head -c 5 "$BODY_FILE" | grep -q '%PDF-' && grep -aq '/Count 1$' "$BODY_FILE"; then pass; else fail "$doc.pdf of a fill"; fi
+done
+post_json /crosswords/fills '{"pattern": [".....", ".#.#.", ".....", ".#.#.", "....."], "words": ["ABCDE", "FGHIJ"]}'
+nofill=$(header location)
+wait_job "$nofill"
+req GET "/crosswords/fills/${nofill#/jobs/}/solution.pdf"
+check_problem 409 "no filling" "no solution PDF without a fill"

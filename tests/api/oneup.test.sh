@@ -75,3 +75,13 @@ req GET "$again"
 if [ "$(jq -c .puzzle "$BODY_FILE")" = "$(jq -c .puzzle "$WORK/generated.json")" ]; then pass; else fail "same seed, same puzzle"; fi
 post_json /oneup/puzzles '{"size": 10}'
 check_problem 422 "size" "size out of range"
+
+# Printable puzzle and solution.
+for doc in puzzle solution; do
+  req GET "$puzzle/$doc.pdf"
+  check_status 200 "$doc.pdf"
+  check_header content-type '^application/pdf' "$doc.pdf type"
+  if head -c 5 "$BODY_FILE" | grep -q '%PDF-' && grep -aq '/Count 1$' "$BODY_FILE"; then pass; else fail "$doc.pdf is a one-page PDF"; fi
+done
+req GET /oneup/puzzles/00000000-0000-0000-0000-000000000000/puzzle.pdf
+check_problem 404 "no One Up puzzle" "PDF of an unknown puzzle"

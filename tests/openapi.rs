@@ -65,7 +65,8 @@ async fn every_documented_operation_is_served_with_a_documented_answer() {
             let path_filled = path
                 .replace("{id}", "00000000-0000-0000-0000-000000000000")
                 .replace("{serial}", "00000000000")
-                .replace("{n}", "1");
+                .replace("{n}", "1")
+                .replace("{file}", "app.css");
             let url = server.url(&path_filled);
             let mut request = client.request(method.to_uppercase().parse().unwrap(), &url);
             if let Some(content) = op.pointer("/requestBody/content/application~1json") {

@@ -11,6 +11,7 @@ mod health;
 mod jobs;
 mod middleware;
 mod oneup;
+mod pages;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -58,6 +59,7 @@ pub fn router(state: AppState, limits: &HttpLimits) -> Router {
         .merge(graycodes::router())
         .merge(crosswords::router())
         .merge(oneup::router())
+        .merge(pages::router())
         .fallback(|| async { ApiError::not_found("no such route; see /openapi.yaml for the API") })
         .with_state(state)
         .layer(

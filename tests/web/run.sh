@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# End-to-end browser tests: starts the real binary on a fresh SQLite file and drives its
+# pages in headless Chromium (Debian's /usr/bin/chromium) with playwright-core.
+# Screenshots of every page go to target/screenshots/ (not committed).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+BIN=${BIN:-target/release/puzzlepress}
+if [ ! -x /usr/bin/chromium ]; then
+  echo "tests/web: /usr/bin/chromium is missing (apt-get install chromium)" >&2
+  exit 1
+fi
+(cd tests/web && npm ci --no-audit --no-fund --loglevel=error)
+
+WORK=$(mktemp -d)
+LOG="$WORK/server.log"
+"$BIN" serve --bind 127.0.0.1:0 --database-url "sqlite://$WORK/web.db" --workers 2 >"$LOG" 2>&1 &
+PID=$!
+trap 'kill $PID 2>/dev/null; wait $PID 2>/dev/null; rm -rf "$WORK"' EXIT
+for _ in $(seq 1 100); do
+  BASE=$(grep -o 'listening on http://[0-9.:]*' "$LOG" | head -n1 | sed 's/listening on //') && [ -n "$BASE" ] && break
+  sleep 0.1
+done
+[ -n "${BASE:-}" ] || { cat "$LOG" >&2; exit 1; }
+BASE_URL=$BASE SCREENSHOT_DIR=target/screenshots node tests/web/web.test.mjs

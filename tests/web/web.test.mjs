@@ -1,0 +1,289 @@
+// End-to-end browser tests of the puzzlepress pages, against a running server.
+//
+//   BASE_URL=http://127.0.0.1:8080 node tests/web.test.mjs
+//
+// BASE_URL (required): the server. SCREENSHOT_DIR (default target/screenshots): where the
+// screenshots go. Uses Debian's Chromium at /usr/bin/chromium with a fresh temporary profile.
+// Prints `web: N passed, M failed` last and exits non-zero if anything failed.
+import assert from 'node:assert/strict';
+import { randomInt } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { ALPHABET, groupSerial, parseSerial, serialFromData } from '../../web/static/serial.js';
+
+const BASE_URL = (process.env.BASE_URL || '').replace(/\/+$/, '');
+const SCREENSHOT_DIR = process.env.SCREENSHOT_DIR || 'target/screenshots';
+const SCENARIO_TIMEOUT_MS = 180_000;
+
+const DIRECTIONS = {
+  right: [0, 1], left: [0, -1], down: [1, 0], up: [-1, 0],
+  'down-right': [1, 1], 'down-left': [1, -1], 'up-right': [-1, 1], 'up-left': [-1, -1],
+};
+const TYPO_MESSAGE = 'That serial number looks mistyped — check each character.';
+const UNKNOWN_MESSAGE = "We don't know that serial number.";
+const ONEUP_SOLUTION = ['43122314', '35241123', '14153267', '21531246', '42615378', '12362451', '31224135', '23416512'];
+
+const scenarios = [];
+const scenario = (name, fn) => scenarios.push({ name, fn });
+const shared = { serial: null }; // the book ordered by the first scenario, for the viewer screenshot
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function screenshot(page, name) {
+  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+/** Waits until the element's text satisfies `ok`; fails with the last text seen. */
+async function waitForText(page, selector, ok, timeout = 30_000) {
+  const deadline = Date.now() + timeout;
+  let text = null;
+  for (;;) {
+    const el = await page.$(selector);
+    text = el ? ((await el.textContent()) ?? '').trim() : null;
+    if (text !== null && ok(text)) return text;
+    if (Date.now() > deadline) throw new Error(`timed out waiting on ${selector}; its text is ${JSON.stringify(text)}`);
+    await sleep(100);
+  }
+}
+
+function randomSerial() {
+  return serialFromData(Array.from({ length: 10 }, () => randomInt(32)));
+}
+
+// ---- scenarios ---------------------------------------------------------------------------
+
+scenario('order a 3-page book, watch it print, and find its fox by serial', async (page) => {
+  await page.goto(`${BASE_URL}/order`);
+  await page.fill('#pages', '3');
+  await page.fill('#rows', '8');
+  await page.fill('#cols', '8');
+  await page.click('#print');
+  await page.waitForSelector('#order-result:not([hidden]), #order-error:not(:empty)', { timeout: 30_000 });
+  const orderError = (await page.textContent('#order-error')).trim();
+  assert.equal(orderError, '', 'the order is accepted');
+  // The bar must reach 100% and the links must appear.
+  await page.waitForFunction(
+    () => {
+      const bar = document.querySelector('#book-progress');
+      return bar.hasAttribute('value') && bar.max > 0 && bar.value === bar.max && !document.querySelector('#order-done').hidden;
+    },
+    null,
+    { timeout: 120_000, polling: 100 },
+  );
+  const bar = await page.$eval('#book-progress', (b) => ({ value: b.value, max: b.max }));
+  assert.equal(bar.value, bar.max, '#book-progress ends full');
+  const shown = (await page.textContent('#order-serial')).trim();
+  const parsed = parseSerial(shown);
+  assert.ok(parsed.ok, `the serial shown (${shown}) passes the check: ${parsed.message}`);
+  const serial = parsed.serial;
+  shared.serial = serial;
+  const hrefs = await page.$$eval('#order-done a', (as) => as.map((a) => a.getAttribute('href')));
+  for (const want of [`/books/${serial}/book.pdf`, `/books/${serial}/answer.pdf`, `/books/${serial}/view`]) {
+    assert.ok(hrefs.includes(want), `a link to ${want} (links: ${hrefs.join(', ')})`);
+  }
+  await screenshot(page, 'order-printed');
+
+  // Look it up the way a person types it: lower case, with hyphens.
+  await page.goto(`${BASE_URL}/`);
+  await page.fill('#serial', groupSerial(serial).toLowerCase());
+  await page.click('#find');
+  const sentence = await waitForText(page, '#answer-text', (t) => t.length > 0, 60_000).catch(async (err) => {
+    const why = [await page.textContent('#serial-error'), await page.textContent('#lookup-status')].join(' ').trim();
+    throw new Error(`${err.message}; the page says ${JSON.stringify(why)}`);
+  });
+  const m = sentence.match(/^The fox is on page (\d+), row (\d+), column (\d+), reading ([a-z-]+)\.?$/);
+  assert.ok(m, `answer sentence has the documented form: ${JSON.stringify(sentence)}`);
+  const [p, row, col] = m.slice(1, 4).map(Number);
+  const direction = m[4];
+  assert.ok(DIRECTIONS[direction], `known direction ${direction}`);
+  assert.ok(p >= 1 && p <= 3, `page ${p} is in the 3-page book`);
+  const drawnPage = await page.$eval('#answer-page svg', (svg) => Number(svg.dataset.page));
+  assert.equal(drawnPage, p, 'the drawn page is the stated page');
+  const fox = await page.$$eval('#answer-page .fox', (cells) =>
+    cells.map((c) => ({ row: Number(c.dataset.row), col: Number(c.dataset.col), letter: c.textContent.trim() })),
+  );
+  assert.equal(fox.length, 3, `three highlighted cells, found ${JSON.stringify(fox)}`);
+  const [dr, dc] = DIRECTIONS[direction];
+  for (let k = 0; k < 3; k++) {
+    const want = { row: row + k * dr, col: col + k * dc };
+    const cell = fox.find((c) => c.row === want.row && c.col === want.col);
+    assert.ok(cell, `a highlighted cell at row ${want.row}, column ${want.col} (highlighted: ${JSON.stringify(fox)})`);
+    assert.equal(cell.letter, 'FOX'[k], `letter ${k + 1} along ${direction}`);
+  }
+  const pdf = await page.getAttribute('#answer-pdf', 'href');
+  assert.equal(pdf, `/books/${serial}/answer.pdf`);
+  await screenshot(page, 'index-answer');
+});
+
+scenario('a mistyped serial is caught before any request; an unknown one is reported', async (page) => {
+  const valid = randomSerial();
+  const pos = randomInt(11);
+  const other = ALPHABET[(ALPHABET.indexOf(valid[pos]) + 1 + randomInt(31)) % 32];
+  const typo = valid.slice(0, pos) + other + valid.slice(pos + 1);
+  const bookRequests = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname.startsWith('/books')) bookRequests.push(r.url());
+  });
+  await page.goto(`${BASE_URL}/`);
+
+  await page.fill('#serial', typo);
+  await page.click('#find');
+  await waitForText(page, '#serial-error', (t) => t === TYPO_MESSAGE, 5_000);
+  await sleep(500); // time for a request to show up, were one made
+  assert.deepEqual(bookRequests, [], 'no request for a mistyped serial');
+  assert.equal(await page.getAttribute('#serial', 'aria-invalid'), 'true');
+  await screenshot(page, 'index-typo');
+
+  await page.fill('#serial', groupSerial(valid));
+  await page.click('#find');
+  await waitForText(page, '#serial-error', (t) => t === UNKNOWN_MESSAGE, 15_000);
+  assert.ok(bookRequests.some((u) => u.includes(`/books/${valid}`)), `asked the server about ${valid}: ${bookRequests.join(', ')}`);
+});
+
+scenario('fox in a hole: holes 2,3,4,2,3,4 catch the fox on day 6', async (page) => {
+  await page.goto(`${BASE_URL}/foxhole`);
+  assert.equal(await page.inputValue('#holes'), '5', 'five holes by default');
+  assert.equal(await page.locator('#board button[data-hole]').count(), 5);
+  const clicks = [2, 3, 4, 2, 3, 4];
+  for (const [i, hole] of clicks.entries()) {
+    const button = page.getByRole('button', { name: `Hole ${hole}`, exact: true });
+    assert.equal(await button.getAttribute('data-hole'), String(hole));
+    await button.click();
+    const text = (await page.textContent('#foxhole-status')).trim();
+    if (i < clicks.length - 1) assert.ok(!/caught/i.test(text), `not caught after day ${i + 1}: ${text}`);
+  }
+  const text = await waitForText(page, '#foxhole-status', (t) => t.includes('You caught it!'), 5_000);
+  assert.match(text, /\bday 6\b/i, `states day 6: ${text}`);
+  await screenshot(page, 'foxhole-caught');
+});
+
+scenario('fox in a hole: giving up after hole 1 four times draws a valid escape', async (page) => {
+  await page.goto(`${BASE_URL}/foxhole`);
+  const hole1 = page.getByRole('button', { name: 'Hole 1', exact: true });
+  await hole1.click();
+  // The rest from the keyboard: the holes are real buttons.
+  await hole1.focus();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press(' ');
+  await page.keyboard.press('Enter');
+  assert.match(await page.textContent('#day'), /Day 5/, 'four days played');
+  await page.getByRole('button', { name: /give up/i }).click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-escape-day]').length >= 4, null, { timeout: 15_000 });
+  const steps = await page.$$eval('[data-escape-day]', (els) =>
+    els.map((e) => ({ day: Number(e.dataset.escapeDay), hole: Number(e.dataset.hole) })),
+  );
+  assert.equal(steps.length, 4, `four escape steps: ${JSON.stringify(steps)}`);
+  steps.sort((a, b) => a.day - b.day);
+  assert.deepEqual(steps.map((x) => x.day), [1, 2, 3, 4]);
+  const holes = steps.map((x) => x.hole);
+  for (const [d, hole] of holes.entries()) {
+    assert.ok(Number.isInteger(hole) && hole >= 1 && hole <= 5, `day ${d + 1}: hole ${hole} exists`);
+    assert.notEqual(hole, 1, `day ${d + 1}: the fox is not in the inspected hole 1`);
+    if (d > 0) assert.equal(Math.abs(hole - holes[d - 1]), 1, `day ${d + 1}: moved to a neighbour (${holes.join(' → ')})`);
+  }
+  await screenshot(page, 'foxhole-escape');
+});
+
+scenario('One Up: solves the 7 July 2024 example', async (page) => {
+  await page.goto(`${BASE_URL}/oneup`);
+  await page.click('#load-example');
+  await page.click('#solve');
+  await page.waitForSelector('#oneup-status:not(:empty), #puzzle-error:not(:empty)', { timeout: 90_000 });
+  assert.equal((await page.textContent('#puzzle-error')).trim(), '', 'the example parses');
+  const verdict = (await page.textContent('#oneup-status')).trim();
+  assert.match(verdict, /solved/i, `solved: ${verdict}`);
+  assert.match(verdict, /\bunique\b/i, `says whether unique: ${verdict}`);
+  assert.doesNotMatch(verdict, /not unique/i, `the example's solution is unique: ${verdict}`);
+  const cells = await page.$$eval('#oneup-board .cell', (els) =>
+    els.map((e) => ({ row: Number(e.dataset.row), col: Number(e.dataset.col), digit: e.textContent.trim() })),
+  );
+  assert.equal(cells.length, 64, 'an 8 × 8 grid');
+  const grid = Array.from({ length: 8 }, () => Array(8).fill('?'));
+  for (const c of cells) grid[c.row - 1][c.col - 1] = c.digit;
+  assert.deepEqual(grid.map((r) => r.join('')), ONEUP_SOLUTION);
+  await screenshot(page, 'oneup-solved');
+});
+
+scenario('screenshots of every page', async (page) => {
+  const serial = shared.serial || randomSerial();
+  const pages = [
+    ['index', '/', 'form#lookup'],
+    ['order', '/order', 'form#order'],
+    ['view', `/books/${serial}/view`, '#viewer:not([hidden]) svg, #view-status:not([hidden])'],
+    ['foxhole', '/foxhole', '#board button'],
+    ['oneup', '/oneup', '#puzzle-text'],
+    ['crosswords', '/crosswords', 'form#patterns-form'],
+  ];
+  for (const [name, route, ready] of pages) {
+    for (const [suffix, viewport] of [['', { width: 1280, height: 900 }], ['-phone', { width: 390, height: 844 }]]) {
+      await page.setViewportSize(viewport);
+      const res = await page.goto(`${BASE_URL}${route}`);
+      assert.equal(res.status(), 200, `${route} answers 200`);
+      await page.waitForSelector(ready, { timeout: 30_000 });
+      assert.ok(await page.$('header nav a[href="/foxhole"]'), `${route} has the site navigation`);
+      const file = await screenshot(page, `${name}${suffix}`);
+      const { size } = await fs.stat(file);
+      assert.ok(size > 1000, `${file} is a real image (${size} bytes)`);
+    }
+  }
+});
+
+// ---- runner ------------------------------------------------------------------------------
+
+async function main() {
+  if (!BASE_URL) {
+    console.error('set BASE_URL to the server, e.g. BASE_URL=http://127.0.0.1:8080');
+    console.log('web: 0 passed, 1 failed');
+    process.exit(2);
+  }
+  await fs.mkdir(SCREENSHOT_DIR, { recursive: true });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--disable-quic'],
+  });
+  let passed = 0;
+  let failed = 0;
+  try {
+    for (const { name, fn } of scenarios) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
+      page.setDefaultTimeout(30_000);
+      const pageErrors = [];
+      page.on('pageerror', (err) => pageErrors.push(err.message));
+      const started = Date.now();
+      try {
+        let timer;
+        await Promise.race([
+          fn(page),
+          new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new Error(`took over ${SCENARIO_TIMEOUT_MS / 1000} s`)), SCENARIO_TIMEOUT_MS);
+          }),
+        ]).finally(() => clearTimeout(timer));
+        assert.deepEqual(pageErrors, [], 'no uncaught errors in the page');
+        passed++;
+        console.log(`ok   ${name} (${Date.now() - started} ms)`);
+      } catch (err) {
+        failed++;
+        console.log(`FAIL ${name}\n     ${String(err.message).split('\n').join('\n     ')}`);
+        await screenshot(page, `failed-${scenarios.findIndex((s) => s.name === name) + 1}`).catch(() => {});
+      } finally {
+        await context.close();
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+  console.log(`web: ${passed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+}
+
+main().catch((err) => {
+  console.error(err);
+  console.log('web: 0 passed, 1 failed');
+  process.exit(1);
+});

@@ -1,0 +1,139 @@
+// Shared helpers: API calls with problem+json errors, job polling, small DOM and SVG builders.
+
+/** An API failure with a sentence fit to show people. */
+export class ApiError extends Error {
+  constructor(status, message, problem = null) {
+    super(message);
+    this.status = status;
+    this.problem = problem;
+  }
+}
+
+/** "the graph must have …, got 50" → "The graph must have …, got 50." */
+export function sentence(text) {
+  const t = String(text ?? '').trim();
+  if (!t) return '';
+  const s = t[0].toUpperCase() + t.slice(1);
+  return /[.!?…]$/.test(s) ? s : `${s}.`;
+}
+
+function problemMessage(status, body, statusText) {
+  if (body && typeof body === 'object') {
+    if (body.detail) return sentence(body.detail);
+    if (body.title) return sentence(body.title);
+  }
+  return `The server answered ${status}${statusText ? ` (${statusText})` : ''}; please try again.`;
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Calls the API. `json` or `text` give a body. Resolves to {status, body, location};
+ * rejects with ApiError (status 0 when the server could not be reached).
+ */
+export async function api(path, { method = 'GET', json, text } = {}) {
+  const headers = { Accept: 'application/json, application/problem+json' };
+  const init = { method, headers };
+  if (json !== undefined) {
+    init.body = JSON.stringify(json);
+    headers['Content-Type'] = 'application/json';
+  } else if (text !== undefined) {
+    init.body = text;
+    headers['Content-Type'] = 'text/plain';
+  }
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch {
+    throw new ApiError(0, 'We could not reach the server. Check your connection and try again.');
+  }
+  const type = res.headers.get('content-type') || '';
+  const body = type.includes('json') ? await res.json().catch(() => null) : await res.text();
+  if (!res.ok) throw new ApiError(res.status, problemMessage(res.status, body, res.statusText), body);
+  return { status: res.status, body, location: res.headers.get('location') };
+}
+
+export const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
+
+/**
+ * GETs `url` every `interval` ms until its `state` is terminal, calling `onUpdate` with each
+ * answer. Transient trouble (unreachable server, 503) is retried a few times.
+ * Stops early, resolving to null, when `isStale()` turns true (the user started over).
+ */
+export async function poll(url, { interval = 500, onUpdate = () => {}, isStale = () => false } = {}) {
+  let failures = 0;
+  for (;;) {
+    if (isStale()) return null;
+    try {
+      const { body } = await api(url);
+      failures = 0;
+      if (isStale()) return null;
+      onUpdate(body);
+      if (TERMINAL.has(body.state)) return body;
+    } catch (err) {
+      const transient = err instanceof ApiError && (err.status === 0 || err.status === 503);
+      if (!transient || ++failures > 5) throw err;
+    }
+    await sleep(interval);
+  }
+}
+
+/** Where a 202 answer says to poll: the Location header, else the body's own links. */
+export function pollUrl(answer) {
+  return answer.location || answer.body?.links?.self || answer.body?.job;
+}
+
+/** Shows {done, total} on a <progress>; with no total yet it is indeterminate. */
+export function showProgress(el, progress, finished = false) {
+  const done = Number(progress?.done) || 0;
+  const total = Number(progress?.total) || 0;
+  if (finished) {
+    el.max = total || 1;
+    el.value = el.max;
+  } else if (total > 0) {
+    el.max = total;
+    el.value = Math.min(done, total);
+  } else {
+    el.removeAttribute('value');
+  }
+  el.textContent = total > 0 ? `${Math.round((100 * el.value) / el.max)}%` : '';
+}
+
+/** Creates an HTML element: h('a', {href: '/x', class: 'y'}, 'text', child…). */
+export function h(tag, attrs = {}, ...children) {
+  return build(document.createElement(tag), attrs, children);
+}
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/** Creates an SVG element, like `h`. */
+export function s(tag, attrs = {}, ...children) {
+  return build(document.createElementNS(SVG_NS, tag), attrs, children);
+}
+
+function build(el, attrs, children) {
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
+    else el.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : String(c));
+  }
+  return el;
+}
+
+/** Shows a message in a status region; kind 'error' styles it as an error. */
+export function say(el, message, kind = 'info') {
+  el.textContent = message;
+  el.dataset.kind = kind;
+  el.hidden = !message;
+}
+
+/** "1, 3 and 5" */
+export function listText(items) {
+  const a = items.map(String);
+  if (a.length <= 1) return a.join('');
+  return `${a.slice(0, -1).join(', ')} and ${a[a.length - 1]}`;
+}

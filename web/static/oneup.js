@@ -1,0 +1,309 @@
+// "/oneup": draw, solve and generate One Up puzzles.
+import { api, h, poll, pollUrl, s, say, showProgress } from '/static/app.js';
+
+const $ = (sel) => document.querySelector(sel);
+const textarea = $('#puzzle-text');
+const textError = $('#puzzle-error');
+const status = $('#oneup-status');
+const boardBox = $('#oneup-board');
+const extra = $('#oneup-extra');
+const progressRow = $('#oneup-progress');
+
+// The puzzle of 7 July 2024, in the text format.
+const EXAMPLE = `11112222 Row regions
+11111222
+12222222
+11222222
+11111111
+11222222
+11122222
+11111122
+
+11111111 Column regions
+11111121
+11212121
+11212221
+21212221
+22212221
+22222221
+22222221
+
+9 Number of clues
+1 2 3 Row 1, column 2's clue is 3
+2 2 5
+3 3 1
+4 4 3
+4 6 2
+6 4 6
+6 8 1
+7 1 3
+8 3 4
+`;
+
+/**
+ * A lenient reading of the text format, only for drawing while typing: {rows, cols, clues}
+ * or null. The server's parser is the judge and names the faulty line when Solve is pressed.
+ * rows[r][c] is cell (r, c)'s row-region label, cols[r][c] its column-region label.
+ */
+export function readPuzzle(text) {
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/).map((l) => l.trim().split(/\s+/)[0] || '');
+  let i = 0;
+  const skipBlank = () => {
+    while (i < lines.length && !lines[i]) i++;
+  };
+  const block = (n) => {
+    skipBlank();
+    const out = lines.slice(i, i + n);
+    i += n;
+    return out.length === n && out.every((l) => Array.from(l).length === n) ? out : null;
+  };
+  skipBlank();
+  const n = Array.from(lines[i] || '').length;
+  if (n < 2 || n > 12) return null;
+  const rows = block(n);
+  const cols = rows && block(n);
+  if (!cols) return null;
+  skipBlank();
+  const count = Number(lines[i++]);
+  const clues = [];
+  const all = text.split(/\r?\n/);
+  for (let k = 0; Number.isInteger(count) && k < count && i < all.length; k++) {
+    skipBlank();
+    const [row, col, digit] = (all[i++] || '').trim().split(/\s+/).slice(0, 3).map(Number);
+    if (![row, col, digit].every(Number.isInteger) || row < 1 || col < 1 || row > n || col > n) break;
+    clues.push({ row, col, digit });
+  }
+  return { rows, cols, clues };
+}
+
+const CELL = 48;
+const PAD = 3;
+
+/** The grid as SVG: walls between regions, clue digits, and the solution if given. */
+function drawBoard({ rows, cols, clues = [] }, solution = null) {
+  const n = rows.length;
+  const size = n * CELL + 2 * PAD;
+  const at = (r, c) => [PAD + c * CELL, PAD + r * CELL];
+  const clueAt = new Map(clues.map((k) => [`${k.row},${k.col}`, k.digit]));
+  const svg = s('svg', {
+    viewBox: `0 0 ${size} ${size}`,
+    width: size,
+    role: 'img',
+    'aria-label': `${n} by ${n} One Up grid${solution ? ', solved' : ''} with ${clues.length} clues`,
+  });
+  for (let r = 0; r < n; r++) {
+    for (let c = 0; c < n; c++) {
+      const [x, y] = at(r, c);
+      const clue = clueAt.get(`${r + 1},${c + 1}`);
+      const digit = clue ?? (solution ? solution[r]?.[c] : '');
+      svg.append(
+        s(
+          'g',
+          { class: clue !== undefined ? 'cell clue' : 'cell', 'data-row': r + 1, 'data-col': c + 1 },
+          s('rect', { x, y, width: CELL, height: CELL }),
+          s('text', { x: x + CELL / 2, y: y + CELL / 2 + 8, 'text-anchor': 'middle' }, digit ?? ''),
+        ),
+      );
+    }
+  }
+  const line = (x1, y1, x2, y2, cls) => svg.append(s('line', { class: cls, x1, y1, x2, y2 }));
+  for (let k = 1; k < n; k++) {
+    line(PAD + k * CELL, PAD, PAD + k * CELL, PAD + n * CELL, 'grid-line');
+    line(PAD, PAD + k * CELL, PAD + n * CELL, PAD + k * CELL, 'grid-line');
+  }
+  for (let r = 0; r < n; r++) {
+    for (let c = 0; c < n; c++) {
+      const [x, y] = at(r, c);
+      // A row region ends where the next cell along the row has another row label…
+      if (c + 1 < n && rows[r][c] !== rows[r][c + 1]) line(x + CELL, y, x + CELL, y + CELL, 'wall');
+      // …and a column region where the next cell down has another column label.
+      if (r + 1 < n && cols[r][c] !== cols[r + 1][c]) line(x, y + CELL, x + CELL, y + CELL, 'wall');
+    }
+  }
+  svg.append(s('rect', { class: 'wall', x: PAD, y: PAD, width: n * CELL, height: n * CELL, fill: 'none' }));
+  return svg;
+}
+
+let shown = null; // the puzzle drawn now: {rows, cols, clues}
+let generation = 0; // bumped by every solve or generate, so a stale poll stops
+
+function redraw(solution = null) {
+  shown = readPuzzle(textarea.value);
+  if (shown) {
+    boardBox.replaceChildren(drawBoard(shown, solution));
+  } else if (solution) {
+    // The server read it even though the preview could not: show the digits without walls.
+    const n = solution.length;
+    const blank = Array.from({ length: n }, (_, r) => Array.from({ length: n }, (_, c) => `${r}:${c}`));
+    boardBox.replaceChildren(drawBoard({ rows: blank, cols: blank }, solution));
+  } else {
+    boardBox.replaceChildren(h('p', { class: 'hint' }, 'The grid appears here when the text describes a puzzle.'));
+  }
+  $('#oneup-solution-text').textContent = solution
+    ? `Solution, row by row: ${solution.map((r, i) => `row ${i + 1}: ${Array.from(r).join(' ')}`).join('; ')}.`
+    : '';
+}
+
+function textProblem(message) {
+  textError.textContent = message;
+  textarea.setAttribute('aria-invalid', message ? 'true' : 'false');
+}
+
+/** Puts the caret on line `n` (1-based) of the textarea and selects it. */
+function selectLine(n) {
+  const lines = textarea.value.split('\n');
+  if (n < 1 || n > lines.length) return;
+  const start = lines.slice(0, n - 1).reduce((a, l) => a + l.length + 1, 0);
+  textarea.focus();
+  textarea.setSelectionRange(start, start + lines[n - 1].length);
+}
+
+function statsList(stats) {
+  if (!stats || typeof stats !== 'object') return null;
+  const entries = Object.entries(stats).filter(([, v]) => v === null || typeof v !== 'object');
+  if (!entries.length) return null;
+  return h('dl', { class: 'stats' }, ...entries.flatMap(([k, v]) => [h('dt', {}, k.replace(/_/g, ' ')), h('dd', {}, String(v))]));
+}
+
+function working(label, body) {
+  progressRow.hidden = false;
+  showProgress($('#oneup-progress-bar'), body?.progress);
+  $('#oneup-progress-text').textContent = label;
+}
+
+function setBusy(busy) {
+  $('#solve').disabled = busy;
+  $('#generate').disabled = busy;
+}
+
+async function solve(event) {
+  event.preventDefault();
+  const gen = ++generation;
+  const stale = () => gen !== generation;
+  textProblem('');
+  say(status, '');
+  extra.replaceChildren();
+  redraw();
+  if (!textarea.value.trim()) {
+    textProblem('Paste a puzzle first, or load the example.');
+    textarea.focus();
+    return;
+  }
+  setBusy(true);
+  try {
+    const queued = await api('/oneup/solves?method=exact', { method: 'POST', text: textarea.value });
+    working('Solving…', queued.body);
+    const done = await poll(pollUrl(queued), { isStale: stale, onUpdate: (b) => working('Solving…', b) });
+    if (!done) return;
+    progressRow.hidden = true;
+    if (done.state !== 'succeeded') {
+      say(status, `The solver stopped: ${done.error || done.reason || done.state}.`, 'error');
+      return;
+    }
+    if (!done.solution) {
+      redraw();
+      say(status, done.reason ? `No solution: ${done.reason}.` : 'This puzzle has no solution.', 'error');
+    } else {
+      redraw(done.solution);
+      const verdict =
+        done.unique === true
+          ? 'Solved. The solution is unique.'
+          : done.unique === false
+            ? 'Solved, but the solution is not unique: this is one of several.'
+            : `Solved.${done.reason ? ` ${done.reason}.` : ''}`;
+      say(status, verdict, 'ok');
+      status.dataset.unique = String(done.unique);
+    }
+    const stats = statsList(done.stats);
+    if (stats) extra.replaceChildren(h('h3', {}, 'Solver statistics'), stats);
+  } catch (err) {
+    if (stale()) return;
+    progressRow.hidden = true;
+    if (err.status === 400 || err.status === 422) {
+      textProblem(err.message);
+      const line = err.problem?.line ?? err.message.match(/\bline (\d+)/i)?.[1];
+      if (line) selectLine(Number(line));
+    } else {
+      say(status, err.message, 'error');
+    }
+  } finally {
+    if (!stale()) setBusy(false);
+  }
+}
+
+async function generate(event) {
+  event.preventDefault();
+  const gen = ++generation;
+  const stale = () => gen !== generation;
+  const size = Number($('#size').value);
+  textProblem('');
+  say(status, '');
+  extra.replaceChildren();
+  setBusy(true);
+  try {
+    const queued = await api('/oneup/puzzles', { method: 'POST', json: { size } });
+    const url = pollUrl(queued);
+    working('Generating…', queued.body);
+    const done = await poll(url, { isStale: stale, onUpdate: (b) => working('Generating…', b) });
+    if (!done) return;
+    progressRow.hidden = true;
+    if (done.state !== 'succeeded' || !done.puzzle) {
+      say(status, `No puzzle was made: ${done.error || done.reason || done.state}.`, 'error');
+      return;
+    }
+    const { text, json } = done.puzzle;
+    textarea.value = text.endsWith('\n') ? text : `${text}\n`;
+    const puzzle = { rows: json.row_regions, cols: json.col_regions, clues: json.clues };
+    shown = puzzle;
+    boardBox.replaceChildren(drawBoard(puzzle));
+    say(status, `A new ${size} × ${size} puzzle with ${json.clues.length} clues.`, 'ok');
+    const base = url.replace(/\/$/, '');
+    const solution = done.solution;
+    const reveal = h('button', { type: 'button', class: 'secondary' }, 'Show the solution');
+    reveal.addEventListener('click', () => {
+      boardBox.replaceChildren(drawBoard(puzzle, solution));
+      reveal.disabled = true;
+    });
+    const difficulty = statsList(done.difficulty);
+    extra.replaceChildren(
+      h(
+        'div',
+        { class: 'links' },
+        h('a', { class: 'button secondary', href: `${base}/puzzle.pdf` }, 'Print the puzzle (PDF)'),
+        h('a', { class: 'button secondary', href: `${base}/solution.pdf` }, 'Print the solution (PDF)'),
+        solution ? reveal : null,
+      ),
+      difficulty ? h('h3', {}, 'Difficulty') : null,
+      difficulty,
+    );
+  } catch (err) {
+    if (stale()) return;
+    progressRow.hidden = true;
+    say(status, err.message, 'error');
+  } finally {
+    if (!stale()) setBusy(false);
+  }
+}
+
+let typing;
+textarea.addEventListener('input', () => {
+  clearTimeout(typing);
+  typing = setTimeout(() => {
+    textProblem('');
+    redraw();
+  }, 250);
+});
+$('#load-example').addEventListener('click', () => {
+  generation++;
+  textarea.value = EXAMPLE;
+  textProblem('');
+  say(status, '');
+  extra.replaceChildren();
+  setBusy(false);
+  progressRow.hidden = true;
+  redraw();
+});
+$('#solve-form').addEventListener('submit', solve);
+$('#generate-form').addEventListener('submit', generate);
+
+redraw();

@@ -39,12 +39,17 @@ async fn lifecycle_of_a_job() {
         let (queued, created) = store.insert_job(&job(5), 3, 1_000).await.unwrap();
         assert!(created);
         assert_eq!(queued.state, JobState::Queued);
-        assert_eq!(store.queued_count().await.unwrap(), 1);
+        assert_eq!(store.queued_count(100).await.unwrap(), 1);
+        store.insert_job(&job(6), 3, 1_000).await.unwrap();
+        assert_eq!(store.queued_count(1).await.unwrap(), 1, "counted up to the cap");
+        assert_eq!(store.queued_count(100).await.unwrap(), 2);
 
         let claimed = store.claim("w1", 2_000, LEASE).await.unwrap().expect("a job to claim");
         assert_eq!((claimed.id.as_str(), claimed.attempts), (queued.id.as_str(), 1));
         assert_eq!(claimed.params, json!({"holes": 5}));
-        assert!(store.claim("w2", 2_000, LEASE).await.unwrap().is_none(), "a running job is not claimed twice");
+        let other = store.claim("w2", 2_000, LEASE).await.unwrap().expect("the second job");
+        assert_ne!(other.id, claimed.id, "a running job is not claimed twice");
+        assert!(store.claim("w3", 2_000, LEASE).await.unwrap().is_none());
 
         let beat = store.heartbeat(&claimed.id, "w1", 3_000, LEASE, 4, 10).await.unwrap();
         assert_eq!(beat, Lease::Held { cancel_requested: false });

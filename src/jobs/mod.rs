@@ -46,7 +46,7 @@ impl Queue {
     pub async fn submit(&self, new: NewJob) -> Result<(Job, bool), SubmitError> {
         // The limit is checked before inserting, so concurrent submits may overshoot it by
         // a few; it bounds the queue, it is not an exact quota.
-        let queued = self.store.queued_count().await?;
+        let queued = self.store.queued_count(self.limit).await?;
         if queued >= self.limit {
             if let Some(key) = &new.idempotency_key {
                 // A retried order whose job already exists is not new work.

@@ -156,10 +156,14 @@ impl Store {
         row.map(Job::try_from).transpose()
     }
 
-    /// Jobs waiting for a worker (the backpressure measure).
-    pub async fn queued_count(&self) -> Result<i64> {
+    /// Jobs waiting for a worker (the backpressure measure), counted up to `cap` so the
+    /// check stays cheap however long the queue grows.
+    pub async fn queued_count(&self, cap: i64) -> Result<i64> {
         let n: i64 = with_pool!(self, p => {
-            sqlx::query_scalar("SELECT COUNT(*) FROM jobs WHERE state = 'queued'").fetch_one(p).await?
+            sqlx::query_scalar("SELECT COUNT(*) FROM (SELECT 1 FROM jobs WHERE state = 'queued' LIMIT $1) AS waiting")
+                .bind(cap)
+                .fetch_one(p)
+                .await?
         });
         Ok(n)
     }

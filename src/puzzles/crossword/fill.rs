@@ -75,14 +75,7 @@ pub struct Fill {
 /// Fills the requested pattern (see `fill_grid`).
 pub fn fill(req: &FillRequest, progress: &mut dyn Progress) -> Result<Fill, CrosswordError> {
     let grid = req.pattern.to_grid()?;
-    let custom;
-    let list = match &req.words {
-        Some(words) => {
-            custom = WordList::from_words(words)?;
-            &custom
-        }
-        None => WordList::english(),
-    };
+    let list = &*WordList::chosen(req.words.as_deref())?;
     let opts = FillOptions {
         seed: req.seed,
         max_nodes: req.max_nodes,

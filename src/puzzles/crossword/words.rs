@@ -35,6 +35,14 @@ impl WordList {
         })
     }
 
+    /// A request's own list (validated), or the bundled English one when it gives none.
+    pub fn chosen(words: Option<&[String]>) -> Result<std::borrow::Cow<'static, WordList>, CrosswordError> {
+        Ok(match words {
+            Some(words) => std::borrow::Cow::Owned(WordList::from_words(words)?),
+            None => std::borrow::Cow::Borrowed(WordList::english()),
+        })
+    }
+
     /// Validates and uppercases a supplied list: every word must be non-empty ASCII
     /// letters; duplicates (after uppercasing) and words longer than 21 letters (they fit
     /// no grid) are dropped.

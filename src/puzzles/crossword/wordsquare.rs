@@ -301,14 +301,7 @@ pub fn word_squares(
             format!("word squares have a side of {MIN_SIDE}..={MAX_SIDE}, got {n}"),
         ));
     }
-    let custom;
-    let list = match &req.words {
-        Some(words) => {
-            custom = WordList::from_words(words)?;
-            &custom
-        }
-        None => WordList::english(),
-    };
+    let list = &*WordList::chosen(req.words.as_deref())?;
     let max_nodes = budget::max_nodes(req.max_nodes, DEFAULT_MAX_NODES)?;
     let mut budget = Budget::new(max_nodes, req.time_limit_ms, 1 << 14, progress);
     let trie = Trie::new(n, list.of_len(n));

@@ -71,7 +71,7 @@ pub fn location(id: &str) -> String {
 /// Queues a job of `kind` with already validated `params`: 202 with the job and
 /// `Location: /jobs/{id}`, honouring `Idempotency-Key`.
 pub async fn queue(state: &AppState, headers: &HeaderMap, kind: &str, params: impl Serialize) -> Result<Response, ApiError> {
-    queue_at(state, headers, kind, params, |id| location(id)).await
+    queue_at(state, headers, kind, params, location).await
 }
 
 /// Like [`queue`], for jobs whose result is read at a resource URL of their own.

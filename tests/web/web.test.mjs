@@ -207,6 +207,106 @@ scenario('One Up: solves the 7 July 2024 example', async (page) => {
   await screenshot(page, 'oneup-solved');
 });
 
+/** Fetches `href` (relative to the server) and checks that it is a PDF. */
+async function assertPdf(page, href) {
+  const res = await page.request.get(`${BASE_URL}${href}`);
+  assert.equal(res.status(), 200, `${href} answers 200`);
+  assert.match(res.headers()['content-type'] || '', /^application\/pdf/, `${href} is served as a PDF`);
+  const head = (await res.body()).subarray(0, 4).toString('latin1');
+  assert.equal(head, '%PDF', `${href} starts like a PDF`);
+}
+
+scenario('One Up: generates a 6 × 6 puzzle, prints it, and solves its text uniquely', async (page) => {
+  await page.goto(`${BASE_URL}/oneup`);
+  await page.selectOption('#size', '6');
+  await page.click('#generate');
+  const made = await waitForText(page, '#oneup-status', (t) => t.length > 0, 120_000);
+  assert.match(made, /^A new 6 × 6 puzzle with \d+ clues\.$/, `generated: ${made}`);
+  const hrefs = await page.$$eval('#oneup-extra a', (as) => as.map((a) => a.getAttribute('href')));
+  const m = (hrefs[0] || '').match(/^\/oneup\/puzzles\/([^/]+)\/puzzle\.pdf$/);
+  assert.ok(m, `a puzzle PDF link first (links: ${hrefs.join(', ')})`);
+  const base = `/oneup/puzzles/${m[1]}`;
+  assert.deepEqual(hrefs, [`${base}/puzzle.pdf`, `${base}/solution.pdf`]);
+  const generated = await (await page.request.get(`${BASE_URL}${base}`)).json();
+  assert.equal(generated.state, 'succeeded');
+  assert.equal((await page.inputValue('#puzzle-text')).trim(), generated.puzzle.text.trim(), 'the puzzle text is in the textarea');
+  const clues = await page.$$eval('#oneup-board .cell.clue', (els) =>
+    els.map((e) => `${e.dataset.row} ${e.dataset.col} ${e.textContent.trim()}`).sort(),
+  );
+  assert.equal(await page.locator('#oneup-board .cell').count(), 36, 'a 6 × 6 grid is drawn');
+  assert.deepEqual(clues, generated.puzzle.json.clues.map((k) => `${k.row} ${k.col} ${k.digit}`).sort(), 'the clues are drawn');
+  for (const href of hrefs) await assertPdf(page, href);
+  await screenshot(page, 'oneup-generated');
+
+  await page.click('#solve');
+  const verdict = await waitForText(page, '#oneup-status', (t) => /solved|solution|stopped/i.test(t) && !/^A new/.test(t), 120_000);
+  assert.equal((await page.textContent('#puzzle-error')).trim(), '', 'the generated text parses');
+  assert.match(verdict, /\bunique\b/i, `says unique: ${verdict}`);
+  assert.doesNotMatch(verdict, /not unique/i, `a generated puzzle has one solution: ${verdict}`);
+  const digits = await page.$$eval('#oneup-board .cell', (els) =>
+    els.map((e) => ({ row: Number(e.dataset.row), col: Number(e.dataset.col), digit: e.textContent.trim() })),
+  );
+  const grid = Array.from({ length: 6 }, () => Array(6).fill('?'));
+  for (const c of digits) grid[c.row - 1][c.col - 1] = c.digit;
+  assert.deepEqual(grid.map((r) => r.join('')), generated.solution, 'the solver finds the generated solution');
+});
+
+scenario('crosswords: 15 × 15 patterns, a fill whose letters and entries agree, printable', async (page) => {
+  await page.goto(`${BASE_URL}/crosswords`);
+  await page.fill('#size', '15');
+  await page.selectOption('#symmetry', 'mirror');
+  await page.fill('#max-len', '9');
+  await page.fill('#count', '3');
+  await page.click('#make-patterns');
+  const found = await waitForText(page, '#patterns-status', (t) => t.length > 0, 120_000);
+  assert.match(found, /^\d+ patterns? of 15 × 15\./, `patterns: ${found}`);
+  const figures = page.locator('#patterns figure');
+  const count = await figures.count();
+  assert.ok(count >= 1, 'at least one pattern is drawn');
+  for (let i = 0; i < count; i++) {
+    assert.equal(await figures.nth(i).locator('.square').count(), 225, `pattern ${i + 1} has 225 squares`);
+  }
+  await screenshot(page, 'crosswords-patterns');
+
+  // Random seeds: a pattern may (rarely) have no fill; that must read as a sentence, and the next is tried.
+  let filled = false;
+  for (let i = 0; i < count && !filled; i++) {
+    await figures.nth(i).getByRole('button', { name: `Fill pattern ${i + 1}` }).click();
+    const said = await waitForText(page, '#fill-status', (t) => t.length > 0, 120_000);
+    filled = (await page.getAttribute('#fill-status', 'data-kind')) === 'ok';
+    if (!filled) assert.match(said, /^[A-Z].*\.$/, `a missing fill is explained in a sentence: ${said}`);
+    else assert.match(said, /^Filled with \d+ words\.$/, said);
+  }
+  assert.ok(filled, `one of the ${count} patterns is filled`);
+  const squares = await page.$$eval('#fill-view .square', (gs) =>
+    gs.map((g) => ({
+      row: Number(g.dataset.row),
+      col: Number(g.dataset.col),
+      white: !!g.querySelector('rect.white'),
+      letter: g.querySelector('.fill-letter')?.textContent.trim() ?? '',
+    })),
+  );
+  assert.equal(squares.length, 225, 'the filled grid has 225 squares');
+  const blanks = squares.filter((q) => q.white && !/^[A-Z]$/.test(q.letter));
+  assert.deepEqual(blanks, [], 'every white square holds a letter');
+  const at = new Map(squares.map((q) => [`${q.row},${q.col}`, q]));
+  const first = await page.$eval('#fill-view ol[data-direction="across"] li', (li) => ({
+    row: Number(li.dataset.row),
+    col: Number(li.dataset.col),
+    word: li.textContent.replace(/^\s*\d+\.\s*/, '').trim(),
+  }));
+  let read = '';
+  for (let c = first.col; at.get(`${first.row},${c}`)?.white; c++) read += at.get(`${first.row},${c}`).letter;
+  assert.ok(first.word.length >= 3, `the first across entry is a word: ${JSON.stringify(first)}`);
+  assert.equal(read, first.word, `the grid reads the first across word from row ${first.row}, column ${first.col}`);
+  for (const id of ['#fill-grid-pdf', '#fill-solution-pdf']) {
+    const href = await page.getAttribute(id, 'href');
+    assert.match(href, /^\/crosswords\/fills\/[^/]+\/(grid|solution)\.pdf$/, `${id}: ${href}`);
+    await assertPdf(page, href);
+  }
+  await screenshot(page, 'crosswords-filled');
+});
+
 scenario('screenshots of every page', async (page) => {
   const serial = shared.serial || randomSerial();
   const pages = [

@@ -131,6 +131,11 @@ export function say(el, message, kind = 'info') {
   el.hidden = !message;
 }
 
+/** A random seed below 2^53, so the server and JavaScript read the same number. */
+export function randomSeed() {
+  return Math.floor(Math.random() * Number.MAX_SAFE_INTEGER);
+}
+
 /** "1, 3 and 5" */
 export function listText(items) {
   const a = items.map(String);

@@ -1,5 +1,5 @@
 // "/crosswords": generate crossword patterns and fill one with words.
-import { api, h, poll, pollUrl, s, say, sentence, showProgress } from '/static/app.js';
+import { api, h, poll, pollUrl, randomSeed, s, say, sentence, showProgress } from '/static/app.js';
 
 const $ = (sel) => document.querySelector(sel);
 const formError = $('#patterns-error');
@@ -66,7 +66,8 @@ function readForm() {
     return { field: 'max-len', message: `The longest word must be a whole number from 3 to the size (${size}).` };
   }
   if (!Number.isInteger(count) || count < 1 || count > 48) return { field: 'count', message: 'How many must be a whole number from 1 to 48.' };
-  return { request: { size, max_len: maxLen, symmetry, count } };
+  // A fresh seed each time, so that pressing Generate again shows other patterns.
+  return { request: { size, max_len: maxLen, symmetry, count, seed: randomSeed() } };
 }
 
 function markInvalid(field) {
@@ -114,10 +115,10 @@ async function makePatterns(event) {
   }
 }
 
-function showPatterns({ patterns = [], total, note }, request) {
+function showPatterns({ patterns = [], total, note, reason }, request) {
   const parts = [
     patterns.length === 0
-      ? 'No pattern fits these rules.'
+      ? sentence(reason) || 'No pattern fits these rules.'
       : `${patterns.length} ${patterns.length === 1 ? 'pattern' : 'patterns'} of ${request.size} × ${request.size}.`,
   ];
   if (total !== undefined && total !== null) parts.push(`${total} exist in all.`);
@@ -142,23 +143,26 @@ async function fillPattern(pattern, number) {
   const gen = ++fillGen;
   const stale = () => gen !== fillGen;
   fillSection.hidden = false;
-  $('#fill-heading').textContent = `Pattern ${number}, filled`;
+  $('#fill-heading').textContent = `Pattern ${number}`;
   $('#fill-view').replaceChildren();
   say(fillStatus, '');
   const progress = $('#fill-progress');
   progress.hidden = false;
   fillSection.scrollIntoView({ behavior: 'smooth', block: 'start' });
   try {
-    const queued = await api('/crosswords/fills', { method: 'POST', json: { pattern: pattern.hex } });
+    const queued = await api('/crosswords/fills', { method: 'POST', json: { pattern: pattern.hex, seed: randomSeed() } });
+    const url = pollUrl(queued);
     const bar = $('#fill-progress-bar');
-    const job = await poll(pollUrl(queued), { isStale: stale, onUpdate: (j) => showProgress(bar, j.progress) });
+    const job = await poll(url, { isStale: stale, onUpdate: (j) => showProgress(bar, j.progress) });
     if (!job) return;
     progress.hidden = true;
     if (job.state !== 'succeeded') {
       say(fillStatus, `No fill was found: ${job.error || job.state}.`, 'error');
       return;
     }
-    showFill(job.result, number);
+    // The printable grid and solution live under the fill's job id.
+    const id = job.id || url.split('/').pop();
+    showFill(job.result, number, `/crosswords/fills/${encodeURIComponent(id)}`);
   } catch (err) {
     if (stale()) return;
     progress.hidden = true;
@@ -171,15 +175,37 @@ function clueList(title, entries) {
     'div',
     {},
     h('h3', {}, title),
-    h('ol', {}, ...entries.map((e) => h('li', { 'data-number': e.number }, h('b', {}, `${e.number}.`), ' ', e.word))),
+    h(
+      'ol',
+      { 'data-direction': title.toLowerCase() },
+      ...entries.map((e) =>
+        h('li', { 'data-number': e.number, 'data-row': e.row, 'data-col': e.col }, h('b', {}, `${e.number}.`), ' ', e.word),
+      ),
+    ),
   );
 }
 
-function showFill({ rows, across = [], down = [] }, number) {
+/** A fill, or (rows null) the reason none was found: no such fill exists, or the search ran out of budget. */
+function showFill({ rows, across = [], down = [], reason }, number, base) {
+  if (!rows) {
+    say(fillStatus, sentence(reason) || 'No fill was found for this pattern.', 'error');
+    return;
+  }
+  $('#fill-heading').textContent = `Pattern ${number}, filled`;
   say(fillStatus, `Filled with ${across.length + down.length} words.`, 'ok');
   $('#fill-view').replaceChildren(
     drawGrid(rows, { letters: true, label: `Pattern ${number} filled with words` }),
-    h('div', { class: 'clues' }, clueList('Across', across), clueList('Down', down)),
+    h(
+      'div',
+      {},
+      h(
+        'div',
+        { class: 'links' },
+        h('a', { class: 'button secondary', href: `${base}/grid.pdf`, id: 'fill-grid-pdf' }, 'Print grid (PDF)'),
+        h('a', { class: 'button secondary', href: `${base}/solution.pdf`, id: 'fill-solution-pdf' }, 'Print solution (PDF)'),
+      ),
+      h('div', { class: 'clues' }, clueList('Across', across), clueList('Down', down)),
+    ),
   );
 }
 

@@ -48,7 +48,7 @@ async fn solution_pdf(State(state): State<AppState>, Path(id): Path<String>) -> 
         ),
         retry_after: None,
     })?;
-    let bytes = super::render(move || render::crossword::solution_pdf(&fill, "Crossword - solution")).await?;
+    let bytes = super::render(move || render::crossword::solution_pdf(&fill, "Crossword")).await?;
     Ok(super::pdf_response(bytes, "crossword-solution.pdf"))
 }
 

@@ -191,26 +191,12 @@ mod tests {
     use crate::puzzles::foxbook::{book_seed, generate, BookSpec};
     use crate::puzzles::progress::Unwatched;
 
-    /// The PDF with its content streams inflated, as text (streams found via `/Length`).
-    fn readable(pdf: &[u8]) -> String {
-        let text = String::from_utf8_lossy(pdf).into_owned();
-        let mut out = Vec::new();
-        let mut rest = pdf;
-        while let Some(k) = rest.windows(8).position(|w| w == b"/Length ") {
-            let digits: String = rest[k + 8..]
-                .iter()
-                .take_while(|b| b.is_ascii_digit())
-                .map(|&b| b as char)
-                .collect();
-            let len: usize = digits.parse().unwrap();
-            let start = k + rest[k..].windows(7).position(|w| w == b"stream\n").unwrap() + 7;
-            out.extend_from_slice(&rest[..start]);
-            out.extend(miniz_oxide::inflate::decompress_to_vec_zlib(&rest[start..start + len]).unwrap());
-            rest = &rest[start + len..];
-        }
-        out.extend_from_slice(rest);
-        assert!(text.contains("/FlateDecode"));
-        String::from_utf8_lossy(&out).into_owned()
+    /// The page count declared by a PDF, and its content streams inflated, as text.
+    fn readable(pdf: &[u8]) -> (usize, String) {
+        let raw = String::from_utf8_lossy(pdf);
+        assert!(raw.contains("/FlateDecode"));
+        let count = raw.split("/Count ").nth(1).and_then(|r| r.split_whitespace().next()).unwrap().parse().unwrap();
+        (count, crate::render::pdf::testing::contents(pdf).join("\n"))
     }
 
     fn sample(spec: BookSpec) -> Book {
@@ -230,8 +216,8 @@ mod tests {
             cols: 9,
         });
         let serial = Serial::from_bits(77).to_string();
-        let s = readable(&book_pdf(&book, &serial));
-        assert!(s.contains("/Count 5"));
+        let (pages, s) = readable(&book_pdf(&book, &serial));
+        assert_eq!(pages, 5);
         assert!(s.contains(&Serial::from_bits(77).grouped()));
         // Every row is one TJ: 4 pages x 6 rows.
         assert_eq!(s.matches("TJ").count(), 24);
@@ -244,8 +230,8 @@ mod tests {
             rows: 8,
             cols: 8,
         });
-        let s = readable(&answer_pdf(&book, "not-a-serial"));
-        assert!(s.contains("/Count 1"));
+        let (pages, s) = readable(&answer_pdf(&book, "not-a-serial"));
+        assert_eq!(pages, 1);
         assert!(s.contains("not-a-serial"));
         assert!(s.contains(&format!("The fox is on page {}", book.answer.page)));
         assert!(s.contains("0.85 0 0 rg"));

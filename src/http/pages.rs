@@ -10,8 +10,10 @@ use axum::Router;
 use super::error::ApiError;
 use super::AppState;
 
-/// Every file under `web/static/`: name, media type, contents.
+/// Every file under `web/static/`, and the One Up example the engine tests use too:
+/// name, media type, contents.
 const ASSETS: &[(&str, &str, &[u8])] = &[
+    ("oneup-example.txt", "text/plain; charset=utf-8", include_bytes!("../../data/oneup-2024-07-07.txt")),
     ("app.css", "text/css; charset=utf-8", include_bytes!("../../web/static/app.css")),
     ("app.js", "text/javascript; charset=utf-8", include_bytes!("../../web/static/app.js")),
     ("books.js", "text/javascript; charset=utf-8", include_bytes!("../../web/static/books.js")),

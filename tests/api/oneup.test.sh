@@ -1,6 +1,6 @@
 # One Up: solve the 7 July 2024 puzzle exactly and by Metropolis, generate, and precise errors.
 
-EXAMPLE=tests/api/data/oneup-2024-07-07.txt
+EXAMPLE=data/oneup-2024-07-07.txt
 SOLUTION='["43122314","35241123","14153267","21531246","42615378","12362451","31224135","23416512"]'
 
 req POST /oneup/solves -H 'content-type: text/plain' --data-binary "@$EXAMPLE"

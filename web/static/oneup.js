@@ -10,35 +10,6 @@ const extra = $('#oneup-extra');
 const progressRow = $('#oneup-progress');
 
 // The puzzle of 7 July 2024, in the text format.
-const EXAMPLE = `11112222 Row regions
-11111222
-12222222
-11222222
-11111111
-11222222
-11122222
-11111122
-
-11111111 Column regions
-11111121
-11212121
-11212221
-21212221
-22212221
-22222221
-22222221
-
-9 Number of clues
-1 2 3 Row 1, column 2's clue is 3
-2 2 5
-3 3 1
-4 4 3
-4 6 2
-6 4 6
-6 8 1
-7 1 3
-8 3 4
-`;
 
 /**
  * A lenient reading of the text format, only for drawing while typing: {rows, cols, clues}
@@ -293,9 +264,15 @@ textarea.addEventListener('input', () => {
     redraw();
   }, 250);
 });
-$('#load-example').addEventListener('click', () => {
+$('#load-example').addEventListener('click', async () => {
   generation++;
-  textarea.value = EXAMPLE;
+  // The server ships the example the engine is tested with, so the two never drift apart.
+  const response = await fetch('/static/oneup-example.txt');
+  if (!response.ok) {
+    say(status, 'The example could not be loaded; try again.', 'error');
+    return;
+  }
+  textarea.value = await response.text();
   textProblem('');
   say(status, '');
   extra.replaceChildren();

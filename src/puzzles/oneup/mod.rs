@@ -27,35 +27,7 @@ pub use solve::{solve, solve_with, ExactOptions, ExactStats, DEFAULT_MAX_NODES};
 use serde::{Deserialize, Serialize};
 
 /// The 7 July 2024 newspaper puzzle in the original text format (comments included).
-pub const EXAMPLE: &str = "11112222 Row regions
-11111222
-12222222
-11222222
-11111111
-11222222
-11122222
-11111122
-
-11111111 Column regions
-11111121
-11212121
-11212221
-21212221
-22212221
-22222221
-22222221
-
-9 Number of clues
-1 2 3 Row 1, column 2's clue is 3
-2 2 5
-3 3 1
-4 4 3
-4 6 2
-6 4 6
-6 8 1
-7 1 3
-8 3 4
-";
+pub const EXAMPLE: &str = include_str!("../../../data/oneup-2024-07-07.txt");
 
 impl Puzzle {
     /// Parses the original text format (see the `parse` module docs).

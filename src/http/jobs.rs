@@ -116,8 +116,8 @@ pub fn finished_result(job: &Job) -> Result<&Value, ApiError> {
 }
 
 /// A resource computed by a job: the job's id, state, progress and times, with the fields
-/// of its result (once it has one) alongside, and `links`.
-pub fn resource_view(job: Job, links: Value) -> Value {
+/// of its result (once it has one) alongside, `fields` null until then, and `links`.
+pub fn resource_view(job: Job, fields: &[&str], links: Value) -> Value {
     let view = JobView::from(job);
     let mut out = serde_json::json!({
         "id": view.id,
@@ -127,8 +127,13 @@ pub fn resource_view(job: Job, links: Value) -> Value {
         "created_at": view.created_at,
         "finished_at": view.finished_at,
     });
-    if let (Some(Value::Object(result)), Value::Object(fields)) = (view.result, &mut out) {
-        fields.extend(result);
+    if let Value::Object(out) = &mut out {
+        for field in fields {
+            out.insert(field.to_string(), Value::Null);
+        }
+        if let Some(Value::Object(result)) = view.result {
+            out.extend(result);
+        }
     }
     out["links"] = links;
     out["links"]["job"] = Value::String(view.links.this);

@@ -113,10 +113,7 @@ async fn create_solve(State(state): State<AppState>, RawQuery(query): RawQuery, 
 async fn show_solve(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
     let job = find_kind(&state, &id, SOLVE, "One Up solve").await?;
     let method = job.params.get("method").cloned().unwrap_or(Value::Null);
-    let mut view = resource_view(job, json!({ "self": format!("/oneup/solves/{id}") }));
-    for key in ["solution", "unique", "stats"] {
-        view.as_object_mut().map(|o| o.entry(key).or_insert(Value::Null));
-    }
+    let mut view = resource_view(job, &["solution", "unique", "stats"], json!({ "self": format!("/oneup/solves/{id}") }));
     view["method"] = method;
     Ok(Json(view))
 }
@@ -168,11 +165,9 @@ async fn show_puzzle(State(state): State<AppState>, Path(id): Path<String>) -> R
     let base = format!("/oneup/puzzles/{id}");
     let mut view = resource_view(
         job,
+        &["puzzle", "solution", "difficulty"],
         json!({ "self": base, "puzzle_pdf": format!("{base}/puzzle.pdf"), "solution_pdf": format!("{base}/solution.pdf") }),
     );
-    for key in ["puzzle", "solution", "difficulty"] {
-        view.as_object_mut().map(|o| o.entry(key).or_insert(Value::Null));
-    }
     view["seed"] = params["seed"].clone();
     view["size"] = params["size"].clone();
     Ok(Json(view))

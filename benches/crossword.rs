@@ -18,24 +18,14 @@ const EXAMPLES: [&str; 2] = [
 
 fn patterns(c: &mut Criterion) {
     let mut group = c.benchmark_group("patterns");
-    group
-        .sample_size(10)
-        .measurement_time(Duration::from_secs(5));
-    for (name, symmetry) in [
-        ("15x15_mirror", Symmetry::Mirror),
-        ("15x15_rotational", Symmetry::Rotational),
-    ] {
+    group.sample_size(10).measurement_time(Duration::from_secs(5));
+    for (name, symmetry) in [("15x15_mirror", Symmetry::Mirror), ("15x15_rotational", Symmetry::Rotational)] {
         group.throughput(Throughput::Elements(100));
         group.bench_function(name, |b| {
             let mut seed = 0;
             b.iter(|| {
                 seed += 1;
-                let req = PatternRequest {
-                    count: Count::N(100),
-                    seed,
-                    symmetry,
-                    ..PatternRequest::new(15)
-                };
+                let req = PatternRequest { count: Count::N(100), seed, symmetry, ..PatternRequest::new(15) };
                 generate_patterns(&req, &mut Unwatched).unwrap()
             })
         });
@@ -45,12 +35,7 @@ fn patterns(c: &mut Criterion) {
 
 /// The two examples and 50 generated 15x15 patterns (mirror, max_len 9, seed 1).
 fn fill_grids() -> Vec<Grid> {
-    let req = PatternRequest {
-        count: Count::N(50),
-        seed: 1,
-        max_len: Some(9),
-        ..PatternRequest::new(15)
-    };
+    let req = PatternRequest { count: Count::N(50), seed: 1, max_len: Some(9), ..PatternRequest::new(15) };
     let generated = generate_patterns(&req, &mut Unwatched).unwrap().patterns;
     EXAMPLES
         .iter()
@@ -61,10 +46,7 @@ fn fill_grids() -> Vec<Grid> {
 
 fn fill_once(grid: &Grid, seed: u64) -> Duration {
     let t = Instant::now();
-    let opts = FillOptions {
-        seed,
-        ..Default::default()
-    };
+    let opts = FillOptions { seed, ..Default::default() };
     fill_grid(grid, WordList::english(), &opts, &mut Unwatched).expect("fillable");
     t.elapsed()
 }
@@ -81,24 +63,13 @@ fn fills(c: &mut Criterion) {
             t[2]
         })
         .collect();
-    println!(
-        "fill examples: {:?} and {:?}",
-        per_pattern[0], per_pattern[1]
-    );
+    println!("fill examples: {:?} and {:?}", per_pattern[0], per_pattern[1]);
     per_pattern.sort();
     let q = |f: f64| per_pattern[((per_pattern.len() - 1) as f64 * f).round() as usize];
-    println!(
-        "fill over {} patterns: median {:?}, p90 {:?}, max {:?}",
-        per_pattern.len(),
-        q(0.5),
-        q(0.9),
-        q(1.0)
-    );
+    println!("fill over {} patterns: median {:?}, p90 {:?}, max {:?}", per_pattern.len(), q(0.5), q(0.9), q(1.0));
 
     let mut group = c.benchmark_group("fill");
-    group
-        .sample_size(20)
-        .measurement_time(Duration::from_secs(5));
+    group.sample_size(20).measurement_time(Duration::from_secs(5));
     for (i, grid) in grids.iter().take(2).enumerate() {
         group.bench_function(format!("example_{}", i + 1), |b| {
             let mut seed = 0;
@@ -109,29 +80,21 @@ fn fills(c: &mut Criterion) {
         });
     }
     group.throughput(Throughput::Elements(grids.len() as u64));
-    group.bench_function("all_52_patterns", |b| {
-        b.iter(|| grids.iter().map(|g| fill_once(g, 7)).sum::<Duration>())
-    });
+    group.bench_function("all_52_patterns", |b| b.iter(|| grids.iter().map(|g| fill_once(g, 7)).sum::<Duration>()));
     group.finish();
 }
 
 fn word_squares_bench(c: &mut Criterion) {
     WordList::english();
     let mut group = c.benchmark_group("word_squares");
-    group
-        .sample_size(10)
-        .measurement_time(Duration::from_secs(5));
+    group.sample_size(10).measurement_time(Duration::from_secs(5));
     for size in [4, 5] {
         group.throughput(Throughput::Elements(10));
         group.bench_function(format!("sample_{size}x{size}"), |b| {
             let mut seed = 0;
             b.iter(|| {
                 seed += 1;
-                let req = WordSquareRequest {
-                    count: Count::N(10),
-                    seed,
-                    ..WordSquareRequest::new(size)
-                };
+                let req = WordSquareRequest { count: Count::N(10), seed, ..WordSquareRequest::new(size) };
                 word_squares(&req, &mut Unwatched).unwrap()
             })
         });
@@ -140,11 +103,7 @@ fn word_squares_bench(c: &mut Criterion) {
     group.throughput(Throughput::Elements(82_680));
     group.bench_function("count_all_3x3", |b| {
         b.iter(|| {
-            let req = WordSquareRequest {
-                count: Count::All,
-                limit: Some(0),
-                ..WordSquareRequest::new(3)
-            };
+            let req = WordSquareRequest { count: Count::All, limit: Some(0), ..WordSquareRequest::new(3) };
             word_squares(&req, &mut Unwatched).unwrap()
         })
     });

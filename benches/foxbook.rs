@@ -12,13 +12,8 @@ fn chains(c: &mut Criterion) {
     let mut g = c.benchmark_group("foxbook/chain-32x20");
     let sweeps = 100;
     g.throughput(Throughput::Elements((64 * 32 * 20 * sweeps) as u64));
-    for (name, kind) in [
-        ("fox-free", ChainKind::FoxFree),
-        ("at-most-one-fox", ChainKind::AtMostOneFox),
-    ] {
-        g.bench_function(name, |b| {
-            b.iter(|| black_box(run_chain(kind, 32, 20, sweeps, 1)))
-        });
+    for (name, kind) in [("fox-free", ChainKind::FoxFree), ("at-most-one-fox", ChainKind::AtMostOneFox)] {
+        g.bench_function(name, |b| b.iter(|| black_box(run_chain(kind, 32, 20, sweeps, 1))));
     }
     g.finish();
 }
@@ -37,22 +32,14 @@ fn books(c: &mut Criterion) {
     });
     let book = generate(spec, book_seed(b"bench", &serial, spec), &mut Unwatched).unwrap();
     g.bench_function("text", |b| b.iter(|| black_box(book.text())));
-    g.bench_function("book-pdf", |b| {
-        b.iter(|| black_box(book_pdf(&book, &serial)))
-    });
-    g.bench_function("answer-pdf", |b| {
-        b.iter(|| black_box(answer_pdf(&book, &serial)))
-    });
+    g.bench_function("book-pdf", |b| b.iter(|| black_box(book_pdf(&book, &serial))));
+    g.bench_function("answer-pdf", |b| b.iter(|| black_box(answer_pdf(&book, &serial))));
     g.bench_function("sample+text+pdfs", |b| {
         b.iter_batched(
             || book_seed(b"bench", &serial, spec),
             |seed| {
                 let book = generate(spec, seed, &mut Unwatched).unwrap();
-                black_box((
-                    book.text(),
-                    book_pdf(&book, &serial),
-                    answer_pdf(&book, &serial),
-                ))
+                black_box((book.text(), book_pdf(&book, &serial), answer_pdf(&book, &serial)))
             },
             BatchSize::SmallInput,
         )

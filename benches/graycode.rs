@@ -36,7 +36,9 @@ fn bench(c: &mut Criterion) {
     let list = GrayRequest { limit: Some(10_000), ..request(4, 16) };
     assert_eq!(gray_codes(&list, &mut Unwatched).unwrap().sequences.len(), 5712);
     group.throughput(Throughput::Elements(5712));
-    group.bench_function("list bits 4 length 16 (sequences/s)", |b| b.iter(|| gray_codes(&list, &mut Unwatched).unwrap()));
+    group.bench_function("list bits 4 length 16 (sequences/s)", |b| {
+        b.iter(|| gray_codes(&list, &mut Unwatched).unwrap())
+    });
     group.finish();
 }
 

@@ -33,7 +33,8 @@ fn sampler(c: &mut Criterion) {
     group.bench_function("example to solution (seeds cycled)", |b| {
         b.iter(|| {
             seed += 1;
-            let out = metropolis(black_box(&example), &MetropolisOptions { seed, ..Default::default() }, &mut Unwatched);
+            let out =
+                metropolis(black_box(&example), &MetropolisOptions { seed, ..Default::default() }, &mut Unwatched);
             assert!(out.unwrap().solution.is_some());
         })
     });

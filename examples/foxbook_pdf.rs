@@ -33,6 +33,12 @@ fn main() {
     std::fs::write(format!("{dir}/answer.pdf"), &a).unwrap();
     println!(
         "sample {:.2} ms, text {:.2} ms, book pdf {:.2} ms ({} bytes), answer pdf {:.3} ms ({} bytes); total {:.2} ms",
-        best[0], best[1], best[2], b.len(), best[3], a.len(), best.iter().sum::<f64>()
+        best[0],
+        best[1],
+        best[2],
+        b.len(),
+        best[3],
+        a.len(),
+        best.iter().sum::<f64>()
     );
 }

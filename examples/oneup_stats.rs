@@ -8,8 +8,6 @@ use puzzlepress::puzzles::oneup::*;
 use puzzlepress::puzzles::progress::Unwatched;
 use std::time::{Duration, Instant};
 
-
-
 fn median(v: &mut [Duration]) -> Duration {
     v.sort();
     v[v.len() / 2]

@@ -26,18 +26,11 @@ fn timed(runs: usize, render: &dyn Fn() -> Vec<u8>) -> (f64, Vec<u8>) {
 fn main() {
     let dir = std::env::args().nth(1).unwrap_or_else(|| ".".into());
     let puzzle = Puzzle::from_text(EXAMPLE).expect("the example parses");
-    let solution = solve(&puzzle, 1, &mut Unwatched)
-        .expect("not cancelled")
-        .solution
-        .expect("the example has a solution");
+    let solution =
+        solve(&puzzle, 1, &mut Unwatched).expect("not cancelled").solution.expect("the example has a solution");
     let grid = Grid::from_hex(PATTERN).expect("the pattern decodes");
-    let fill = fill_grid(
-        &grid,
-        WordList::english(),
-        &FillOptions::default(),
-        &mut Unwatched,
-    )
-    .expect("the pattern fills");
+    let fill =
+        fill_grid(&grid, WordList::english(), &FillOptions::default(), &mut Unwatched).expect("the pattern fills");
 
     let write = |name: &str, render: &dyn Fn() -> Vec<u8>| {
         let (ms, pdf) = timed(50, render);
@@ -47,11 +40,7 @@ fn main() {
     };
     let title = "One Up, 7 July 2024";
     write("oneup.pdf", &|| oneup::puzzle_pdf(&puzzle, title));
-    write("oneup-solution.pdf", &|| {
-        oneup::solution_pdf(&puzzle, &solution, title)
-    });
+    write("oneup-solution.pdf", &|| oneup::solution_pdf(&puzzle, &solution, title));
     write("crossword.pdf", &|| crossword::grid_pdf(&grid, "Crossword"));
-    write("crossword-solution.pdf", &|| {
-        crossword::solution_pdf(&fill, "Crossword")
-    });
+    write("crossword-solution.pdf", &|| crossword::solution_pdf(&fill, "Crossword"));
 }

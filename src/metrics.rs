@@ -50,7 +50,9 @@ impl Metrics {
 
     pub fn render(&self, jobs: &[JobCount]) -> String {
         let mut out = String::new();
-        out.push_str("# HELP puzzlepress_jobs Jobs in the database by kind and state.\n# TYPE puzzlepress_jobs gauge\n");
+        out.push_str(
+            "# HELP puzzlepress_jobs Jobs in the database by kind and state.\n# TYPE puzzlepress_jobs gauge\n",
+        );
         for c in jobs {
             let _ = writeln!(out, "puzzlepress_jobs{{kind=\"{}\",state=\"{}\"}} {}", c.kind, c.state, c.count);
         }
@@ -61,7 +63,8 @@ impl Metrics {
         out.push_str("# HELP puzzlepress_job_duration_seconds Wall time of job runs in this process.\n# TYPE puzzlepress_job_duration_seconds histogram\n");
         for (kind, h) in self.durations.lock().unwrap_or_else(|e| e.into_inner()).iter() {
             for (bound, count) in BUCKETS.iter().zip(h.counts.iter()) {
-                let _ = writeln!(out, "puzzlepress_job_duration_seconds_bucket{{kind=\"{kind}\",le=\"{bound}\"}} {count}");
+                let _ =
+                    writeln!(out, "puzzlepress_job_duration_seconds_bucket{{kind=\"{kind}\",le=\"{bound}\"}} {count}");
             }
             let _ = writeln!(out, "puzzlepress_job_duration_seconds_bucket{{kind=\"{kind}\",le=\"+Inf\"}} {}", h.count);
             let _ = writeln!(out, "puzzlepress_job_duration_seconds_sum{{kind=\"{kind}\"}} {}", h.sum);

@@ -11,7 +11,8 @@ use crate::puzzles::progress::Unwatched;
 use crate::render::foxbook::{answer_pdf, book_pdf};
 
 pub fn print_book(args: &BookArgs) -> anyhow::Result<()> {
-    let serial = Serial::parse(&args.serial).map_err(|e| anyhow::anyhow!("--serial {:?}: {e}", args.serial))?.to_string();
+    let serial =
+        Serial::parse(&args.serial).map_err(|e| anyhow::anyhow!("--serial {:?}: {e}", args.serial))?.to_string();
     let spec = BookSpec { pages: args.pages, rows: args.rows, cols: args.cols };
     spec.validate().map_err(|e| anyhow::anyhow!("{e}"))?;
     let book = sample(args.secret.as_bytes(), &serial, spec, &mut Unwatched).map_err(|e| match e {

@@ -47,7 +47,10 @@ async fn book_secret(store: &Store, configured: Option<String>) -> anyhow::Resul
 }
 
 fn seconds(what: &str, secs: f64) -> anyhow::Result<Duration> {
-    Duration::try_from_secs_f64(secs).ok().filter(|d| !d.is_zero()).with_context(|| format!("{what} must be a positive number of seconds"))
+    Duration::try_from_secs_f64(secs)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .with_context(|| format!("{what} must be a positive number of seconds"))
 }
 
 pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
@@ -97,7 +100,8 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     if tokio::time::timeout(grace, async { while pool.join_next().await.is_some() {} }).await.is_err() {
         tracing::warn!("grace period over: releasing running jobs to the queue");
         shutdown.abandon.cancel();
-        let _ = tokio::time::timeout(Duration::from_secs(10), async { while pool.join_next().await.is_some() {} }).await;
+        let _ =
+            tokio::time::timeout(Duration::from_secs(10), async { while pool.join_next().await.is_some() {} }).await;
     }
     store.close().await;
     tracing::info!("stopped");

@@ -67,9 +67,18 @@ async fn the_offline_cli_prints_what_the_server_serves() {
             served_text.extend(response.bytes().await.unwrap());
         }
         assert_eq!(served_text, text, "pages served as text make up book.txt");
-        assert_eq!(bytes(&server, &format!("/books/{serial}/book.pdf")).await, std::fs::read(dir.join("book.pdf")).unwrap());
-        assert_eq!(bytes(&server, &format!("/books/{serial}/answer.pdf")).await, std::fs::read(dir.join("answer.pdf")).unwrap());
-        assert_eq!(bytes(&server, &format!("/books/{serial}/answer")).await, std::fs::read(dir.join("answer.json")).unwrap());
+        assert_eq!(
+            bytes(&server, &format!("/books/{serial}/book.pdf")).await,
+            std::fs::read(dir.join("book.pdf")).unwrap()
+        );
+        assert_eq!(
+            bytes(&server, &format!("/books/{serial}/answer.pdf")).await,
+            std::fs::read(dir.join("answer.pdf")).unwrap()
+        );
+        assert_eq!(
+            bytes(&server, &format!("/books/{serial}/answer")).await,
+            std::fs::read(dir.join("answer.json")).unwrap()
+        );
         std::fs::remove_dir_all(dir).unwrap();
 
         // Another secret gives another book for the same serial.

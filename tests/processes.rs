@@ -45,12 +45,8 @@ async fn a_full_queue_answers_503_and_accepts_again_once_drained() {
             assert_eq!(status, 202);
             accepted.push(location.unwrap());
         }
-        let response = common::client()
-            .post(api.url("/foxhole/strategies"))
-            .json(&json!({"holes": 4}))
-            .send()
-            .await
-            .unwrap();
+        let response =
+            common::client().post(api.url("/foxhole/strategies")).json(&json!({"holes": 4})).send().await.unwrap();
         assert_eq!(response.status().as_u16(), 503);
         assert!(response.headers().get("retry-after").is_some(), "503 says when to retry");
         assert_eq!(response.headers()["content-type"], "application/problem+json");

@@ -155,7 +155,10 @@ async fn cancelling_queued_and_running_jobs() {
         assert_eq!(store.claim("w", 30, LEASE).await.unwrap().unwrap().id, running);
         let asked = store.cancel(&running, 40).await.unwrap().unwrap();
         assert_eq!((asked.state, asked.cancel_requested), (JobState::Running, true));
-        assert_eq!(store.heartbeat(&running, "w", 50, LEASE, 0, 0).await.unwrap(), Lease::Held { cancel_requested: true });
+        assert_eq!(
+            store.heartbeat(&running, "w", 50, LEASE, 0, 0).await.unwrap(),
+            Lease::Held { cancel_requested: true }
+        );
         assert!(store.finish(&running, "w", &Outcome::Cancelled, (0, 0), 60).await.unwrap());
         assert_eq!(store.job(&running).await.unwrap().unwrap().state, JobState::Cancelled);
         assert!(store.cancel("no-such-job", 70).await.unwrap().is_none());
@@ -216,6 +219,9 @@ async fn job_counts_group_by_kind_and_state() {
         store.insert_job(&job(2), 3, 0).await.unwrap();
         let counts = store.job_counts().await.unwrap();
         assert_eq!(counts.len(), 1);
-        assert_eq!((counts[0].kind.as_str(), counts[0].state.as_str(), counts[0].count), ("foxhole.strategy", "queued", 2));
+        assert_eq!(
+            (counts[0].kind.as_str(), counts[0].state.as_str(), counts[0].count),
+            ("foxhole.strategy", "queued", 2)
+        );
     }
 }

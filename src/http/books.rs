@@ -196,11 +196,10 @@ async fn page(
 ) -> Result<Response, ApiError> {
     let book = printed(find(&state, &serial, true).await?)?;
     let pages = book.pages.len();
-    let index = n
-        .parse::<usize>()
-        .ok()
-        .filter(|n| (1..=pages).contains(n))
-        .ok_or_else(|| ApiError::not_found(format!("page {n:?} is not in this book; its pages are 1 to {pages}")))?;
+    let index =
+        n.parse::<usize>().ok().filter(|n| (1..=pages).contains(n)).ok_or_else(|| {
+            ApiError::not_found(format!("page {n:?} is not in this book; its pages are 1 to {pages}"))
+        })?;
     let rows = book.pages[index - 1].rows_text();
     let wants_text = headers
         .get(header::ACCEPT)
@@ -227,7 +226,12 @@ async fn answer_pdf(State(state): State<AppState>, Path(serial): Path<String>) -
 }
 
 /// Renders a printed book's PDF off the async threads (a 200-page book takes milliseconds).
-async fn pdf(state: &AppState, raw: &str, name: &str, render: fn(&Book, &str) -> Vec<u8>) -> Result<Response, ApiError> {
+async fn pdf(
+    state: &AppState,
+    raw: &str,
+    name: &str,
+    render: fn(&Book, &str) -> Vec<u8>,
+) -> Result<Response, ApiError> {
     let record = find(state, raw, true).await?;
     let serial = record.serial.clone();
     let book = printed(record)?;

@@ -15,8 +15,8 @@ use super::jobs::{find_kind, finished_result, queue};
 use super::AppState;
 use crate::jobs::kinds::crossword::{FILL, PATTERNS, WORD_SQUARES};
 use crate::puzzles::crossword::{self, CrosswordError, Fill, FillRequest, PatternRequest, WordSquareRequest};
-use crate::render;
 use crate::puzzles::progress::Progress;
+use crate::render;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -67,8 +67,12 @@ impl Progress for StopAtOnce {
 fn validate<T>(run: impl FnOnce(&mut dyn Progress) -> Result<T, CrosswordError>) -> Result<(), ApiError> {
     match run(&mut StopAtOnce) {
         Ok(_) | Err(CrosswordError::Cancelled) => Ok(()),
-        Err(CrosswordError::InvalidField { field, message }) => Err(ApiError::invalid(field, format!("{field}: {message}"))),
-        Err(e @ (CrosswordError::BadHex(_) | CrosswordError::BadRows(_))) => Err(ApiError::invalid("pattern", e.to_string())),
+        Err(CrosswordError::InvalidField { field, message }) => {
+            Err(ApiError::invalid(field, format!("{field}: {message}")))
+        }
+        Err(e @ (CrosswordError::BadHex(_) | CrosswordError::BadRows(_))) => {
+            Err(ApiError::invalid("pattern", e.to_string()))
+        }
         Err(CrosswordError::BadWord { index, message }) => {
             Err(ApiError::invalid(format!("words[{index}]"), format!("words[{index}]: {message}")))
         }
@@ -92,14 +96,26 @@ async fn enqueue<R: Serialize + DeserializeOwned + Clone + Send + 'static>(
     queue(state, headers, kind, &req).await
 }
 
-async fn patterns(State(state): State<AppState>, headers: HeaderMap, Json(req): Json<PatternRequest>) -> Result<Response, ApiError> {
+async fn patterns(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Json(req): Json<PatternRequest>,
+) -> Result<Response, ApiError> {
     enqueue(&state, &headers, PATTERNS, req, |r, p| crossword::generate_patterns(r, p).map(drop)).await
 }
 
-async fn fills(State(state): State<AppState>, headers: HeaderMap, Json(req): Json<FillRequest>) -> Result<Response, ApiError> {
+async fn fills(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Json(req): Json<FillRequest>,
+) -> Result<Response, ApiError> {
     enqueue(&state, &headers, FILL, req, |r, p| crossword::fill(r, p).map(drop)).await
 }
 
-async fn word_squares(State(state): State<AppState>, headers: HeaderMap, Json(req): Json<WordSquareRequest>) -> Result<Response, ApiError> {
+async fn word_squares(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Json(req): Json<WordSquareRequest>,
+) -> Result<Response, ApiError> {
     enqueue(&state, &headers, WORD_SQUARES, req, |r, p| crossword::word_squares(r, p).map(drop)).await
 }

@@ -119,7 +119,10 @@ impl From<crate::store::StoreError> for ApiError {
             // The database being unreachable is an outage, not a bug: tell clients to retry.
             crate::store::StoreError::Database(sqlx::Error::PoolTimedOut | sqlx::Error::Io(_)) => {
                 tracing::warn!(error = %e, "database unavailable");
-                ApiError::Unavailable { detail: "the database is unavailable; try again shortly".into(), retry_after: 5 }
+                ApiError::Unavailable {
+                    detail: "the database is unavailable; try again shortly".into(),
+                    retry_after: 5,
+                }
             }
             other => ApiError::Internal(other.to_string()),
         }

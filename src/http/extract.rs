@@ -101,9 +101,7 @@ fn json_error(path: &str, e: &serde_json::Error) -> ApiError {
         Category::Data => {
             let message = e.to_string();
             // "missing field `x`" is reported at the parent; name the missing field itself.
-            let missing = message
-                .strip_prefix("missing field `")
-                .and_then(|rest| rest.split('`').next());
+            let missing = message.strip_prefix("missing field `").and_then(|rest| rest.split('`').next());
             let field = match (path, missing) {
                 (".", Some(name)) => name.to_string(),
                 (parent, Some(name)) => format!("{parent}.{name}"),

@@ -19,7 +19,11 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/foxhole/strategies", post(strategy)).route("/foxhole/checks", post(check))
 }
 
-async fn strategy(State(state): State<AppState>, headers: HeaderMap, Json(holes): Json<Holes>) -> Result<Response, ApiError> {
+async fn strategy(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Json(holes): Json<Holes>,
+) -> Result<Response, ApiError> {
     holes.to_graph().map_err(|(field, msg)| ApiError::invalid(field, msg))?;
     queue(&state, &headers, STRATEGY, &holes).await
 }
@@ -36,6 +40,7 @@ async fn check(Json(req): Json<CheckRequest>) -> Result<axum::Json<CheckOutcome>
     let graph = Holes { holes: req.holes, graph: req.graph }
         .to_graph()
         .map_err(|(field, msg)| ApiError::invalid(field, msg))?;
-    let outcome = foxhole::check(&graph, &req.inspections).map_err(|e| ApiError::invalid("inspections", e.to_string()))?;
+    let outcome =
+        foxhole::check(&graph, &req.inspections).map_err(|e| ApiError::invalid("inspections", e.to_string()))?;
     Ok(axum::Json(outcome))
 }

@@ -17,7 +17,11 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/graycodes", post(create))
 }
 
-async fn create(State(state): State<AppState>, headers: HeaderMap, Json(req): Json<GrayRequest>) -> Result<Response, ApiError> {
+async fn create(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Json(req): Json<GrayRequest>,
+) -> Result<Response, ApiError> {
     graycode::validate(&req).map_err(|e| ApiError::invalid(e.field(), e.to_string()))?;
     queue(&state, &headers, GRAYCODES, &req).await
 }

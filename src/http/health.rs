@@ -21,10 +21,11 @@ pub fn router() -> Router<AppState> {
 }
 
 async fn ready(State(state): State<AppState>) -> Result<impl IntoResponse, ApiError> {
-    state.store.ping().await.map_err(|e| ApiError::Unavailable {
-        detail: format!("the database is not reachable: {e}"),
-        retry_after: 5,
-    })?;
+    state
+        .store
+        .ping()
+        .await
+        .map_err(|e| ApiError::Unavailable { detail: format!("the database is not reachable: {e}"), retry_after: 5 })?;
     Ok(Json(json!({"status": "ready"})))
 }
 

@@ -70,7 +70,12 @@ pub fn location(id: &str) -> String {
 
 /// Queues a job of `kind` with already validated `params`: 202 with the job and
 /// `Location: /jobs/{id}`, honouring `Idempotency-Key`.
-pub async fn queue(state: &AppState, headers: &HeaderMap, kind: &str, params: impl Serialize) -> Result<Response, ApiError> {
+pub async fn queue(
+    state: &AppState,
+    headers: &HeaderMap,
+    kind: &str,
+    params: impl Serialize,
+) -> Result<Response, ApiError> {
     queue_at(state, headers, kind, params, location).await
 }
 
@@ -83,7 +88,8 @@ pub async fn queue_at(
     resource: impl Fn(&str) -> String,
 ) -> Result<Response, ApiError> {
     let params = serde_json::to_value(params).map_err(|e| ApiError::Internal(e.to_string()))?;
-    let new = NewJob { kind: kind.into(), params: params.clone(), idempotency_key: idempotency_key(headers)?, book: None };
+    let new =
+        NewJob { kind: kind.into(), params: params.clone(), idempotency_key: idempotency_key(headers)?, book: None };
     let (job, created) = submit(state, new).await?;
     if !created && job.params != params {
         return Err(key_reused());
@@ -109,7 +115,12 @@ pub fn finished_result(job: &Job) -> Result<&Value, ApiError> {
     match (&job.state, &job.result) {
         (JobState::Succeeded, Some(result)) => Ok(result),
         (state, _) => Err(ApiError::Conflict {
-            detail: format!("job {} is {}; its output is not ready{}", job.id, state.as_str(), if state.is_terminal() { " and never will be" } else { " yet" }),
+            detail: format!(
+                "job {} is {}; its output is not ready{}",
+                job.id,
+                state.as_str(),
+                if state.is_terminal() { " and never will be" } else { " yet" }
+            ),
             retry_after: (!state.is_terminal()).then_some(1),
         }),
     }
@@ -155,9 +166,11 @@ async fn cancel(State(state): State<AppState>, Path(id): Path<String>) -> Result
             retry_after: None,
         });
     }
-    let after = state.store.cancel(&id, crate::jobs::model::now_ms()).await?.ok_or_else(|| {
-        ApiError::not_found(format!("there is no job {id:?}"))
-    })?;
+    let after = state
+        .store
+        .cancel(&id, crate::jobs::model::now_ms())
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("there is no job {id:?}")))?;
     let status = if after.state.is_terminal() { StatusCode::OK } else { StatusCode::ACCEPTED };
     Ok((status, Json(JobView::from(after))).into_response())
 }

@@ -27,11 +27,8 @@ pub fn trace_layer() -> TraceLayer<SharedClassifier<ServerErrorsAsFailures>, imp
 
 pub async fn count_requests(State(metrics): State<Arc<Metrics>>, req: Request, next: Next) -> Response {
     let method = req.method().to_string();
-    let route = req
-        .extensions()
-        .get::<MatchedPath>()
-        .map(|p| p.as_str().to_string())
-        .unwrap_or_else(|| "unmatched".into());
+    let route =
+        req.extensions().get::<MatchedPath>().map(|p| p.as_str().to_string()).unwrap_or_else(|| "unmatched".into());
     let response = next.run(req).await;
     metrics.http_request(&method, &route, response.status().as_u16());
     response
@@ -41,10 +38,8 @@ pub async fn count_requests(State(metrics): State<Arc<Metrics>>, req: Request, n
 pub async fn problem_bodies(req: Request, next: Next) -> Response {
     let response = next.run(req).await;
     let status = response.status();
-    let is_problem = response
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .is_some_and(|v| v.as_bytes().starts_with(PROBLEM_JSON.as_bytes()));
+    let is_problem =
+        response.headers().get(header::CONTENT_TYPE).is_some_and(|v| v.as_bytes().starts_with(PROBLEM_JSON.as_bytes()));
     if !(status.is_client_error() || status.is_server_error()) || is_problem {
         return response;
     }

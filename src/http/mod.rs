@@ -1,10 +1,10 @@
 //! The HTTP API: one module per resource, each exposing `router()`. Handlers only parse,
 //! validate, enqueue and serialize; the work happens in `jobs` and `puzzles`.
 
-pub mod error;
-pub mod extract;
 mod books;
 mod crosswords;
+pub mod error;
+pub mod extract;
 mod foxhole;
 mod graycodes;
 mod health;
@@ -79,12 +79,9 @@ pub fn router(state: AppState, limits: &HttpLimits) -> Router {
 /// resource the first one created.
 pub fn idempotency_key(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
     let Some(value) = headers.get("idempotency-key") else { return Ok(None) };
-    let key = value
-        .to_str()
-        .ok()
-        .map(str::trim)
-        .filter(|k| !k.is_empty() && k.len() <= 255)
-        .ok_or_else(|| ApiError::invalid("Idempotency-Key", "Idempotency-Key must be 1 to 255 visible ASCII characters"))?;
+    let key = value.to_str().ok().map(str::trim).filter(|k| !k.is_empty() && k.len() <= 255).ok_or_else(|| {
+        ApiError::invalid("Idempotency-Key", "Idempotency-Key must be 1 to 255 visible ASCII characters")
+    })?;
     Ok(Some(key.to_string()))
 }
 

@@ -14,8 +14,8 @@ use super::extract::{self, media_type, read_body};
 use super::jobs::{find_kind, finished_result, queue_at, resource_view};
 use super::AppState;
 use crate::jobs::kinds::oneup::{GenerateParams, Method, SolveParams, GENERATE, SOLVE};
-use crate::render;
 use crate::puzzles::oneup::{ErrorKind, MetropolisOptions, ParseError, Puzzle, MAX_SIZE, MIN_SIZE};
+use crate::render;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -75,7 +75,8 @@ fn parse_query(raw: Option<&str>) -> Result<SolveParams, ApiError> {
     if q.temperature.is_some_and(|t| !t.is_finite() || t < 0.0) {
         return Err(ApiError::invalid("temperature", "temperature must be a number >= 0"));
     }
-    let metropolis = MetropolisOptions { seed: q.seed.unwrap_or(0), max_steps: q.max_steps, temperature: q.temperature };
+    let metropolis =
+        MetropolisOptions { seed: q.seed.unwrap_or(0), max_steps: q.max_steps, temperature: q.temperature };
     Ok(SolveParams { puzzle: Value::Null, method, metropolis })
 }
 
@@ -90,12 +91,17 @@ fn parse_error(e: ParseError) -> ApiError {
     }
 }
 
-async fn create_solve(State(state): State<AppState>, RawQuery(query): RawQuery, req: Request) -> Result<Response, ApiError> {
+async fn create_solve(
+    State(state): State<AppState>,
+    RawQuery(query): RawQuery,
+    req: Request,
+) -> Result<Response, ApiError> {
     let mut params = parse_query(query.as_deref())?;
     let headers = req.headers().clone();
     let kind = media_type(&req);
     let body = read_body(req, &state).await?;
-    let text = std::str::from_utf8(&body).map_err(|_| ApiError::bad_request("Unreadable body", "the body is not UTF-8 text"))?;
+    let text = std::str::from_utf8(&body)
+        .map_err(|_| ApiError::bad_request("Unreadable body", "the body is not UTF-8 text"))?;
     let puzzle = match kind.as_str() {
         "text/plain" => Puzzle::from_text(text),
         "application/json" => Puzzle::from_json(text),
@@ -113,7 +119,8 @@ async fn create_solve(State(state): State<AppState>, RawQuery(query): RawQuery, 
 async fn show_solve(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
     let job = find_kind(&state, &id, SOLVE, "One Up solve").await?;
     let method = job.params.get("method").cloned().unwrap_or(Value::Null);
-    let mut view = resource_view(job, &["solution", "unique", "stats"], json!({ "self": format!("/oneup/solves/{id}") }));
+    let mut view =
+        resource_view(job, &["solution", "unique", "stats"], json!({ "self": format!("/oneup/solves/{id}") }));
     view["method"] = method;
     Ok(Json(view))
 }
@@ -142,7 +149,10 @@ async fn create_puzzle(
     extract::OptionalJson(req): extract::OptionalJson<PuzzleRequest>,
 ) -> Result<Response, ApiError> {
     if !(MIN_SIZE..=MAX_SIZE).contains(&req.size) {
-        return Err(ApiError::invalid("size", format!("size must be between {MIN_SIZE} and {MAX_SIZE}, got {}", req.size)));
+        return Err(ApiError::invalid(
+            "size",
+            format!("size must be between {MIN_SIZE} and {MAX_SIZE}, got {}", req.size),
+        ));
     }
     // Seeds stay below 2^53 so that JavaScript clients read them exactly. A retried
     // request (same Idempotency-Key) must draw the same seed to match the first one.

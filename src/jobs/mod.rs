@@ -17,7 +17,9 @@ pub use wake::Wake;
 #[derive(Debug)]
 pub enum SubmitError {
     /// `queue_limit` jobs are already waiting.
-    Full { queued: i64 },
+    Full {
+        queued: i64,
+    },
     Store(StoreError),
 }
 

@@ -14,13 +14,8 @@ pub enum JobState {
 }
 
 impl JobState {
-    pub const ALL: [JobState; 5] = [
-        JobState::Queued,
-        JobState::Running,
-        JobState::Succeeded,
-        JobState::Failed,
-        JobState::Cancelled,
-    ];
+    pub const ALL: [JobState; 5] =
+        [JobState::Queued, JobState::Running, JobState::Succeeded, JobState::Failed, JobState::Cancelled];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -121,8 +116,5 @@ pub enum Lease {
 
 /// Milliseconds since the Unix epoch, the unit of every stored time.
 pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
 }

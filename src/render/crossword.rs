@@ -34,14 +34,8 @@ pub fn grid_pdf(grid: &Grid, title: &str) -> Vec<u8> {
         letters: vec![None; n * n],
         numbers: slots.iter().map(|s| (s.row, s.col, s.number)).collect(),
         // `slots` lists the across ones first, like the entry list.
-        entries: slots
-            .iter()
-            .map(|s| format!("{} {} ({} letters)", s.number, direction(s.dir), s.len))
-            .collect(),
-        down_from: slots
-            .iter()
-            .position(|s| s.dir == Direction::Down)
-            .unwrap_or(slots.len()),
+        entries: slots.iter().map(|s| format!("{} {} ({} letters)", s.number, direction(s.dir), s.len)).collect(),
+        down_from: slots.iter().position(|s| s.dir == Direction::Down).unwrap_or(slots.len()),
     };
     sheet.pdf(title, None)
 }
@@ -51,25 +45,15 @@ pub fn grid_pdf(grid: &Grid, title: &str) -> Vec<u8> {
 /// rows end in white squares, entries outside the grid are listed but not numbered).
 pub fn solution_pdf(fill: &Fill, title: &str) -> Vec<u8> {
     let n = fill.rows.len();
-    let squares: Vec<Option<char>> = fill
-        .rows
-        .iter()
-        .flat_map(|row| row.chars().map(Some).chain(std::iter::repeat(None)).take(n))
-        .collect();
-    let entries = fill
-        .across
-        .iter()
-        .map(|e| (e, "Across"))
-        .chain(fill.down.iter().map(|e| (e, "Down")));
+    let squares: Vec<Option<char>> =
+        fill.rows.iter().flat_map(|row| row.chars().map(Some).chain(std::iter::repeat(None)).take(n)).collect();
+    let entries = fill.across.iter().map(|e| (e, "Across")).chain(fill.down.iter().map(|e| (e, "Down")));
     let sheet = Sheet {
         n,
         black: squares.iter().map(|&sq| sq == Some('#')).collect(),
         letters: squares
             .iter()
-            .map(|sq| {
-                sq.filter(char::is_ascii_alphabetic)
-                    .map(|ch| ch.to_ascii_uppercase())
-            })
+            .map(|sq| sq.filter(char::is_ascii_alphabetic).map(|ch| ch.to_ascii_uppercase()))
             .collect(),
         numbers: fill
             .across
@@ -78,9 +62,7 @@ pub fn solution_pdf(fill: &Fill, title: &str) -> Vec<u8> {
             .filter(|e| e.row >= 1 && e.col >= 1)
             .map(|e| (e.row - 1, e.col - 1, e.number))
             .collect(),
-        entries: entries
-            .map(|(e, dir)| format!("{} {dir} {}", e.number, e.word))
-            .collect(),
+        entries: entries.map(|(e, dir)| format!("{} {dir} {}", e.number, e.word)).collect(),
         down_from: fill.across.len(),
     };
     sheet.pdf(title, Some("Solution"))
@@ -126,12 +108,7 @@ impl Sheet {
         let c = doc.add_page(US_LETTER);
         c.text_centered(Style::new(Font::TimesBold, 22.0), w / 2.0, h - 50.0, title);
         if let Some(s) = subtitle {
-            c.text_centered(
-                Style::new(Font::Helvetica, 11.0).color(Rgb::GREY),
-                w / 2.0,
-                h - 70.0,
-                s,
-            );
+            c.text_centered(Style::new(Font::Helvetica, 11.0).color(Rgb::GREY), w / 2.0, h - 70.0, s);
         }
         let lines = self.list_lines();
         let (grid, list) = self.layout(&lines, h - GRID_TOP - BOTTOM);
@@ -143,12 +120,7 @@ impl Sheet {
         let style = Style::new(LIST_FONT, list.size);
         for (i, line) in lines.iter().enumerate().filter(|(_, l)| !l.is_empty()) {
             let (col, row) = (i / list.rows, i % list.rows);
-            c.text(
-                style,
-                left + col as f32 * list.column_width,
-                first - row as f32 * list.leading,
-                line,
-            );
+            c.text(style, left + col as f32 * list.column_width, first - row as f32 * list.leading, line);
         }
         doc.finish()
     }
@@ -179,31 +151,15 @@ impl Sheet {
     fn layout_at(&self, lines: &[&str], height: f32, size: f32) -> (CellGrid, ListLayout) {
         let (w, h) = US_LETTER;
         let width = w - 2.0 * SIDE;
-        let longest = lines
-            .iter()
-            .map(|l| LIST_FONT.width(l, size))
-            .fold(0.0, f32::max);
+        let longest = lines.iter().map(|l| LIST_FONT.width(l, size)).fold(0.0, f32::max);
         let gutter = GUTTER * size;
         let column_width = longest + gutter;
         let fit_across = (((width + gutter) / column_width) as usize).max(1);
-        let rows = lines
-            .len()
-            .div_ceil(fit_across)
-            .max(MIN_LIST_ROWS.min(lines.len()))
-            .max(1);
+        let rows = lines.len().div_ceil(fit_across).max(MIN_LIST_ROWS.min(lines.len())).max(1);
         let leading = size * 1.15;
-        let list_height = if lines.is_empty() {
-            0.0
-        } else {
-            GAP + rows as f32 * leading
-        };
+        let list_height = if lines.is_empty() { 0.0 } else { GAP + rows as f32 * leading };
         let grid_height = (height - list_height).max(0.0);
-        let grid = CellGrid::fit(
-            self.n,
-            self.n,
-            (SIDE, h - GRID_TOP - grid_height, width, grid_height),
-            MAX_PITCH,
-        );
+        let grid = CellGrid::fit(self.n, self.n, (SIDE, h - GRID_TOP - grid_height, width, grid_height), MAX_PITCH);
         let list = ListLayout {
             size,
             leading,
@@ -221,13 +177,7 @@ impl Sheet {
         for r in 0..n {
             for (a, b) in runs(n, |col| self.black[r * n + col]) {
                 let width = (b - a) as f32 * pitch;
-                c.rect(
-                    grid.x(a),
-                    grid.y(r + 1),
-                    width,
-                    pitch,
-                    Paint::Fill(Rgb::BLACK),
-                );
+                c.rect(grid.x(a), grid.y(r + 1), width, pitch, Paint::Fill(Rgb::BLACK));
             }
         }
         c.segments(&grid.inner_lines(), 0.6, Rgb::BLACK);
@@ -241,23 +191,12 @@ impl Sheet {
         numbered.dedup();
         for (r, col, num) in numbered.into_iter().filter(|&(r, col, _)| r < n && col < n) {
             let cap = NUMBER_FONT.cap_height() * number.size / 1000.0;
-            c.text(
-                number,
-                grid.x(col) + pitch * 0.07,
-                grid.y(r) - pitch * 0.06 - cap,
-                &num.to_string(),
-            );
+            c.text(number, grid.x(col) + pitch * 0.07, grid.y(r) - pitch * 0.06 - cap, &num.to_string());
         }
         let letter = Style::new(LETTER_FONT, pitch * 0.58);
         for r in 0..n {
             let y = grid.y(r + 1) + pitch * 0.14;
-            c.cell_row(
-                letter,
-                grid.left,
-                y,
-                pitch,
-                &self.letters[r * n..(r + 1) * n],
-            );
+            c.cell_row(letter, grid.left, y, pitch, &self.letters[r * n..(r + 1) * n]);
         }
     }
 }
@@ -277,13 +216,7 @@ mod tests {
 
     fn sample() -> (Grid, Fill) {
         let grid = Grid::from_hex(PATTERN).unwrap();
-        let fill = fill_grid(
-            &grid,
-            WordList::english(),
-            &FillOptions::default(),
-            &mut Unwatched,
-        )
-        .unwrap();
+        let fill = fill_grid(&grid, WordList::english(), &FillOptions::default(), &mut Unwatched).unwrap();
         (grid, fill)
     }
 
@@ -300,10 +233,7 @@ mod tests {
 
     /// Texts in Times-Roman (the entry list), in drawing order.
     fn list(text: &[Shown]) -> Vec<&str> {
-        text.iter()
-            .filter(|s| s.font == "F1")
-            .map(|s| s.text.as_str())
-            .collect()
+        text.iter().filter(|s| s.font == "F1").map(|s| s.text.as_str()).collect()
     }
 
     #[test]
@@ -313,29 +243,18 @@ mod tests {
         let text = page_text(|| grid_pdf(&grid, "Crossword 15"));
         assert_eq!(text[0].text, "Crossword 15");
         // Helvetica is only used for the numbers here: 1, 2, ... in reading order.
-        let numbers: Vec<&str> = text
-            .iter()
-            .filter(|s| s.font == "F3")
-            .map(|s| s.text.as_str())
-            .collect();
+        let numbers: Vec<&str> = text.iter().filter(|s| s.font == "F3").map(|s| s.text.as_str()).collect();
         let last = slots.iter().map(|s| s.number).max().unwrap();
         let expected: Vec<String> = (1..=last).map(|k| k.to_string()).collect();
         assert_eq!(numbers, expected);
-        let entries: Vec<String> = slots
-            .iter()
-            .map(|s| format!("{} {} ({} letters)", s.number, direction(s.dir), s.len))
-            .collect();
+        let entries: Vec<String> =
+            slots.iter().map(|s| format!("{} {} ({} letters)", s.number, direction(s.dir), s.len)).collect();
         assert_eq!(list(&text), entries);
-        assert!(
-            entries.contains(&"1 Across (5 letters)".to_string()),
-            "{entries:?}"
-        );
+        assert!(entries.contains(&"1 Across (5 letters)".to_string()), "{entries:?}");
         assert!(entries.iter().any(|e| e.starts_with("1 Down (")));
         // One filled rectangle per run of black squares.
         let page = &contents(&grid_pdf(&grid, "x"))[0];
-        let black_runs: usize = (0..15)
-            .map(|r| runs(15, |c| !grid.is_white(r, c)).len())
-            .sum();
+        let black_runs: usize = (0..15).map(|r| runs(15, |c| !grid.is_white(r, c)).len()).sum();
         assert_eq!(page.matches(" re\nf\n").count(), black_runs);
     }
 
@@ -344,16 +263,10 @@ mod tests {
         let (grid, fill) = sample();
         let text = page_text(|| solution_pdf(&fill, "Crossword 15"));
         assert_eq!(text[1].text, "Solution");
-        let numbers: Vec<&str> = text
-            .iter()
-            .filter(|s| s.font == "F3" && s.text.parse::<u32>().is_ok())
-            .map(|s| s.text.as_str())
-            .collect();
-        let grid_numbers: Vec<String> = shown(&contents(&grid_pdf(&grid, "x"))[0])
-            .into_iter()
-            .filter(|s| s.font == "F3")
-            .map(|s| s.text)
-            .collect();
+        let numbers: Vec<&str> =
+            text.iter().filter(|s| s.font == "F3" && s.text.parse::<u32>().is_ok()).map(|s| s.text.as_str()).collect();
+        let grid_numbers: Vec<String> =
+            shown(&contents(&grid_pdf(&grid, "x"))[0]).into_iter().filter(|s| s.font == "F3").map(|s| s.text).collect();
         assert_eq!(numbers, grid_numbers);
         // One letter row per grid row, black squares left out.
         // After the title and subtitle, Helvetica text that is not a number is letters.
@@ -368,11 +281,7 @@ mod tests {
             .across
             .iter()
             .map(|e| format!("{} Across {}", e.number, e.word))
-            .chain(
-                fill.down
-                    .iter()
-                    .map(|e| format!("{} Down {}", e.number, e.word)),
-            )
+            .chain(fill.down.iter().map(|e| format!("{} Down {}", e.number, e.word)))
             .collect();
         assert_eq!(list(&text), entries);
     }
@@ -381,25 +290,13 @@ mod tests {
     fn solution_pdf_draws_a_malformed_fill_without_panicking() {
         let fill = Fill {
             rows: vec!["AB#".into(), "c".into(), "".into()],
-            across: vec![Entry {
-                number: 7,
-                row: 0,
-                col: 9,
-                word: "AB".into(),
-            }],
+            across: vec![Entry { number: 7, row: 0, col: 9, word: "AB".into() }],
             down: vec![],
         };
         let text = page_text(|| solution_pdf(&fill, "odd"));
         assert_eq!(list(&text), ["7 Across AB"]);
         assert!(text.iter().any(|s| s.text == "C"));
-        solution_pdf(
-            &Fill {
-                rows: vec![],
-                across: vec![],
-                down: vec![],
-            },
-            "empty",
-        );
+        solution_pdf(&Fill { rows: vec![], across: vec![], down: vec![] }, "empty");
     }
 
     /// Every size keeps the whole list on the page, even with the most entries a valid
@@ -410,14 +307,7 @@ mod tests {
         for n in 5..=21 {
             let words = 2 * n * ((n + 1) / 4);
             let entries: Vec<String> = (0..words)
-                .map(|i| {
-                    format!(
-                        "{} {} ({} letters)",
-                        i + 1,
-                        if i % 2 == 0 { "Across" } else { "Down" },
-                        n
-                    )
-                })
+                .map(|i| format!("{} {} ({} letters)", i + 1, if i % 2 == 0 { "Across" } else { "Down" }, n))
                 .collect();
             let sheet = Sheet {
                 n,
@@ -431,22 +321,12 @@ mod tests {
             let (w, h) = US_LETTER;
             let (grid, list) = sheet.layout(&lines, h - GRID_TOP - BOTTOM);
             assert!(grid.pitch >= MIN_PITCH, "size {n}: pitch {}", grid.pitch);
-            assert!(
-                grid.left >= SIDE && grid.x(n) <= w - SIDE + 1e-3,
-                "size {n}"
-            );
+            assert!(grid.left >= SIDE && grid.x(n) <= w - SIDE + 1e-3, "size {n}");
             assert!((grid.top - (h - GRID_TOP)).abs() < 1e-3);
             assert!(list.columns * list.rows >= lines.len());
-            let last_baseline =
-                grid.bottom() - GAP - list.size - (list.rows - 1) as f32 * list.leading;
-            assert!(
-                last_baseline >= BOTTOM,
-                "size {n}: list ends at {last_baseline}"
-            );
-            assert!(
-                list.columns as f32 * list.column_width - GUTTER * list.size <= w - 2.0 * SIDE,
-                "size {n}"
-            );
+            let last_baseline = grid.bottom() - GAP - list.size - (list.rows - 1) as f32 * list.leading;
+            assert!(last_baseline >= BOTTOM, "size {n}: list ends at {last_baseline}");
+            assert!(list.columns as f32 * list.column_width - GUTTER * list.size <= w - 2.0 * SIDE, "size {n}");
         }
     }
 }

@@ -18,18 +18,8 @@ pub fn book_pdf(book: &Book, serial: &str) -> Vec<u8> {
     let (w, h) = US_LETTER;
     for (i, page) in book.pages.iter().enumerate() {
         let c = doc.add_page(US_LETTER);
-        grid(
-            c,
-            page,
-            (SIDE, BOTTOM, w - 2.0 * SIDE, h - TOP - BOTTOM),
-            &[],
-        );
-        c.text_centered(
-            Style::new(Font::TimesRoman, 10.0),
-            w / 2.0,
-            30.0,
-            &(i + 1).to_string(),
-        );
+        grid(c, page, (SIDE, BOTTOM, w - 2.0 * SIDE, h - TOP - BOTTOM), &[]);
+        c.text_centered(Style::new(Font::TimesRoman, 10.0), w / 2.0, 30.0, &(i + 1).to_string());
     }
     doc.finish()
 }
@@ -38,19 +28,11 @@ pub fn book_pdf(book: &Book, serial: &str) -> Vec<u8> {
 /// the three letters of FOX in red.
 pub fn answer_pdf(book: &Book, serial: &str) -> Vec<u8> {
     let mut doc = Document::new();
-    doc.set_title(&format!(
-        "Find the Fox {} - answer key",
-        printed_serial(serial)
-    ));
+    doc.set_title(&format!("Find the Fox {} - answer key", printed_serial(serial)));
     let (w, h) = US_LETTER;
     let a = &book.answer;
     let c = doc.add_page(US_LETTER);
-    c.text_centered(
-        Style::new(Font::TimesBold, 22.0),
-        w / 2.0,
-        h - 52.0,
-        "Find the Fox - Answer Key",
-    );
+    c.text_centered(Style::new(Font::TimesBold, 22.0), w / 2.0, h - 52.0, "Find the Fox - Answer Key");
     c.text_centered(
         Style::new(Font::Helvetica, 11.0),
         w / 2.0,
@@ -65,26 +47,14 @@ pub fn answer_pdf(book: &Book, serial: &str) -> Vec<u8> {
         direction_words(a.direction)
     );
     c.text_centered(Style::new(Font::TimesRoman, 13.0), w / 2.0, h - 96.0, &line);
-    grid(
-        c,
-        book.fox_page(),
-        (SIDE, BOTTOM, w - 2.0 * SIDE, h - 120.0 - BOTTOM),
-        &a.cells0(),
-    );
-    c.text_centered(
-        Style::new(Font::TimesRoman, 10.0),
-        w / 2.0,
-        30.0,
-        &format!("Page {}", a.page),
-    );
+    grid(c, book.fox_page(), (SIDE, BOTTOM, w - 2.0 * SIDE, h - 120.0 - BOTTOM), &a.cells0());
+    c.text_centered(Style::new(Font::TimesRoman, 10.0), w / 2.0, 30.0, &format!("Page {}", a.page));
     doc.finish()
 }
 
 /// The grouped form of a serial that parses, otherwise the text as given.
 fn printed_serial(serial: &str) -> String {
-    Serial::parse(serial)
-        .map(Serial::grouped)
-        .unwrap_or_else(|_| serial.to_string())
+    Serial::parse(serial).map(Serial::grouped).unwrap_or_else(|_| serial.to_string())
 }
 
 fn direction_words(d: Direction) -> &'static str {
@@ -103,45 +73,20 @@ fn direction_words(d: Direction) -> &'static str {
 fn title_page(c: &mut Canvas, book: &Book, serial: &str) {
     let (w, _) = c.size();
     let mid = w / 2.0;
-    c.text_centered(
-        Style::new(Font::TimesBold, 44.0),
-        mid,
-        600.0,
-        "Find the Fox",
-    );
+    c.text_centered(Style::new(Font::TimesBold, 44.0), mid, 600.0, "Find the Fox");
     let lines = [
         "The word FOX appears exactly once in this book.",
         "It may read across, down or diagonally, forwards or backwards.",
         "Every other page is free of foxes. Happy hunting!",
     ];
     for (i, text) in lines.iter().enumerate() {
-        c.text_centered(
-            Style::new(Font::TimesRoman, 14.0),
-            mid,
-            520.0 - 22.0 * i as f32,
-            text,
-        );
+        c.text_centered(Style::new(Font::TimesRoman, 14.0), mid, 520.0 - 22.0 * i as f32, text);
     }
     let s = book.spec;
     let shape = format!("{} pages of {} x {} letters", s.pages, s.rows, s.cols);
-    c.text_centered(
-        Style::new(Font::TimesRoman, 12.0).color(Rgb::GREY),
-        mid,
-        430.0,
-        &shape,
-    );
-    c.text_centered(
-        Style::new(Font::Helvetica, 10.0).color(Rgb::GREY),
-        mid,
-        150.0,
-        "SERIAL NUMBER",
-    );
-    c.text_centered(
-        Style::new(Font::Helvetica, 16.0),
-        mid,
-        128.0,
-        &printed_serial(serial),
-    );
+    c.text_centered(Style::new(Font::TimesRoman, 12.0).color(Rgb::GREY), mid, 430.0, &shape);
+    c.text_centered(Style::new(Font::Helvetica, 10.0).color(Rgb::GREY), mid, 150.0, "SERIAL NUMBER");
+    c.text_centered(Style::new(Font::Helvetica, 16.0), mid, 128.0, &printed_serial(serial));
     c.text_centered(
         Style::new(Font::TimesRoman, 10.0).color(Rgb::GREY),
         mid,
@@ -164,23 +109,12 @@ fn grid(c: &mut Canvas, page: &Page, area: (f32, f32, f32, f32), red: &[(usize, 
     for r in 0..rows {
         let y = top - (r + 1) as f32 * pitch + lift;
         cells.clear();
-        cells.extend(
-            (0..cols).map(|col| (!red.contains(&(r, col))).then(|| page.letter(r, col).as_char())),
-        );
+        cells.extend((0..cols).map(|col| (!red.contains(&(r, col))).then(|| page.letter(r, col).as_char())));
         c.cell_row(Style::new(GRID_FONT, size), x0, y, pitch, &cells);
         if red.iter().any(|&(rr, _)| rr == r) {
             cells.clear();
-            cells.extend((0..cols).map(|col| {
-                red.contains(&(r, col))
-                    .then(|| page.letter(r, col).as_char())
-            }));
-            c.cell_row(
-                Style::new(GRID_FONT, size).color(Rgb::RED),
-                x0,
-                y,
-                pitch,
-                &cells,
-            );
+            cells.extend((0..cols).map(|col| red.contains(&(r, col)).then(|| page.letter(r, col).as_char())));
+            c.cell_row(Style::new(GRID_FONT, size).color(Rgb::RED), x0, y, pitch, &cells);
         }
     }
 }
@@ -200,21 +134,12 @@ mod tests {
     }
 
     fn sample(spec: BookSpec) -> Book {
-        generate(
-            spec,
-            book_seed(b"render", "0000000000A", spec),
-            &mut Unwatched,
-        )
-        .unwrap()
+        generate(spec, book_seed(b"render", "0000000000A", spec), &mut Unwatched).unwrap()
     }
 
     #[test]
     fn book_pdf_has_a_page_per_grid_plus_title() {
-        let book = sample(BookSpec {
-            pages: 4,
-            rows: 6,
-            cols: 9,
-        });
+        let book = sample(BookSpec { pages: 4, rows: 6, cols: 9 });
         let serial = Serial::from_bits(77).to_string();
         let (pages, s) = readable(&book_pdf(&book, &serial));
         assert_eq!(pages, 5);
@@ -225,11 +150,7 @@ mod tests {
 
     #[test]
     fn answer_pdf_marks_three_letters_red() {
-        let book = sample(BookSpec {
-            pages: 3,
-            rows: 8,
-            cols: 8,
-        });
+        let book = sample(BookSpec { pages: 3, rows: 8, cols: 8 });
         let (pages, s) = readable(&answer_pdf(&book, "not-a-serial"));
         assert_eq!(pages, 1);
         assert!(s.contains("not-a-serial"));
@@ -241,10 +162,7 @@ mod tests {
             .skip(1)
             .flat_map(|chunk| {
                 let tj = chunk.split("TJ").next().unwrap();
-                tj.split('(')
-                    .skip(1)
-                    .map(|t| t.split(')').next().unwrap().to_string())
-                    .collect::<Vec<_>>()
+                tj.split('(').skip(1).map(|t| t.split(')').next().unwrap().to_string()).collect::<Vec<_>>()
             })
             .collect();
         let mut sorted: Vec<char> = red.chars().collect();

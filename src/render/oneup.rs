@@ -47,17 +47,9 @@ fn page(puzzle: &Puzzle, solution: Option<&[String]>, title: &str) -> Vec<u8> {
         );
     }
     let n = puzzle.size();
-    let grid = CellGrid::fit(
-        n,
-        n,
-        (SIDE, BOTTOM, w - 2.0 * SIDE, h - GRID_TOP - BOTTOM),
-        MAX_PITCH,
-    );
+    let grid = CellGrid::fit(n, n, (SIDE, BOTTOM, w - 2.0 * SIDE, h - GRID_TOP - BOTTOM), MAX_PITCH);
     c.segments(&grid.inner_lines(), CELL_LINE, CELL_GREY);
-    let mut thick: Vec<Segment> = walls(puzzle)
-        .into_iter()
-        .map(|(from, to)| grid.segment(from, to))
-        .collect();
+    let mut thick: Vec<Segment> = walls(puzzle).into_iter().map(|(from, to)| grid.segment(from, to)).collect();
     thick.extend(grid.outline());
     c.segments(&thick, WALL, Rgb::BLACK);
 
@@ -160,22 +152,11 @@ mod tests {
     #[test]
     fn walls_merge_along_a_line() {
         let lines = |v: [&str; 4]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        let puzzle = Puzzle::new(
-            lines(["1122", "1122", "1222", "1122"]),
-            lines(["1111", "1111", "2222", "2222"]),
-            vec![],
-        )
-        .unwrap();
+        let puzzle =
+            Puzzle::new(lines(["1122", "1122", "1222", "1122"]), lines(["1111", "1111", "2222", "2222"]), vec![])
+                .unwrap();
         // Column line 2 is a wall in rows 0, 1 and 3; row line 2 is one wall across.
-        assert_eq!(
-            walls(&puzzle),
-            [
-                ((1, 2), (1, 3)),
-                ((2, 0), (2, 2)),
-                ((2, 3), (2, 4)),
-                ((0, 2), (4, 2))
-            ]
-        );
+        assert_eq!(walls(&puzzle), [((1, 2), (1, 3)), ((2, 0), (2, 2)), ((2, 3), (2, 4)), ((0, 2), (4, 2))]);
     }
 
     #[test]
@@ -193,9 +174,7 @@ mod tests {
         // Then one bold text operation per row holding a clue, in reading order.
         let digits: String = text[2..].iter().map(|s| s.text.as_str()).collect();
         assert_eq!(digits, "351326134");
-        assert!(text[2..]
-            .iter()
-            .all(|s| s.font == "F2" && s.color == "0 0 0"));
+        assert!(text[2..].iter().all(|s| s.font == "F2" && s.color == "0 0 0"));
         // Walls (3 pt) and the grey cell lines (0.5 pt) are both there.
         assert!(pages[0].contains("\n3 w\n") && pages[0].contains("\n0.5 w\n"));
     }
@@ -210,29 +189,14 @@ mod tests {
         assert_ne!(pdf, puzzle_pdf(&puzzle, "One Up"));
         let text = shown(&contents(&pdf)[0]);
         // After the title, rule and legend: the bold clue digits.
-        let given: String = text[3..]
-            .iter()
-            .filter(|s| s.font == "F2")
-            .map(|s| s.text.as_str())
-            .collect();
+        let given: String = text[3..].iter().filter(|s| s.font == "F2").map(|s| s.text.as_str()).collect();
         assert_eq!(given, "351326134");
         // Row by row, the black and blue digits together are the solution with the clue
         // cells taken out of the blue ones.
-        let blue: Vec<&str> = text
-            .iter()
-            .filter(|s| s.color == "0.1 0.3 0.8")
-            .map(|s| s.text.as_str())
-            .collect();
+        let blue: Vec<&str> = text.iter().filter(|s| s.color == "0.1 0.3 0.8").map(|s| s.text.as_str()).collect();
         assert_eq!(blue.len(), 8);
-        assert!(text
-            .iter()
-            .filter(|s| s.color == "0.1 0.3 0.8")
-            .all(|s| s.font == "F1"));
-        let mut clue_cells: Vec<(usize, usize)> = puzzle
-            .clues()
-            .iter()
-            .map(|c| (c.row - 1, c.col - 1))
-            .collect();
+        assert!(text.iter().filter(|s| s.color == "0.1 0.3 0.8").all(|s| s.font == "F1"));
+        let mut clue_cells: Vec<(usize, usize)> = puzzle.clues().iter().map(|c| (c.row - 1, c.col - 1)).collect();
         clue_cells.sort();
         for (r, row) in solution.iter().enumerate() {
             let expected: String = row
@@ -250,11 +214,7 @@ mod tests {
         let (puzzle, _) = example();
         let rows = vec!["12x".to_string(), "123456789012".to_string()];
         let text = shown(&contents(&solution_pdf(&puzzle, &rows, "t"))[0]);
-        let blue: Vec<&str> = text
-            .iter()
-            .filter(|s| s.color == "0.1 0.3 0.8")
-            .map(|s| s.text.as_str())
-            .collect();
+        let blue: Vec<&str> = text.iter().filter(|s| s.color == "0.1 0.3 0.8").map(|s| s.text.as_str()).collect();
         // Row 1's clue (column 2) hides its 2; row 2's (column 2) its 2; extra digits are cut.
         assert_eq!(blue, ["1", "1345678"]);
     }

@@ -97,11 +97,7 @@ pub struct Style {
 impl Style {
     /// Black text.
     pub fn new(font: Font, size: f32) -> Style {
-        Style {
-            font,
-            size,
-            color: Rgb::BLACK,
-        }
+        Style { font, size, color: Rgb::BLACK }
     }
 
     pub fn color(self, color: Rgb) -> Style {
@@ -138,13 +134,7 @@ impl CellGrid {
         let (ax, ay, aw, ah) = area;
         // An empty side divides by zero into infinity, which `min` discards.
         let pitch = (aw / cols as f32).min(ah / rows as f32).min(max_pitch);
-        CellGrid {
-            rows,
-            cols,
-            left: ax + (aw - pitch * cols as f32) / 2.0,
-            top: ay + ah,
-            pitch,
-        }
+        CellGrid { rows, cols, left: ax + (aw - pitch * cols as f32) / 2.0, top: ay + ah, pitch }
     }
 
     /// x of column line `i`.
@@ -163,19 +153,13 @@ impl CellGrid {
 
     /// The segment between grid points `from` and `to`.
     pub fn segment(&self, from: (usize, usize), to: (usize, usize)) -> Segment {
-        (
-            (self.x(from.0), self.y(from.1)),
-            (self.x(to.0), self.y(to.1)),
-        )
+        ((self.x(from.0), self.y(from.1)), (self.x(to.0), self.y(to.1)))
     }
 
     /// Every grid line between cells, each across the whole grid.
     pub fn inner_lines(&self) -> Vec<Segment> {
         let (r, c) = (self.rows, self.cols);
-        (1..c)
-            .map(|i| self.segment((i, 0), (i, r)))
-            .chain((1..r).map(|i| self.segment((0, i), (c, i))))
-            .collect()
+        (1..c).map(|i| self.segment((i, 0), (i, r))).chain((1..r).map(|i| self.segment((0, i), (c, i)))).collect()
     }
 
     /// The four sides of the outline.
@@ -230,12 +214,7 @@ impl Default for Document {
 
 impl Document {
     pub fn new() -> Self {
-        Document {
-            title: None,
-            compress: true,
-            pages: Vec::new(),
-            fonts_used: [false; 3],
-        }
+        Document { title: None, compress: true, pages: Vec::new(), fonts_used: [false; 3] }
     }
 
     /// Sets the document title shown by readers.
@@ -272,18 +251,12 @@ impl Document {
         let page_ref = |i: usize| Ref::new(7 + 2 * i as i32);
         let content_ref = |i: usize| Ref::new(8 + 2 * i as i32);
 
-        let body: usize = self
-            .pages
-            .iter()
-            .map(|p| p.content.len() / if self.compress { 4 } else { 1 } + 160)
-            .sum();
+        let body: usize = self.pages.iter().map(|p| p.content.len() / if self.compress { 4 } else { 1 } + 160).sum();
         let mut pdf = Pdf::with_capacity(body + 1024);
         pdf.catalog(catalog).pages(tree);
         {
             let mut pages = pdf.pages(tree);
-            pages
-                .kids((0..self.pages.len()).map(page_ref))
-                .count(self.pages.len() as i32);
+            pages.kids((0..self.pages.len()).map(page_ref)).count(self.pages.len() as i32);
             let mut resources = pages.resources();
             let mut fonts = resources.fonts();
             for f in Font::ALL.into_iter().filter(|f| self.fonts_used[f.index()]) {
@@ -299,16 +272,11 @@ impl Document {
             doc_info.producer(TextStr("puzzlepress"));
         }
         for f in Font::ALL.into_iter().filter(|f| self.fonts_used[f.index()]) {
-            pdf.type1_font(font_ref(f))
-                .base_font(Name(f.base_name()))
-                .encoding_predefined(Name(b"WinAnsiEncoding"));
+            pdf.type1_font(font_ref(f)).base_font(Name(f.base_name())).encoding_predefined(Name(b"WinAnsiEncoding"));
         }
         for (i, page) in self.pages.into_iter().enumerate() {
             let (w, h) = page.size;
-            pdf.page(page_ref(i))
-                .parent(tree)
-                .media_box(Rect::new(0.0, 0.0, w, h))
-                .contents(content_ref(i));
+            pdf.page(page_ref(i)).parent(tree).media_box(Rect::new(0.0, 0.0, w, h)).contents(content_ref(i));
             let content = page.into_content();
             if self.compress {
                 pdf.stream(content_ref(i), &miniz_oxide::deflate::compress_to_vec_zlib(&content, 1))
@@ -458,8 +426,7 @@ impl Canvas {
 
     fn set_square_caps(&mut self, square: bool) {
         if self.square_caps != square {
-            self.content
-                .extend_from_slice(if square { b"2 J\n" } else { b"0 J\n" });
+            self.content.extend_from_slice(if square { b"2 J\n" } else { b"0 J\n" });
             self.square_caps = square;
         }
     }
@@ -475,12 +442,7 @@ impl Canvas {
     fn text_at(&mut self, font: Font, size: f32, char_spacing: f32, x: f32, y: f32) -> (f32, f32) {
         let mut st = self.text.unwrap_or_else(|| {
             self.content.extend_from_slice(b"BT\n");
-            TextState {
-                font: None,
-                char_spacing: 0.0,
-                line: (0.0, 0.0),
-                leading: None,
-            }
+            TextState { font: None, char_spacing: 0.0, line: (0.0, 0.0), leading: None }
         });
         if st.font != Some((font, size)) {
             self.fonts_used[font.index()] = true;
@@ -539,11 +501,7 @@ impl Canvas {
         // Character spacing makes the widest glyph step exactly from cell to cell; rows that
         // share a font, size and pitch then share one line start and spacing, and
         // narrower glyphs get an adjustment on each side.
-        let widest = cells
-            .iter()
-            .flatten()
-            .map(|&ch| width(ch))
-            .fold(0.0, f32::max);
+        let widest = cells.iter().flatten().map(|&ch| width(ch)).fold(0.0, f32::max);
         let spacing = round_to(pitch - widest / to_em, 4);
         let start = |i: usize, w: f32| x + i as f32 * pitch + (pitch - w / to_em) / 2.0;
 
@@ -654,10 +612,7 @@ mod tests {
         assert_eq!(Font::TimesRoman.char_width('O'), 722);
         assert_eq!(Font::TimesBold.char_width('W'), 1000);
         assert_eq!(Font::Helvetica.char_width('i'), 222);
-        assert_eq!(
-            Font::Helvetica.char_width('é'),
-            Font::Helvetica.char_width('?')
-        );
+        assert_eq!(Font::Helvetica.char_width('é'), Font::Helvetica.char_width('?'));
         assert!((Font::Helvetica.width("Hi", 10.0) - 9.44).abs() < 1e-4);
     }
 
@@ -667,34 +622,13 @@ mod tests {
         doc.set_compress(false);
         doc.set_title("Test (1)");
         let c = doc.add_page(US_LETTER);
-        c.text_centered(
-            Style::new(Font::TimesBold, 20.0),
-            306.0,
-            700.0,
-            "Hello (world)",
-        );
+        c.text_centered(Style::new(Font::TimesBold, 20.0), 306.0, 700.0, "Hello (world)");
         let red = Style::new(Font::TimesRoman, 12.0).color(Rgb::RED);
-        c.cell_row(
-            red,
-            100.0,
-            500.0,
-            18.0,
-            &[Some('F'), None, Some('O'), Some('X')],
-        );
+        c.cell_row(red, 100.0, 500.0, 18.0, &[Some('F'), None, Some('O'), Some('X')]);
         c.line((10.0, 10.0), (100.0, 10.0), 0.5, Rgb::GREY);
-        c.rect(
-            20.0,
-            20.0,
-            50.0,
-            30.0,
-            Paint::Stroke {
-                width: 1.0,
-                color: Rgb::BLACK,
-            },
-        );
+        c.rect(20.0, 20.0, 50.0, 30.0, Paint::Stroke { width: 1.0, color: Rgb::BLACK });
         c.rect(80.0, 20.0, 50.0, 30.0, Paint::Fill(Rgb::GREY));
-        doc.add_page(US_LETTER)
-            .text(Style::new(Font::Helvetica, 9.0), 50.0, 50.0, "page 2");
+        doc.add_page(US_LETTER).text(Style::new(Font::Helvetica, 9.0), 50.0, 50.0, "page 2");
         let bytes = doc.finish();
         let s = String::from_utf8_lossy(&bytes);
         assert!(s.starts_with("%PDF-"));
@@ -705,14 +639,7 @@ mod tests {
         assert!(s.trim_end().ends_with("%%EOF"));
         // Compact numbers.
         let mut v = Vec::new();
-        for (x, d) in [
-            (12.5f32, 2),
-            (-0.004, 2),
-            (3.0, 4),
-            (0.1, 3),
-            (-83.0, 0),
-            (10.08337, 4),
-        ] {
+        for (x, d) in [(12.5f32, 2), (-0.004, 2), (3.0, 4), (0.1, 3), (-83.0, 0), (10.08337, 4)] {
             push_num(&mut v, x, d);
             v.push(b' ');
         }
@@ -725,11 +652,7 @@ mod tests {
         doc.set_compress(false);
         let c = doc.add_page(US_LETTER);
         c.segments(&[], 3.0, Rgb::BLACK);
-        c.segments(
-            &[((0.0, 0.0), (10.0, 0.0)), ((10.0, 0.0), (10.0, 5.5))],
-            3.0,
-            Rgb::BLACK,
-        );
+        c.segments(&[((0.0, 0.0), (10.0, 0.0)), ((10.0, 0.0), (10.0, 5.5))], 3.0, Rgb::BLACK);
         c.segments(&[((1.0, 1.0), (2.0, 2.0))], 3.0, Rgb::BLACK);
         c.line((0.0, 0.0), (1.0, 1.0), 3.0, Rgb::BLACK);
         let s = String::from_utf8_lossy(&doc.finish()).into_owned();
@@ -770,14 +693,8 @@ pub(crate) mod testing {
         let mut out = Vec::new();
         let mut rest = pdf;
         while let Some(k) = find(rest, b"/Length ") {
-            let digits = rest[k + 8..]
-                .iter()
-                .take_while(|b| b.is_ascii_digit())
-                .count();
-            let len: usize = std::str::from_utf8(&rest[k + 8..k + 8 + digits])
-                .unwrap()
-                .parse()
-                .unwrap();
+            let digits = rest[k + 8..].iter().take_while(|b| b.is_ascii_digit()).count();
+            let len: usize = std::str::from_utf8(&rest[k + 8..k + 8 + digits]).unwrap().parse().unwrap();
             let start = k + find(&rest[k..], b"stream\n").unwrap() + 7;
             let data = miniz_oxide::inflate::decompress_to_vec_zlib(&rest[start..start + len])
                 .expect("content streams are deflated");
@@ -814,12 +731,7 @@ pub(crate) mod testing {
             } else if let Some(c) = line.strip_suffix(" rg") {
                 color = c.to_string();
             } else if line.ends_with("Tj") || line.ends_with("TJ") {
-                out.push(Shown {
-                    font: font.clone(),
-                    size: size.clone(),
-                    color: color.clone(),
-                    text: strings(line),
-                });
+                out.push(Shown { font: font.clone(), size: size.clone(), color: color.clone(), text: strings(line) });
             }
         }
         out
@@ -850,13 +762,7 @@ pub(crate) mod testing {
         let content = "BT\n/F2 12 Tf\n0 0 1 rg\n1 2 Td\n(a\\)b)Tj\n/F3 9 Tf\n[(1)-20(2)]TJ\nET\n";
         let s = shown(content);
         assert_eq!(s.len(), 2);
-        assert_eq!(
-            (s[0].font.as_str(), s[0].color.as_str(), s[0].text.as_str()),
-            ("F2", "0 0 1", "a)b")
-        );
-        assert_eq!(
-            (s[1].font.as_str(), s[1].size.as_str(), s[1].text.as_str()),
-            ("F3", "9", "12")
-        );
+        assert_eq!((s[0].font.as_str(), s[0].color.as_str(), s[0].text.as_str()), ("F2", "0 0 1", "a)b"));
+        assert_eq!((s[1].font.as_str(), s[1].size.as_str(), s[1].text.as_str()), ("F3", "9", "12"));
     }
 }

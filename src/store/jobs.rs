@@ -133,10 +133,7 @@ impl Store {
             }
             Err(e) => return Err(e),
         }
-        let job = self
-            .job(&id)
-            .await?
-            .ok_or_else(|| StoreError::Corrupt(format!("job {id} vanished after insert")))?;
+        let job = self.job(&id).await?.ok_or_else(|| StoreError::Corrupt(format!("job {id} vanished after insert")))?;
         Ok((job, true))
     }
 
@@ -259,7 +256,14 @@ impl Store {
     /// Records how `owner`'s run of a job ended, with its artifact, in one transaction.
     /// Returns false (and changes nothing) when the lease was lost meanwhile, so a job is
     /// finished once, by its current holder.
-    pub async fn finish(&self, id: &str, owner: &str, outcome: &Outcome, progress: (i64, i64), now: i64) -> Result<bool> {
+    pub async fn finish(
+        &self,
+        id: &str,
+        owner: &str,
+        outcome: &Outcome,
+        progress: (i64, i64),
+        now: i64,
+    ) -> Result<bool> {
         let (state, result, error, artifact) = match outcome {
             Outcome::Succeeded(out) => (JobState::Succeeded, Some(out.result.to_string()), None, out.artifact.as_ref()),
             Outcome::Failed(error) => (JobState::Failed, None, Some(error.as_str()), None),

@@ -105,16 +105,10 @@ impl Store {
             Pool::Sqlite(SqlitePoolOptions::new().max_connections(8).connect_with(options).await?)
         } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
             Pool::Postgres(
-                PgPoolOptions::new()
-                    .max_connections(16)
-                    .acquire_timeout(Duration::from_secs(10))
-                    .connect(url)
-                    .await?,
+                PgPoolOptions::new().max_connections(16).acquire_timeout(Duration::from_secs(10)).connect(url).await?,
             )
         } else {
-            return Err(StoreError::BadUrl(format!(
-                "{url:?} is neither sqlite://FILE nor postgres://…"
-            )));
+            return Err(StoreError::BadUrl(format!("{url:?} is neither sqlite://FILE nor postgres://…")));
         };
         Ok(Store { pool, url: url.to_string() })
     }

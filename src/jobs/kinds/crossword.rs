@@ -5,9 +5,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::RunError;
-use crate::puzzles::crossword::{
-    self, CrosswordError, FillRequest, PatternRequest, WordSquareRequest,
-};
+use crate::puzzles::crossword::{self, CrosswordError, FillRequest, PatternRequest, WordSquareRequest};
 use crate::puzzles::progress::Progress;
 
 pub const PATTERNS: &str = "crossword.patterns";
@@ -20,7 +18,9 @@ fn outcome<T: Serialize>(result: Result<T, CrosswordError>, empty: Value) -> Res
     match result {
         Ok(found) => serde_json::to_value(found).map_err(|e| RunError::Failed(e.to_string())),
         Err(CrosswordError::Cancelled) => Err(RunError::Cancelled),
-        Err(e @ (CrosswordError::NoSolution(_) | CrosswordError::BudgetExhausted(_) | CrosswordError::Impossible(_))) => {
+        Err(
+            e @ (CrosswordError::NoSolution(_) | CrosswordError::BudgetExhausted(_) | CrosswordError::Impossible(_)),
+        ) => {
             let mut out = empty;
             out["reason"] = e.to_string().into();
             Ok(out)

@@ -29,16 +29,7 @@ impl Board {
         for row in &mut b[1..=n] {
             *row = edge;
         }
-        Board {
-            n,
-            max_len,
-            inner,
-            w: [0; 23],
-            b,
-            wc: [0; 23],
-            bc: b,
-            blacks: 0,
-        }
+        Board { n, max_len, inner, w: [0; 23], b, wc: [0; 23], bc: b, blacks: 0 }
     }
 
     pub fn set(&mut self, orbit: &[(usize, usize)], white: bool) {
@@ -117,9 +108,7 @@ impl Board {
                 && self.line_ok(self.wc[pc], self.bc[pc])
                 && (pr == 1 || self.squares_ok(pr - 1))
                 && (pr == n || self.squares_ok(pr))
-                && (pr - 1..=pr + 1)
-                    .filter(|&q| q >= 1 && q <= n)
-                    .all(|q| self.no_lonely_white(q))
+                && (pr - 1..=pr + 1).filter(|&q| q >= 1 && q <= n).all(|q| self.no_lonely_white(q))
         })
     }
 

@@ -26,12 +26,7 @@ pub(crate) struct Budget<'p> {
 }
 
 impl<'p> Budget<'p> {
-    pub fn new(
-        max_nodes: u64,
-        time_limit_ms: Option<u64>,
-        check_every: u64,
-        progress: &'p mut dyn Progress,
-    ) -> Self {
+    pub fn new(max_nodes: u64, time_limit_ms: Option<u64>, check_every: u64, progress: &'p mut dyn Progress) -> Self {
         Budget {
             nodes: 0,
             max_nodes,
@@ -149,11 +144,7 @@ pub(crate) fn sample_distinct<T: Clone + Eq + std::hash::Hash>(
         if exhausted {
             format!("only {} distinct {what} exist", found.len())
         } else {
-            format!(
-                "found {} of the {count} requested {what} before {}",
-                found.len(),
-                budget.describe()
-            )
+            format!("found {} of the {count} requested {what} before {}", found.len(), budget.describe())
         }
     });
     Ok((found, note))

@@ -7,10 +7,7 @@ use crate::puzzles::progress::Cancelled;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CrosswordError {
     /// A request field is out of range or inconsistent (`field`, what is wrong).
-    InvalidField {
-        field: &'static str,
-        message: String,
-    },
+    InvalidField { field: &'static str, message: String },
     /// A hex pattern string is malformed.
     BadHex(String),
     /// A rows-form pattern is malformed.
@@ -29,10 +26,7 @@ pub enum CrosswordError {
 
 impl CrosswordError {
     pub(crate) fn field(field: &'static str, message: impl Into<String>) -> Self {
-        CrosswordError::InvalidField {
-            field,
-            message: message.into(),
-        }
+        CrosswordError::InvalidField { field, message: message.into() }
     }
 }
 

@@ -76,11 +76,7 @@ pub struct Fill {
 pub fn fill(req: &FillRequest, progress: &mut dyn Progress) -> Result<Fill, CrosswordError> {
     let grid = req.pattern.to_grid()?;
     let list = &*WordList::chosen(req.words.as_deref())?;
-    let opts = FillOptions {
-        seed: req.seed,
-        max_nodes: req.max_nodes,
-        time_limit_ms: req.time_limit_ms,
-    };
+    let opts = FillOptions { seed: req.seed, max_nodes: req.max_nodes, time_limit_ms: req.time_limit_ms };
     fill_grid(&grid, list, &opts, progress)
 }
 
@@ -115,21 +111,13 @@ fn output(n: usize, slots: &[Slot], words: Vec<String>) -> Fill {
         for ((r, c), ch) in slot.cells().zip(word.bytes()) {
             rows[r][c] = ch;
         }
-        let entry = Entry {
-            number: slot.number,
-            row: slot.row + 1,
-            col: slot.col + 1,
-            word,
-        };
+        let entry = Entry { number: slot.number, row: slot.row + 1, col: slot.col + 1, word };
         match slot.dir {
             Direction::Across => across.push(entry),
             Direction::Down => down.push(entry),
         }
     }
-    let rows = rows
-        .into_iter()
-        .map(|r| String::from_utf8(r).expect("ASCII"))
-        .collect();
+    let rows = rows.into_iter().map(|r| String::from_utf8(r).expect("ASCII")).collect();
     Fill { rows, across, down }
 }
 
@@ -148,7 +136,11 @@ fn check_fillable(grid: &Grid, slots: &[Slot], list: &WordList) -> Result<(), Cr
             if grid.is_white(r, c) && !covered[r * n + c] {
                 return Err(CrosswordError::field(
                     "pattern",
-                    format!("white square at row {}, col {} belongs to no word (it has no white neighbour)", r + 1, c + 1),
+                    format!(
+                        "white square at row {}, col {} belongs to no word (it has no white neighbour)",
+                        r + 1,
+                        c + 1
+                    ),
                 ));
             }
         }

@@ -55,9 +55,8 @@ pub(crate) fn solve(
         match solver.search(0) {
             Outcome::Found(depth) => {
                 let st = &solver.states[depth];
-                let words = (0..problem.slots.len())
-                    .map(|s| problem.index[s].word_string(st.word[s] as usize))
-                    .collect();
+                let words =
+                    (0..problem.slots.len()).map(|s| problem.index[s].word_string(st.word[s] as usize)).collect();
                 return Ok(words);
             }
             Outcome::Failed => {
@@ -158,10 +157,7 @@ fn bits_of(chunks: &[u64]) -> impl Iterator<Item = usize> + '_ {
 impl<'a> Problem<'a> {
     fn new(grid: &Grid, slots: Vec<Slot>, indexes: &'a [Option<LengthIndex>]) -> Problem<'a> {
         let n = grid.size();
-        let index: Vec<&LengthIndex> = slots
-            .iter()
-            .map(|s| indexes[s.len].as_ref().expect("built"))
-            .collect();
+        let index: Vec<&LengthIndex> = slots.iter().map(|s| indexes[s.len].as_ref().expect("built")).collect();
         let (mut pos_off, mut dom_off, mut cells) = (Vec::new(), Vec::new(), Vec::new());
         let mut dom_len = 0;
         for (s, slot) in slots.iter().enumerate() {
@@ -186,22 +182,9 @@ impl<'a> Problem<'a> {
             }
         }
         let same_len = (0..slots.len())
-            .map(|s| {
-                (0..slots.len())
-                    .filter(|&t| t != s && slots[t].len == slots[s].len)
-                    .collect()
-            })
+            .map(|s| (0..slots.len()).filter(|&t| t != s && slots[t].len == slots[s].len).collect())
             .collect();
-        Problem {
-            size: n,
-            slots,
-            index,
-            cells,
-            crossing,
-            pos_off,
-            dom_off,
-            same_len,
-        }
+        Problem { size: n, slots, index, cells, crossing, pos_off, dom_off, same_len }
     }
 
     fn initial_state(&self) -> State {
@@ -360,9 +343,8 @@ impl Solver<'_, '_, '_> {
     fn search(&mut self, depth: usize) -> Outcome {
         let p = self.problem;
         let st = &self.states[depth];
-        let Some(s) = (0..p.slots.len())
-            .filter(|&s| st.word[s] == NONE)
-            .min_by_key(|&s| (st.count[s], self.priority[s]))
+        let Some(s) =
+            (0..p.slots.len()).filter(|&s| st.word[s] == NONE).min_by_key(|&s| (st.count[s], self.priority[s]))
         else {
             return Outcome::Found(depth);
         };

@@ -51,13 +51,7 @@ impl Slot {
             Direction::Across => "across",
             Direction::Down => "down",
         };
-        format!(
-            "{}-{} (row {}, col {})",
-            self.number,
-            dir,
-            self.row + 1,
-            self.col + 1
-        )
+        format!("{}-{} (row {}, col {})", self.number, dir, self.row + 1, self.col + 1)
     }
 }
 
@@ -73,19 +67,13 @@ impl Grid {
     /// An all-black grid. `size` must be in `MIN_SIZE..=MAX_SIZE`.
     pub fn black(size: usize) -> Result<Grid, CrosswordError> {
         check_size(size, "side").map_err(|m| CrosswordError::field("size", m))?;
-        Ok(Grid {
-            size,
-            rows: vec![0; size],
-        })
+        Ok(Grid { size, rows: vec![0; size] })
     }
 
     /// From row bitsets (bit c = column c white); bits beyond `size` are ignored.
     pub(crate) fn from_bits(size: usize, rows: &[u32]) -> Grid {
         let mask = (1u32 << size) - 1;
-        Grid {
-            size,
-            rows: rows.iter().take(size).map(|r| r & mask).collect(),
-        }
+        Grid { size, rows: rows.iter().take(size).map(|r| r & mask).collect() }
     }
 
     pub fn size(&self) -> usize {
@@ -109,22 +97,14 @@ impl Grid {
     }
 
     pub fn black_count(&self) -> usize {
-        self.size * self.size
-            - self
-                .rows
-                .iter()
-                .map(|r| r.count_ones() as usize)
-                .sum::<usize>()
+        self.size * self.size - self.rows.iter().map(|r| r.count_ones() as usize).sum::<usize>()
     }
 
     /// Parses `["#...#", ...]`: `#` black, `.` white, one string per row, as many rows as columns.
     pub fn from_rows<S: AsRef<str>>(rows: &[S]) -> Result<Grid, CrosswordError> {
         let size = rows.len();
         check_size(size, "number of rows").map_err(CrosswordError::BadRows)?;
-        let mut grid = Grid {
-            size,
-            rows: vec![0; size],
-        };
+        let mut grid = Grid { size, rows: vec![0; size] };
         for (r, row) in rows.iter().enumerate() {
             let row = row.as_ref();
             let len = row.chars().count();
@@ -152,13 +132,7 @@ impl Grid {
     }
 
     pub fn to_rows(&self) -> Vec<String> {
-        (0..self.size)
-            .map(|r| {
-                (0..self.size)
-                    .map(|c| if self.is_white(r, c) { '.' } else { '#' })
-                    .collect()
-            })
-            .collect()
+        (0..self.size).map(|r| (0..self.size).map(|c| if self.is_white(r, c) { '.' } else { '#' }).collect()).collect()
     }
 
     /// All slots (runs of >= 2 white squares), across ones first, each group in
@@ -167,10 +141,8 @@ impl Grid {
     pub fn slots(&self) -> Vec<Slot> {
         let n = self.size;
         let white = |r: usize, c: usize| r < n && c < n && self.is_white(r, c);
-        let starts_across =
-            |r: usize, c: usize| white(r, c) && (c == 0 || !white(r, c - 1)) && white(r, c + 1);
-        let starts_down =
-            |r: usize, c: usize| white(r, c) && (r == 0 || !white(r - 1, c)) && white(r + 1, c);
+        let starts_across = |r: usize, c: usize| white(r, c) && (c == 0 || !white(r, c - 1)) && white(r, c + 1);
+        let starts_down = |r: usize, c: usize| white(r, c) && (r == 0 || !white(r - 1, c)) && white(r + 1, c);
         let run = |mut r: usize, mut c: usize, dr: usize, dc: usize| {
             let mut len = 0;
             while white(r, c) {
@@ -191,23 +163,11 @@ impl Grid {
                 number += 1;
                 if a {
                     let len = run(r, c, 0, 1);
-                    across.push(Slot {
-                        number,
-                        dir: Direction::Across,
-                        row: r,
-                        col: c,
-                        len,
-                    });
+                    across.push(Slot { number, dir: Direction::Across, row: r, col: c, len });
                 }
                 if d {
                     let len = run(r, c, 1, 0);
-                    down.push(Slot {
-                        number,
-                        dir: Direction::Down,
-                        row: r,
-                        col: c,
-                        len,
-                    });
+                    down.push(Slot { number, dir: Direction::Down, row: r, col: c, len });
                 }
             }
         }

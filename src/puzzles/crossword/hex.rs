@@ -46,10 +46,7 @@ impl Grid {
                 )));
             }
             if bits.len() > 32 * 32 {
-                return Err(bad(format!(
-                    "too long: more than {} bits by position {pos}",
-                    32 * 32
-                )));
+                return Err(bad(format!("too long: more than {} bits by position {pos}", 32 * 32)));
             }
         }
         let size = (bits.len() as f64).sqrt().round() as usize;
@@ -69,9 +66,7 @@ impl Grid {
 
     pub fn to_hex(&self) -> String {
         let n = self.size();
-        let bits: Vec<u32> = (0..n * n)
-            .map(|k| self.is_white(k / n, k % n) as u32)
-            .collect();
+        let bits: Vec<u32> = (0..n * n).map(|k| self.is_white(k / n, k % n) as u32).collect();
         let mut out = String::with_capacity(bits.len() / 4 + 1);
         for group in bits.chunks(4) {
             let v = group.iter().fold(0, |acc, b| acc << 1 | b);

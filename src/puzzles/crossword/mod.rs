@@ -78,9 +78,7 @@ impl TryFrom<CountRepr> for Count {
             CountRepr::N(n) if n >= 1 => Ok(Count::N(n)),
             CountRepr::S(s) if s == "all" => Ok(Count::All),
             CountRepr::N(_) => Err("count must be at least 1 (or \"all\")".into()),
-            CountRepr::S(s) => Err(format!(
-                "count must be a positive integer or \"all\", not {s:?}"
-            )),
+            CountRepr::S(s) => Err(format!("count must be a positive integer or \"all\", not {s:?}")),
         }
     }
 }

@@ -99,12 +99,7 @@ pub struct Pattern {
 
 impl Pattern {
     pub fn from_grid(grid: &Grid) -> Pattern {
-        Pattern {
-            hex: grid.to_hex(),
-            rows: grid.to_rows(),
-            words: grid.slots().len(),
-            black: grid.black_count(),
-        }
+        Pattern { hex: grid.to_hex(), rows: grid.to_rows(), words: grid.slots().len(), black: grid.black_count() }
     }
 }
 
@@ -155,12 +150,7 @@ impl Spec {
         let max_black = match req.max_black_share {
             None => n * n,
             Some(s) if (0.0..=1.0).contains(&s) => (s * (n * n) as f64 + 1e-9).floor() as usize,
-            Some(s) => {
-                return Err(CrosswordError::field(
-                    "max_black_share",
-                    format!("must be in 0..=1, got {s}"),
-                ))
-            }
+            Some(s) => return Err(CrosswordError::field("max_black_share", format!("must be in 0..=1, got {s}"))),
         };
         // Rule 2 puts a black square in each of the (n/2)^2 disjoint 2x2 blocks.
         let fewest_black = (n / 2) * (n / 2);
@@ -171,10 +161,7 @@ impl Spec {
                  black square (rule 2)"
             )));
         }
-        let (min_words, max_words) = (
-            req.min_words.unwrap_or(0),
-            req.max_words.unwrap_or(usize::MAX),
-        );
+        let (min_words, max_words) = (req.min_words.unwrap_or(0), req.max_words.unwrap_or(usize::MAX));
         if min_words > max_words {
             return Err(CrosswordError::field(
                 "min_words",
@@ -282,10 +269,7 @@ impl Search<'_, '_> {
 }
 
 /// Samples `count` distinct patterns, or enumerates all of them (`count: "all"`).
-pub fn generate_patterns(
-    req: &PatternRequest,
-    progress: &mut dyn Progress,
-) -> Result<PatternResult, CrosswordError> {
+pub fn generate_patterns(req: &PatternRequest, progress: &mut dyn Progress) -> Result<PatternResult, CrosswordError> {
     let spec = Spec::from_request(req)?;
     let max_nodes = budget::max_nodes(req.max_nodes, DEFAULT_MAX_NODES)?;
     let mut budget = Budget::new(max_nodes, req.time_limit_ms, 1 << 14, progress);
@@ -294,17 +278,13 @@ pub fn generate_patterns(
         Count::All => {
             let limit = req.limit.unwrap_or(DEFAULT_LIMIT);
             if limit as u64 > MAX_COUNT {
-                return Err(CrosswordError::field(
-                    "limit",
-                    format!("at most {MAX_COUNT}, got {limit}"),
-                ));
+                return Err(CrosswordError::field("limit", format!("at most {MAX_COUNT}, got {limit}")));
             }
             enumerate(&spec, &orbits, limit, &mut budget)
         }
-        Count::N(n) if n > MAX_COUNT => Err(CrosswordError::field(
-            "count",
-            format!("at most {MAX_COUNT} patterns per request, got {n}"),
-        )),
+        Count::N(n) if n > MAX_COUNT => {
+            Err(CrosswordError::field("count", format!("at most {MAX_COUNT} patterns per request, got {n}")))
+        }
         Count::N(n) => sample(&spec, &orbits, n as usize, req.seed, &mut budget),
     }
 }
@@ -342,11 +322,7 @@ fn enumerate(
             spec.size
         )));
     }
-    Ok(PatternResult {
-        patterns,
-        total: Some(total),
-        note: None,
-    })
+    Ok(PatternResult { patterns, total: Some(total), note: None })
 }
 
 fn sample(
@@ -390,9 +366,5 @@ fn sample(
         }
     })?;
     let patterns = grids.iter().map(Pattern::from_grid).collect();
-    Ok(PatternResult {
-        patterns,
-        total: None,
-        note,
-    })
+    Ok(PatternResult { patterns, total: None, note })
 }

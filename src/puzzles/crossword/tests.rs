@@ -14,9 +14,7 @@ const EX2: &str = "BEFB4516BFAFAAF8FE27573BFBDD5DEFEE75723F8FAAFAFEB4516FBEh";
 
 fn cells(g: &Grid) -> Vec<Vec<bool>> {
     let n = g.size();
-    (0..n)
-        .map(|r| (0..n).map(|c| g.is_white(r, c)).collect())
-        .collect()
+    (0..n).map(|r| (0..n).map(|c| g.is_white(r, c)).collect()).collect()
 }
 
 /// Every line of the grid (rows, then columns) as booleans (true = white).
@@ -76,25 +74,18 @@ fn violations(g: &Grid, sym: Symmetry, max_len: usize) -> Vec<String> {
             }
         }
     }
-    let white_at = |r: isize, c: isize| {
-        r >= 0 && c >= 0 && (r as usize) < n && (c as usize) < n && w[r as usize][c as usize]
-    };
+    let white_at =
+        |r: isize, c: isize| r >= 0 && c >= 0 && (r as usize) < n && (c as usize) < n && w[r as usize][c as usize];
     for r in 0..n as isize {
         for c in 0..n as isize {
-            if white_at(r, c)
-                && ![(-1, 0), (1, 0), (0, -1), (0, 1)]
-                    .iter()
-                    .any(|(dr, dc)| white_at(r + dr, c + dc))
-            {
+            if white_at(r, c) && ![(-1, 0), (1, 0), (0, -1), (0, 1)].iter().any(|(dr, dc)| white_at(r + dr, c + dc)) {
                 v.push(format!("white square {r},{c} in no word"));
             }
         }
     }
     // Connectivity by breadth-first search.
-    let whites: Vec<(usize, usize)> = (0..n)
-        .flat_map(|r| (0..n).map(move |c| (r, c)))
-        .filter(|&(r, c)| w[r][c])
-        .collect();
+    let whites: Vec<(usize, usize)> =
+        (0..n).flat_map(|r| (0..n).map(move |c| (r, c))).filter(|&(r, c)| w[r][c]).collect();
     if let Some(&start) = whites.first() {
         let mut seen = HashSet::from([start]);
         let mut queue = vec![start];
@@ -116,13 +107,7 @@ fn violations(g: &Grid, sym: Symmetry, max_len: usize) -> Vec<String> {
 }
 
 fn longest_word(g: &Grid) -> usize {
-    lines(&cells(g))
-        .iter()
-        .flat_map(|l| runs(l))
-        .filter(|r| r.0)
-        .map(|r| r.1)
-        .max()
-        .unwrap_or(0)
+    lines(&cells(g)).iter().flat_map(|l| runs(l)).filter(|r| r.0).map(|r| r.1).max().unwrap_or(0)
 }
 
 fn pattern_grid(p: &Pattern) -> Grid {
@@ -133,20 +118,8 @@ fn pattern_grid(p: &Pattern) -> Grid {
     g
 }
 
-fn request(
-    size: usize,
-    sym: Symmetry,
-    max_len: Option<usize>,
-    count: Count,
-    seed: u64,
-) -> PatternRequest {
-    PatternRequest {
-        symmetry: sym,
-        max_len,
-        count,
-        seed,
-        ..PatternRequest::new(size)
-    }
+fn request(size: usize, sym: Symmetry, max_len: Option<usize>, count: Count, seed: u64) -> PatternRequest {
+    PatternRequest { symmetry: sym, max_len, count, seed, ..PatternRequest::new(size) }
 }
 
 // ---------------------------------------------------------------- hex and rows forms
@@ -160,11 +133,7 @@ fn examples_decode_and_round_trip() {
         assert_eq!(Grid::from_rows(&g.to_rows()).unwrap(), g);
         let max = longest_word(&g);
         assert_eq!(max, 7, "longest word of {ex}");
-        assert_eq!(
-            violations(&g, Symmetry::Mirror, 7),
-            Vec::<String>::new(),
-            "{ex}"
-        );
+        assert_eq!(violations(&g, Symmetry::Mirror, 7), Vec::<String>::new(), "{ex}");
         assert!(!violations(&g, Symmetry::Mirror, 6).is_empty());
     }
     let g = Grid::from_hex(EX1).unwrap();
@@ -188,27 +157,11 @@ fn hex_tail_symbols() {
 fn hex_errors_name_the_problem() {
     let err = |s: &str| Grid::from_hex(s).unwrap_err().to_string();
     assert_eq!(err(""), "hex pattern: empty string");
-    assert!(
-        err("FFFxFFh").contains("symbol 'x' at position 4"),
-        "{}",
-        err("FFFxFFh")
-    );
+    assert!(err("FFFxFFh").contains("symbol 'x' at position 4"), "{}", err("FFFxFFh"));
     assert!(err("FFFFFFa").contains("symbol 'a' at position 7"));
-    assert!(
-        err("FFgFFFh").contains("tail symbol 'g' at position 3"),
-        "{}",
-        err("FFgFFFh")
-    );
-    assert!(
-        err("FFFFFF").contains("24 bits, which is not the square"),
-        "{}",
-        err("FFFFFF")
-    );
-    assert!(
-        err("FFFF").contains("side 4 is outside 5..=21"),
-        "{}",
-        err("FFFF")
-    );
+    assert!(err("FFgFFFh").contains("tail symbol 'g' at position 3"), "{}", err("FFgFFFh"));
+    assert!(err("FFFFFF").contains("24 bits, which is not the square"), "{}", err("FFFFFF"));
+    assert!(err("FFFF").contains("side 4 is outside 5..=21"), "{}", err("FFFF"));
     let long = "F".repeat(121); // 484 bits = 22 x 22
     assert!(err(&long).contains("side 22 is outside"), "{}", err(&long));
     assert!(err("FFFFFFu").contains("symbol 'u' at position 7"));
@@ -229,11 +182,8 @@ fn rows_errors_name_the_row() {
 #[test]
 fn numbering_is_standard() {
     let g = Grid::from_rows(&["#...#", ".....", "..#..", ".....", "#...#"]).unwrap();
-    let got: Vec<(u32, Direction, usize, usize, usize)> = g
-        .slots()
-        .iter()
-        .map(|s| (s.number, s.dir, s.row, s.col, s.len))
-        .collect();
+    let got: Vec<(u32, Direction, usize, usize, usize)> =
+        g.slots().iter().map(|s| (s.number, s.dir, s.row, s.col, s.len)).collect();
     use Direction::*;
     assert_eq!(
         got,
@@ -258,11 +208,7 @@ fn numbering_is_standard() {
 
 #[test]
 fn all_5x5_mirror_patterns() {
-    let res = generate_patterns(
-        &request(5, Symmetry::Mirror, Some(5), Count::All, 0),
-        &mut Unwatched,
-    )
-    .unwrap();
+    let res = generate_patterns(&request(5, Symmetry::Mirror, Some(5), Count::All, 0), &mut Unwatched).unwrap();
     assert_eq!(res.total, Some(21));
     assert_eq!(res.patterns.len(), 21);
     // Independent brute force over the 2^9 colourings of the top-left 3x3 quadrant.
@@ -297,11 +243,7 @@ fn all_counts_match_brute_force_rotational_5x5() {
             expected += 1;
         }
     }
-    let res = generate_patterns(
-        &request(5, Symmetry::Rotational, Some(4), Count::All, 0),
-        &mut Unwatched,
-    )
-    .unwrap();
+    let res = generate_patterns(&request(5, Symmetry::Rotational, Some(4), Count::All, 0), &mut Unwatched).unwrap();
     assert_eq!(res.total, Some(expected));
     assert!(expected > 0);
 }
@@ -315,16 +257,8 @@ fn all_with_limit_and_filters() {
     req.max_black_share = Some(0.2);
     let some = generate_patterns(&req, &mut Unwatched).unwrap();
     assert_eq!(some.patterns.len(), 5.min(some.total.unwrap() as usize));
-    let expected = all
-        .patterns
-        .iter()
-        .filter(|p| p.black as f64 <= 0.2 * 49.0)
-        .count() as u64;
-    assert_eq!(
-        all.total,
-        Some(all.patterns.len() as u64),
-        "limit 1000 covers all 7x7"
-    );
+    let expected = all.patterns.iter().filter(|p| p.black as f64 <= 0.2 * 49.0).count() as u64;
+    assert_eq!(all.total, Some(all.patterns.len() as u64), "limit 1000 covers all 7x7");
     assert_eq!(all.total, Some(313));
     assert_eq!(some.total, Some(expected));
 }
@@ -332,11 +266,7 @@ fn all_with_limit_and_filters() {
 #[test]
 fn even_mirror_is_refused_at_once() {
     for n in [6, 10, 16, 20] {
-        let err = generate_patterns(
-            &request(n, Symmetry::Mirror, None, Count::N(1), 0),
-            &mut Unwatched,
-        )
-        .unwrap_err();
+        let err = generate_patterns(&request(n, Symmetry::Mirror, None, Count::N(1), 0), &mut Unwatched).unwrap_err();
         assert!(matches!(err, CrosswordError::Impossible(_)), "{err}");
         assert!(err.to_string().contains("even side"), "{err}");
     }
@@ -344,11 +274,7 @@ fn even_mirror_is_refused_at_once() {
 
 #[test]
 fn bad_pattern_requests() {
-    let err = |req: PatternRequest| {
-        generate_patterns(&req, &mut Unwatched)
-            .unwrap_err()
-            .to_string()
-    };
+    let err = |req: PatternRequest| generate_patterns(&req, &mut Unwatched).unwrap_err().to_string();
     assert!(err(PatternRequest::new(4)).starts_with("size:"));
     assert!(err(PatternRequest::new(23)).starts_with("size:"));
     assert!(err(request(9, Symmetry::Mirror, Some(2), Count::N(1), 0)).starts_with("max_len:"));
@@ -382,22 +308,14 @@ fn sampled_patterns_satisfy_every_rule() {
         (21, Symmetry::Rotational, Some(15)),
     ];
     for (seed, &(n, sym, max_len)) in cases.iter().enumerate() {
-        let res = generate_patterns(
-            &request(n, sym, max_len, Count::N(20), seed as u64),
-            &mut Unwatched,
-        )
-        .unwrap_or_else(|e| panic!("{n} {sym}: {e}"));
+        let res = generate_patterns(&request(n, sym, max_len, Count::N(20), seed as u64), &mut Unwatched)
+            .unwrap_or_else(|e| panic!("{n} {sym}: {e}"));
         let mut distinct = HashSet::new();
         for p in &res.patterns {
             let g = pattern_grid(p);
             assert_eq!(g.size(), n);
             let v = violations(&g, sym, max_len.unwrap_or(n));
-            assert!(
-                v.is_empty(),
-                "{n} {sym} {}: {v:?}\n{}",
-                p.hex,
-                p.rows.join("\n")
-            );
+            assert!(v.is_empty(), "{n} {sym} {}: {v:?}\n{}", p.hex, p.rows.join("\n"));
             assert!(distinct.insert(p.hex.clone()), "duplicate pattern");
         }
         // Only 5x5 (20 of 21 asked) and 7x7 with max_len 5 (15 exist) have fewer.
@@ -405,14 +323,7 @@ fn sampled_patterns_satisfy_every_rule() {
             (5, None) => assert_eq!(res.patterns.len(), 20),
             (7, Some(5)) => {
                 assert_eq!(res.patterns.len(), 15);
-                assert!(
-                    res.note
-                        .as_deref()
-                        .unwrap()
-                        .starts_with("only 15 distinct 7x7"),
-                    "{:?}",
-                    res.note
-                );
+                assert!(res.note.as_deref().unwrap().starts_with("only 15 distinct 7x7"), "{:?}", res.note);
             }
             _ => assert_eq!((res.patterns.len(), &res.note), (20, &None), "{n} {sym}"),
         }
@@ -421,38 +332,18 @@ fn sampled_patterns_satisfy_every_rule() {
 
 #[test]
 fn sampling_is_seeded() {
-    let a = generate_patterns(
-        &request(15, Symmetry::Mirror, None, Count::N(5), 7),
-        &mut Unwatched,
-    )
-    .unwrap();
-    let b = generate_patterns(
-        &request(15, Symmetry::Mirror, None, Count::N(5), 7),
-        &mut Unwatched,
-    )
-    .unwrap();
-    let c = generate_patterns(
-        &request(15, Symmetry::Mirror, None, Count::N(5), 8),
-        &mut Unwatched,
-    )
-    .unwrap();
+    let a = generate_patterns(&request(15, Symmetry::Mirror, None, Count::N(5), 7), &mut Unwatched).unwrap();
+    let b = generate_patterns(&request(15, Symmetry::Mirror, None, Count::N(5), 7), &mut Unwatched).unwrap();
+    let c = generate_patterns(&request(15, Symmetry::Mirror, None, Count::N(5), 8), &mut Unwatched).unwrap();
     assert_eq!(a, b);
     assert_ne!(a.patterns, c.patterns);
 }
 
 #[test]
 fn sampling_more_than_exist_says_so() {
-    let res = generate_patterns(
-        &request(5, Symmetry::Mirror, None, Count::N(100), 1),
-        &mut Unwatched,
-    )
-    .unwrap();
+    let res = generate_patterns(&request(5, Symmetry::Mirror, None, Count::N(100), 1), &mut Unwatched).unwrap();
     assert_eq!(res.patterns.len(), 21);
-    assert!(
-        res.note.as_deref().unwrap().contains("only 21 distinct"),
-        "{:?}",
-        res.note
-    );
+    assert!(res.note.as_deref().unwrap().contains("only 21 distinct"), "{:?}", res.note);
 }
 
 #[test]
@@ -497,11 +388,7 @@ fn impossible_filters_end_with_a_reason() {
     let mut req = request(15, Symmetry::Mirror, None, Count::All, 0);
     req.max_nodes = Some(10_000);
     let err = generate_patterns(&req, &mut Unwatched).unwrap_err();
-    assert!(
-        err.to_string()
-            .contains("enumeration of all 15x15 patterns not finished"),
-        "{err}"
-    );
+    assert!(err.to_string().contains("enumeration of all 15x15 patterns not finished"), "{err}");
 }
 
 struct CancelAfter(u32);
@@ -548,30 +435,12 @@ fn check_fill(g: &Grid, f: &Fill, list: &WordList) {
                 number += 1;
             }
             if a {
-                let word: String = (c..n)
-                    .map(|k| letter(r, k))
-                    .take_while(|&x| x != b'#')
-                    .map(char::from)
-                    .collect();
-                across.push(Entry {
-                    number,
-                    row: r + 1,
-                    col: c + 1,
-                    word,
-                });
+                let word: String = (c..n).map(|k| letter(r, k)).take_while(|&x| x != b'#').map(char::from).collect();
+                across.push(Entry { number, row: r + 1, col: c + 1, word });
             }
             if d {
-                let word: String = (r..n)
-                    .map(|k| letter(k, c))
-                    .take_while(|&x| x != b'#')
-                    .map(char::from)
-                    .collect();
-                down.push(Entry {
-                    number,
-                    row: r + 1,
-                    col: c + 1,
-                    word,
-                });
+                let word: String = (r..n).map(|k| letter(k, c)).take_while(|&x| x != b'#').map(char::from).collect();
+                down.push(Entry { number, row: r + 1, col: c + 1, word });
             }
         }
     }
@@ -604,10 +473,7 @@ fn examples_fill() {
 #[test]
 fn fills_are_seeded() {
     let g = Grid::from_hex(EX1).unwrap();
-    let opts = |seed| FillOptions {
-        seed,
-        ..Default::default()
-    };
+    let opts = |seed| FillOptions { seed, ..Default::default() };
     let a = fill_grid(&g, WordList::english(), &opts(1), &mut Unwatched).unwrap();
     let b = fill_grid(&g, WordList::english(), &opts(1), &mut Unwatched).unwrap();
     let c = fill_grid(&g, WordList::english(), &opts(2), &mut Unwatched).unwrap();
@@ -632,12 +498,9 @@ fn generated_patterns_fill() {
         let res = generate_patterns(&req, &mut Unwatched).unwrap();
         for p in &res.patterns {
             let g = pattern_grid(p);
-            let opts = FillOptions {
-                seed: 5,
-                ..Default::default()
-            };
-            let f = fill_grid(&g, WordList::english(), &opts, &mut Unwatched)
-                .unwrap_or_else(|e| panic!("{}: {e}", p.hex));
+            let opts = FillOptions { seed: 5, ..Default::default() };
+            let f =
+                fill_grid(&g, WordList::english(), &opts, &mut Unwatched).unwrap_or_else(|e| panic!("{}: {e}", p.hex));
             check_fill(&g, &f, WordList::english());
         }
     }
@@ -660,11 +523,7 @@ fn fill_with_own_list_and_rows() {
     // Two crossing words from a two-word list: one goes across, the other down.
     let rows = [".....", ".####", ".####", ".####", ".####"];
     let f = fill(&req(&rows, &["heart", "house"]), &mut Unwatched).unwrap();
-    check_fill(
-        &Grid::from_rows(&rows).unwrap(),
-        &f,
-        &WordList::from_words(&["HEART", "HOUSE"]).unwrap(),
-    );
+    check_fill(&Grid::from_rows(&rows).unwrap(), &f, &WordList::from_words(&["HEART", "HOUSE"]).unwrap());
     assert_ne!(f.across[0].word, f.down[0].word);
 }
 
@@ -691,11 +550,7 @@ fn fill_errors() {
         max_nodes: None,
         time_limit_ms: None,
     };
-    let e = fill(
-        &req(PatternInput::Hex(EX1.into()), Some(vec!["abc", "de f"])),
-        &mut Unwatched,
-    )
-    .unwrap_err();
+    let e = fill(&req(PatternInput::Hex(EX1.into()), Some(vec!["abc", "de f"])), &mut Unwatched).unwrap_err();
     assert_eq!(
         e,
         CrosswordError::BadWord {
@@ -703,89 +558,41 @@ fn fill_errors() {
             message: "\"de f\" contains ' '; words may only contain the letters A-Z".into()
         }
     );
-    let e = fill(
-        &req(PatternInput::Hex(EX1.into()), Some(vec!["abc", ""])),
-        &mut Unwatched,
-    )
-    .unwrap_err();
+    let e = fill(&req(PatternInput::Hex(EX1.into()), Some(vec!["abc", ""])), &mut Unwatched).unwrap_err();
     assert_eq!(e.to_string(), "words[1]: empty word");
     let e = fill(&req(PatternInput::Hex("XYZ".into()), None), &mut Unwatched).unwrap_err();
-    assert!(
-        e.to_string()
-            .starts_with("hex pattern: symbol 'X' at position 1"),
-        "{e}"
-    );
-    let lonely = PatternInput::Rows(vec![
-        "#####".into(),
-        "#.###".into(),
-        "#####".into(),
-        "#####".into(),
-        "#####".into(),
-    ]);
+    assert!(e.to_string().starts_with("hex pattern: symbol 'X' at position 1"), "{e}");
+    let lonely =
+        PatternInput::Rows(vec!["#####".into(), "#.###".into(), "#####".into(), "#####".into(), "#####".into()]);
     let e = fill(&req(lonely, None), &mut Unwatched).unwrap_err();
-    assert!(
-        e.to_string().contains("row 2, col 2 belongs to no word"),
-        "{e}"
-    );
-    let two = PatternInput::Rows(vec![
-        "..###".into(),
-        "#####".into(),
-        "#####".into(),
-        "#####".into(),
-        "#####".into(),
-    ]);
+    assert!(e.to_string().contains("row 2, col 2 belongs to no word"), "{e}");
+    let two = PatternInput::Rows(vec!["..###".into(), "#####".into(), "#####".into(), "#####".into(), "#####".into()]);
     let e = fill(&req(two, None), &mut Unwatched).unwrap_err();
-    assert!(
-        e.to_string()
-            .contains("no words of length 2, needed by 1-across (row 1, col 1)"),
-        "{e}"
-    );
-    let three = PatternInput::Rows(vec![
-        "...##".into(),
-        "#####".into(),
-        "...##".into(),
-        "#####".into(),
-        "...##".into(),
-    ]);
+    assert!(e.to_string().contains("no words of length 2, needed by 1-across (row 1, col 1)"), "{e}");
+    let three =
+        PatternInput::Rows(vec!["...##".into(), "#####".into(), "...##".into(), "#####".into(), "...##".into()]);
     let e = fill(&req(three, Some(vec!["abc", "def"])), &mut Unwatched).unwrap_err();
-    assert!(
-        e.to_string()
-            .contains("3 slots of length 3 but the word list has only 2"),
-        "{e}"
-    );
+    assert!(e.to_string().contains("3 slots of length 3 but the word list has only 2"), "{e}");
 }
 
 #[test]
 fn fill_budget_ends_with_reason() {
     // An all-white 7x7 is far beyond 200 nodes.
     let g = Grid::from_bits(7, &[0x7f; 7]);
-    let opts = FillOptions {
-        seed: 0,
-        max_nodes: Some(200),
-        time_limit_ms: None,
-    };
+    let opts = FillOptions { seed: 0, max_nodes: Some(200), time_limit_ms: None };
     let e = fill_grid(&g, WordList::english(), &opts, &mut Unwatched).unwrap_err();
     assert!(matches!(e, CrosswordError::BudgetExhausted(_)), "{e}");
     assert!(e.to_string().contains("max_nodes = 200"), "{e}");
-    let opts = FillOptions {
-        seed: 0,
-        max_nodes: None,
-        time_limit_ms: Some(1),
-    };
+    let opts = FillOptions { seed: 0, max_nodes: None, time_limit_ms: Some(1) };
     let e = fill_grid(&g, WordList::english(), &opts, &mut Unwatched).unwrap_err();
-    assert!(
-        e.to_string().contains("time limit (time_limit_ms = 1)"),
-        "{e}"
-    );
+    assert!(e.to_string().contains("time limit (time_limit_ms = 1)"), "{e}");
 }
 
 // ---------------------------------------------------------------- word squares
 
 fn check_square(rows: &[String], n: usize, list: &WordList, distinct: bool) {
     assert_eq!(rows.len(), n);
-    let cols: Vec<String> = (0..n)
-        .map(|c| rows.iter().map(|r| r.as_bytes()[c] as char).collect())
-        .collect();
+    let cols: Vec<String> = (0..n).map(|c| rows.iter().map(|r| r.as_bytes()[c] as char).collect()).collect();
     let mut seen = HashSet::new();
     for w in rows.iter().chain(&cols) {
         assert_eq!(w.len(), n);
@@ -799,11 +606,7 @@ fn check_square(rows: &[String], n: usize, list: &WordList, distinct: bool) {
 #[test]
 fn word_squares_sampled_are_valid() {
     for n in 3..=5 {
-        let req = WordSquareRequest {
-            count: Count::N(3),
-            seed: n as u64,
-            ..WordSquareRequest::new(n)
-        };
+        let req = WordSquareRequest { count: Count::N(3), seed: n as u64, ..WordSquareRequest::new(n) };
         let res = word_squares(&req, &mut Unwatched).unwrap();
         assert_eq!(res.squares.len(), 3);
         for sq in &res.squares {
@@ -817,13 +620,8 @@ fn word_squares_sampled_are_valid() {
 fn word_squares_counted() {
     // Words over {A, B}: every 3-letter string over two letters is a word, so there are
     // 2^9 squares, of which those with 6 distinct rows and columns are counted by brute force.
-    let words: Vec<String> = (0..8)
-        .map(|i: u32| {
-            (0..3)
-                .map(|k| if i >> (2 - k) & 1 == 1 { 'B' } else { 'A' })
-                .collect()
-        })
-        .collect();
+    let words: Vec<String> =
+        (0..8).map(|i: u32| (0..3).map(|k| if i >> (2 - k) & 1 == 1 { 'B' } else { 'A' }).collect()).collect();
     let mut req = WordSquareRequest {
         count: Count::All,
         words: Some(words.clone()),
@@ -840,9 +638,7 @@ fn word_squares_counted() {
         .squares
         .iter()
         .filter(|sq| {
-            let cols: Vec<String> = (0..3)
-                .map(|c| sq.iter().map(|r| r.as_bytes()[c] as char).collect())
-                .collect();
+            let cols: Vec<String> = (0..3).map(|c| sq.iter().map(|r| r.as_bytes()[c] as char).collect()).collect();
             sq.iter().chain(&cols).collect::<HashSet<_>>().len() == 6
         })
         .count() as u64;
@@ -855,50 +651,27 @@ fn word_squares_counted() {
 
 #[test]
 fn word_squares_english_3x3_count() {
-    let req = WordSquareRequest {
-        count: Count::All,
-        limit: Some(10),
-        ..WordSquareRequest::new(3)
-    };
+    let req = WordSquareRequest { count: Count::All, limit: Some(10), ..WordSquareRequest::new(3) };
     let res = word_squares(&req, &mut Unwatched).unwrap();
     assert_eq!(res.total, Some(82_680));
     for sq in &res.squares {
         check_square(sq, 3, WordList::english(), true);
     }
-    let req = WordSquareRequest {
-        distinct: false,
-        ..req
-    };
-    assert_eq!(
-        word_squares(&req, &mut Unwatched).unwrap().total,
-        Some(154_946)
-    );
+    let req = WordSquareRequest { distinct: false, ..req };
+    assert_eq!(word_squares(&req, &mut Unwatched).unwrap().total, Some(154_946));
 }
 
 #[test]
 fn word_square_errors() {
     let e = word_squares(&WordSquareRequest::new(8), &mut Unwatched).unwrap_err();
-    assert!(
-        e.to_string()
-            .starts_with("size: word squares have a side of 3..=7"),
-        "{e}"
-    );
-    let req = WordSquareRequest {
-        max_nodes: Some(100),
-        ..WordSquareRequest::new(6)
-    };
+    assert!(e.to_string().starts_with("size: word squares have a side of 3..=7"), "{e}");
+    let req = WordSquareRequest { max_nodes: Some(100), ..WordSquareRequest::new(6) };
     let e = word_squares(&req, &mut Unwatched).unwrap_err();
     assert!(matches!(e, CrosswordError::BudgetExhausted(_)), "{e}");
-    let req = WordSquareRequest {
-        words: Some(vec!["abc".into(), "a1c".into()]),
-        ..WordSquareRequest::new(3)
-    };
+    let req = WordSquareRequest { words: Some(vec!["abc".into(), "a1c".into()]), ..WordSquareRequest::new(3) };
     let e = word_squares(&req, &mut Unwatched).unwrap_err();
     assert!(e.to_string().starts_with("words[1]:"), "{e}");
-    let req = WordSquareRequest {
-        words: Some(vec!["abc".into(), "xyz".into()]),
-        ..WordSquareRequest::new(3)
-    };
+    let req = WordSquareRequest { words: Some(vec!["abc".into(), "xyz".into()]), ..WordSquareRequest::new(3) };
     let e = word_squares(&req, &mut Unwatched).unwrap_err();
     assert!(matches!(e, CrosswordError::NoSolution(_)), "{e}");
 }
@@ -907,51 +680,32 @@ fn word_square_errors() {
 
 #[test]
 fn json_requests_and_results() {
-    let req: PatternRequest =
-        serde_json::from_str(r#"{"size": 5, "count": "all", "max_len": 5}"#).unwrap();
+    let req: PatternRequest = serde_json::from_str(r#"{"size": 5, "count": "all", "max_len": 5}"#).unwrap();
     let res = generate_patterns(&req, &mut Unwatched).unwrap();
     let v = serde_json::to_value(&res).unwrap();
     assert_eq!(v["total"], 21);
     assert!(v.get("note").is_none());
     let p = &v["patterns"][0];
-    assert!(
-        p["hex"].is_string() && p["rows"].is_array() && p["words"].is_u64() && p["black"].is_u64()
-    );
+    assert!(p["hex"].is_string() && p["rows"].is_array() && p["words"].is_u64() && p["black"].is_u64());
     assert!(serde_json::from_str::<PatternRequest>(r#"{"size": 5, "count": "some"}"#).is_err());
     assert!(serde_json::from_str::<PatternRequest>(r#"{"size": 5, "count": 0}"#).is_err());
-    let req: PatternRequest =
-        serde_json::from_str(r#"{"size": 9, "symmetry": "rotational", "count": 2}"#).unwrap();
-    assert_eq!(
-        (req.symmetry, req.count),
-        (Symmetry::Rotational, Count::N(2))
-    );
+    let req: PatternRequest = serde_json::from_str(r#"{"size": 9, "symmetry": "rotational", "count": 2}"#).unwrap();
+    assert_eq!((req.symmetry, req.count), (Symmetry::Rotational, Count::N(2)));
 
-    let req: FillRequest =
-        serde_json::from_str(&format!(r#"{{"pattern": "{EX2}", "seed": 3}}"#)).unwrap();
+    let req: FillRequest = serde_json::from_str(&format!(r#"{{"pattern": "{EX2}", "seed": 3}}"#)).unwrap();
     let f = serde_json::to_value(fill(&req, &mut Unwatched).unwrap()).unwrap();
     // EX2 starts ".#..": 1-down at (1, 1), 2-across at (1, 3).
     let e = &f["down"][0];
-    assert_eq!(
-        (e["number"].as_u64(), e["row"].as_u64(), e["col"].as_u64()),
-        (Some(1), Some(1), Some(1))
-    );
+    assert_eq!((e["number"].as_u64(), e["row"].as_u64(), e["col"].as_u64()), (Some(1), Some(1), Some(1)));
     let e = &f["across"][0];
-    assert_eq!(
-        (e["number"].as_u64(), e["row"].as_u64(), e["col"].as_u64()),
-        (Some(2), Some(1), Some(3))
-    );
+    assert_eq!((e["number"].as_u64(), e["row"].as_u64(), e["col"].as_u64()), (Some(2), Some(1), Some(3)));
     assert!(e["word"].is_string());
-    assert!(f["rows"][0]
-        .as_str()
-        .unwrap()
-        .starts_with(|c: char| c.is_ascii_uppercase()));
+    assert!(f["rows"][0].as_str().unwrap().starts_with(|c: char| c.is_ascii_uppercase()));
     let req: FillRequest =
-        serde_json::from_str(r##"{"pattern": ["#...#", ".....", ".....", ".....", "#...#"]}"##)
-            .unwrap();
+        serde_json::from_str(r##"{"pattern": ["#...#", ".....", ".....", ".....", "#...#"]}"##).unwrap();
     assert!(matches!(req.pattern, PatternInput::Rows(_)));
 
-    let req: WordSquareRequest =
-        serde_json::from_str(r#"{"size": 4, "count": 2, "seed": 9}"#).unwrap();
+    let req: WordSquareRequest = serde_json::from_str(r#"{"size": 4, "count": 2, "seed": 9}"#).unwrap();
     let v = serde_json::to_value(word_squares(&req, &mut Unwatched).unwrap()).unwrap();
     assert_eq!(v["squares"].as_array().unwrap().len(), 2);
     assert!(v.get("total").is_none());

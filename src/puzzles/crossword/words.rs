@@ -48,30 +48,19 @@ impl WordList {
     /// no grid) are dropped.
     pub fn from_words<S: AsRef<str>>(words: &[S]) -> Result<WordList, CrosswordError> {
         if words.len() > MAX_WORDS {
-            return Err(CrosswordError::field(
-                "words",
-                format!("at most {MAX_WORDS} words, got {}", words.len()),
-            ));
+            return Err(CrosswordError::field("words", format!("at most {MAX_WORDS} words, got {}", words.len())));
         }
         let mut seen: HashSet<Vec<u8>> = HashSet::with_capacity(words.len());
-        let mut list = WordList {
-            by_len: Vec::new(),
-            total: 0,
-        };
+        let mut list = WordList { by_len: Vec::new(), total: 0 };
         for (index, word) in words.iter().enumerate() {
             let word = word.as_ref();
             if word.is_empty() {
-                return Err(CrosswordError::BadWord {
-                    index,
-                    message: "empty word".into(),
-                });
+                return Err(CrosswordError::BadWord { index, message: "empty word".into() });
             }
             if let Some(ch) = word.chars().find(|c| !c.is_ascii_alphabetic()) {
                 return Err(CrosswordError::BadWord {
                     index,
-                    message: format!(
-                        "{word:?} contains {ch:?}; words may only contain the letters A-Z"
-                    ),
+                    message: format!("{word:?} contains {ch:?}; words may only contain the letters A-Z"),
                 });
             }
             if word.len() > MAX_SIZE {
@@ -149,13 +138,7 @@ impl LengthIndex {
                 bits[(p * 26 + a) * chunks + i / 64] |= 1 << (i % 64);
             }
         }
-        LengthIndex {
-            len,
-            count,
-            chunks,
-            letters,
-            bits,
-        }
+        LengthIndex { len, count, chunks, letters, bits }
     }
 
     /// Letters (0..26) of word `i`.

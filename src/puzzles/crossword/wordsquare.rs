@@ -96,14 +96,8 @@ struct Trie {
 
 impl Trie {
     fn new<'a>(len: usize, words: impl Iterator<Item = &'a [u8]>) -> Trie {
-        let mut t = Trie {
-            child: vec![[0; 26]],
-            mask: vec![0],
-            letter: vec![0],
-            parent: vec![0],
-            ahead: Vec::new(),
-            len,
-        };
+        let mut t =
+            Trie { child: vec![[0; 26]], mask: vec![0], letter: vec![0], parent: vec![0], ahead: Vec::new(), len };
         let mut depth = vec![0usize];
         for w in words {
             let mut node = 0;
@@ -144,9 +138,7 @@ impl Trie {
             let a = m.trailing_zeros() as usize;
             m &= m - 1;
             let next = self.child[v as usize][a];
-            if (j + 1..self.len).all(|k| self.ahead(next, k) & masks[k] != 0)
-                && self.exists(next, j + 1, masks)
-            {
+            if (j + 1..self.len).all(|k| self.ahead(next, k) & masks[k] != 0) && self.exists(next, j + 1, masks) {
                 return true;
             }
         }
@@ -232,8 +224,7 @@ impl<'a, 'b, 'p> Search<'a, 'b, 'p> {
             // Forward check: every later square of this row must still have a letter
             // that both the row and that square's column can continue with.
             let row_node = self.row[r];
-            let mut ok = (c + 1..n)
-                .all(|j| self.trie.ahead(row_node, j) & self.trie.mask[self.col[j] as usize] != 0);
+            let mut ok = (c + 1..n).all(|j| self.trie.ahead(row_node, j) & self.trie.mask[self.col[j] as usize] != 0);
             if ok && c == n - 1 {
                 ok &= self.complete(self.row[r]) && self.later_rows_possible(r);
             }
@@ -290,10 +281,7 @@ impl<'a, 'b, 'p> Search<'a, 'b, 'p> {
 }
 
 /// Samples `count` distinct squares or counts them all, for side `size`.
-pub fn word_squares(
-    req: &WordSquareRequest,
-    progress: &mut dyn Progress,
-) -> Result<WordSquareResult, CrosswordError> {
+pub fn word_squares(req: &WordSquareRequest, progress: &mut dyn Progress) -> Result<WordSquareResult, CrosswordError> {
     let n = req.size;
     if !(MIN_SIDE..=MAX_SIDE).contains(&n) {
         return Err(CrosswordError::field(
@@ -309,10 +297,7 @@ pub fn word_squares(
         Count::All => {
             let limit = req.limit.unwrap_or(DEFAULT_LIMIT);
             if limit as u64 > MAX_COUNT {
-                return Err(CrosswordError::field(
-                    "limit",
-                    format!("at most {MAX_COUNT}, got {limit}"),
-                ));
+                return Err(CrosswordError::field("limit", format!("at most {MAX_COUNT}, got {limit}")));
             }
             let (mut total, mut squares) = (0u64, Vec::new());
             let mut search = Search::new(n, &trie, req.distinct, &mut budget, None, u64::MAX);
@@ -324,50 +309,38 @@ pub fn word_squares(
                 false
             });
             if budget.stop.is_some() {
-                return Err(budget.exhausted(&format!(
-                    "counting of all {n}x{n} word squares not finished ({total} found so far)"
-                )));
+                return Err(budget
+                    .exhausted(&format!("counting of all {n}x{n} word squares not finished ({total} found so far)")));
             }
-            Ok(WordSquareResult {
-                squares,
-                total: Some(total),
-                note: None,
-            })
+            Ok(WordSquareResult { squares, total: Some(total), note: None })
         }
-        Count::N(k) if k > MAX_COUNT => Err(CrosswordError::field(
-            "count",
-            format!("at most {MAX_COUNT} squares per request, got {k}"),
-        )),
+        Count::N(k) if k > MAX_COUNT => {
+            Err(CrosswordError::field("count", format!("at most {MAX_COUNT} squares per request, got {k}")))
+        }
         Count::N(k) => {
             let mut rng = Rng::from_u64(req.seed);
             let mut attempt = 0;
             let what = format!("{n}x{n} word squares");
-            let (found, note) =
-                budget::sample_distinct(k as usize, &what, &mut budget, |budget, seen| {
-                    attempt += 1;
-                    let cap = ATTEMPT_UNIT.saturating_mul(budget::luby(attempt));
-                    let mut search =
-                        Search::new(n, &trie, req.distinct, budget, Some(&mut rng), cap);
-                    let mut found = None;
-                    let stopped = search.dfs(0, &mut |s| {
-                        let rows = s.rows();
-                        let new = !seen.contains(&rows);
-                        if new {
-                            found = Some(rows);
-                        }
-                        new
-                    });
-                    match found {
-                        Some(item) => Attempt::Found(item),
-                        None if stopped => Attempt::Capped,
-                        None => Attempt::Exhausted,
+            let (found, note) = budget::sample_distinct(k as usize, &what, &mut budget, |budget, seen| {
+                attempt += 1;
+                let cap = ATTEMPT_UNIT.saturating_mul(budget::luby(attempt));
+                let mut search = Search::new(n, &trie, req.distinct, budget, Some(&mut rng), cap);
+                let mut found = None;
+                let stopped = search.dfs(0, &mut |s| {
+                    let rows = s.rows();
+                    let new = !seen.contains(&rows);
+                    if new {
+                        found = Some(rows);
                     }
-                })?;
-            Ok(WordSquareResult {
-                squares: found,
-                total: None,
-                note,
-            })
+                    new
+                });
+                match found {
+                    Some(item) => Attempt::Found(item),
+                    None if stopped => Attempt::Capped,
+                    None => Attempt::Exhausted,
+                }
+            })?;
+            Ok(WordSquareResult { squares: found, total: None, note })
         }
     }
 }

@@ -22,13 +22,7 @@ impl Answer {
     /// The answer for FOX segment `seg` on page `page_index` (0-based).
     pub fn new(page_index: usize, seg: &Segment) -> Answer {
         let cells = seg.cells.map(|(r, c)| [r as u32 + 1, c as u32 + 1]);
-        Answer {
-            page: page_index as u32 + 1,
-            row: cells[0][0],
-            col: cells[0][1],
-            direction: seg.direction,
-            cells,
-        }
+        Answer { page: page_index as u32 + 1, row: cells[0][0], col: cells[0][1], direction: seg.direction, cells }
     }
 
     /// The three cells, 0-based (row, col), in the order F, O, X.
@@ -100,10 +94,7 @@ impl Book {
         let total = spec.cells();
         let expected = total.div_ceil(5);
         if bytes.len() != expected {
-            return Err(UnpackError::Length {
-                expected,
-                found: bytes.len(),
-            });
+            return Err(UnpackError::Length { expected, found: bytes.len() });
         }
         let mut letters = Vec::with_capacity(expected * 5);
         for (offset, &b) in bytes.iter().enumerate() {
@@ -124,18 +115,11 @@ impl Book {
         let pages = letters[..total]
             .chunks(per_page)
             .map(|chunk| {
-                let ls: Vec<Letter> = chunk
-                    .iter()
-                    .map(|&d| Letter::from_digit(d).unwrap())
-                    .collect();
+                let ls: Vec<Letter> = chunk.iter().map(|&d| Letter::from_digit(d).unwrap()).collect();
                 Page::from_letters(rows, cols, &ls).expect("dimensions were validated")
             })
             .collect();
-        let book = Book {
-            spec,
-            pages,
-            answer,
-        };
+        let book = Book { spec, pages, answer };
         book.check_answer().map_err(UnpackError::Answer)?;
         Ok(book)
     }
@@ -155,18 +139,13 @@ impl Book {
         let consistent = [a.row, a.col] == a.cells[0]
             && (0..3).all(|k| {
                 let [r, c] = a.cells[k];
-                r as isize == a.row as isize + k as isize * dr
-                    && c as isize == a.col as isize + k as isize * dc
+                r as isize == a.row as isize + k as isize * dr && c as isize == a.col as isize + k as isize * dc
             });
         if !consistent {
             return Err("row, col, direction and cells disagree".into());
         }
         let page = self.fox_page();
-        let read: String = a
-            .cells0()
-            .iter()
-            .map(|&(r, c)| page.letter(r, c).as_char())
-            .collect();
+        let read: String = a.cells0().iter().map(|&(r, c)| page.letter(r, c).as_char()).collect();
         if read != "FOX" {
             return Err(format!("the answer cells read {read}, not FOX"));
         }
@@ -177,33 +156,18 @@ impl Book {
     /// FOX, and every other page holds none.
     pub fn verify(&self) -> Result<(), String> {
         if self.pages.len() != self.spec.pages as usize {
-            return Err(format!(
-                "{} pages, spec says {}",
-                self.pages.len(),
-                self.spec.pages
-            ));
+            return Err(format!("{} pages, spec says {}", self.pages.len(), self.spec.pages));
         }
         self.check_answer()?;
         for (i, page) in self.pages.iter().enumerate() {
             let found = count_fox(page);
-            let expected = if i + 1 == self.answer.page as usize {
-                1
-            } else {
-                0
-            };
+            let expected = if i + 1 == self.answer.page as usize { 1 } else { 0 };
             if found.len() != expected {
-                return Err(format!(
-                    "page {} holds {} FOX, expected {expected}",
-                    i + 1,
-                    found.len()
-                ));
+                return Err(format!("page {} holds {} FOX, expected {expected}", i + 1, found.len()));
             }
             if let Some(seg) = found.first() {
                 if Answer::new(i, seg) != self.answer {
-                    return Err(format!(
-                        "the FOX on page {} is not where the answer says",
-                        i + 1
-                    ));
+                    return Err(format!("the FOX on page {} is not where the answer says", i + 1));
                 }
             }
         }
@@ -226,16 +190,10 @@ impl fmt::Display for UnpackError {
         match self {
             UnpackError::Spec(e) => write!(f, "invalid book spec: {e}"),
             UnpackError::Length { expected, found } => {
-                write!(
-                    f,
-                    "packed book should be {expected} bytes for this spec, found {found}"
-                )
+                write!(f, "packed book should be {expected} bytes for this spec, found {found}")
             }
             UnpackError::Byte { offset, value } => {
-                write!(
-                    f,
-                    "byte {offset} of the packed book is {value}; the largest valid value is 242"
-                )
+                write!(f, "byte {offset} of the packed book is {value}; the largest valid value is 242")
             }
             UnpackError::Padding => f.write_str("the packed book's last byte has non-zero padding"),
             UnpackError::Answer(e) => write!(f, "the answer does not match the book: {e}"),

@@ -47,17 +47,10 @@ fn sweep_masks(rng: &mut Rng) -> [u64; 9] {
     for _ in 0..8 {
         restricted &= rng.next_u64();
     }
-    let bits = [
-        rng.next_u64(),
-        rng.next_u64(),
-        rng.next_u64(),
-        rng.next_u64(),
-    ];
+    let bits = [rng.next_u64(), rng.next_u64(), rng.next_u64(), rng.next_u64()];
     let mut active = [0u64; 9];
     for (k, a) in active.iter_mut().enumerate() {
-        let chosen = bits.iter().enumerate().fold(!0u64, |m, (b, &w)| {
-            m & if (k >> b) & 1 == 1 { w } else { !w }
-        });
+        let chosen = bits.iter().enumerate().fold(!0u64, |m, (b, &w)| m & if (k >> b) & 1 == 1 { w } else { !w });
         *a = !restricted | chosen;
     }
     active
@@ -65,19 +58,11 @@ fn sweep_masks(rng: &mut Rng) -> [u64; 9] {
 
 /// One sweep in row-major order: `update(cells, index, stride, random bits, active lanes, rng)`.
 #[inline(always)]
-fn sweep(
-    grid: &mut LaneGrid,
-    rng: &mut Rng,
-    mut update: impl FnMut(&mut [Cell], usize, usize, u64, u64, &mut Rng),
-) {
+fn sweep(grid: &mut LaneGrid, rng: &mut Rng, mut update: impl FnMut(&mut [Cell], usize, usize, u64, u64, &mut Rng)) {
     let masks = sweep_masks(rng);
     let (rows, cols, stride) = (grid.rows, grid.cols, grid.stride);
     for r in 0..rows {
-        let row_masks = [
-            masks[(r % 3) * 3],
-            masks[(r % 3) * 3 + 1],
-            masks[(r % 3) * 3 + 2],
-        ];
+        let row_masks = [masks[(r % 3) * 3], masks[(r % 3) * 3 + 1], masks[(r % 3) * 3 + 2]];
         let base = grid.index(r, 0);
         let mut k = 0;
         for i in base..base + cols {
@@ -96,18 +81,11 @@ pub(crate) struct FreeChain {
 
 impl FreeChain {
     pub fn new(rows: usize, cols: usize, rng: Rng) -> Self {
-        FreeChain {
-            grid: LaneGrid::all_f(rows, cols),
-            rng,
-        }
+        FreeChain { grid: LaneGrid::all_f(rows, cols), rng }
     }
 
     pub fn sweep(&mut self) {
-        sweep(
-            &mut self.grid,
-            &mut self.rng,
-            |g, i, stride, bits, active, _| update_free(g, i, stride, bits, active),
-        );
+        sweep(&mut self.grid, &mut self.rng, |g, i, stride, bits, active, _| update_free(g, i, stride, bits, active));
     }
 }
 
@@ -126,25 +104,14 @@ impl FoxChain {
     pub fn new(rows: usize, cols: usize, lambda_log2: u32, rng: Rng) -> Self {
         let mut rng = rng;
         let coin = Coin::new(lambda_log2, &mut rng);
-        FoxChain {
-            grid: LaneGrid::all_f(rows, cols),
-            has: 0,
-            rng,
-            coin,
-        }
+        FoxChain { grid: LaneGrid::all_f(rows, cols), has: 0, rng, coin }
     }
 
     pub fn sweep(&mut self) {
         let (has, coin) = (&mut self.has, &mut self.coin);
-        sweep(
-            &mut self.grid,
-            &mut self.rng,
-            |g, i, stride, bits, active, rng| {
-                update_fox(g, i, stride, bits, active, has, &mut |need| {
-                    coin.draw(need, rng)
-                })
-            },
-        );
+        sweep(&mut self.grid, &mut self.rng, |g, i, stride, bits, active, rng| {
+            update_fox(g, i, stride, bits, active, has, &mut |need| coin.draw(need, rng))
+        });
     }
 }
 
@@ -171,13 +138,7 @@ const COUNT_BITS: usize = 10;
 
 impl Coin {
     fn new(k: u32, rng: &mut Rng) -> Self {
-        let mut coin = Coin {
-            k,
-            count: [0; COUNT_BITS],
-            dud: 0,
-            trials: 0,
-            left: 0,
-        };
+        let mut coin = Coin { k, count: [0; COUNT_BITS], dud: 0, trials: 0, left: 0 };
         if k > 0 {
             coin.redraw(!0, rng);
         }

@@ -33,14 +33,7 @@ pub struct AutocorrelationTimes {
 
 impl AutocorrelationTimes {
     pub fn max(&self) -> f64 {
-        [
-            self.o_count,
-            self.f_minus_x,
-            self.near_misses,
-            self.one_fox.unwrap_or(0.0),
-        ]
-        .into_iter()
-        .fold(0.0, f64::max)
+        [self.o_count, self.f_minus_x, self.near_misses, self.one_fox.unwrap_or(0.0)].into_iter().fold(0.0, f64::max)
     }
 }
 
@@ -57,35 +50,23 @@ pub fn autocorrelation_times(
     let rng = Rng::from_u64(seed);
     let mut chain = match kind {
         ChainKind::FoxFree => Chain::Free(FreeChain::new(rows, cols, rng)),
-        ChainKind::AtMostOneFox => Chain::Fox(FoxChain::new(
-            rows,
-            cols,
-            super::lambda_log2(rows, cols),
-            rng,
-        )),
+        ChainKind::AtMostOneFox => Chain::Fox(FoxChain::new(rows, cols, super::lambda_log2(rows, cols), rng)),
     };
     for _ in 0..2 * BURN_IN_SWEEPS {
         chain.sweep();
     }
     let segs: Vec<[usize; 3]> = {
         let g = LaneGrid::all_f(rows, cols);
-        all_segments(rows, cols)
-            .map(|cells| cells.map(|(r, c)| g.index(r, c)))
-            .collect()
+        all_segments(rows, cols).map(|cells| cells.map(|(r, c)| g.index(r, c))).collect()
     };
     // series[stat][lane][t]
-    let mut series: Vec<Vec<Vec<f64>>> = (0..4)
-        .map(|_| (0..64).map(|_| Vec::with_capacity(sweeps)).collect())
-        .collect();
+    let mut series: Vec<Vec<Vec<f64>>> =
+        (0..4).map(|_| (0..64).map(|_| Vec::with_capacity(sweeps)).collect()).collect();
     for _ in 0..sweeps {
         chain.sweep();
         let (grid, has) = chain.state();
-        let (mut o, mut f, mut x, mut near) = (
-            Counter::default(),
-            Counter::default(),
-            Counter::default(),
-            Counter::default(),
-        );
+        let (mut o, mut f, mut x, mut near) =
+            (Counter::default(), Counter::default(), Counter::default(), Counter::default());
         for r in 0..rows {
             for c in 0..cols {
                 let cell = grid.cells[grid.index(r, c)];
@@ -125,34 +106,18 @@ pub fn run_chain(kind: ChainKind, rows: usize, cols: usize, sweeps: usize, seed:
     let rng = Rng::from_u64(seed);
     let mut chain = match kind {
         ChainKind::FoxFree => Chain::Free(FreeChain::new(rows, cols, rng)),
-        ChainKind::AtMostOneFox => Chain::Fox(FoxChain::new(
-            rows,
-            cols,
-            super::lambda_log2(rows, cols),
-            rng,
-        )),
+        ChainKind::AtMostOneFox => Chain::Fox(FoxChain::new(rows, cols, super::lambda_log2(rows, cols), rng)),
     };
     for _ in 0..sweeps {
         chain.sweep();
     }
-    chain
-        .state()
-        .0
-        .cells
-        .iter()
-        .map(|c| c.o.count_ones() as u64)
-        .sum()
+    chain.state().0.cells.iter().map(|c| c.o.count_ones() as u64).sum()
 }
 
 /// Share of lane-sweeps in which the fox chain holds a FOX (after twice the burn-in), for
 /// checking that λ keeps both states frequent.
 pub fn one_fox_share(rows: usize, cols: usize, sweeps: usize, seed: u64) -> f64 {
-    let mut chain = FoxChain::new(
-        rows,
-        cols,
-        super::lambda_log2(rows, cols),
-        Rng::from_u64(seed),
-    );
+    let mut chain = FoxChain::new(rows, cols, super::lambda_log2(rows, cols), Rng::from_u64(seed));
     for _ in 0..2 * BURN_IN_SWEEPS {
         chain.sweep();
     }
@@ -193,12 +158,7 @@ pub fn integrated_time(series: &[Vec<f64>]) -> f64 {
     let autocov = |k: usize| {
         series
             .iter()
-            .map(|s| {
-                (0..len - k)
-                    .map(|t| (s[t] - mean) * (s[t + k] - mean))
-                    .sum::<f64>()
-                    / (len - k) as f64
-            })
+            .map(|s| (0..len - k).map(|t| (s[t] - mean) * (s[t + k] - mean)).sum::<f64>() / (len - k) as f64)
             .sum::<f64>()
             / series.len() as f64
     };
@@ -236,11 +196,7 @@ impl Counter {
     }
 
     fn get(&self, lane: usize) -> u64 {
-        self.planes
-            .iter()
-            .enumerate()
-            .map(|(j, p)| ((p >> lane) & 1) << j)
-            .sum()
+        self.planes.iter().enumerate().map(|(j, p)| ((p >> lane) & 1) << j).sum()
     }
 }
 

@@ -29,22 +29,13 @@ const STREAM_FREE: u64 = 2;
 ///
 /// `spec` should be valid ([`BookSpec::validate`]); out-of-range fields are clamped into
 /// range rather than rejected. Progress is reported in pages (done, total) every few ms.
-pub fn generate(
-    spec: BookSpec,
-    seed: [u8; 32],
-    progress: &mut dyn Progress,
-) -> Result<Book, Cancelled> {
+pub fn generate(spec: BookSpec, seed: [u8; 32], progress: &mut dyn Progress) -> Result<Book, Cancelled> {
     let spec = spec.clamped();
     let (pages, rows, cols) = (spec.pages as usize, spec.rows as usize, spec.cols as usize);
     let fox_index = Rng::stream(seed, STREAM_BOOK).index(pages);
     let mut meter = Meter::new(progress, pages, rows * cols);
 
-    let mut fox = FoxChain::new(
-        rows,
-        cols,
-        lambda_log2(rows, cols),
-        Rng::stream(seed, STREAM_FOX),
-    );
+    let mut fox = FoxChain::new(rows, cols, lambda_log2(rows, cols), Rng::stream(seed, STREAM_FOX));
     let mut others: Vec<Page> = Vec::with_capacity(pages - 1);
     let mut sweeps = BURN_IN_SWEEPS;
     let fox_page = loop {
@@ -78,18 +69,10 @@ pub fn generate(
     let mut all = others;
     all.insert(fox_index, fox_page);
     let found = count_fox(&all[fox_index]);
-    assert_eq!(
-        found.len(),
-        1,
-        "internal error: the fox chain lost its invariant"
-    );
+    assert_eq!(found.len(), 1, "internal error: the fox chain lost its invariant");
     let answer = Answer::new(fox_index, &found[0]);
     meter.finish();
-    Ok(Book {
-        spec,
-        pages: all,
-        answer,
-    })
+    Ok(Book { spec, pages: all, answer })
 }
 
 /// λ = 2^-k for the fox chain, chosen so that about half of its lanes hold a FOX.
@@ -138,14 +121,7 @@ const REPORT_CELLS: usize = 100_000;
 impl<'a> Meter<'a> {
     fn new(progress: &'a mut dyn Progress, pages: usize, cells: usize) -> Self {
         // Until the fox chain is read, assume it yields about half its lanes as pages.
-        let mut m = Meter {
-            progress,
-            pages,
-            cells,
-            done: 0,
-            planned: 0,
-            since: 0,
-        };
+        let mut m = Meter { progress, pages, cells, done: 0, planned: 0, since: 0 };
         m.replan(32.min(pages - 1));
         m.planned += BURN_IN_SWEEPS;
         m
@@ -154,11 +130,7 @@ impl<'a> Meter<'a> {
     /// Plans the free chain's sweeps once `harvested` pages came from the fox chain.
     fn replan(&mut self, harvested: usize) {
         let rest = self.pages - 1 - harvested;
-        let free = if rest == 0 {
-            0
-        } else {
-            BURN_IN_SWEEPS + SPACING_SWEEPS * (rest.div_ceil(64) - 1)
-        };
+        let free = if rest == 0 { 0 } else { BURN_IN_SWEEPS + SPACING_SWEEPS * (rest.div_ceil(64) - 1) };
         self.planned = self.done + free;
     }
 

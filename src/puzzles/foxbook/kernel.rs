@@ -51,12 +51,7 @@ fn threats<const TWO: bool>(g: &[Cell], i: usize, stride: usize) -> Threats {
     assert!(i >= reach && i + reach < g.len(), "cell {i} is not inside the border");
     let mut t = Threats::default();
     for d in [1, stride - 1, stride, stride + 1] {
-        let (a1, a2, c1, c2) = (
-            at(g, i - d),
-            at(g, i - 2 * d),
-            at(g, i + d),
-            at(g, i + 2 * d),
-        );
+        let (a1, a2, c1, c2) = (at(g, i - d), at(g, i - 2 * d), at(g, i + d), at(g, i + 2 * d));
         add::<TWO>(&mut t.mid1, &mut t.mid2, (a1.f & c1.x) | (a1.x & c1.f));
         add::<TWO>(&mut t.as_x1, &mut t.as_x2, a1.o & a2.f);
         add::<TWO>(&mut t.as_x1, &mut t.as_x2, c1.o & c2.f);
@@ -70,11 +65,7 @@ fn threats<const TWO: bool>(g: &[Cell], i: usize, stride: usize) -> Threats {
 #[inline(always)]
 fn propose(cur: Cell, r: u64) -> Cell {
     // Forward: X→F, F→O, O→X. Back: O→F, X→O, F→X.
-    Cell {
-        f: cur.o ^ (r & (cur.x ^ cur.o)),
-        o: cur.x ^ (r & (cur.f ^ cur.x)),
-        x: cur.f ^ (r & (cur.o ^ cur.f)),
-    }
+    Cell { f: cur.o ^ (r & (cur.x ^ cur.o)), o: cur.x ^ (r & (cur.f ^ cur.x)), x: cur.f ^ (r & (cur.o ^ cur.f)) }
 }
 
 /// Lanes where letter `l` at the cell would take part in a FOX given threat masks.
@@ -85,11 +76,7 @@ fn hits(l: Cell, mid: u64, as_x: u64, as_f: u64) -> u64 {
 
 #[inline(always)]
 fn select(acc: u64, old: Cell, new: Cell) -> Cell {
-    Cell {
-        f: old.f ^ (acc & (old.f ^ new.f)),
-        o: old.o ^ (acc & (old.o ^ new.o)),
-        x: old.x ^ (acc & (old.x ^ new.x)),
-    }
+    Cell { f: old.f ^ (acc & (old.f ^ new.f)), o: old.o ^ (acc & (old.o ^ new.o)), x: old.x ^ (acc & (old.x ^ new.x)) }
 }
 
 /// FOX-free chain: target uniform on FOX-free grids, so a proposal is accepted exactly when

@@ -38,12 +38,7 @@ impl LaneGrid {
                 cell.f = !0;
             }
         }
-        LaneGrid {
-            rows,
-            cols,
-            stride,
-            cells,
-        }
+        LaneGrid { rows, cols, stride, cells }
     }
 
     /// Index of grid cell `(r, c)` (0-based) in `cells`.
@@ -67,11 +62,7 @@ impl LaneGrid {
         for w in 0..words {
             for k in 0..64 {
                 let i = w * 64 + k;
-                let cell = if i < n {
-                    self.cells[self.index(i / self.cols, i % self.cols)]
-                } else {
-                    Cell::default()
-                };
+                let cell = if i < n { self.cells[self.index(i / self.cols, i % self.cols)] } else { Cell::default() };
                 o_block[k] = cell.o;
                 x_block[k] = cell.x;
             }
@@ -87,11 +78,7 @@ impl LaneGrid {
                 slot += 1;
             }
         }
-        o_planes
-            .into_iter()
-            .zip(x_planes)
-            .map(|(o, x)| Page::from_planes(self.rows, self.cols, o, x))
-            .collect()
+        o_planes.into_iter().zip(x_planes).map(|(o, x)| Page::from_planes(self.rows, self.cols, o, x)).collect()
     }
 }
 
@@ -150,10 +137,7 @@ mod tests {
         let pages = g.extract((1 << 5) | (1 << 63) | 1);
         assert_eq!(pages.len(), 3);
         assert_eq!(pages[0].rows_text()[1], "F".repeat(70));
-        assert_eq!(
-            pages[1].rows_text()[1],
-            format!("{}O{}", "F".repeat(66), "FFF")
-        );
+        assert_eq!(pages[1].rows_text()[1], format!("{}O{}", "F".repeat(66), "FFF"));
         assert_eq!(pages[2].rows_text()[2], format!("X{}", "F".repeat(69)));
     }
 }

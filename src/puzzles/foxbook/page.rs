@@ -59,12 +59,7 @@ impl Page {
     pub(crate) fn from_planes(rows: usize, cols: usize, o: Vec<u64>, x: Vec<u64>) -> Page {
         debug_assert_eq!(o.len(), (rows * cols).div_ceil(64));
         debug_assert!(o.iter().zip(&x).all(|(a, b)| a & b == 0));
-        Page {
-            rows: rows as u16,
-            cols: cols as u16,
-            o,
-            x,
-        }
+        Page { rows: rows as u16, cols: cols as u16, o, x }
     }
 
     /// A page from its letters in row-major order; `None` when the count is not `rows * cols`
@@ -113,10 +108,7 @@ impl Page {
     /// slice indexing.
     #[inline]
     pub fn letter(&self, r: usize, c: usize) -> Letter {
-        assert!(
-            r < self.rows() && c < self.cols(),
-            "cell ({r}, {c}) outside the page"
-        );
+        assert!(r < self.rows() && c < self.cols(), "cell ({r}, {c}) outside the page");
         self.letter_at(r * self.cols() + c)
     }
 
@@ -169,13 +161,7 @@ impl Page {
     /// The rows as strings of `F`, `O` and `X`.
     pub fn rows_text(&self) -> Vec<String> {
         let cols = self.cols();
-        (0..self.rows())
-            .map(|r| {
-                (0..cols)
-                    .map(|c| self.letter_at(r * cols + c).as_char())
-                    .collect()
-            })
-            .collect()
+        (0..self.rows()).map(|r| (0..cols).map(|c| self.letter_at(r * cols + c).as_char()).collect()).collect()
     }
 }
 
@@ -189,10 +175,7 @@ mod tests {
         let p = Page::from_rows(&rows).unwrap();
         assert_eq!(p.rows_text(), rows);
         assert_eq!(p.letter(1, 2), Letter::O);
-        assert_eq!(
-            (p.count(Letter::F), p.count(Letter::O), p.count(Letter::X)),
-            (4, 4, 4)
-        );
+        assert_eq!((p.count(Letter::F), p.count(Letter::O), p.count(Letter::X)), (4, 4, 4));
         assert!(Page::from_rows(&["FOX", "FO"]).is_none());
         assert!(Page::from_rows(&["FOA"]).is_none());
     }

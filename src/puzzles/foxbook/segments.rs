@@ -110,10 +110,7 @@ pub fn count_fox(page: &Page) -> Vec<Segment> {
         let dr = ordered[1].0 as isize - ordered[0].0 as isize;
         let dc = ordered[1].1 as isize - ordered[0].1 as isize;
         let direction = Direction::from_step(dr, dc).expect("segment cells are adjacent");
-        found.push(Segment {
-            cells: ordered,
-            direction,
-        });
+        found.push(Segment { cells: ordered, direction });
     }
     found
 }
@@ -124,8 +121,7 @@ pub fn near_misses(page: &Page) -> usize {
         .filter(|cells| {
             let l = cells.map(|(r, c)| page.letter(r, c));
             let dist = |w: [Letter; 3]| (0..3).filter(|&i| l[i] != w[i]).count();
-            dist([Letter::F, Letter::O, Letter::X]) == 1
-                || dist([Letter::X, Letter::O, Letter::F]) == 1
+            dist([Letter::F, Letter::O, Letter::X]) == 1 || dist([Letter::X, Letter::O, Letter::F]) == 1
         })
         .count()
 }
@@ -141,24 +137,12 @@ mod tests {
         // diagonal (0,0)-(2,2) reads F O F: no; anti-diagonal (2,0)-(0,2) reads X O X: no.
         let mut dirs: Vec<_> = count_fox(&p).iter().map(|s| s.direction).collect();
         dirs.sort_by_key(|d| d.name());
-        assert_eq!(
-            dirs,
-            [
-                Direction::Down,
-                Direction::Left,
-                Direction::Right,
-                Direction::Up
-            ]
-        );
+        assert_eq!(dirs, [Direction::Down, Direction::Left, Direction::Right, Direction::Up]);
         let p = Page::from_rows(&["FFF", "FOF", "XFX"]).unwrap();
         let f = count_fox(&p);
         assert_eq!(f.len(), 2);
-        assert!(f
-            .iter()
-            .any(|s| s.direction == Direction::DownLeft && s.cells == [(0, 2), (1, 1), (2, 0)]));
-        assert!(f
-            .iter()
-            .any(|s| s.direction == Direction::DownRight && s.cells[0] == (0, 0)));
+        assert!(f.iter().any(|s| s.direction == Direction::DownLeft && s.cells == [(0, 2), (1, 1), (2, 0)]));
+        assert!(f.iter().any(|s| s.direction == Direction::DownRight && s.cells[0] == (0, 0)));
         let p = Page::from_rows(&["XFX", "FOF", "FFF"]).unwrap();
         let mut dirs: Vec<_> = count_fox(&p).iter().map(|s| s.direction).collect();
         dirs.sort_by_key(|d| d.name());

@@ -49,9 +49,7 @@ impl Serial {
     }
 
     fn data_symbols(self) -> impl Iterator<Item = u8> {
-        (0..DATA_SYMBOLS)
-            .rev()
-            .map(move |i| ((self.0 >> (5 * i)) & 31) as u8)
+        (0..DATA_SYMBOLS).rev().map(move |i| ((self.0 >> (5 * i)) & 31) as u8)
     }
 
     fn symbols(self) -> [u8; SERIAL_LEN] {
@@ -86,25 +84,16 @@ impl Serial {
             let value = ALPHABET.iter().position(|&a| a as char == mapped);
             match value {
                 Some(v) => symbols.push(v as u8),
-                None => {
-                    return Err(SerialError::BadCharacter {
-                        character: ch,
-                        position: i + 1,
-                    })
-                }
+                None => return Err(SerialError::BadCharacter { character: ch, position: i + 1 }),
             }
         }
         if symbols.len() != SERIAL_LEN {
-            return Err(SerialError::WrongLength {
-                found: symbols.len(),
-            });
+            return Err(SerialError::WrongLength { found: symbols.len() });
         }
         if damm(symbols.iter().copied()) != 0 {
             return Err(SerialError::CheckFailed);
         }
-        let bits = symbols[..DATA_SYMBOLS]
-            .iter()
-            .fold(0u64, |acc, &d| (acc << 5) | d as u64);
+        let bits = symbols[..DATA_SYMBOLS].iter().fold(0u64, |acc, &d| (acc << 5) | d as u64);
         Ok(Serial(bits))
     }
 }
@@ -112,11 +101,7 @@ impl Serial {
 impl fmt::Display for Serial {
     /// The canonical form: 11 uppercase symbols, no separators.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let s: String = self
-            .symbols()
-            .iter()
-            .map(|&d| ALPHABET[d as usize] as char)
-            .collect();
+        let s: String = self.symbols().iter().map(|&d| ALPHABET[d as usize] as char).collect();
         f.write_str(&s)
     }
 }
@@ -163,10 +148,9 @@ impl SerialError {
 impl fmt::Display for SerialError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SerialError::WrongLength { found } => write!(
-                f,
-                "a serial number has {SERIAL_LEN} characters (spaces and hyphens aside); found {found}"
-            ),
+            SerialError::WrongLength { found } => {
+                write!(f, "a serial number has {SERIAL_LEN} characters (spaces and hyphens aside); found {found}")
+            }
             SerialError::BadCharacter { character, position } => write!(
                 f,
                 "character {position} ({character:?}) cannot appear in a serial number, which uses \
@@ -224,22 +208,10 @@ mod tests {
     #[test]
     fn malformed_and_mistyped_are_distinguished() {
         let s = Serial::from_bits(42).to_string();
-        assert_eq!(
-            Serial::parse(&s[..10]),
-            Err(SerialError::WrongLength { found: 10 })
-        );
-        assert_eq!(
-            Serial::parse(""),
-            Err(SerialError::WrongLength { found: 0 })
-        );
+        assert_eq!(Serial::parse(&s[..10]), Err(SerialError::WrongLength { found: 10 }));
+        assert_eq!(Serial::parse(""), Err(SerialError::WrongLength { found: 0 }));
         let bad = format!("{}U{}", &s[..3], &s[4..]);
-        assert_eq!(
-            Serial::parse(&bad),
-            Err(SerialError::BadCharacter {
-                character: 'U',
-                position: 4
-            })
-        );
+        assert_eq!(Serial::parse(&bad), Err(SerialError::BadCharacter { character: 'U', position: 4 }));
         assert!(!Serial::parse(&bad).unwrap_err().is_mistyped());
         let mut chars: Vec<char> = s.chars().collect();
         chars[2] = if chars[2] == 'Z' { 'Y' } else { 'Z' };

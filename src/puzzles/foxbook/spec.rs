@@ -15,11 +15,7 @@ pub struct BookSpec {
 impl Default for BookSpec {
     /// The original book: 200 pages of 32 x 20 letters.
     fn default() -> Self {
-        BookSpec {
-            pages: 200,
-            rows: 32,
-            cols: 20,
-        }
+        BookSpec { pages: 200, rows: 32, cols: 20 }
     }
 }
 
@@ -31,18 +27,11 @@ pub const COLS_RANGE: (u32, u32) = (3, 64);
 impl BookSpec {
     /// Checks every field against its range; the error names the first field out of range.
     pub fn validate(&self) -> Result<(), SpecError> {
-        for (field, value, (min, max)) in [
-            ("pages", self.pages, PAGES_RANGE),
-            ("rows", self.rows, ROWS_RANGE),
-            ("cols", self.cols, COLS_RANGE),
-        ] {
+        for (field, value, (min, max)) in
+            [("pages", self.pages, PAGES_RANGE), ("rows", self.rows, ROWS_RANGE), ("cols", self.cols, COLS_RANGE)]
+        {
             if value < min || value > max {
-                return Err(SpecError::OutOfRange {
-                    field,
-                    value,
-                    min,
-                    max,
-                });
+                return Err(SpecError::OutOfRange { field, value, min, max });
             }
         }
         Ok(())
@@ -66,23 +55,13 @@ impl BookSpec {
 /// A book spec field outside its allowed range.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SpecError {
-    OutOfRange {
-        field: &'static str,
-        value: u32,
-        min: u32,
-        max: u32,
-    },
+    OutOfRange { field: &'static str, value: u32, min: u32, max: u32 },
 }
 
 impl fmt::Display for SpecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SpecError::OutOfRange {
-                field,
-                value,
-                min,
-                max,
-            } => {
+            SpecError::OutOfRange { field, value, min, max } => {
                 write!(f, "`{field}` must be between {min} and {max} (got {value})")
             }
         }
@@ -98,34 +77,12 @@ mod tests {
     #[test]
     fn validation_names_the_field() {
         assert_eq!(BookSpec::default().validate(), Ok(()));
-        let e = BookSpec {
-            rows: 2,
-            ..BookSpec::default()
-        }
-        .validate()
-        .unwrap_err();
+        let e = BookSpec { rows: 2, ..BookSpec::default() }.validate().unwrap_err();
         assert_eq!(e.to_string(), "`rows` must be between 3 and 64 (got 2)");
-        let e = BookSpec {
-            pages: 1001,
-            ..BookSpec::default()
-        }
-        .validate()
-        .unwrap_err();
+        let e = BookSpec { pages: 1001, ..BookSpec::default() }.validate().unwrap_err();
         assert!(e.to_string().starts_with("`pages`"));
-        assert!(BookSpec {
-            cols: 65,
-            ..BookSpec::default()
-        }
-        .validate()
-        .is_err());
+        assert!(BookSpec { cols: 65, ..BookSpec::default() }.validate().is_err());
         let s: BookSpec = serde_json::from_str(r#"{"pages": 12}"#).unwrap();
-        assert_eq!(
-            s,
-            BookSpec {
-                pages: 12,
-                rows: 32,
-                cols: 20
-            }
-        );
+        assert_eq!(s, BookSpec { pages: 12, rows: 32, cols: 20 });
     }
 }

@@ -32,10 +32,7 @@ fn grid3(index: usize) -> Page {
 }
 
 fn index3(page: &Page) -> usize {
-    page.letters()
-        .enumerate()
-        .map(|(i, l)| l.digit() as usize * 3usize.pow(i as u32))
-        .sum()
+    page.letters().enumerate().map(|(i, l)| l.digit() as usize * 3usize.pow(i as u32)).sum()
 }
 
 /// Exact enumeration of all 3^9 grids: (FOX-free indices, one-FOX indices).
@@ -56,10 +53,7 @@ fn exact_counts_3x3() {
     let (free, one) = enumerate3();
     assert_eq!(free.len(), 11_645);
     assert_eq!(one.len(), 5_216);
-    let centre_o = free
-        .iter()
-        .filter(|&&i| grid3(i).letter(1, 1) == Letter::O)
-        .count();
+    let centre_o = free.iter().filter(|&&i| grid3(i).letter(1, 1) == Letter::O).count();
     assert_eq!(centre_o, 1_879);
 }
 
@@ -82,8 +76,7 @@ fn erfc(x: f64) -> f64 {
                         + t * (-0.186_288_06
                             + t * (0.278_868_07
                                 + t * (-1.135_203_98
-                                    + t * (1.488_515_87
-                                        + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
+                                    + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
             .exp();
     if x >= 0.0 {
         r
@@ -96,10 +89,7 @@ fn erfc(x: f64) -> f64 {
 /// Returns the p-value.
 fn fit<K: std::hash::Hash + Eq>(observed: &HashMap<K, usize>, exact: &HashMap<K, f64>) -> f64 {
     let n: usize = observed.values().sum();
-    assert!(
-        observed.keys().all(|k| exact.contains_key(k)),
-        "a sample fell outside the support"
-    );
+    assert!(observed.keys().all(|k| exact.contains_key(k)), "a sample fell outside the support");
     let stat: f64 = exact
         .iter()
         .map(|(k, &p)| {
@@ -112,10 +102,7 @@ fn fit<K: std::hash::Hash + Eq>(observed: &HashMap<K, usize>, exact: &HashMap<K,
 }
 
 /// The law of `stat` under the uniform distribution on `support`.
-fn exact_law<K: std::hash::Hash + Eq>(
-    support: &[usize],
-    stat: impl Fn(&Page) -> K,
-) -> HashMap<K, f64> {
+fn exact_law<K: std::hash::Hash + Eq>(support: &[usize], stat: impl Fn(&Page) -> K) -> HashMap<K, f64> {
     let mut law = HashMap::new();
     for &i in support {
         *law.entry(stat(&grid3(i))).or_insert(0.0) += 1.0 / support.len() as f64;
@@ -123,10 +110,7 @@ fn exact_law<K: std::hash::Hash + Eq>(
     law
 }
 
-fn observed<K: std::hash::Hash + Eq>(
-    pages: &[&Page],
-    stat: impl Fn(&Page) -> K,
-) -> HashMap<K, usize> {
+fn observed<K: std::hash::Hash + Eq>(pages: &[&Page], stat: impl Fn(&Page) -> K) -> HashMap<K, usize> {
     let mut counts = HashMap::new();
     for p in pages {
         *counts.entry(stat(p)).or_insert(0) += 1;
@@ -137,44 +121,14 @@ fn observed<K: std::hash::Hash + Eq>(
 /// Statistics compared for both laws: the whole grid, the number of O, and single cells.
 fn check_3x3_law(label: &str, pages: &[&Page], support: &[usize]) {
     let checks: Vec<(&str, f64)> = vec![
-        (
-            "whole grid",
-            fit(&observed(pages, index3), &exact_law(support, index3)),
-        ),
-        (
-            "O count",
-            fit(
-                &observed(pages, |p| p.count(Letter::O)),
-                &exact_law(support, |p| p.count(Letter::O)),
-            ),
-        ),
-        (
-            "centre",
-            fit(
-                &observed(pages, |p| p.letter(1, 1)),
-                &exact_law(support, |p| p.letter(1, 1)),
-            ),
-        ),
-        (
-            "corner",
-            fit(
-                &observed(pages, |p| p.letter(0, 0)),
-                &exact_law(support, |p| p.letter(0, 0)),
-            ),
-        ),
-        (
-            "edge",
-            fit(
-                &observed(pages, |p| p.letter(0, 1)),
-                &exact_law(support, |p| p.letter(0, 1)),
-            ),
-        ),
+        ("whole grid", fit(&observed(pages, index3), &exact_law(support, index3))),
+        ("O count", fit(&observed(pages, |p| p.count(Letter::O)), &exact_law(support, |p| p.count(Letter::O)))),
+        ("centre", fit(&observed(pages, |p| p.letter(1, 1)), &exact_law(support, |p| p.letter(1, 1)))),
+        ("corner", fit(&observed(pages, |p| p.letter(0, 0)), &exact_law(support, |p| p.letter(0, 0)))),
+        ("edge", fit(&observed(pages, |p| p.letter(0, 1)), &exact_law(support, |p| p.letter(0, 1)))),
     ];
     for (name, p) in checks {
-        assert!(
-            p >= 0.001,
-            "{label}: {name} fails goodness of fit (p = {p:.2e})"
-        );
+        assert!(p >= 0.001, "{label}: {name} fails goodness of fit (p = {p:.2e})");
     }
 }
 
@@ -184,13 +138,7 @@ fn fox_free_3x3_pages_are_uniform() {
     let books: Vec<Book> = (0..100).map(|i| book(1000, 3, 3, i)).collect();
     let pages: Vec<&Page> = books
         .iter()
-        .flat_map(|b| {
-            b.pages
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| *i + 1 != b.answer.page as usize)
-                .map(|(_, p)| p)
-        })
+        .flat_map(|b| b.pages.iter().enumerate().filter(|(i, _)| *i + 1 != b.answer.page as usize).map(|(_, p)| p))
         .collect();
     assert_eq!(pages.len(), 99_900);
     check_3x3_law("FOX-free 3x3", &pages, &free);
@@ -208,10 +156,7 @@ fn fox_3x3_pages_are_uniform() {
         (s.cells[0], s.direction)
     };
     let p = fit(&observed(&pages, place), &exact_law(&one, place));
-    assert!(
-        p >= 0.001,
-        "fox position/direction fails goodness of fit (p = {p:.2e})"
-    );
+    assert!(p >= 0.001, "fox position/direction fails goodness of fit (p = {p:.2e})");
     // The answer agrees with the page.
     for b in books.iter().take(500) {
         assert_eq!(Answer::new(0, &count_fox(&b.pages[0])[0]), b.answer);
@@ -226,9 +171,7 @@ fn strip_o_marginals(h: usize, w: usize) -> Vec<Vec<f64>> {
     let ncol = 3usize.pow(h as u32);
     let digit = |col: usize, r: usize| (col / 3usize.pow(r as u32)) % 3;
     let fox = |a: usize, b: usize, c: usize| b == 1 && ((a == 0 && c == 2) || (a == 2 && c == 0));
-    let vertical_ok = |c: usize| {
-        (0..h.saturating_sub(2)).all(|r| !fox(digit(c, r), digit(c, r + 1), digit(c, r + 2)))
-    };
+    let vertical_ok = |c: usize| (0..h.saturating_sub(2)).all(|r| !fox(digit(c, r), digit(c, r + 1), digit(c, r + 2)));
     // Segments spanning three consecutive columns a, b, c: rows and both diagonals.
     let across_ok = |a: usize, b: usize, c: usize| {
         (0..h).all(|r| !fox(digit(a, r), digit(b, r), digit(c, r)))
@@ -243,11 +186,7 @@ fn strip_o_marginals(h: usize, w: usize) -> Vec<Vec<f64>> {
     let mut next: Vec<Vec<usize>> = vec![Vec::new(); n * n];
     for (ia, &a) in cols.iter().enumerate() {
         for (ib, &b) in cols.iter().enumerate() {
-            next[ia * n + ib] = cols
-                .iter()
-                .filter(|&&c| across_ok(a, b, c))
-                .map(|c| pos[c])
-                .collect();
+            next[ia * n + ib] = cols.iter().filter(|&&c| across_ok(a, b, c)).map(|c| pos[c]).collect();
         }
     }
     // forward[j][(a, b)]: valid prefixes whose columns j-1, j are a, b.
@@ -326,10 +265,7 @@ fn check_strip(rows: u32, cols: u32) {
         for c in 0..cols as usize {
             let p = exact[r][c];
             let z = (o[r][c] as f64 / n as f64 - p) / (p * (1.0 - p) / n as f64).sqrt();
-            assert!(
-                z.abs() <= 4.3,
-                "{rows}x{cols} cell ({r},{c}): exact {p:.5}, z = {z:.2}"
-            );
+            assert!(z.abs() <= 4.3, "{rows}x{cols} cell ({r},{c}): exact {p:.5}, z = {z:.2}");
         }
     }
 }
@@ -348,23 +284,12 @@ fn strip_4x8_marginals() {
 
 #[test]
 fn books_of_many_shapes_hold_exactly_one_fox() {
-    for (pages, rows, cols) in [
-        (40, 3, 3),
-        (30, 3, 64),
-        (30, 64, 3),
-        (70, 32, 20),
-        (12, 64, 64),
-        (1, 5, 7),
-    ] {
+    for (pages, rows, cols) in [(40, 3, 3), (30, 3, 64), (30, 64, 3), (70, 32, 20), (12, 64, 64), (1, 5, 7)] {
         for i in 0..3 {
             let b = book(pages, rows, cols, i);
             assert_eq!(b.pages.len(), pages as usize);
-            assert!(b
-                .pages
-                .iter()
-                .all(|p| p.rows() == rows as usize && p.cols() == cols as usize));
-            b.verify()
-                .unwrap_or_else(|e| panic!("{pages}x{rows}x{cols} #{i}: {e}"));
+            assert!(b.pages.iter().all(|p| p.rows() == rows as usize && p.cols() == cols as usize));
+            b.verify().unwrap_or_else(|e| panic!("{pages}x{rows}x{cols} #{i}: {e}"));
         }
     }
 }
@@ -392,9 +317,7 @@ fn letter_shares_of_default_books() {
 fn fox_page_index_is_uniform() {
     let mut counts = HashMap::new();
     for i in 0..4000 {
-        *counts
-            .entry(book(5, 3, 3, 90_000 + i).answer.page)
-            .or_insert(0usize) += 1;
+        *counts.entry(book(5, 3, 3, 90_000 + i).answer.page).or_insert(0usize) += 1;
     }
     let law: HashMap<u32, f64> = (1..=5).map(|p| (p, 0.2)).collect();
     assert!(fit(&counts, &law) >= 0.001);
@@ -404,46 +327,17 @@ fn fox_page_index_is_uniform() {
 fn golden_book() {
     // Enough pages that both chains contribute (pages harvested from the fox chain, the rest
     // from the FOX-free chain).
-    let spec = BookSpec {
-        pages: 100,
-        rows: 4,
-        cols: 7,
-    };
+    let spec = BookSpec { pages: 100, rows: 4, cols: 7 };
     let serial = Serial::from_bits(0x2_0240_F0C5).to_string();
-    let b = generate(
-        spec,
-        book_seed(b"golden secret", &serial, spec),
-        &mut Unwatched,
-    )
-    .unwrap();
-    let hex: String = b
-        .content_hash()
-        .iter()
-        .map(|x| format!("{x:02x}"))
-        .collect();
-    assert_eq!(
-        hex, "15c0dfbc91218b8d1bfc7c7ab6fe72c95c1120be918dd84fc7c222f07cdf5915",
-        "answer {:?}",
-        b.answer
-    );
-    assert_eq!(
-        (
-            b.answer.page,
-            b.answer.row,
-            b.answer.col,
-            b.answer.direction
-        ),
-        (34, 4, 7, Direction::Left)
-    );
+    let b = generate(spec, book_seed(b"golden secret", &serial, spec), &mut Unwatched).unwrap();
+    let hex: String = b.content_hash().iter().map(|x| format!("{x:02x}")).collect();
+    assert_eq!(hex, "15c0dfbc91218b8d1bfc7c7ab6fe72c95c1120be918dd84fc7c222f07cdf5915", "answer {:?}", b.answer);
+    assert_eq!((b.answer.page, b.answer.row, b.answer.col, b.answer.direction), (34, 4, 7, Direction::Left));
 }
 
 #[test]
 fn same_seed_same_book() {
-    let spec = BookSpec {
-        pages: 90,
-        rows: 9,
-        cols: 11,
-    };
+    let spec = BookSpec { pages: 90, rows: 9, cols: 11 };
     let seed = book_seed(b"k", "0000000000A", spec);
     let a = generate(spec, seed, &mut Unwatched).unwrap();
     // A progress watcher that records calls must not change the result.
@@ -472,11 +366,7 @@ fn cancellation_stops_generation() {
             self.0 > 0
         }
     }
-    let spec = BookSpec {
-        pages: 1000,
-        rows: 64,
-        cols: 64,
-    };
+    let spec = BookSpec { pages: 1000, rows: 64, cols: 64 };
     assert_eq!(generate(spec, [1; 32], &mut StopAt(3)), Err(Cancelled));
 }
 
@@ -505,69 +395,36 @@ fn pack_round_trip() {
     }
     let b = book(3, 5, 7, 3);
     let packed = b.pack();
-    assert!(matches!(
-        Book::unpack(b.spec, &packed[1..], b.answer),
-        Err(UnpackError::Length { .. })
-    ));
+    assert!(matches!(Book::unpack(b.spec, &packed[1..], b.answer), Err(UnpackError::Length { .. })));
     let mut bad = packed.clone();
     bad[0] = 250;
-    assert_eq!(
-        Book::unpack(b.spec, &bad, b.answer),
-        Err(UnpackError::Byte {
-            offset: 0,
-            value: 250
-        })
-    );
-    let spec = BookSpec {
-        pages: 1,
-        rows: 3,
-        cols: 3,
-    };
+    assert_eq!(Book::unpack(b.spec, &bad, b.answer), Err(UnpackError::Byte { offset: 0, value: 250 }));
+    let spec = BookSpec { pages: 1, rows: 3, cols: 3 };
     let small = book(1, 3, 3, 4);
     let mut p = small.pack();
     *p.last_mut().unwrap() += 81; // 9 letters: last byte holds 4 letters and one padding digit
-    assert_eq!(
-        Book::unpack(spec, &p, small.answer),
-        Err(UnpackError::Padding)
-    );
+    assert_eq!(Book::unpack(spec, &p, small.answer), Err(UnpackError::Padding));
     let mut wrong = b.answer;
     wrong.page = 4;
-    assert!(matches!(
-        Book::unpack(b.spec, &packed, wrong),
-        Err(UnpackError::Answer(_))
-    ));
+    assert!(matches!(Book::unpack(b.spec, &packed, wrong), Err(UnpackError::Answer(_))));
     let bad_spec = BookSpec { rows: 2, ..b.spec };
-    assert!(matches!(
-        Book::unpack(bad_spec, &packed, b.answer),
-        Err(UnpackError::Spec(_))
-    ));
+    assert!(matches!(Book::unpack(bad_spec, &packed, b.answer), Err(UnpackError::Spec(_))));
 }
 
 #[test]
 fn answer_json() {
     let b = book(4, 6, 6, 2);
     let json = serde_json::to_value(b.answer).unwrap();
-    let keys: Vec<&str> = json
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let keys: Vec<&str> = json.as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(keys.len(), 5);
     for k in ["page", "row", "col", "direction", "cells"] {
         assert!(keys.contains(&k));
     }
     assert!(Direction::ALL.iter().any(|d| json["direction"] == d.name()));
-    assert_eq!(
-        json["cells"][0],
-        serde_json::json!([b.answer.row, b.answer.col])
-    );
+    assert_eq!(json["cells"][0], serde_json::json!([b.answer.row, b.answer.col]));
     let back: Answer = serde_json::from_value(json).unwrap();
     assert_eq!(back, b.answer);
-    assert_eq!(
-        serde_json::to_string(&Direction::DownRight).unwrap(),
-        "\"down-right\""
-    );
+    assert_eq!(serde_json::to_string(&Direction::DownRight).unwrap(), "\"down-right\"");
 }
 
 #[test]
@@ -577,10 +434,7 @@ fn autocorrelation_times_fit_the_spacing() {
     for kind in [ChainKind::FoxFree, ChainKind::AtMostOneFox] {
         let t = autocorrelation_times(kind, 32, 20, 1500, 3);
         // Expected about 10 sweeps; a sampler that mixes far worse must fail here.
-        assert!(
-            t.max() > 2.0 && 5.0 * t.max() <= SPACING_SWEEPS as f64,
-            "{kind:?}: {t:?}"
-        );
+        assert!(t.max() > 2.0 && 5.0 * t.max() <= SPACING_SWEEPS as f64, "{kind:?}: {t:?}");
     }
 }
 

@@ -14,16 +14,36 @@ pub(crate) type Set = u32;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GraphError {
     /// The graph must have `1..=MAX_HOLES` holes.
-    HoleCount { holes: usize },
-    NeighbourOutOfRange { hole: usize, neighbour: usize, holes: usize },
-    SelfLoop { hole: usize },
-    DuplicateNeighbour { hole: usize, neighbour: usize },
+    HoleCount {
+        holes: usize,
+    },
+    NeighbourOutOfRange {
+        hole: usize,
+        neighbour: usize,
+        holes: usize,
+    },
+    SelfLoop {
+        hole: usize,
+    },
+    DuplicateNeighbour {
+        hole: usize,
+        neighbour: usize,
+    },
     /// `hole` lists `neighbour`, but `neighbour` does not list `hole`.
-    Asymmetric { hole: usize, neighbour: usize },
+    Asymmetric {
+        hole: usize,
+        neighbour: usize,
+    },
     /// Only the one-hole graph may have a hole without neighbours.
-    NoNeighbours { hole: usize },
+    NoNeighbours {
+        hole: usize,
+    },
     /// Inspection number `index` (0-based; day `index + 1`) names a hole that does not exist.
-    InspectionOutOfRange { index: usize, hole: usize, holes: usize },
+    InspectionOutOfRange {
+        index: usize,
+        hole: usize,
+        holes: usize,
+    },
 }
 
 impl fmt::Display for GraphError {
@@ -32,22 +52,18 @@ impl fmt::Display for GraphError {
             GraphError::HoleCount { holes } => {
                 write!(f, "the graph must have between 1 and {MAX_HOLES} holes, got {holes}")
             }
-            GraphError::NeighbourOutOfRange { hole, neighbour, holes } => write!(
-                f,
-                "hole {hole} lists neighbour {neighbour}, but the holes are numbered 0 to {}",
-                holes - 1
-            ),
-            GraphError::SelfLoop { hole } => write!(
-                f,
-                "hole {hole} lists itself as a neighbour; the fox must move to a different hole each night"
-            ),
+            GraphError::NeighbourOutOfRange { hole, neighbour, holes } => {
+                write!(f, "hole {hole} lists neighbour {neighbour}, but the holes are numbered 0 to {}", holes - 1)
+            }
+            GraphError::SelfLoop { hole } => {
+                write!(f, "hole {hole} lists itself as a neighbour; the fox must move to a different hole each night")
+            }
             GraphError::DuplicateNeighbour { hole, neighbour } => {
                 write!(f, "hole {hole} lists neighbour {neighbour} more than once")
             }
-            GraphError::Asymmetric { hole, neighbour } => write!(
-                f,
-                "hole {hole} lists {neighbour} but {neighbour} does not list {hole}; tunnels go both ways"
-            ),
+            GraphError::Asymmetric { hole, neighbour } => {
+                write!(f, "hole {hole} lists {neighbour} but {neighbour} does not list {hole}; tunnels go both ways")
+            }
             GraphError::NoNeighbours { hole } => {
                 write!(f, "hole {hole} has no neighbours; the fox must be able to move")
             }

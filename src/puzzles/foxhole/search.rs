@@ -32,17 +32,11 @@ pub struct StrategyOutcome {
 pub fn shortest_strategy(graph: &Graph, progress: &mut dyn Progress) -> Result<StrategyOutcome, Cancelled> {
     let mut search = Search::new(graph, progress);
     let parts = graph.components();
-    let found = if parts.len() == 1 {
-        search.shortest(graph)?
-    } else {
-        split_strategy(graph, &parts, &mut search)?
-    };
+    let found = if parts.len() == 1 { search.shortest(graph)? } else { split_strategy(graph, &parts, &mut search)? };
     Ok(match found {
-        Found::Strategy(inspections) => StrategyOutcome {
-            days: Some(inspections.len()),
-            inspections: Some(inspections),
-            reason: None,
-        },
+        Found::Strategy(inspections) => {
+            StrategyOutcome { days: Some(inspections.len()), inspections: Some(inspections), reason: None }
+        }
         Found::None { sets } => StrategyOutcome {
             inspections: None,
             days: None,
@@ -66,9 +60,13 @@ pub fn shortest_strategy(graph: &Graph, progress: &mut dyn Progress) -> Result<S
 enum Found {
     Strategy(Vec<usize>),
     /// Search exhausted after this many sets.
-    None { sets: u64 },
+    None {
+        sets: u64,
+    },
     /// Gave up at the storage limit.
-    TooLarge { sets: u64 },
+    TooLarge {
+        sets: u64,
+    },
 }
 
 /// Most sets one search may store (4 bytes each in the layers, plus the visited map).
@@ -328,7 +326,6 @@ fn walk_back(graph: &Graph, layers: &[Vec<Set>], mut target: Set) -> Vec<usize> 
     inspections.reverse();
     inspections
 }
-
 
 #[cfg(test)]
 mod tests {

@@ -19,11 +19,8 @@ fn header(spec: &Spec) -> String {
 }
 
 pub(super) fn encode(spec: &Spec, at: &Position) -> String {
-    let flips: String = at
-        .path
-        .windows(2)
-        .map(|p| char::from_digit((p[0] ^ p[1]).trailing_zeros(), 16).expect("bits <= 16"))
-        .collect();
+    let flips: String =
+        at.path.windows(2).map(|p| char::from_digit((p[0] ^ p[1]).trailing_zeros(), 16).expect("bits <= 16")).collect();
     let mut out = format!("{}-s{:x}-f{flips}", header(spec), at.path[0]);
     if let Some(k) = at.pending {
         out.push_str(&format!("-p{k:x}"));
@@ -53,7 +50,8 @@ pub(super) fn decode(spec: &Spec, cursor: &str) -> Result<Position, GrayError> {
     if spec.start_at_zero && start != 0 {
         return Err(bad("it does not start at code 0"));
     }
-    let digit = |c: char| c.to_digit(16).filter(|&k| k < spec.bits).ok_or_else(|| bad("it flips a bit the codes do not have"));
+    let digit =
+        |c: char| c.to_digit(16).filter(|&k| k < spec.bits).ok_or_else(|| bad("it flips a bit the codes do not have"));
     let mut path = vec![start];
     let mut seen = vec![false; 1 << spec.bits];
     seen[start as usize] = true;

@@ -8,9 +8,9 @@
 //! running for ever, and the same request always gives the same answer.
 
 mod cursor;
-mod walk;
 #[cfg(test)]
 mod tests;
+mod walk;
 
 use std::fmt;
 
@@ -105,15 +105,29 @@ impl<'de> Deserialize<'de> for Count {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GrayError {
-    Bits { bits: u32 },
-    Length { length: usize, bits: u32 },
+    Bits {
+        bits: u32,
+    },
+    Length {
+        length: usize,
+        bits: u32,
+    },
     /// Circular codes need an even length.
-    OddCircular { length: usize },
-    Limit { limit: usize },
-    PageTooLarge { limit: usize, length: usize },
+    OddCircular {
+        length: usize,
+    },
+    Limit {
+        limit: usize,
+    },
+    PageTooLarge {
+        limit: usize,
+        length: usize,
+    },
     ZeroBudget,
     CursorWithCount,
-    BadCursor { why: String },
+    BadCursor {
+        why: String,
+    },
     Cancelled,
 }
 
@@ -271,8 +285,7 @@ pub fn gray_codes(req: &GrayRequest, progress: &mut dyn Progress) -> Result<Gray
 /// distinct bits stands for bits!/(bits−m)! sequences (the ways to choose and order
 /// the real bits).
 fn count<V: Visited>(spec: &Spec, meter: &mut Meter) -> Result<GrayOutcome, GrayError> {
-    let weight: Vec<u128> =
-        (0..=spec.bits).map(|m| (0..m).map(|i| (spec.bits - i) as u128).product()).collect();
+    let weight: Vec<u128> = (0..=spec.bits).map(|m| (0..m).map(|i| (spec.bits - i) as u128).product()).collect();
     let mut from_zero: u128 = 0;
     let mut finished = true;
     if spec.length == 1 {

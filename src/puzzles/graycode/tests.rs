@@ -6,7 +6,16 @@ use super::*;
 use crate::puzzles::progress::Unwatched;
 
 fn req(bits: u32, length: usize, circular: bool, start_at_zero: bool) -> GrayRequest {
-    GrayRequest { bits, length, circular, start_at_zero, count_only: false, limit: None, cursor: None, node_budget: None }
+    GrayRequest {
+        bits,
+        length,
+        circular,
+        start_at_zero,
+        count_only: false,
+        limit: None,
+        cursor: None,
+        node_budget: None,
+    }
 }
 
 fn count_of(r: &GrayRequest) -> u128 {
@@ -98,7 +107,9 @@ fn counts_and_listings_match_the_reference() {
 /// The canonical (bit-relabelling) count agrees with walking every sequence.
 #[test]
 fn symmetry_reduced_count_matches_plain_walk() {
-    for (bits, length, circular) in [(5, 7, false), (5, 8, true), (6, 6, true), (7, 6, false), (8, 5, false), (5, 10, true)] {
+    for (bits, length, circular) in
+        [(5, 7, false), (5, 8, true), (6, 6, true), (7, 6, false), (8, 5, false), (5, 10, true)]
+    {
         let shape = Shape { bits, length, circular };
         let mut walk = Walk::<Wide>::new(shape, Order::Lex, 0);
         let mut unwatched = Unwatched;
@@ -188,14 +199,14 @@ fn bad_requests_are_named() {
     let err = |r: GrayRequest| gray_codes(&r, &mut Unwatched).unwrap_err().to_string();
     assert_eq!(err(req(0, 1, false, false)), "bits must be between 1 and 16, got 0");
     assert_eq!(err(req(17, 1, false, false)), "bits must be between 1 and 16, got 17");
-    assert_eq!(
-        err(req(3, 9, false, false)),
-        "length must be between 1 and 2^3 = 8 (the number of 3-bit codes), got 9"
-    );
+    assert_eq!(err(req(3, 9, false, false)), "length must be between 1 and 2^3 = 8 (the number of 3-bit codes), got 9");
     assert!(err(req(3, 0, false, false)).starts_with("length must be"));
     assert!(err(req(3, 7, true, false)).starts_with("a circular Gray code needs an even length"));
     assert!(err(req(3, 1, true, false)).ends_with("got length 1"));
-    assert_eq!(err(GrayRequest { limit: Some(0), ..req(3, 8, false, false) }), "limit must be between 1 and 10000, got 0");
+    assert_eq!(
+        err(GrayRequest { limit: Some(0), ..req(3, 8, false, false) }),
+        "limit must be between 1 and 10000, got 0"
+    );
     assert!(err(GrayRequest { limit: Some(100), ..req(16, 65_536, false, false) }).contains("lower the limit"));
     assert_eq!(err(GrayRequest { node_budget: Some(0), ..req(3, 8, false, false) }), "node_budget must be at least 1");
     assert!(err(GrayRequest { count_only: true, cursor: Some("x".into()), ..req(3, 8, false, false) })
@@ -207,7 +218,8 @@ fn bad_cursors_are_rejected() {
     let base = req(3, 8, true, true);
     let page = gray_codes(&GrayRequest { limit: Some(1), ..base.clone() }, &mut Unwatched).unwrap();
     let good = page.next_cursor.unwrap();
-    let with = |r: &GrayRequest, c: &str| gray_codes(&GrayRequest { cursor: Some(c.into()), ..r.clone() }, &mut Unwatched);
+    let with =
+        |r: &GrayRequest, c: &str| gray_codes(&GrayRequest { cursor: Some(c.into()), ..r.clone() }, &mut Unwatched);
     assert!(with(&base, &good).is_ok());
     let wrong_request = with(&req(3, 8, false, true), &good).unwrap_err().to_string();
     assert!(wrong_request.contains("different bits, length"), "{wrong_request}");

@@ -97,10 +97,8 @@ pub fn generate(size: usize, seed: u64, progress: &mut dyn Progress) -> Result<G
     }
     let final_givens = givens(&kept, &filling);
     let run = model.search(&final_givens, &unique_options, None, &mut Unwatched)?;
-    let clues = final_givens
-        .iter()
-        .map(|&(cell, digit)| Clue { row: cell / n + 1, col: cell % n + 1, digit })
-        .collect();
+    let clues =
+        final_givens.iter().map(|&(cell, digit)| Clue { row: cell / n + 1, col: cell % n + 1, digit }).collect();
     Ok(Generated {
         puzzle: Puzzle::from_parts(rows, cols, clues),
         solution: model.rows(&filling),

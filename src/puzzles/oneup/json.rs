@@ -73,7 +73,11 @@ fn object<'a>(v: &'a Value, loc: &Loc, expected: &str) -> Result<&'a Map<String,
 }
 
 fn join(prefix: &str, name: &str) -> String {
-    if prefix.is_empty() { name.to_string() } else { format!("{prefix}.{name}") }
+    if prefix.is_empty() {
+        name.to_string()
+    } else {
+        format!("{prefix}.{name}")
+    }
 }
 
 fn field<'a>(obj: &'a Map<String, Value>, name: &str, prefix: &str) -> Result<&'a Value, ParseError> {
@@ -109,7 +113,5 @@ fn strings(obj: &Map<String, Value>, name: &str) -> Result<Vec<String>, ParseErr
 
 fn whole(obj: &Map<String, Value>, name: &str, prefix: &str) -> Result<usize, ParseError> {
     let v = field(obj, name, prefix)?;
-    v.as_u64()
-        .and_then(|n| usize::try_from(n).ok())
-        .ok_or_else(|| wrong_type(&join(prefix, name), "a whole number", v))
+    v.as_u64().and_then(|n| usize::try_from(n).ok()).ok_or_else(|| wrong_type(&join(prefix, name), "a whole number", v))
 }

@@ -182,7 +182,11 @@ impl Chain {
 
 /// A digit's energy in a region of `size` cells where it occurs `m` times.
 fn term(size: u8, d: u8, m: i32) -> i32 {
-    if d <= size { (m - 1).abs() } else { PENALTY * m }
+    if d <= size {
+        (m - 1).abs()
+    } else {
+        PENALTY * m
+    }
 }
 
 #[cfg(test)]

@@ -14,9 +14,9 @@ mod metropolis;
 mod parse;
 mod puzzle;
 mod solve;
-mod text;
 #[cfg(test)]
 mod tests;
+mod text;
 
 pub use error::{ErrorKind, ParseError};
 pub use generate::{generate, Difficulty, Generated, Level, MEDIUM_NODES};

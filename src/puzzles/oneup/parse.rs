@@ -156,7 +156,10 @@ fn label_block(lines: &mut Lines, size: usize, what: &str, next: &str) -> Result
             } else {
                 (
                     ErrorKind::MissingBlankLine,
-                    format!("expected a blank line after the {size} {what} lines (before the {next}), found '{}'", line.trim()),
+                    format!(
+                        "expected a blank line after the {size} {what} lines (before the {next}), found '{}'",
+                        line.trim()
+                    ),
                 )
             };
             Err(ParseError::new(kind, &Loc::Line(no), message))
@@ -170,9 +173,9 @@ fn label_block(lines: &mut Lines, size: usize, what: &str, next: &str) -> Result
 }
 
 fn number(token: &str, what: &str, loc: &Loc) -> Result<usize, ParseError> {
-    token.parse::<usize>().map_err(|_| {
-        ParseError::new(ErrorKind::NotANumber, loc, format!("the {what} '{token}' is not a whole number"))
-    })
+    token
+        .parse::<usize>()
+        .map_err(|_| ParseError::new(ErrorKind::NotANumber, loc, format!("the {what} '{token}' is not a whole number")))
 }
 
 /// `row col digit [comment]`.

@@ -32,11 +32,7 @@ pub struct Puzzle {
 
 impl Puzzle {
     /// Builds and validates a puzzle from its parts; errors name the JSON field at fault.
-    pub fn new(
-        row_regions: Vec<String>,
-        col_regions: Vec<String>,
-        clues: Vec<Clue>,
-    ) -> Result<Puzzle, ParseError> {
+    pub fn new(row_regions: Vec<String>, col_regions: Vec<String>, clues: Vec<Clue>) -> Result<Puzzle, ParseError> {
         let field = |name: &str, i: usize| Loc::Field(format!("{name}[{i}]"));
         let size = grid_rows(&row_regions, "row_regions", &Loc::Field("row_regions".into()))?;
         for (i, line) in row_regions.iter().enumerate() {

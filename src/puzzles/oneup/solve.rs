@@ -66,22 +66,23 @@ pub fn solve_with(
     let (unique, reason) = match (&run.first, run.exhausted_budget) {
         (Some(_), _) if found >= 2 => (Some(false), None),
         (Some(_), false) if limit >= 2 => (Some(true), None),
-        (Some(_), true) => (None, Some(format!(
-            "a solution was found, but the node budget of {} ran out before uniqueness was decided",
-            options.max_nodes
-        ))),
+        (Some(_), true) => (
+            None,
+            Some(format!(
+                "a solution was found, but the node budget of {} ran out before uniqueness was decided",
+                options.max_nodes
+            )),
+        ),
         (Some(_), false) => (None, None),
-        (None, true) => (None, Some(format!(
-            "the node budget of {} ran out before a solution was found",
-            options.max_nodes
-        ))),
-        (None, false) if run.stats.nodes == 1 => (None, Some(
-            "no solution: the clues contradict the region rules (found without guessing)".to_string(),
-        )),
-        (None, false) => (None, Some(format!(
-            "no solution: every possibility was ruled out ({} search nodes)",
-            run.stats.nodes
-        ))),
+        (None, true) => {
+            (None, Some(format!("the node budget of {} ran out before a solution was found", options.max_nodes)))
+        }
+        (None, false) if run.stats.nodes == 1 => {
+            (None, Some("no solution: the clues contradict the region rules (found without guessing)".to_string()))
+        }
+        (None, false) => {
+            (None, Some(format!("no solution: every possibility was ruled out ({} search nodes)", run.stats.nodes)))
+        }
     };
     Ok(SolveOutcome {
         method: Method::Exact,

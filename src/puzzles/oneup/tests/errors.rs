@@ -60,7 +60,12 @@ fn size_out_of_range() {
 
 #[test]
 fn missing_blank_lines() {
-    assert_text(&edited(|l| drop(l.remove(8))), ErrorKind::MissingBlankLine, 9, "blank line after the 8 row-region lines");
+    assert_text(
+        &edited(|l| drop(l.remove(8))),
+        ErrorKind::MissingBlankLine,
+        9,
+        "blank line after the 8 row-region lines",
+    );
     assert_text(&edited(|l| drop(l.remove(17))), ErrorKind::MissingBlankLine, 18, "before the clue count");
 }
 

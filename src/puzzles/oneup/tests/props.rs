@@ -48,8 +48,7 @@ fn json_ish() -> impl Strategy<Value = Value> {
         ];
         prop_oneof![
             proptest::collection::vec(inner.clone(), 0..10).prop_map(Value::from),
-            proptest::collection::btree_map(key, inner, 0..4)
-                .prop_map(|m| Value::Object(m.into_iter().collect())),
+            proptest::collection::btree_map(key, inner, 0..4).prop_map(|m| Value::Object(m.into_iter().collect())),
         ]
     })
 }

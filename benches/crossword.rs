@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use puzzlepress::puzzles::crossword::fill::{fill_grid, FillOptions};
 use puzzlepress::puzzles::crossword::*;
-use puzzlepress::puzzles::progress::Unwatched;
+use puzzlepress::puzzles::monitor::Unmonitored;
 
 const EXAMPLES: [&str; 2] = [
     "3EF9C51EBFAFAAF8FE37577BFB9D5CEFEF75763F8FAAFAFEBC51CFBEg",
@@ -26,7 +26,7 @@ fn patterns(c: &mut Criterion) {
             b.iter(|| {
                 seed += 1;
                 let req = PatternRequest { count: Count::N(100), seed, symmetry, ..PatternRequest::new(15) };
-                generate_patterns(&req, &mut Unwatched).unwrap()
+                generate_patterns(&req, &mut Unmonitored).unwrap()
             })
         });
     }
@@ -36,7 +36,7 @@ fn patterns(c: &mut Criterion) {
 /// The two examples and 50 generated 15x15 patterns (mirror, max_len 9, seed 1).
 fn fill_grids() -> Vec<Grid> {
     let req = PatternRequest { count: Count::N(50), seed: 1, max_len: Some(9), ..PatternRequest::new(15) };
-    let generated = generate_patterns(&req, &mut Unwatched).unwrap().patterns;
+    let generated = generate_patterns(&req, &mut Unmonitored).unwrap().patterns;
     EXAMPLES
         .iter()
         .map(|h| Grid::from_hex(h).unwrap())
@@ -47,7 +47,7 @@ fn fill_grids() -> Vec<Grid> {
 fn fill_once(grid: &Grid, seed: u64) -> Duration {
     let t = Instant::now();
     let opts = FillOptions { seed, ..Default::default() };
-    fill_grid(grid, WordList::english(), &opts, &mut Unwatched).expect("fillable");
+    fill_grid(grid, WordList::english(), &opts, &mut Unmonitored).expect("fillable");
     t.elapsed()
 }
 
@@ -95,7 +95,7 @@ fn word_squares_bench(c: &mut Criterion) {
             b.iter(|| {
                 seed += 1;
                 let req = WordSquareRequest { count: Count::N(10), seed, ..WordSquareRequest::new(size) };
-                word_squares(&req, &mut Unwatched).unwrap()
+                word_squares(&req, &mut Unmonitored).unwrap()
             })
         });
     }
@@ -104,7 +104,7 @@ fn word_squares_bench(c: &mut Criterion) {
     group.bench_function("count_all_3x3", |b| {
         b.iter(|| {
             let req = WordSquareRequest { count: Count::All, limit: Some(0), ..WordSquareRequest::new(3) };
-            word_squares(&req, &mut Unwatched).unwrap()
+            word_squares(&req, &mut Unmonitored).unwrap()
         })
     });
     group.finish();

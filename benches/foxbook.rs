@@ -3,7 +3,7 @@
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use puzzlepress::puzzles::foxbook::diagnostics::{run_chain, ChainKind};
 use puzzlepress::puzzles::foxbook::{book_seed, generate, BookSpec, Serial};
-use puzzlepress::puzzles::progress::Unwatched;
+use puzzlepress::puzzles::monitor::Unmonitored;
 use puzzlepress::render::foxbook::{answer_pdf, book_pdf};
 use std::hint::black_box;
 use std::time::Duration;
@@ -27,10 +27,10 @@ fn books(c: &mut Criterion) {
         b.iter(|| {
             n += 1;
             let seed = book_seed(b"bench", &format!("{serial}{n}"), spec);
-            black_box(generate(spec, seed, &mut Unwatched).unwrap())
+            black_box(generate(spec, seed, &mut Unmonitored).unwrap())
         })
     });
-    let book = generate(spec, book_seed(b"bench", &serial, spec), &mut Unwatched).unwrap();
+    let book = generate(spec, book_seed(b"bench", &serial, spec), &mut Unmonitored).unwrap();
     g.bench_function("text", |b| b.iter(|| black_box(book.text())));
     g.bench_function("book-pdf", |b| b.iter(|| black_box(book_pdf(&book, &serial))));
     g.bench_function("answer-pdf", |b| b.iter(|| black_box(answer_pdf(&book, &serial))));
@@ -38,7 +38,7 @@ fn books(c: &mut Criterion) {
         b.iter_batched(
             || book_seed(b"bench", &serial, spec),
             |seed| {
-                let book = generate(spec, seed, &mut Unwatched).unwrap();
+                let book = generate(spec, seed, &mut Unmonitored).unwrap();
                 black_box((book.text(), book_pdf(&book, &serial), answer_pdf(&book, &serial)))
             },
             BatchSize::SmallInput,

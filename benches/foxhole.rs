@@ -2,7 +2,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use puzzlepress::puzzles::foxhole::{shortest_strategy, Graph};
-use puzzlepress::puzzles::progress::Unwatched;
+use puzzlepress::puzzles::monitor::Unmonitored;
 use puzzlepress::puzzles::rng::Rng;
 
 /// Hole `i` joined to a uniformly chosen earlier hole (seeded, so the same tree every run).
@@ -23,13 +23,13 @@ fn bench(c: &mut Criterion) {
     for n in [10, 20, 30] {
         let g = Graph::line(n).unwrap();
         group.bench_with_input(BenchmarkId::new("line", n), &g, |b, g| {
-            b.iter(|| shortest_strategy(g, &mut Unwatched).unwrap())
+            b.iter(|| shortest_strategy(g, &mut Unmonitored).unwrap())
         });
     }
     let tree = random_tree(20, 1);
-    let days = shortest_strategy(&tree, &mut Unwatched).unwrap().days;
+    let days = shortest_strategy(&tree, &mut Unmonitored).unwrap().days;
     group.bench_function(format!("random_tree_20 (days {days:?})"), |b| {
-        b.iter(|| shortest_strategy(&tree, &mut Unwatched).unwrap())
+        b.iter(|| shortest_strategy(&tree, &mut Unmonitored).unwrap())
     });
     group.finish();
 }

@@ -3,23 +3,24 @@
 //! are printed by `cargo run --release --example oneup_stats`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use puzzlepress::puzzles::monitor::Unmonitored;
 use puzzlepress::puzzles::oneup::{generate, metropolis, solve, MetropolisOptions, Puzzle, EXAMPLE};
-use puzzlepress::puzzles::progress::Unwatched;
 use std::hint::black_box;
 use std::time::Duration;
 
 fn exact(c: &mut Criterion) {
     let example = Puzzle::from_text(EXAMPLE).unwrap();
     c.bench_function("oneup exact solve example (unique proof)", |b| {
-        b.iter(|| solve(black_box(&example), 2, &mut Unwatched).unwrap())
+        b.iter(|| solve(black_box(&example), 2, &mut Unmonitored).unwrap())
     });
     for size in [8, 9] {
-        let puzzles: Vec<Puzzle> = (0..200).map(|seed| generate(size, seed, &mut Unwatched).unwrap().puzzle).collect();
+        let puzzles: Vec<Puzzle> =
+            (0..200).map(|seed| generate(size, seed, &mut Unmonitored).unwrap().puzzle).collect();
         let mut i = 0;
         c.bench_function(&format!("oneup exact solve generated {size}x{size} (200 cycled)"), |b| {
             b.iter(|| {
                 i = (i + 1) % puzzles.len();
-                solve(black_box(&puzzles[i]), 2, &mut Unwatched).unwrap()
+                solve(black_box(&puzzles[i]), 2, &mut Unmonitored).unwrap()
             })
         });
     }
@@ -34,7 +35,7 @@ fn sampler(c: &mut Criterion) {
         b.iter(|| {
             seed += 1;
             let out =
-                metropolis(black_box(&example), &MetropolisOptions { seed, ..Default::default() }, &mut Unwatched);
+                metropolis(black_box(&example), &MetropolisOptions { seed, ..Default::default() }, &mut Unmonitored);
             assert!(out.unwrap().solution.is_some());
         })
     });
@@ -48,7 +49,7 @@ fn generator(c: &mut Criterion) {
         group.bench_function(format!("{size}x{size}"), |b| {
             b.iter(|| {
                 seed += 1;
-                generate(size, seed, &mut Unwatched).unwrap()
+                generate(size, seed, &mut Unmonitored).unwrap()
             })
         });
     }

@@ -1,7 +1,7 @@
 //! Writes a sample book and answer key and prints timings:
 //! `cargo run --release --example foxbook_pdf [out_dir]`.
 use puzzlepress::puzzles::foxbook::{book_seed, generate, BookSpec, Serial};
-use puzzlepress::puzzles::progress::Unwatched;
+use puzzlepress::puzzles::monitor::Unmonitored;
 use puzzlepress::render::foxbook::{answer_pdf, book_pdf};
 use std::time::Instant;
 
@@ -14,7 +14,7 @@ fn main() {
     let mut out = None;
     for _ in 0..20 {
         let t = Instant::now();
-        let book = generate(spec, book_seed(b"demo", &serial, spec), &mut Unwatched).unwrap();
+        let book = generate(spec, book_seed(b"demo", &serial, spec), &mut Unmonitored).unwrap();
         let t1 = t.elapsed().as_secs_f64();
         let text = book.text();
         let t2 = t.elapsed().as_secs_f64();

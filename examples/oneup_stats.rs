@@ -4,8 +4,8 @@
 //! (median, max; each puzzle timed as the best of 5 runs), generation rate, and
 //! Metropolis success rate / median steps and time over 100 seeds on the example.
 
+use puzzlepress::puzzles::monitor::Unmonitored;
 use puzzlepress::puzzles::oneup::*;
-use puzzlepress::puzzles::progress::Unwatched;
 use std::time::{Duration, Instant};
 
 fn median(v: &mut [Duration]) -> Duration {
@@ -22,12 +22,12 @@ fn main() {
     let reps = 2000;
     let start = Instant::now();
     for _ in 0..reps {
-        solve(&example, 2, &mut Unwatched).unwrap();
+        solve(&example, 2, &mut Unmonitored).unwrap();
     }
     println!("example exact solve (unique proof): {:?} mean over {reps}", start.elapsed() / reps);
 
     let start = Instant::now();
-    let generated: Vec<Generated> = (0..count).map(|seed| generate(size, seed, &mut Unwatched).unwrap()).collect();
+    let generated: Vec<Generated> = (0..count).map(|seed| generate(size, seed, &mut Unmonitored).unwrap()).collect();
     let gen_time = start.elapsed();
     println!(
         "generated {count} {size}x{size} puzzles in {gen_time:?}: {:.0} puzzles/s",
@@ -43,7 +43,7 @@ fn main() {
         let mut out = None;
         for _ in 0..5 {
             let start = Instant::now();
-            out = Some(solve(&g.puzzle, 2, &mut Unwatched).unwrap());
+            out = Some(solve(&g.puzzle, 2, &mut Unmonitored).unwrap());
             best = best.min(start.elapsed());
         }
         let out = out.unwrap();
@@ -72,7 +72,7 @@ fn main() {
     let mut solved = 0;
     for seed in 0..100 {
         let start = Instant::now();
-        let out = metropolis(&example, &MetropolisOptions { seed, ..Default::default() }, &mut Unwatched).unwrap();
+        let out = metropolis(&example, &MetropolisOptions { seed, ..Default::default() }, &mut Unmonitored).unwrap();
         mtimes.push(start.elapsed());
         if out.solution.is_some() {
             solved += 1;

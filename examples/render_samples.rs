@@ -2,8 +2,8 @@
 //! prints how long each render took: `cargo run --release --example render_samples [out_dir]`.
 use puzzlepress::puzzles::crossword::fill::{fill_grid, FillOptions};
 use puzzlepress::puzzles::crossword::{Grid, WordList};
+use puzzlepress::puzzles::monitor::Unmonitored;
 use puzzlepress::puzzles::oneup::{solve, Puzzle, EXAMPLE};
-use puzzlepress::puzzles::progress::Unwatched;
 use puzzlepress::render::{crossword, oneup};
 use std::time::Instant;
 
@@ -27,10 +27,10 @@ fn main() {
     let dir = std::env::args().nth(1).unwrap_or_else(|| ".".into());
     let puzzle = Puzzle::from_text(EXAMPLE).expect("the example parses");
     let solution =
-        solve(&puzzle, 1, &mut Unwatched).expect("not cancelled").solution.expect("the example has a solution");
+        solve(&puzzle, 1, &mut Unmonitored).expect("not cancelled").solution.expect("the example has a solution");
     let grid = Grid::from_hex(PATTERN).expect("the pattern decodes");
     let fill =
-        fill_grid(&grid, WordList::english(), &FillOptions::default(), &mut Unwatched).expect("the pattern fills");
+        fill_grid(&grid, WordList::english(), &FillOptions::default(), &mut Unmonitored).expect("the pattern fills");
 
     let write = |name: &str, render: &dyn Fn() -> Vec<u8>| {
         let (ms, pdf) = timed(50, render);

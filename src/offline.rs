@@ -7,7 +7,7 @@ use crate::cli::BookArgs;
 use crate::jobs::kinds::book::{hex, sample};
 use crate::jobs::kinds::RunError;
 use crate::puzzles::foxbook::{BookSpec, Serial};
-use crate::puzzles::progress::Unwatched;
+use crate::puzzles::monitor::Unmonitored;
 use crate::render::foxbook::{answer_pdf, book_pdf};
 
 pub fn print_book(args: &BookArgs) -> anyhow::Result<()> {
@@ -15,7 +15,7 @@ pub fn print_book(args: &BookArgs) -> anyhow::Result<()> {
         Serial::parse(&args.serial).map_err(|e| anyhow::anyhow!("--serial {:?}: {e}", args.serial))?.to_string();
     let spec = BookSpec { pages: args.pages, rows: args.rows, cols: args.cols };
     spec.validate().map_err(|e| anyhow::anyhow!("{e}"))?;
-    let book = sample(args.secret.as_bytes(), &serial, spec, &mut Unwatched).map_err(|e| match e {
+    let book = sample(args.secret.as_bytes(), &serial, spec, &mut Unmonitored).map_err(|e| match e {
         RunError::Failed(msg) => anyhow::anyhow!(msg),
         RunError::Cancelled => anyhow::anyhow!("cancelled"),
     })?;

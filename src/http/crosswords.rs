@@ -15,7 +15,7 @@ use super::jobs::{find_kind, finished_result, queue};
 use super::AppState;
 use crate::jobs::kinds::crossword::{FILL, PATTERNS, WORD_SQUARES};
 use crate::puzzles::crossword::{self, CrosswordError, Fill, FillRequest, PatternRequest, WordSquareRequest};
-use crate::puzzles::progress::Progress;
+use crate::puzzles::monitor::Monitor;
 use crate::render;
 
 pub fn router() -> Router<AppState> {
@@ -55,7 +55,7 @@ async fn solution_pdf(State(state): State<AppState>, Path(id): Path<String>) -> 
 /// Stops an engine at its first progress report.
 struct StopAtOnce;
 
-impl Progress for StopAtOnce {
+impl Monitor for StopAtOnce {
     fn update(&mut self, _: u64, _: u64) -> bool {
         false
     }
@@ -64,7 +64,7 @@ impl Progress for StopAtOnce {
 /// Validates a request the way its job will: the crossword engines check every input
 /// before their first progress report, so a run stopped there reports exactly the
 /// errors the job would, at the cost of at most one report interval (milliseconds).
-fn validate<T>(run: impl FnOnce(&mut dyn Progress) -> Result<T, CrosswordError>) -> Result<(), ApiError> {
+fn validate<T>(run: impl FnOnce(&mut dyn Monitor) -> Result<T, CrosswordError>) -> Result<(), ApiError> {
     match run(&mut StopAtOnce) {
         Ok(_) | Err(CrosswordError::Cancelled) => Ok(()),
         Err(CrosswordError::InvalidField { field, message }) => {
@@ -87,7 +87,7 @@ async fn enqueue<R: Serialize + DeserializeOwned + Clone + Send + 'static>(
     headers: &HeaderMap,
     kind: &str,
     req: R,
-    run: fn(&R, &mut dyn Progress) -> Result<(), CrosswordError>,
+    run: fn(&R, &mut dyn Monitor) -> Result<(), CrosswordError>,
 ) -> Result<Response, ApiError> {
     let checked = req.clone();
     tokio::task::spawn_blocking(move || validate(|p| run(&checked, p)))

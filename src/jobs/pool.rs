@@ -13,7 +13,7 @@ use super::kinds::{self, Context, RunError};
 use super::model::{now_ms, Claimed, Lease, Outcome, Output};
 use super::Wake;
 use crate::metrics::Metrics;
-use crate::puzzles::progress::Progress;
+use crate::puzzles::monitor::Monitor;
 use crate::store::Store;
 
 #[derive(Debug, Clone)]
@@ -43,9 +43,9 @@ struct Control {
     stop: AtomicBool,
 }
 
-struct JobProgress(Arc<Control>);
+struct JobMonitor(Arc<Control>);
 
-impl Progress for JobProgress {
+impl Monitor for JobMonitor {
     fn update(&mut self, done: u64, total: u64) -> bool {
         self.0.done.store(done, Ordering::Relaxed);
         self.0.total.store(total, Ordering::Relaxed);
@@ -130,7 +130,7 @@ impl Worker {
             let (kind, params, control) = (job.kind.clone(), job.params.clone(), control.clone());
             let context = self.config.context.clone();
             tokio::task::spawn_blocking(move || {
-                let mut progress = JobProgress(control);
+                let mut progress = JobMonitor(control);
                 guarded(|| kinds::execute(&context, &kind, params, &mut progress))
             })
         };

@@ -5,6 +5,6 @@ pub mod crossword;
 pub mod foxbook;
 pub mod foxhole;
 pub mod graycode;
+pub mod monitor;
 pub mod oneup;
-pub mod progress;
 pub mod rng;

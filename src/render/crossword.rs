@@ -206,7 +206,7 @@ mod tests {
     use super::*;
     use crate::puzzles::crossword::fill::{fill_grid, FillOptions};
     use crate::puzzles::crossword::{Entry, WordList};
-    use crate::puzzles::progress::Unwatched;
+    use crate::puzzles::monitor::Unmonitored;
     use crate::render::pdf::testing::{contents, shown, Shown};
 
     /// The smallest cells any valid pattern may get (a printed Sunday 21 x 21 has cells of
@@ -216,7 +216,7 @@ mod tests {
 
     fn sample() -> (Grid, Fill) {
         let grid = Grid::from_hex(PATTERN).unwrap();
-        let fill = fill_grid(&grid, WordList::english(), &FillOptions::default(), &mut Unwatched).unwrap();
+        let fill = fill_grid(&grid, WordList::english(), &FillOptions::default(), &mut Unmonitored).unwrap();
         (grid, fill)
     }
 

@@ -123,7 +123,7 @@ fn grid(c: &mut Canvas, page: &Page, area: (f32, f32, f32, f32), red: &[(usize, 
 mod tests {
     use super::*;
     use crate::puzzles::foxbook::{book_seed, generate, BookSpec};
-    use crate::puzzles::progress::Unwatched;
+    use crate::puzzles::monitor::Unmonitored;
 
     /// The page count declared by a PDF, and its content streams inflated, as text.
     fn readable(pdf: &[u8]) -> (usize, String) {
@@ -134,7 +134,7 @@ mod tests {
     }
 
     fn sample(spec: BookSpec) -> Book {
-        generate(spec, book_seed(b"render", "0000000000A", spec), &mut Unwatched).unwrap()
+        generate(spec, book_seed(b"render", "0000000000A", spec), &mut Unmonitored).unwrap()
     }
 
     #[test]

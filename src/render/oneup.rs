@@ -113,13 +113,13 @@ fn walls(puzzle: &Puzzle) -> Vec<((usize, usize), (usize, usize))> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::puzzles::monitor::Unmonitored;
     use crate::puzzles::oneup::{solve, EXAMPLE};
-    use crate::puzzles::progress::Unwatched;
     use crate::render::pdf::testing::{contents, shown};
 
     fn example() -> (Puzzle, Vec<String>) {
         let puzzle = Puzzle::from_text(EXAMPLE).unwrap();
-        let out = solve(&puzzle, 2, &mut Unwatched).unwrap();
+        let out = solve(&puzzle, 2, &mut Unmonitored).unwrap();
         assert_eq!(out.unique, Some(true));
         (puzzle, out.solution.unwrap())
     }

@@ -7,7 +7,7 @@ use serde_json::json;
 use super::{Context, RunError};
 use crate::jobs::model::{Artifact, Output};
 use crate::puzzles::foxbook::{book_seed, generate, Book, BookSpec};
-use crate::puzzles::progress::Progress;
+use crate::puzzles::monitor::Monitor;
 
 pub const KIND: &str = "book";
 
@@ -20,7 +20,7 @@ pub struct BookParams {
 }
 
 /// The book for `serial` under `secret`: the same inputs always give the same book.
-pub fn sample(secret: &[u8], serial: &str, spec: BookSpec, progress: &mut dyn Progress) -> Result<Book, RunError> {
+pub fn sample(secret: &[u8], serial: &str, spec: BookSpec, progress: &mut dyn Monitor) -> Result<Book, RunError> {
     spec.validate().map_err(|e| RunError::Failed(e.to_string()))?;
     Ok(generate(spec, book_seed(secret, serial, spec), progress)?)
 }
@@ -29,7 +29,7 @@ pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-pub fn run(ctx: &Context, params: BookParams, progress: &mut dyn Progress) -> Result<Output, RunError> {
+pub fn run(ctx: &Context, params: BookParams, progress: &mut dyn Monitor) -> Result<Output, RunError> {
     let book = sample(&ctx.secret, &params.serial, params.spec, progress)?;
     let content_hash = hex(&book.content_hash());
     let answer = serde_json::to_value(book.answer).map_err(|e| RunError::Failed(e.to_string()))?;

@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 
 use super::RunError;
 use crate::puzzles::crossword::{self, CrosswordError, FillRequest, PatternRequest, WordSquareRequest};
-use crate::puzzles::progress::Progress;
+use crate::puzzles::monitor::Monitor;
 
 pub const PATTERNS: &str = "crossword.patterns";
 pub const FILL: &str = "crossword.fill";
@@ -29,14 +29,14 @@ fn outcome<T: Serialize>(result: Result<T, CrosswordError>, empty: Value) -> Res
     }
 }
 
-pub fn patterns(req: PatternRequest, progress: &mut dyn Progress) -> Result<Value, RunError> {
+pub fn patterns(req: PatternRequest, progress: &mut dyn Monitor) -> Result<Value, RunError> {
     outcome(crossword::generate_patterns(&req, progress), json!({ "patterns": [] }))
 }
 
-pub fn fill(req: FillRequest, progress: &mut dyn Progress) -> Result<Value, RunError> {
+pub fn fill(req: FillRequest, progress: &mut dyn Monitor) -> Result<Value, RunError> {
     outcome(crossword::fill(&req, progress), json!({ "rows": null, "across": [], "down": [] }))
 }
 
-pub fn word_squares(req: WordSquareRequest, progress: &mut dyn Progress) -> Result<Value, RunError> {
+pub fn word_squares(req: WordSquareRequest, progress: &mut dyn Monitor) -> Result<Value, RunError> {
     outcome(crossword::word_squares(&req, progress), json!({ "squares": [] }))
 }

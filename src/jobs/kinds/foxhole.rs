@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::RunError;
 use crate::puzzles::foxhole::{self, Graph, GraphError, StrategyOutcome};
-use crate::puzzles::progress::Progress;
+use crate::puzzles::monitor::Monitor;
 
 pub const STRATEGY: &str = "foxhole.strategy";
 
@@ -35,7 +35,7 @@ impl Holes {
     }
 }
 
-pub fn strategy(params: Holes, progress: &mut dyn Progress) -> Result<StrategyOutcome, RunError> {
+pub fn strategy(params: Holes, progress: &mut dyn Monitor) -> Result<StrategyOutcome, RunError> {
     let graph = params.to_graph().map_err(|(_, msg)| RunError::Failed(msg))?;
     Ok(foxhole::shortest_strategy(&graph, progress)?)
 }

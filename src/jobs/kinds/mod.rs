@@ -15,7 +15,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::jobs::model::Output;
-use crate::puzzles::progress::{Cancelled, Progress};
+use crate::puzzles::monitor::{Cancelled, Monitor};
 
 /// What jobs may use besides their params.
 #[derive(Clone)]
@@ -50,7 +50,7 @@ impl From<Cancelled> for RunError {
 pub const GRAYCODES: &str = "graycodes";
 
 /// Runs one job of `kind` on the current (blocking) thread.
-pub fn execute(ctx: &Context, kind: &str, params: Value, progress: &mut dyn Progress) -> Result<Output, RunError> {
+pub fn execute(ctx: &Context, kind: &str, params: Value, progress: &mut dyn Monitor) -> Result<Output, RunError> {
     match kind {
         book::KIND => {
             let params = decode(params)?;

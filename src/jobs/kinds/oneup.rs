@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::RunError;
+use crate::puzzles::monitor::Monitor;
 use crate::puzzles::oneup::{self, MetropolisOptions, Puzzle};
-use crate::puzzles::progress::Progress;
 
 pub const SOLVE: &str = "oneup.solve";
 pub const GENERATE: &str = "oneup.generate";
@@ -39,7 +39,7 @@ fn to_value(v: impl Serialize) -> Result<Value, RunError> {
     serde_json::to_value(v).map_err(|e| RunError::Failed(e.to_string()))
 }
 
-pub fn solve(params: SolveParams, progress: &mut dyn Progress) -> Result<Value, RunError> {
+pub fn solve(params: SolveParams, progress: &mut dyn Monitor) -> Result<Value, RunError> {
     let puzzle = Puzzle::from_json_value(&params.puzzle).map_err(|e| RunError::Failed(e.to_string()))?;
     match params.method {
         Method::Exact => to_value(oneup::solve(&puzzle, 2, progress)?),
@@ -47,7 +47,7 @@ pub fn solve(params: SolveParams, progress: &mut dyn Progress) -> Result<Value, 
     }
 }
 
-pub fn generate(params: GenerateParams, progress: &mut dyn Progress) -> Result<Value, RunError> {
+pub fn generate(params: GenerateParams, progress: &mut dyn Monitor) -> Result<Value, RunError> {
     let mut generated = to_value(oneup::generate(params.size, params.seed, progress)?)?;
     generated["seed"] = params.seed.into();
     generated["size"] = params.size.into();

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::puzzles::progress::Progress;
+use crate::puzzles::monitor::Monitor;
 
 use super::error::CrosswordError;
 
@@ -19,14 +19,14 @@ pub(crate) struct Budget<'p> {
     max_nodes: u64,
     started: Instant,
     time_limit: Option<Duration>,
-    progress: &'p mut dyn Progress,
+    progress: &'p mut dyn Monitor,
     /// How often (in nodes) the clock and the progress callback are consulted: a few ms of work.
     check_every: u64,
     pub stop: Option<Stop>,
 }
 
 impl<'p> Budget<'p> {
-    pub fn new(max_nodes: u64, time_limit_ms: Option<u64>, check_every: u64, progress: &'p mut dyn Progress) -> Self {
+    pub fn new(max_nodes: u64, time_limit_ms: Option<u64>, check_every: u64, progress: &'p mut dyn Monitor) -> Self {
         Budget {
             nodes: 0,
             max_nodes,

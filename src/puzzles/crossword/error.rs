@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::puzzles::progress::Cancelled;
+use crate::puzzles::monitor::Cancelled;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CrosswordError {

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::puzzles::progress::Progress;
+use crate::puzzles::monitor::Monitor;
 use crate::puzzles::rng::Rng;
 
 use super::budget::{self, Budget};
@@ -73,7 +73,7 @@ pub struct Fill {
 }
 
 /// Fills the requested pattern (see `fill_grid`).
-pub fn fill(req: &FillRequest, progress: &mut dyn Progress) -> Result<Fill, CrosswordError> {
+pub fn fill(req: &FillRequest, progress: &mut dyn Monitor) -> Result<Fill, CrosswordError> {
     let grid = req.pattern.to_grid()?;
     let list = &*WordList::chosen(req.words.as_deref())?;
     let opts = FillOptions { seed: req.seed, max_nodes: req.max_nodes, time_limit_ms: req.time_limit_ms };
@@ -86,7 +86,7 @@ pub fn fill_grid(
     grid: &Grid,
     list: &WordList,
     opts: &FillOptions,
-    progress: &mut dyn Progress,
+    progress: &mut dyn Monitor,
 ) -> Result<Fill, CrosswordError> {
     let max_nodes = budget::max_nodes(opts.max_nodes, DEFAULT_MAX_NODES)?;
     let slots = grid.slots();

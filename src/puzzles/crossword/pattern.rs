@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::puzzles::progress::Progress;
+use crate::puzzles::monitor::Monitor;
 use crate::puzzles::rng::Rng;
 
 use super::board::Board;
@@ -269,7 +269,7 @@ impl Search<'_, '_> {
 }
 
 /// Samples `count` distinct patterns, or enumerates all of them (`count: "all"`).
-pub fn generate_patterns(req: &PatternRequest, progress: &mut dyn Progress) -> Result<PatternResult, CrosswordError> {
+pub fn generate_patterns(req: &PatternRequest, progress: &mut dyn Monitor) -> Result<PatternResult, CrosswordError> {
     let spec = Spec::from_request(req)?;
     let max_nodes = budget::max_nodes(req.max_nodes, DEFAULT_MAX_NODES)?;
     let mut budget = Budget::new(max_nodes, req.time_limit_ms, 1 << 14, progress);

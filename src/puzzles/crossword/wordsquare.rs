@@ -9,7 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::puzzles::progress::Progress;
+use crate::puzzles::monitor::Monitor;
 use crate::puzzles::rng::Rng;
 
 use super::budget::{self, Attempt, Budget};
@@ -281,7 +281,7 @@ impl<'a, 'b, 'p> Search<'a, 'b, 'p> {
 }
 
 /// Samples `count` distinct squares or counts them all, for side `size`.
-pub fn word_squares(req: &WordSquareRequest, progress: &mut dyn Progress) -> Result<WordSquareResult, CrosswordError> {
+pub fn word_squares(req: &WordSquareRequest, progress: &mut dyn Monitor) -> Result<WordSquareResult, CrosswordError> {
     let n = req.size;
     if !(MIN_SIDE..=MAX_SIDE).contains(&n) {
         return Err(CrosswordError::field(

@@ -17,7 +17,7 @@ use super::chain::{FoxChain, FreeChain, BURN_IN_SWEEPS, SPACING_SWEEPS};
 use super::page::Page;
 use super::segments::{count_fox, segment_count};
 use super::spec::BookSpec;
-use crate::puzzles::progress::{Cancelled, Progress};
+use crate::puzzles::monitor::{Cancelled, Monitor};
 use crate::puzzles::rng::Rng;
 
 /// Stream numbers under the book seed.
@@ -28,8 +28,8 @@ const STREAM_FREE: u64 = 2;
 /// Samples a book of shape `spec` from `seed` (see [`super::book_seed`]).
 ///
 /// `spec` should be valid ([`BookSpec::validate`]); out-of-range fields are clamped into
-/// range rather than rejected. Progress is reported in pages (done, total) every few ms.
-pub fn generate(spec: BookSpec, seed: [u8; 32], progress: &mut dyn Progress) -> Result<Book, Cancelled> {
+/// range rather than rejected. Monitor is reported in pages (done, total) every few ms.
+pub fn generate(spec: BookSpec, seed: [u8; 32], progress: &mut dyn Monitor) -> Result<Book, Cancelled> {
     let spec = spec.clamped();
     let (pages, rows, cols) = (spec.pages as usize, spec.rows as usize, spec.cols as usize);
     let fox_index = Rng::stream(seed, STREAM_BOOK).index(pages);
@@ -107,7 +107,7 @@ fn lowest(mask: u64, n: usize) -> u64 {
 
 /// Turns sweeps into page-based progress reports, every `REPORT_CELLS` cell updates.
 struct Meter<'a> {
-    progress: &'a mut dyn Progress,
+    progress: &'a mut dyn Monitor,
     pages: usize,
     cells: usize,
     done: usize,
@@ -119,7 +119,7 @@ struct Meter<'a> {
 const REPORT_CELLS: usize = 100_000;
 
 impl<'a> Meter<'a> {
-    fn new(progress: &'a mut dyn Progress, pages: usize, cells: usize) -> Self {
+    fn new(progress: &'a mut dyn Monitor, pages: usize, cells: usize) -> Self {
         // Until the fox chain is read, assume it yields about half its lanes as pages.
         let mut m = Meter { progress, pages, cells, done: 0, planned: 0, since: 0 };
         m.replan(32.min(pages - 1));

@@ -8,9 +8,9 @@
 //!
 //! ```
 //! use puzzlepress::puzzles::foxbook::{book_seed, generate, BookSpec};
-//! use puzzlepress::puzzles::progress::Unwatched;
+//! use puzzlepress::puzzles::monitor::Unmonitored;
 //! let spec = BookSpec { pages: 3, rows: 8, cols: 8 };
-//! let book = generate(spec, book_seed(b"secret", "0123456789A", spec), &mut Unwatched).unwrap();
+//! let book = generate(spec, book_seed(b"secret", "0123456789A", spec), &mut Unmonitored).unwrap();
 //! assert!(book.verify().is_ok());
 //! ```
 

@@ -2,7 +2,7 @@
 //! set before looking at the results: a goodness-of-fit test fails at p < 0.001.
 
 use super::*;
-use crate::puzzles::progress::{Cancelled, Progress, Unwatched};
+use crate::puzzles::monitor::{Cancelled, Monitor, Unmonitored};
 use std::collections::HashMap;
 
 fn seed_from(i: u64, salt: u8) -> [u8; 32] {
@@ -13,7 +13,7 @@ fn seed_from(i: u64, salt: u8) -> [u8; 32] {
 
 fn book(pages: u32, rows: u32, cols: u32, i: u64) -> Book {
     let spec = BookSpec { pages, rows, cols };
-    generate(spec, seed_from(i, 7), &mut Unwatched).unwrap()
+    generate(spec, seed_from(i, 7), &mut Unmonitored).unwrap()
 }
 
 // ---------------------------------------------------------------- exact small-grid laws
@@ -329,7 +329,7 @@ fn golden_book() {
     // from the FOX-free chain).
     let spec = BookSpec { pages: 100, rows: 4, cols: 7 };
     let serial = Serial::from_bits(0x2_0240_F0C5).to_string();
-    let b = generate(spec, book_seed(b"golden secret", &serial, spec), &mut Unwatched).unwrap();
+    let b = generate(spec, book_seed(b"golden secret", &serial, spec), &mut Unmonitored).unwrap();
     let hex: String = b.content_hash().iter().map(|x| format!("{x:02x}")).collect();
     assert_eq!(hex, "15c0dfbc91218b8d1bfc7c7ab6fe72c95c1120be918dd84fc7c222f07cdf5915", "answer {:?}", b.answer);
     assert_eq!((b.answer.page, b.answer.row, b.answer.col, b.answer.direction), (34, 4, 7, Direction::Left));
@@ -339,10 +339,10 @@ fn golden_book() {
 fn same_seed_same_book() {
     let spec = BookSpec { pages: 90, rows: 9, cols: 11 };
     let seed = book_seed(b"k", "0000000000A", spec);
-    let a = generate(spec, seed, &mut Unwatched).unwrap();
+    let a = generate(spec, seed, &mut Unmonitored).unwrap();
     // A progress watcher that records calls must not change the result.
     struct Log(Vec<(u64, u64)>);
-    impl Progress for Log {
+    impl Monitor for Log {
         fn update(&mut self, done: u64, total: u64) -> bool {
             self.0.push((done, total));
             true
@@ -353,14 +353,14 @@ fn same_seed_same_book() {
     assert_eq!(a, b);
     assert!(log.0.windows(2).all(|w| w[0].0 <= w[1].0));
     assert_eq!(log.0.last(), Some(&(90, 90)));
-    let c = generate(spec, book_seed(b"k", "0000000001B", spec), &mut Unwatched).unwrap();
+    let c = generate(spec, book_seed(b"k", "0000000001B", spec), &mut Unmonitored).unwrap();
     assert_ne!(a.text(), c.text());
 }
 
 #[test]
 fn cancellation_stops_generation() {
     struct StopAt(u32);
-    impl Progress for StopAt {
+    impl Monitor for StopAt {
         fn update(&mut self, _: u64, _: u64) -> bool {
             self.0 = self.0.saturating_sub(1);
             self.0 > 0

@@ -15,7 +15,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use serde::{Deserialize, Serialize};
 
 use super::graph::{Graph, Set};
-use crate::puzzles::progress::{Cancelled, Progress};
+use crate::puzzles::monitor::{Cancelled, Monitor};
 
 /// The shortest strategy, or why there is none.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -29,7 +29,7 @@ pub struct StrategyOutcome {
 
 /// A shortest inspection list that catches the fox on every path; deterministic.
 /// Fails only if `progress` asks to stop.
-pub fn shortest_strategy(graph: &Graph, progress: &mut dyn Progress) -> Result<StrategyOutcome, Cancelled> {
+pub fn shortest_strategy(graph: &Graph, progress: &mut dyn Monitor) -> Result<StrategyOutcome, Cancelled> {
     let mut search = Search::new(graph, progress);
     let parts = graph.components();
     let found = if parts.len() == 1 { search.shortest(graph)? } else { split_strategy(graph, &parts, &mut search)? };
@@ -105,15 +105,15 @@ fn split_strategy(graph: &Graph, parts: &[Vec<usize>], search: &mut Search) -> R
     }
 }
 
-/// Progress bookkeeping shared by the sub-searches.
+/// Monitor bookkeeping shared by the sub-searches.
 struct Search<'p> {
-    progress: &'p mut dyn Progress,
+    progress: &'p mut dyn Monitor,
     explored: u64,
     total: u64,
 }
 
 impl<'p> Search<'p> {
-    fn new(graph: &Graph, progress: &'p mut dyn Progress) -> Self {
+    fn new(graph: &Graph, progress: &'p mut dyn Monitor) -> Self {
         Search { progress, explored: 0, total: 1 << graph.holes() }
     }
 

@@ -4,7 +4,7 @@ use proptest::prelude::*;
 use serde_json::json;
 
 use super::*;
-use crate::puzzles::progress::{Cancelled, Progress, Unwatched};
+use crate::puzzles::monitor::{Cancelled, Monitor, Unmonitored};
 use crate::puzzles::rng::Rng;
 
 fn graph(adjacency: &[&[usize]]) -> Graph {
@@ -31,7 +31,7 @@ fn spider(legs: usize, len: usize) -> Graph {
 }
 
 fn solve(g: &Graph) -> StrategyOutcome {
-    shortest_strategy(g, &mut Unwatched).unwrap()
+    shortest_strategy(g, &mut Unmonitored).unwrap()
 }
 
 /// Reference: BFS over candidate sets trying every hole each day, written without
@@ -295,7 +295,7 @@ fn bad_inspections_are_named() {
 #[test]
 fn cancellation_is_honoured() {
     struct StopAt(u64);
-    impl Progress for StopAt {
+    impl Monitor for StopAt {
         fn update(&mut self, done: u64, _total: u64) -> bool {
             done < self.0
         }
@@ -303,7 +303,7 @@ fn cancellation_is_honoured() {
     let g = Graph::line(20).unwrap();
     assert_eq!(shortest_strategy(&g, &mut StopAt(1)), Err(Cancelled));
     struct Count(u64);
-    impl Progress for Count {
+    impl Monitor for Count {
         fn update(&mut self, _: u64, _: u64) -> bool {
             self.0 += 1;
             true

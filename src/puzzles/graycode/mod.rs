@@ -16,7 +16,7 @@ use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::puzzles::progress::{Cancelled, Progress};
+use crate::puzzles::monitor::{Cancelled, Monitor};
 use walk::{Meter, Order, Shape, Stop, Visited, Walk, Wide};
 
 pub const MAX_BITS: u32 = 16;
@@ -260,7 +260,7 @@ fn plan(req: &GrayRequest) -> Result<(Spec, u64, Plan), GrayError> {
 /// `GrayError::Cancelled` when `progress` asks to stop.
 ///
 /// Circular codes of length 2 are allowed: the two codes are neighbours both ways.
-pub fn gray_codes(req: &GrayRequest, progress: &mut dyn Progress) -> Result<GrayOutcome, GrayError> {
+pub fn gray_codes(req: &GrayRequest, progress: &mut dyn Monitor) -> Result<GrayOutcome, GrayError> {
     let (spec, budget, plan) = plan(req)?;
     let mut meter = Meter::new(budget, progress);
     match plan {

@@ -3,7 +3,7 @@ use serde_json::json;
 
 use super::walk::{Meter, Order, Shape, Walk, Wide};
 use super::*;
-use crate::puzzles::progress::Unwatched;
+use crate::puzzles::monitor::Unmonitored;
 
 fn req(bits: u32, length: usize, circular: bool, start_at_zero: bool) -> GrayRequest {
     GrayRequest {
@@ -19,7 +19,7 @@ fn req(bits: u32, length: usize, circular: bool, start_at_zero: bool) -> GrayReq
 }
 
 fn count_of(r: &GrayRequest) -> u128 {
-    let out = gray_codes(&GrayRequest { count_only: true, ..r.clone() }, &mut Unwatched).unwrap();
+    let out = gray_codes(&GrayRequest { count_only: true, ..r.clone() }, &mut Unmonitored).unwrap();
     assert_eq!(out.count_is_lower_bound, Some(false));
     assert!(out.sequences.is_empty() && out.next_cursor.is_none());
     out.count.unwrap().0
@@ -30,7 +30,7 @@ fn list_all(r: &GrayRequest) -> Vec<Vec<u32>> {
     let mut r = r.clone();
     let mut all = Vec::new();
     for _ in 0..1_000_000 {
-        let out = gray_codes(&r, &mut Unwatched).unwrap();
+        let out = gray_codes(&r, &mut Unmonitored).unwrap();
         all.extend(out.sequences);
         match out.next_cursor {
             Some(c) => r.cursor = Some(c),
@@ -112,7 +112,7 @@ fn symmetry_reduced_count_matches_plain_walk() {
     {
         let shape = Shape { bits, length, circular };
         let mut walk = Walk::<Wide>::new(shape, Order::Lex, 0);
-        let mut unwatched = Unwatched;
+        let mut unwatched = Unmonitored;
         let mut meter = Meter::new(u64::MAX, &mut unwatched);
         let mut plain = 0u128;
         while walk.next_sequence(&mut meter).unwrap() {
@@ -124,7 +124,7 @@ fn symmetry_reduced_count_matches_plain_walk() {
 
 #[test]
 fn first_sequences_in_order() {
-    let out = gray_codes(&GrayRequest { limit: Some(3), ..req(3, 8, true, true) }, &mut Unwatched).unwrap();
+    let out = gray_codes(&GrayRequest { limit: Some(3), ..req(3, 8, true, true) }, &mut Unmonitored).unwrap();
     assert_eq!(
         out.sequences,
         vec![vec![0, 1, 3, 2, 6, 7, 5, 4], vec![0, 1, 3, 7, 5, 4, 6, 2], vec![0, 1, 5, 4, 6, 7, 3, 2]]
@@ -142,10 +142,10 @@ fn first_sequences_in_order() {
 
 #[test]
 fn last_page_has_no_cursor_and_counts_serialize() {
-    let out = gray_codes(&GrayRequest { limit: Some(18), ..req(3, 8, false, true) }, &mut Unwatched).unwrap();
+    let out = gray_codes(&GrayRequest { limit: Some(18), ..req(3, 8, false, true) }, &mut Unmonitored).unwrap();
     assert_eq!(out.sequences.len(), 18);
     assert_eq!(out.next_cursor, None);
-    let counted = gray_codes(&GrayRequest { count_only: true, ..req(3, 8, true, true) }, &mut Unwatched).unwrap();
+    let counted = gray_codes(&GrayRequest { count_only: true, ..req(3, 8, true, true) }, &mut Unmonitored).unwrap();
     assert_eq!(
         serde_json::to_value(&counted).unwrap(),
         json!({"bits": 3, "length": 8, "circular": true, "start_at_zero": true, "count": 12,
@@ -170,7 +170,7 @@ fn small_lengths() {
 fn budget_gives_lower_bounds_and_resumable_pages() {
     let out = gray_codes(
         &GrayRequest { count_only: true, node_budget: Some(1000), ..req(5, 32, false, true) },
-        &mut Unwatched,
+        &mut Unmonitored,
     )
     .unwrap();
     assert_eq!(out.count_is_lower_bound, Some(true));
@@ -178,14 +178,14 @@ fn budget_gives_lower_bounds_and_resumable_pages() {
     // Deterministic: the same budget gives the same partial count.
     let again = gray_codes(
         &GrayRequest { count_only: true, node_budget: Some(1000), ..req(5, 32, false, true) },
-        &mut Unwatched,
+        &mut Unmonitored,
     )
     .unwrap();
     assert_eq!(out, again);
 
     // Budget-stopped pages resume exactly where they stopped: nothing lost or repeated.
     let r = GrayRequest { limit: Some(50), node_budget: Some(40), ..req(4, 16, false, true) };
-    let first = gray_codes(&r, &mut Unwatched).unwrap();
+    let first = gray_codes(&r, &mut Unmonitored).unwrap();
     assert!(first.reason.as_deref().unwrap().contains("continue with next_cursor"));
     assert!(first.next_cursor.as_deref().unwrap().contains("-p"), "a mid-search position");
     assert_eq!(list_all(&r), naive(4, 16, false, true));
@@ -196,7 +196,7 @@ fn budget_gives_lower_bounds_and_resumable_pages() {
 
 #[test]
 fn bad_requests_are_named() {
-    let err = |r: GrayRequest| gray_codes(&r, &mut Unwatched).unwrap_err().to_string();
+    let err = |r: GrayRequest| gray_codes(&r, &mut Unmonitored).unwrap_err().to_string();
     assert_eq!(err(req(0, 1, false, false)), "bits must be between 1 and 16, got 0");
     assert_eq!(err(req(17, 1, false, false)), "bits must be between 1 and 16, got 17");
     assert_eq!(err(req(3, 9, false, false)), "length must be between 1 and 2^3 = 8 (the number of 3-bit codes), got 9");
@@ -216,10 +216,10 @@ fn bad_requests_are_named() {
 #[test]
 fn bad_cursors_are_rejected() {
     let base = req(3, 8, true, true);
-    let page = gray_codes(&GrayRequest { limit: Some(1), ..base.clone() }, &mut Unwatched).unwrap();
+    let page = gray_codes(&GrayRequest { limit: Some(1), ..base.clone() }, &mut Unmonitored).unwrap();
     let good = page.next_cursor.unwrap();
     let with =
-        |r: &GrayRequest, c: &str| gray_codes(&GrayRequest { cursor: Some(c.into()), ..r.clone() }, &mut Unwatched);
+        |r: &GrayRequest, c: &str| gray_codes(&GrayRequest { cursor: Some(c.into()), ..r.clone() }, &mut Unmonitored);
     assert!(with(&base, &good).is_ok());
     let wrong_request = with(&req(3, 8, false, true), &good).unwrap_err().to_string();
     assert!(wrong_request.contains("different bits, length"), "{wrong_request}");
@@ -238,7 +238,7 @@ fn bad_cursors_are_rejected() {
 #[test]
 fn cancellation_is_honoured() {
     struct Stop;
-    impl Progress for Stop {
+    impl Monitor for Stop {
         fn update(&mut self, _: u64, _: u64) -> bool {
             false
         }
@@ -259,7 +259,7 @@ fn binary_rendering() {
 #[test]
 fn every_sequence_is_a_gray_code() {
     let r = GrayRequest { limit: Some(200), ..req(5, 20, true, false) };
-    let out = gray_codes(&r, &mut Unwatched).unwrap();
+    let out = gray_codes(&r, &mut Unmonitored).unwrap();
     assert_eq!(out.sequences.len(), 200);
     for s in &out.sequences {
         assert_eq!(s.len(), 20);

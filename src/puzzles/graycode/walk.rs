@@ -1,7 +1,7 @@
 //! Depth-first walk over Gray-code prefixes from one start code, stoppable at any
 //! node and resumable from a recorded position.
 
-use crate::puzzles::progress::Progress;
+use crate::puzzles::monitor::Monitor;
 
 /// Which codes are on the current path: register-sized masks for small codes.
 pub(super) trait Visited {
@@ -70,14 +70,14 @@ pub(super) enum Stop {
 pub(super) struct Meter<'p> {
     pub nodes: u64,
     pub budget: u64,
-    progress: &'p mut dyn Progress,
+    progress: &'p mut dyn Monitor,
 }
 
 /// Nodes between progress reports (a few ms).
 const REPORT_EVERY: u64 = 1 << 18;
 
 impl<'p> Meter<'p> {
-    pub fn new(budget: u64, progress: &'p mut dyn Progress) -> Self {
+    pub fn new(budget: u64, progress: &'p mut dyn Monitor) -> Self {
         Meter { nodes: 0, budget, progress }
     }
 

@@ -4,7 +4,7 @@
 
 use super::puzzle::{Clue, Layout, Puzzle, MAX_SIZE, MIN_SIZE};
 use super::solve::{ExactOptions, ExactStats, Model};
-use crate::puzzles::progress::{Cancelled, Progress, Unwatched};
+use crate::puzzles::monitor::{Cancelled, Monitor, Unmonitored};
 use crate::puzzles::rng::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -61,7 +61,7 @@ impl Difficulty {
 }
 
 /// Generates a `size` x `size` puzzle (clamped to 4..=9) from `seed`; same seed, same puzzle.
-pub fn generate(size: usize, seed: u64, progress: &mut dyn Progress) -> Result<Generated, Cancelled> {
+pub fn generate(size: usize, seed: u64, progress: &mut dyn Monitor) -> Result<Generated, Cancelled> {
     let n = size.clamp(MIN_SIZE, MAX_SIZE);
     let cells = n * n;
     let mut rng = Rng::from_u64(seed);
@@ -76,7 +76,7 @@ pub fn generate(size: usize, seed: u64, progress: &mut dyn Progress) -> Result<G
         let (rows, cols) = (labels(&row_splits), transpose(&labels(&col_splits)));
         let model = Model::new(&Layout::from_labels(&rows, &cols));
         let options = ExactOptions { limit_solutions: 1, max_nodes: FILL_NODES };
-        if let Some(filling) = model.search(&[], &options, Some(&mut rng), &mut Unwatched)?.first {
+        if let Some(filling) = model.search(&[], &options, Some(&mut rng), &mut Unmonitored)?.first {
             break (rows, cols, model, filling);
         }
     };
@@ -90,13 +90,13 @@ pub fn generate(size: usize, seed: u64, progress: &mut dyn Progress) -> Result<G
             return Err(Cancelled);
         }
         kept[cell] = false;
-        let run = model.search(&givens(&kept, &filling), &unique_options, None, &mut Unwatched)?;
+        let run = model.search(&givens(&kept, &filling), &unique_options, None, &mut Unmonitored)?;
         if run.stats.solutions_found != 1 || run.exhausted_budget {
             kept[cell] = true;
         }
     }
     let final_givens = givens(&kept, &filling);
-    let run = model.search(&final_givens, &unique_options, None, &mut Unwatched)?;
+    let run = model.search(&final_givens, &unique_options, None, &mut Unmonitored)?;
     let clues =
         final_givens.iter().map(|&(cell, digit)| Clue { row: cell / n + 1, col: cell % n + 1, digit }).collect();
     Ok(Generated {

@@ -5,7 +5,7 @@
 
 use super::puzzle::Puzzle;
 use super::{Method, SolveOutcome};
-use crate::puzzles::progress::{Cancelled, Progress};
+use crate::puzzles::monitor::{Cancelled, Monitor};
 use crate::puzzles::rng::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -15,7 +15,7 @@ pub const DEFAULT_MAX_STEPS: u64 = 20_000_000;
 pub const DEFAULT_TEMPERATURE: f64 = 0.5;
 /// Penalty for a disagreeing clue and per copy of a digit too large for its region.
 const PENALTY: i32 = 5;
-/// Progress is reported every this many steps.
+/// Monitor is reported every this many steps.
 const PROGRESS_EVERY: u64 = 1 << 16;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -46,7 +46,7 @@ pub struct MetropolisStats {
 pub fn metropolis(
     puzzle: &Puzzle,
     options: &MetropolisOptions,
-    progress: &mut dyn Progress,
+    progress: &mut dyn Monitor,
 ) -> Result<SolveOutcome<MetropolisStats>, Cancelled> {
     let max_steps = options.max_steps.unwrap_or(DEFAULT_MAX_STEPS);
     // NaN and negative temperatures act as 0 (only downhill or level moves).

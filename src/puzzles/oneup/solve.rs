@@ -4,7 +4,7 @@
 
 use super::puzzle::{Layout, Puzzle};
 use super::{Method, SolveOutcome};
-use crate::puzzles::progress::{Cancelled, Progress};
+use crate::puzzles::monitor::{Cancelled, Monitor};
 use crate::puzzles::rng::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 /// adversarial inputs.
 pub const DEFAULT_MAX_NODES: u64 = 20_000_000;
 
-/// Progress is reported (and cancellation checked) every this many nodes.
+/// Monitor is reported (and cancellation checked) every this many nodes.
 const PROGRESS_EVERY: u64 = 4096;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -46,7 +46,7 @@ pub struct ExactStats {
 pub fn solve(
     puzzle: &Puzzle,
     limit_solutions: usize,
-    progress: &mut dyn Progress,
+    progress: &mut dyn Monitor,
 ) -> Result<SolveOutcome<ExactStats>, Cancelled> {
     solve_with(puzzle, &ExactOptions { limit_solutions, ..ExactOptions::default() }, progress)
 }
@@ -55,7 +55,7 @@ pub fn solve(
 pub fn solve_with(
     puzzle: &Puzzle,
     options: &ExactOptions,
-    progress: &mut dyn Progress,
+    progress: &mut dyn Monitor,
 ) -> Result<SolveOutcome<ExactStats>, Cancelled> {
     let model = Model::new(&puzzle.layout());
     let givens: Vec<(usize, u8)> =
@@ -132,7 +132,7 @@ struct Search<'a> {
     limit: usize,
     max_nodes: u64,
     rng: Option<&'a mut Rng>,
-    progress: &'a mut dyn Progress,
+    progress: &'a mut dyn Monitor,
     queue: Vec<u8>,
     stats: ExactStats,
     first: Option<Vec<u8>>,
@@ -175,7 +175,7 @@ impl Model {
         givens: &[(usize, u8)],
         options: &ExactOptions,
         rng: Option<&mut Rng>,
-        progress: &mut dyn Progress,
+        progress: &mut dyn Monitor,
     ) -> Result<Run, Cancelled> {
         let cells = self.size * self.size;
         let mut state = State { cand: [0; CELLS], fixed: 0 };

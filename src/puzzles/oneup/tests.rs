@@ -2,7 +2,7 @@
 //! parse errors and property tests.
 
 use super::*;
-use crate::puzzles::progress::Unwatched;
+use crate::puzzles::monitor::Unmonitored;
 
 pub(crate) use super::EXAMPLE;
 
@@ -12,7 +12,7 @@ pub(crate) const EXAMPLE_SOLUTION: [&str; 8] =
 #[test]
 fn example_solves_uniquely() {
     let puzzle = Puzzle::from_text(EXAMPLE).unwrap();
-    let out = solve(&puzzle, 2, &mut Unwatched).unwrap();
+    let out = solve(&puzzle, 2, &mut Unmonitored).unwrap();
     assert_eq!(out.solution.unwrap(), EXAMPLE_SOLUTION);
     assert_eq!(out.unique, Some(true));
     assert_eq!(out.method, Method::Exact);
@@ -27,7 +27,7 @@ fn latin(n: usize, clues: &[(usize, usize, u8)]) -> Puzzle {
 
 #[test]
 fn two_solutions_are_reported_not_unique() {
-    let out = solve(&latin(4, &[]), 2, &mut Unwatched).unwrap();
+    let out = solve(&latin(4, &[]), 2, &mut Unmonitored).unwrap();
     assert_eq!(out.unique, Some(false));
     assert_eq!(out.stats.solutions_found, 2);
     assert!(out.solution.is_some() && out.reason.is_none());
@@ -36,14 +36,14 @@ fn two_solutions_are_reported_not_unique() {
 #[test]
 fn limit_one_leaves_uniqueness_open() {
     let puzzle = Puzzle::from_text(EXAMPLE).unwrap();
-    let out = solve(&puzzle, 1, &mut Unwatched).unwrap();
+    let out = solve(&puzzle, 1, &mut Unmonitored).unwrap();
     assert_eq!(out.solution.unwrap(), EXAMPLE_SOLUTION);
     assert_eq!(out.unique, None);
 }
 
 #[test]
 fn contradictory_clues_have_no_solution() {
-    let out = solve(&latin(4, &[(1, 1, 1), (1, 3, 1)]), 2, &mut Unwatched).unwrap();
+    let out = solve(&latin(4, &[(1, 1, 1), (1, 3, 1)]), 2, &mut Unmonitored).unwrap();
     assert_eq!((out.solution, out.unique), (None, None));
     assert!(out.reason.unwrap().starts_with("no solution"));
 }
@@ -54,7 +54,7 @@ fn impossible_walls_have_no_solution() {
     // columns allow none.
     let rows = vec!["1111".to_string(); 4];
     let cols = vec!["1111".into(), "1111".into(), "2222".into(), "2222".into()];
-    let out = solve(&Puzzle::new(rows, cols, vec![]).unwrap(), 2, &mut Unwatched).unwrap();
+    let out = solve(&Puzzle::new(rows, cols, vec![]).unwrap(), 2, &mut Unmonitored).unwrap();
     assert!(out.solution.is_none());
     assert!(out.reason.unwrap().contains("no solution"));
 }
@@ -63,7 +63,7 @@ fn impossible_walls_have_no_solution() {
 fn exhaustive_search_can_prove_no_solution() {
     // A partial 5 x 5 Latin square that propagation alone does not refute (found by search).
     let clues = [(1, 1, 5), (5, 3, 1), (2, 2, 2), (1, 4, 2), (2, 1, 4), (3, 4, 5), (4, 5, 3)];
-    let out = solve(&latin(5, &clues), 2, &mut Unwatched).unwrap();
+    let out = solve(&latin(5, &clues), 2, &mut Unmonitored).unwrap();
     assert_eq!((out.solution, out.unique), (None, None));
     assert!(out.stats.nodes > 1 && out.stats.solutions_found == 0);
     assert!(out.reason.unwrap().contains("every possibility was ruled out"));
@@ -72,7 +72,7 @@ fn exhaustive_search_can_prove_no_solution() {
 #[test]
 fn node_budget_reports_undecided() {
     let options = ExactOptions { limit_solutions: 2, max_nodes: 1 };
-    let out = solve_with(&latin(9, &[]), &options, &mut Unwatched).unwrap();
+    let out = solve_with(&latin(9, &[]), &options, &mut Unmonitored).unwrap();
     assert_eq!(out.unique, None);
     assert!(out.reason.unwrap().contains("budget"));
 }
@@ -80,7 +80,7 @@ fn node_budget_reports_undecided() {
 #[test]
 fn cancellation_stops_the_solver() {
     struct Stop;
-    impl crate::puzzles::progress::Progress for Stop {
+    impl crate::puzzles::monitor::Monitor for Stop {
         fn update(&mut self, _: u64, _: u64) -> bool {
             false
         }
@@ -142,7 +142,7 @@ fn example_solution_satisfies_the_rules() {
 fn metropolis_solves_the_example_with_default_budget() {
     let puzzle = Puzzle::from_text(EXAMPLE).unwrap();
     for seed in 0..5 {
-        let out = metropolis(&puzzle, &MetropolisOptions { seed, ..Default::default() }, &mut Unwatched).unwrap();
+        let out = metropolis(&puzzle, &MetropolisOptions { seed, ..Default::default() }, &mut Unmonitored).unwrap();
         assert_eq!(out.solution.as_deref(), Some(&EXAMPLE_SOLUTION.map(String::from)[..]), "seed {seed}");
         assert_eq!(out.stats.final_energy, 0);
         assert_eq!(out.unique, None);
@@ -154,15 +154,16 @@ fn metropolis_solves_the_example_with_default_budget() {
 fn metropolis_is_deterministic_and_honours_its_budget() {
     let puzzle = Puzzle::from_text(EXAMPLE).unwrap();
     let options = MetropolisOptions { seed: 9, max_steps: Some(1000), temperature: Some(0.5) };
-    let a = metropolis(&puzzle, &options, &mut Unwatched).unwrap();
-    let b = metropolis(&puzzle, &options, &mut Unwatched).unwrap();
+    let a = metropolis(&puzzle, &options, &mut Unmonitored).unwrap();
+    let b = metropolis(&puzzle, &options, &mut Unmonitored).unwrap();
     assert_eq!(a, b);
     assert_eq!(a.stats.steps, 1000);
     assert!(a.solution.is_none() && a.stats.final_energy > 0);
     assert!(a.reason.unwrap().contains("1000 steps"));
     // Degenerate temperatures are treated as 0: greedy, never panicking.
     for t in [0.0, -1.0, f64::NAN] {
-        let out = metropolis(&puzzle, &MetropolisOptions { temperature: Some(t), ..options }, &mut Unwatched).unwrap();
+        let out =
+            metropolis(&puzzle, &MetropolisOptions { temperature: Some(t), ..options }, &mut Unmonitored).unwrap();
         assert_eq!(out.stats.temperature, 0.0);
         assert!(out.stats.final_energy <= out.stats.initial_energy);
     }
@@ -175,7 +176,7 @@ fn metropolis_success_rate_over_100_seeds() {
     let puzzle = Puzzle::from_text(EXAMPLE).unwrap();
     let mut steps: Vec<u64> = (0..100)
         .filter_map(|seed| {
-            let out = metropolis(&puzzle, &MetropolisOptions { seed, ..Default::default() }, &mut Unwatched).unwrap();
+            let out = metropolis(&puzzle, &MetropolisOptions { seed, ..Default::default() }, &mut Unmonitored).unwrap();
             out.solution.map(|_| out.stats.steps)
         })
         .collect();
@@ -188,10 +189,10 @@ fn metropolis_success_rate_over_100_seeds() {
 fn generated_puzzles_are_unique_and_minimal() {
     for size in MIN_SIZE..=MAX_SIZE {
         for seed in 0..3 {
-            let g = generate(size, seed, &mut Unwatched).unwrap();
+            let g = generate(size, seed, &mut Unmonitored).unwrap();
             let p = &g.puzzle;
             assert_eq!(p.size(), size);
-            let out = solve(p, 2, &mut Unwatched).unwrap();
+            let out = solve(p, 2, &mut Unmonitored).unwrap();
             assert_eq!(out.unique, Some(true), "size {size} seed {seed}");
             assert_eq!(out.solution.as_ref(), Some(&g.solution));
             assert_valid(p, &g.solution);
@@ -200,7 +201,11 @@ fn generated_puzzles_are_unique_and_minimal() {
             for skip in 0..p.clues().len() {
                 let fewer = p.clues().iter().enumerate().filter(|&(i, _)| i != skip).map(|(_, c)| *c).collect();
                 let weaker = Puzzle::new(p.row_regions().to_vec(), p.col_regions().to_vec(), fewer).unwrap();
-                assert_eq!(solve(&weaker, 2, &mut Unwatched).unwrap().unique, Some(false), "clue {skip} is redundant");
+                assert_eq!(
+                    solve(&weaker, 2, &mut Unmonitored).unwrap().unique,
+                    Some(false),
+                    "clue {skip} is redundant"
+                );
             }
             // Walls: each row and column holds 1-3 regions.
             let walls = |lines: &[String], axis_rows: bool| {
@@ -220,9 +225,9 @@ fn generated_puzzles_are_unique_and_minimal() {
 
 #[test]
 fn generation_is_deterministic() {
-    let a = generate(8, 42, &mut Unwatched).unwrap();
-    assert_eq!(a, generate(8, 42, &mut Unwatched).unwrap());
-    assert_ne!(a.puzzle, generate(8, 43, &mut Unwatched).unwrap().puzzle);
+    let a = generate(8, 42, &mut Unmonitored).unwrap();
+    assert_eq!(a, generate(8, 42, &mut Unmonitored).unwrap());
+    assert_ne!(a.puzzle, generate(8, 43, &mut Unmonitored).unwrap().puzzle);
     // Pinned so a change to the generator or the RNG is noticed (it changes every book).
     assert_eq!(a.puzzle.row_regions()[..2], ["11111222", "11222222"], "{}", a.puzzle.to_text());
     assert_eq!(a.puzzle.clues()[..2], [Clue { row: 1, col: 8, digit: 1 }, Clue { row: 2, col: 2, digit: 2 }]);
@@ -248,21 +253,21 @@ fn json_shapes_match_the_api() {
     assert_eq!(json["col_regions"][7], "22222221");
     assert_eq!(json["clues"][0], serde_json::json!({"row": 1, "col": 2, "digit": 3}));
 
-    let out = serde_json::to_value(solve(&puzzle, 2, &mut Unwatched).unwrap()).unwrap();
+    let out = serde_json::to_value(solve(&puzzle, 2, &mut Unmonitored).unwrap()).unwrap();
     assert_eq!(out["method"], "exact");
     assert_eq!(out["unique"], true);
     assert_eq!(out["solution"][0], "43122314");
     assert!(out.get("reason").is_none() && out["stats"]["nodes"].is_u64());
 
-    let none = serde_json::to_value(solve(&latin(4, &[(1, 1, 1), (1, 2, 1)]), 2, &mut Unwatched).unwrap()).unwrap();
+    let none = serde_json::to_value(solve(&latin(4, &[(1, 1, 1), (1, 2, 1)]), 2, &mut Unmonitored).unwrap()).unwrap();
     assert!(none["solution"].is_null() && none["unique"].is_null() && none["reason"].is_string());
 
-    let m = metropolis(&puzzle, &MetropolisOptions { seed: 1, ..Default::default() }, &mut Unwatched).unwrap();
+    let m = metropolis(&puzzle, &MetropolisOptions { seed: 1, ..Default::default() }, &mut Unmonitored).unwrap();
     let m = serde_json::to_value(m).unwrap();
     assert_eq!(m["method"], "metropolis");
     assert!(m["unique"].is_null() && m["stats"]["acceptance_rate"].is_f64());
 
-    let g = generate(6, 3, &mut Unwatched).unwrap();
+    let g = generate(6, 3, &mut Unmonitored).unwrap();
     let v = serde_json::to_value(&g).unwrap();
     assert_eq!(v["puzzle"]["text"], g.puzzle.to_text());
     assert_eq!(v["puzzle"]["json"], g.puzzle.to_json());

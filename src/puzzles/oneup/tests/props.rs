@@ -1,8 +1,8 @@
 //! Property tests: the parsers never panic, and generated puzzles round-trip.
 
 use super::EXAMPLE;
+use crate::puzzles::monitor::Unmonitored;
 use crate::puzzles::oneup::{generate, Puzzle};
-use crate::puzzles::progress::Unwatched;
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -85,7 +85,7 @@ proptest! {
 
     #[test]
     fn generated_puzzles_round_trip(size in 4usize..=9, seed in any::<u64>()) {
-        let puzzle = generate(size, seed, &mut Unwatched).unwrap().puzzle;
+        let puzzle = generate(size, seed, &mut Unmonitored).unwrap().puzzle;
         let text = puzzle.to_text();
         let via_json = Puzzle::from_json(&Puzzle::from_text(&text).unwrap().to_json().to_string()).unwrap();
         prop_assert_eq!(via_json.to_text(), text);

@@ -4,15 +4,15 @@
 //! records progress and reads a cancellation flag.
 
 /// Told how far an engine has come; answers whether it may go on.
-pub trait Progress {
+pub trait Monitor {
     /// Reports `done` of `total` units; returns `false` when the engine should stop now.
     fn update(&mut self, done: u64, total: u64) -> bool;
 }
 
 /// For callers that do not watch progress (tests, the CLI).
-pub struct Unwatched;
+pub struct Unmonitored;
 
-impl Progress for Unwatched {
+impl Monitor for Unmonitored {
     fn update(&mut self, _done: u64, _total: u64) -> bool {
         true
     }

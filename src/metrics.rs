@@ -6,8 +6,6 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::sync::Mutex;
 
-use crate::store::JobCount;
-
 /// Upper bounds (seconds) of the job-duration histogram buckets.
 const BUCKETS: [f64; 12] = [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 60.0];
 
@@ -48,13 +46,14 @@ impl Metrics {
         h.count += 1;
     }
 
-    pub fn render(&self, jobs: &[JobCount]) -> String {
+    /// The Prometheus text; `jobs` are (kind, state, count) as the database has them now.
+    pub fn render<'a>(&self, jobs: impl IntoIterator<Item = (&'a str, &'a str, i64)>) -> String {
         let mut out = String::new();
         out.push_str(
             "# HELP puzzlepress_jobs Jobs in the database by kind and state.\n# TYPE puzzlepress_jobs gauge\n",
         );
-        for c in jobs {
-            let _ = writeln!(out, "puzzlepress_jobs{{kind=\"{}\",state=\"{}\"}} {}", c.kind, c.state, c.count);
+        for (kind, state, count) in jobs {
+            let _ = writeln!(out, "puzzlepress_jobs{{kind=\"{kind}\",state=\"{state}\"}} {count}");
         }
         out.push_str("# HELP puzzlepress_job_runs_total Job runs finished by this process.\n# TYPE puzzlepress_job_runs_total counter\n");
         for ((kind, outcome), n) in self.runs.lock().unwrap_or_else(|e| e.into_inner()).iter() {

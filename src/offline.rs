@@ -4,9 +4,7 @@
 use anyhow::Context;
 
 use crate::cli::BookArgs;
-use crate::jobs::kinds::book::{hex, sample};
-use crate::jobs::kinds::RunError;
-use crate::puzzles::foxbook::{BookSpec, Serial};
+use crate::puzzles::foxbook::{book_for, BookSpec, Serial};
 use crate::puzzles::monitor::Unmonitored;
 use crate::render::foxbook::{answer_pdf, book_pdf};
 
@@ -14,11 +12,7 @@ pub fn print_book(args: &BookArgs) -> anyhow::Result<()> {
     let serial =
         Serial::parse(&args.serial).map_err(|e| anyhow::anyhow!("--serial {:?}: {e}", args.serial))?.to_string();
     let spec = BookSpec { pages: args.pages, rows: args.rows, cols: args.cols };
-    spec.validate().map_err(|e| anyhow::anyhow!("{e}"))?;
-    let book = sample(args.secret.as_bytes(), &serial, spec, &mut Unmonitored).map_err(|e| match e {
-        RunError::Failed(msg) => anyhow::anyhow!(msg),
-        RunError::Cancelled => anyhow::anyhow!("cancelled"),
-    })?;
+    let book = book_for(args.secret.as_bytes(), &serial, spec, &mut Unmonitored)?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
     let files: [(&str, Vec<u8>); 4] = [
         ("book.txt", book.text().into_bytes()),
@@ -34,7 +28,7 @@ pub fn print_book(args: &BookArgs) -> anyhow::Result<()> {
         "book {serial}: {} pages, fox on page {}, sha256 {}",
         spec.pages,
         book.answer.page,
-        hex(&book.content_hash())
+        book.content_hash_hex()
     );
     Ok(())
 }

@@ -8,9 +8,8 @@ use tokio::net::TcpListener;
 
 use crate::cli::ServeArgs;
 use crate::http::{AppState, HttpLimits};
-use crate::jobs::kinds;
 use crate::jobs::pool::{self, PoolConfig, Shutdown};
-use crate::jobs::{Queue, Wake};
+use crate::jobs::{self, kinds, Queue, Wake};
 use crate::metrics::Metrics;
 use crate::store::Store;
 
@@ -76,8 +75,15 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let shutdown = Shutdown::default();
     let workers = args.workers.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let secret: Arc<[u8]> = secret.into();
-    let context = kinds::Context { secret: secret.clone() };
-    let config = PoolConfig { workers, lease, poll: Duration::from_millis(args.poll_ms.max(10)), context };
+    let config = PoolConfig {
+        workers,
+        lease,
+        poll: Duration::from_millis(args.poll_ms.max(10)),
+        tick: Duration::from_millis(250).min(lease / 4),
+        backoff: Duration::from_secs(1).min(lease),
+        context: jobs::Context { secret: secret.clone() },
+        registry: kinds::registry(),
+    };
     let mut pool = pool::start(store.clone(), wake, config, metrics.clone(), shutdown.clone());
 
     let state = AppState { store: store.clone(), queue, metrics };

@@ -10,14 +10,16 @@ use serde::Serialize;
 
 use super::error::ApiError;
 use super::extract::OptionalJson;
-use super::jobs::{location as job_location, Progress};
-use super::{accepted, idempotency_key, key_reused, timestamp, AppState};
-use crate::jobs::kinds::book::{BookParams, KIND};
-use crate::jobs::model::{JobState, NewBook, NewJob};
+use super::jobs::location as job_location;
+use super::resource::Progress;
+use super::respond::{accepted, blocking, idempotency_key, pdf_response, timestamp};
+use super::AppState;
+use crate::jobs::kinds::books::BookParams;
+use crate::jobs::kinds::Books;
 use crate::jobs::SubmitError;
-use crate::puzzles::foxbook::{Answer, Book, BookSpec, Serial, SerialError, GENERATOR_VERSION};
+use crate::puzzles::foxbook::{Answer, Book, BookSpec, Serial, SerialError};
 use crate::render;
-use crate::store::BookRecord;
+use crate::store::{BookRecord, JobState};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -99,31 +101,11 @@ async fn order(
     let key = idempotency_key(&headers)?;
     // 50 random bits make a collision rare; the primary key makes it harmless: try again.
     for _ in 0..5 {
-        let serial = Serial::from_bits(rand::random::<u64>()).to_string();
-        let params = BookParams { serial: serial.clone(), spec };
-        let new = NewJob {
-            kind: KIND.into(),
-            params: serde_json::to_value(&params).map_err(|e| ApiError::Internal(e.to_string()))?,
-            idempotency_key: key.clone(),
-            book: Some(NewBook {
-                serial: serial.clone(),
-                generator_version: GENERATOR_VERSION as i64,
-                pages: spec.pages as i64,
-                rows: spec.rows as i64,
-                cols: spec.cols as i64,
-            }),
-        };
-        let (job, created) = match state.queue.submit(new).await {
+        let params = BookParams { serial: Serial::from_bits(rand::random::<u64>()).to_string(), spec };
+        let (job, _) = match state.queue.submit::<Books>(&params, key.clone()).await {
             Err(SubmitError::Store(e)) if e.is_unique_violation() => continue,
             other => other?,
         };
-        if !created {
-            let earlier: BookParams = serde_json::from_value(job.params.clone())
-                .map_err(|e| ApiError::Internal(format!("book job {} params: {e}", job.id)))?;
-            if earlier.spec != spec {
-                return Err(key_reused());
-            }
-        }
         let book = state
             .store
             .book_by_job(&job.id)
@@ -237,7 +219,7 @@ async fn pdf(
     let book = printed(record)?;
     let bytes = {
         let serial = serial.clone();
-        super::render(move || render(&book, &serial)).await?
+        blocking(move || render(&book, &serial)).await?
     };
-    Ok(super::pdf_response(bytes, &format!("{name}-{serial}.pdf")))
+    Ok(pdf_response(bytes, &format!("{name}-{serial}.pdf")))
 }

@@ -1,19 +1,19 @@
 //! Crosswords and word squares: `POST /crosswords/patterns`, `POST /crosswords/fills`,
-//! `POST /wordsquares`. Each is a job whose `result` holds the output.
+//! `POST /wordsquares`. Each is a job-backed resource read at its route + `/{id}`, whose
+//! `result` holds the output.
 
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
-use serde::de::DeserializeOwned;
-use serde::Serialize;
 
 use super::error::ApiError;
 use super::extract::Json;
-use super::jobs::{find_kind, finished_result, queue};
+use super::resource::{self, finished_result, Resource};
+use super::respond::{blocking, pdf_response};
 use super::AppState;
-use crate::jobs::kinds::crossword::{FILL, PATTERNS, WORD_SQUARES};
+use crate::jobs::kinds::{CrosswordFills, CrosswordPatterns, WordSquares};
 use crate::puzzles::crossword::{self, CrosswordError, Fill, FillRequest, PatternRequest, WordSquareRequest};
 use crate::puzzles::monitor::Monitor;
 use crate::render;
@@ -21,26 +21,44 @@ use crate::render;
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/crosswords/patterns", post(patterns))
+        .route("/crosswords/patterns/{id}", get(resource::show::<CrosswordPatterns>))
         .route("/crosswords/fills", post(fills))
+        .route("/crosswords/fills/{id}", get(resource::show::<CrosswordFills>))
         .route("/crosswords/fills/{id}/grid.pdf", get(grid_pdf))
         .route("/crosswords/fills/{id}/solution.pdf", get(solution_pdf))
         .route("/wordsquares", post(word_squares))
+        .route("/wordsquares/{id}", get(resource::show::<WordSquares>))
+}
+
+impl Resource for CrosswordPatterns {
+    const WHAT: &'static str = "crossword pattern search";
+}
+
+impl Resource for CrosswordFills {
+    const WHAT: &'static str = "crossword fill";
+    fn links(base: &str) -> Vec<(&'static str, String)> {
+        vec![("grid_pdf", format!("{base}/grid.pdf")), ("solution_pdf", format!("{base}/solution.pdf"))]
+    }
+}
+
+impl Resource for WordSquares {
+    const WHAT: &'static str = "word square search";
 }
 
 /// The printable empty grid of a fill job's pattern (available as soon as it is queued).
 async fn grid_pdf(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let job = find_kind(&state, &id, FILL, "crossword fill").await?;
-    let req: FillRequest = serde_json::from_value(job.params)
-        .map_err(|e| ApiError::Internal(format!("fill {id}: stored request: {e}")))?;
+    let job = resource::find::<CrosswordFills>(&state, &id).await?;
+    let req: FillRequest =
+        serde_json::from_str(&job.params).map_err(|e| ApiError::Internal(format!("fill {id}: stored request: {e}")))?;
     let grid = req.pattern.to_grid().map_err(|e| ApiError::Internal(format!("fill {id}: stored pattern: {e}")))?;
-    let bytes = super::render(move || render::crossword::grid_pdf(&grid, "Crossword")).await?;
-    Ok(super::pdf_response(bytes, "crossword.pdf"))
+    let bytes = blocking(move || render::crossword::grid_pdf(&grid, "Crossword")).await?;
+    Ok(pdf_response(bytes, "crossword.pdf"))
 }
 
 /// The filled grid with its entries; 409 until the fill is found (or if none exists).
 async fn solution_pdf(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let job = find_kind(&state, &id, FILL, "crossword fill").await?;
-    let result = finished_result(&job)?;
+    let job = resource::find::<CrosswordFills>(&state, &id).await?;
+    let result: serde_json::Value = finished_result(&job)?;
     let fill: Fill = serde_json::from_value(result.clone()).map_err(|_| ApiError::Conflict {
         detail: format!(
             "fill {id} found no filling: {}",
@@ -48,8 +66,8 @@ async fn solution_pdf(State(state): State<AppState>, Path(id): Path<String>) -> 
         ),
         retry_after: None,
     })?;
-    let bytes = super::render(move || render::crossword::solution_pdf(&fill, "Crossword")).await?;
-    Ok(super::pdf_response(bytes, "crossword-solution.pdf"))
+    let bytes = blocking(move || render::crossword::solution_pdf(&fill, "Crossword")).await?;
+    Ok(pdf_response(bytes, "crossword-solution.pdf"))
 }
 
 /// Stops an engine at its first progress report.
@@ -82,18 +100,19 @@ fn validate<T>(run: impl FnOnce(&mut dyn Monitor) -> Result<T, CrosswordError>) 
     }
 }
 
-async fn enqueue<R: Serialize + DeserializeOwned + Clone + Send + 'static>(
+/// Checks a request on a blocking thread (see [`validate`]), then queues it.
+async fn enqueue<K: Resource>(
     state: &AppState,
     headers: &HeaderMap,
-    kind: &str,
-    req: R,
-    run: fn(&R, &mut dyn Monitor) -> Result<(), CrosswordError>,
-) -> Result<Response, ApiError> {
+    req: K::Params,
+    run: fn(&K::Params, &mut dyn Monitor) -> Result<(), CrosswordError>,
+) -> Result<Response, ApiError>
+where
+    K::Params: Clone + Sync,
+{
     let checked = req.clone();
-    tokio::task::spawn_blocking(move || validate(|p| run(&checked, p)))
-        .await
-        .map_err(|e| ApiError::Internal(format!("validation task: {e}")))??;
-    queue(state, headers, kind, &req).await
+    blocking(move || validate(|p| run(&checked, p))).await??;
+    resource::enqueue::<K>(state, headers, &req).await
 }
 
 async fn patterns(
@@ -101,7 +120,7 @@ async fn patterns(
     headers: HeaderMap,
     Json(req): Json<PatternRequest>,
 ) -> Result<Response, ApiError> {
-    enqueue(&state, &headers, PATTERNS, req, |r, p| crossword::generate_patterns(r, p).map(drop)).await
+    enqueue::<CrosswordPatterns>(&state, &headers, req, |r, p| crossword::generate_patterns(r, p).map(drop)).await
 }
 
 async fn fills(
@@ -109,7 +128,7 @@ async fn fills(
     headers: HeaderMap,
     Json(req): Json<FillRequest>,
 ) -> Result<Response, ApiError> {
-    enqueue(&state, &headers, FILL, req, |r, p| crossword::fill(r, p).map(drop)).await
+    enqueue::<CrosswordFills>(&state, &headers, req, |r, p| crossword::fill(r, p).map(drop)).await
 }
 
 async fn word_squares(
@@ -117,5 +136,5 @@ async fn word_squares(
     headers: HeaderMap,
     Json(req): Json<WordSquareRequest>,
 ) -> Result<Response, ApiError> {
-    enqueue(&state, &headers, WORD_SQUARES, req, |r, p| crossword::word_squares(r, p).map(drop)).await
+    enqueue::<WordSquares>(&state, &headers, req, |r, p| crossword::word_squares(r, p).map(drop)).await
 }

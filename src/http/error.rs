@@ -4,28 +4,46 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
+use crate::jobs::SubmitError;
+use crate::store::StoreError;
+
 pub const PROBLEM_JSON: &str = "application/problem+json";
 
 /// Everything a handler can answer besides success.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum ApiError {
     /// 400: the request cannot be read (malformed JSON, a mistyped serial…).
+    #[error("{title}: {detail}")]
     BadRequest { title: &'static str, detail: String },
     /// 422: well-formed, but a field is missing, of the wrong type or out of range.
+    #[error("{field}: {detail}")]
     Invalid { field: String, detail: String },
     /// 422: a line of a text body is not what was expected.
+    #[error("line {line}: {detail}")]
     InvalidLine { line: usize, detail: String },
     /// 404: no such resource.
+    #[error("{detail}")]
     NotFound { detail: String },
     /// 409: the resource is not in a state that allows this (yet).
+    #[error("{detail}")]
     Conflict { detail: String, retry_after: Option<u64> },
     /// 413
+    #[error("{detail}")]
     TooLarge { detail: String },
     /// 415
+    #[error("{detail}")]
     UnsupportedMediaType { detail: String },
-    /// 503: the queue is full or the database is down; try again later.
+    /// 503: try again later.
+    #[error("{detail}")]
     Unavailable { detail: String, retry_after: u64 },
-    /// 500: a bug or an unexpected database failure; details go to the log, not the client.
+    /// The database failed: 503 when it is unreachable, else 500.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The queue refused a job: 503 when full, 422 for a reused idempotency key.
+    #[error(transparent)]
+    Submit(#[from] SubmitError),
+    /// 500: a bug; details go to the log, not the client.
+    #[error("{0}")]
     Internal(String),
 }
 
@@ -55,6 +73,29 @@ impl ApiError {
         ApiError::BadRequest { title, detail: detail.into() }
     }
 
+    /// Store and queue errors as the answer they give clients.
+    fn classified(self) -> ApiError {
+        match self {
+            ApiError::Submit(SubmitError::Full { queued }) => ApiError::Unavailable {
+                detail: format!("the job queue is full ({queued} jobs waiting); retry later"),
+                retry_after: 5,
+            },
+            ApiError::Submit(e @ SubmitError::KeyReused) => ApiError::invalid("Idempotency-Key", e.to_string()),
+            ApiError::Submit(SubmitError::Store(e)) => ApiError::Store(e).classified(),
+            ApiError::Submit(e @ SubmitError::Params(_)) => ApiError::Internal(e.to_string()),
+            // The database being unreachable is an outage, not a bug: tell clients to retry.
+            ApiError::Store(e) if e.is_unavailable() => {
+                tracing::warn!(error = %e, "database unavailable");
+                ApiError::Unavailable {
+                    detail: "the database is unavailable; try again shortly".into(),
+                    retry_after: 5,
+                }
+            }
+            ApiError::Store(e) => ApiError::Internal(e.to_string()),
+            other => other,
+        }
+    }
+
     pub fn status(&self) -> StatusCode {
         match self {
             ApiError::BadRequest { .. } => StatusCode::BAD_REQUEST,
@@ -64,7 +105,10 @@ impl ApiError {
             ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
-            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::Store(e) if e.is_unavailable() => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Submit(SubmitError::Full { .. }) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Submit(SubmitError::KeyReused) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Store(_) | ApiError::Submit(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 }
@@ -85,11 +129,12 @@ fn problem_at(status: StatusCode, title: &str, detail: &str, field: Option<&str>
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let status = self.status();
-        if let ApiError::InvalidLine { line, detail } = &self {
+        let this = self.classified();
+        let status = this.status();
+        if let ApiError::InvalidLine { line, detail } = &this {
             return problem_at(status, "Invalid input", detail, None, Some(*line));
         }
-        let (title, detail, field, retry_after) = match &self {
+        let (title, detail, field, retry_after) = match &this {
             ApiError::BadRequest { title, detail } => (*title, detail.as_str(), None, None),
             ApiError::Invalid { field, detail } => ("Invalid field", detail.as_str(), Some(field.as_str()), None),
             ApiError::InvalidLine { detail, .. } => ("Invalid input", detail.as_str(), None, None),
@@ -104,27 +149,15 @@ impl IntoResponse for ApiError {
                 tracing::error!(error = %msg, "internal error");
                 ("Internal server error", "something went wrong on our side; it has been logged", None, None)
             }
+            ApiError::Store(_) | ApiError::Submit(_) => {
+                tracing::error!(error = %this, "internal error");
+                ("Internal server error", "something went wrong on our side; it has been logged", None, None)
+            }
         };
         let mut response = problem(status, title, detail, field);
         if let Some(secs) = retry_after {
             response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
         }
         response
-    }
-}
-
-impl From<crate::store::StoreError> for ApiError {
-    fn from(e: crate::store::StoreError) -> Self {
-        match e {
-            // The database being unreachable is an outage, not a bug: tell clients to retry.
-            crate::store::StoreError::Database(sqlx::Error::PoolTimedOut | sqlx::Error::Io(_)) => {
-                tracing::warn!(error = %e, "database unavailable");
-                ApiError::Unavailable {
-                    detail: "the database is unavailable; try again shortly".into(),
-                    retry_after: 5,
-                }
-            }
-            other => ApiError::Internal(other.to_string()),
-        }
     }
 }

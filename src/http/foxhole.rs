@@ -1,22 +1,31 @@
-//! Fox in a hole: `POST /foxhole/strategies` queues a search for the shortest strategy;
+//! Fox in a hole: `POST /foxhole/strategies` queues a search for the shortest strategy
+//! (read at `/foxhole/strategies/{id}`);
 //! `POST /foxhole/checks` tests a strategy at once and shows how the fox escapes it.
 
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
-use axum::routing::post;
+use axum::routing::{get, post};
 use axum::Router;
 use serde::Deserialize;
 
 use super::error::ApiError;
 use super::extract::Json;
-use super::jobs::queue;
+use super::resource::{self, Resource};
 use super::AppState;
-use crate::jobs::kinds::foxhole::{Holes, STRATEGY};
+use crate::jobs::kinds::foxhole::Holes;
+use crate::jobs::kinds::FoxholeStrategies;
 use crate::puzzles::foxhole::{self, CheckOutcome};
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/foxhole/strategies", post(strategy)).route("/foxhole/checks", post(check))
+    Router::new()
+        .route("/foxhole/strategies", post(strategy))
+        .route("/foxhole/strategies/{id}", get(resource::show::<FoxholeStrategies>))
+        .route("/foxhole/checks", post(check))
+}
+
+impl Resource for FoxholeStrategies {
+    const WHAT: &'static str = "fox-in-a-hole strategy";
 }
 
 async fn strategy(
@@ -25,7 +34,7 @@ async fn strategy(
     Json(holes): Json<Holes>,
 ) -> Result<Response, ApiError> {
     holes.to_graph().map_err(|(field, msg)| ApiError::invalid(field, msg))?;
-    queue(&state, &headers, STRATEGY, &holes).await
+    resource::enqueue::<FoxholeStrategies>(&state, &headers, &holes).await
 }
 
 #[derive(Deserialize)]

@@ -1,20 +1,25 @@
-//! `POST /graycodes`: list (a page at a time) or count Gray codes, as a job.
+//! `POST /graycodes`: list (a page at a time) or count Gray codes, as a job read at
+//! `/graycodes/{id}`.
 
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
-use axum::routing::post;
+use axum::routing::{get, post};
 use axum::Router;
 
 use super::error::ApiError;
 use super::extract::Json;
-use super::jobs::queue;
+use super::resource::{self, Resource};
 use super::AppState;
-use crate::jobs::kinds::GRAYCODES;
+use crate::jobs::kinds::GrayCodes;
 use crate::puzzles::graycode::{self, GrayRequest};
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/graycodes", post(create))
+    Router::new().route("/graycodes", post(create)).route("/graycodes/{id}", get(resource::show::<GrayCodes>))
+}
+
+impl Resource for GrayCodes {
+    const WHAT: &'static str = "Gray code search";
 }
 
 async fn create(
@@ -23,5 +28,5 @@ async fn create(
     Json(req): Json<GrayRequest>,
 ) -> Result<Response, ApiError> {
     graycode::validate(&req).map_err(|e| ApiError::invalid(e.field(), e.to_string()))?;
-    queue(&state, &headers, GRAYCODES, &req).await
+    resource::enqueue::<GrayCodes>(&state, &headers, &req).await
 }

@@ -31,5 +31,8 @@ async fn ready(State(state): State<AppState>) -> Result<impl IntoResponse, ApiEr
 
 async fn metrics(State(state): State<AppState>) -> Result<impl IntoResponse, ApiError> {
     let counts = state.store.job_counts().await?;
-    Ok(([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], state.metrics.render(&counts)))
+    Ok((
+        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        state.metrics.render(counts.iter().map(|c| (c.kind.as_str(), c.state.as_str(), c.count))),
+    ))
 }

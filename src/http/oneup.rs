@@ -5,32 +5,45 @@ use axum::extract::{Path, RawQuery, Request, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::Router;
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::error::ApiError;
 use super::extract::{self, media_type, read_body};
-use super::jobs::{find_kind, finished_result, queue_at, resource_view};
+use super::resource::{self, finished_result, Resource};
+use super::respond::{blocking, idempotency_key, pdf_response};
 use super::AppState;
-use crate::jobs::kinds::oneup::{GenerateParams, Method, SolveParams, GENERATE, SOLVE};
+use crate::jobs::kinds::oneup::{GenerateParams, Method, SolveParams};
+use crate::jobs::kinds::{OneUpPuzzles, OneUpSolves};
 use crate::puzzles::oneup::{ErrorKind, MetropolisOptions, ParseError, Puzzle, MAX_SIZE, MIN_SIZE};
 use crate::render;
 
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/oneup/solves", post(create_solve))
-        .route("/oneup/solves/{id}", get(show_solve))
+        .route("/oneup/solves/{id}", get(resource::show::<OneUpSolves>))
         .route("/oneup/puzzles", post(create_puzzle))
-        .route("/oneup/puzzles/{id}", get(show_puzzle))
+        .route("/oneup/puzzles/{id}", get(resource::show::<OneUpPuzzles>))
         .route("/oneup/puzzles/{id}/puzzle.pdf", get(puzzle_pdf))
         .route("/oneup/puzzles/{id}/solution.pdf", get(solution_pdf))
 }
 
+impl Resource for OneUpSolves {
+    const WHAT: &'static str = "One Up solve";
+}
+
+impl Resource for OneUpPuzzles {
+    const WHAT: &'static str = "One Up puzzle";
+    fn links(base: &str) -> Vec<(&'static str, String)> {
+        vec![("puzzle_pdf", format!("{base}/puzzle.pdf")), ("solution_pdf", format!("{base}/solution.pdf"))]
+    }
+}
+
 /// A generated puzzle and its solution, once its job has succeeded.
 async fn generated(state: &AppState, id: &str) -> Result<(Puzzle, Vec<String>), ApiError> {
-    let job = find_kind(state, id, GENERATE, "One Up puzzle").await?;
-    let result = finished_result(&job)?;
+    let job = resource::find::<OneUpPuzzles>(state, id).await?;
+    let result: Value = finished_result(&job)?;
     let corrupt = |what: &str| ApiError::Internal(format!("puzzle {id}: stored {what} does not parse"));
     let puzzle = Puzzle::from_json_value(&result["puzzle"]["json"]).map_err(|_| corrupt("puzzle"))?;
     let solution = serde_json::from_value(result["solution"].clone()).map_err(|_| corrupt("solution"))?;
@@ -39,14 +52,14 @@ async fn generated(state: &AppState, id: &str) -> Result<(Puzzle, Vec<String>), 
 
 async fn puzzle_pdf(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let (puzzle, _) = generated(&state, &id).await?;
-    let bytes = super::render(move || render::oneup::puzzle_pdf(&puzzle, "One Up")).await?;
-    Ok(super::pdf_response(bytes, "oneup-puzzle.pdf"))
+    let bytes = blocking(move || render::oneup::puzzle_pdf(&puzzle, "One Up")).await?;
+    Ok(pdf_response(bytes, "oneup-puzzle.pdf"))
 }
 
 async fn solution_pdf(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let (puzzle, solution) = generated(&state, &id).await?;
-    let bytes = super::render(move || render::oneup::solution_pdf(&puzzle, &solution, "One Up - solution")).await?;
-    Ok(super::pdf_response(bytes, "oneup-solution.pdf"))
+    let bytes = blocking(move || render::oneup::solution_pdf(&puzzle, &solution, "One Up")).await?;
+    Ok(pdf_response(bytes, "oneup-solution.pdf"))
 }
 
 #[derive(Deserialize, Default)]
@@ -113,16 +126,7 @@ async fn create_solve(
     }
     .map_err(parse_error)?;
     params.puzzle = puzzle.to_json();
-    queue_at(&state, &headers, SOLVE, &params, |id| format!("/oneup/solves/{id}")).await
-}
-
-async fn show_solve(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
-    let job = find_kind(&state, &id, SOLVE, "One Up solve").await?;
-    let method = job.params.get("method").cloned().unwrap_or(Value::Null);
-    let mut view =
-        resource_view(job, &["solution", "unique", "stats"], json!({ "self": format!("/oneup/solves/{id}") }));
-    view["method"] = method;
-    Ok(Json(view))
+    resource::enqueue::<OneUpSolves>(&state, &headers, &params).await
 }
 
 #[derive(Deserialize)]
@@ -156,7 +160,7 @@ async fn create_puzzle(
     }
     // Seeds stay below 2^53 so that JavaScript clients read them exactly. A retried
     // request (same Idempotency-Key) must draw the same seed to match the first one.
-    let key = super::idempotency_key(&headers)?;
+    let key = idempotency_key(&headers)?;
     let seed = req.seed.unwrap_or_else(|| match &key {
         Some(key) => {
             use sha2::Digest;
@@ -166,19 +170,5 @@ async fn create_puzzle(
         None => rand::random::<u64>() >> 11,
     });
     let params = GenerateParams { size: req.size, seed };
-    queue_at(&state, &headers, GENERATE, &params, |id| format!("/oneup/puzzles/{id}")).await
-}
-
-async fn show_puzzle(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
-    let job = find_kind(&state, &id, GENERATE, "One Up puzzle").await?;
-    let params = job.params.clone();
-    let base = format!("/oneup/puzzles/{id}");
-    let mut view = resource_view(
-        job,
-        &["puzzle", "solution", "difficulty"],
-        json!({ "self": base, "puzzle_pdf": format!("{base}/puzzle.pdf"), "solution_pdf": format!("{base}/solution.pdf") }),
-    );
-    view["seed"] = params["seed"].clone();
-    view["size"] = params["size"].clone();
-    Ok(Json(view))
+    resource::enqueue::<OneUpPuzzles>(&state, &headers, &params).await
 }

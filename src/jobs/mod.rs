@@ -1,32 +1,35 @@
-//! The durable job queue: handlers submit jobs here; the worker pool claims them from the
-//! database with a lease, runs them in `spawn_blocking`, and stores the outcome.
+//! The durable job queue: handlers submit typed jobs here; the worker pool claims them
+//! from the database with a lease, runs them in `spawn_blocking`, and stores the outcome.
+//!
+//! A job kind is a type implementing [`JobKind`]: its name, its `Params`, its `Output` and
+//! how to run it. Handlers submit `K::Params` and workers decode the same type, so the two
+//! sides cannot disagree about what a job means.
 
+mod kind;
 pub mod kinds;
-pub mod model;
 pub mod pool;
 mod wake;
 
 use std::sync::Arc;
 
-use crate::store::{Store, StoreError};
-use model::{now_ms, Job, NewJob};
+use crate::store::{Job, NewJob, Store, StoreError};
 
+pub use kind::{Context, JobKind, Registry, RunError};
 pub use wake::Wake;
 
 /// Why a job was not queued.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum SubmitError {
     /// `queue_limit` jobs are already waiting.
-    Full {
-        queued: i64,
-    },
-    Store(StoreError),
-}
-
-impl From<StoreError> for SubmitError {
-    fn from(e: StoreError) -> Self {
-        SubmitError::Store(e)
-    }
+    #[error("the job queue is full ({queued} jobs waiting)")]
+    Full { queued: i64 },
+    /// An `Idempotency-Key` already used for a different request of the same kind.
+    #[error("this Idempotency-Key was already used for a request with a different body")]
+    KeyReused,
+    #[error("params do not serialize: {0}")]
+    Params(#[from] serde_json::Error),
+    #[error(transparent)]
+    Store(#[from] StoreError),
 }
 
 /// The submitting side of the queue, shared by every handler.
@@ -43,24 +46,42 @@ impl Queue {
         Queue { store, wake, limit, max_attempts }
     }
 
-    /// Queues a job (or finds the one an idempotency key already made) and wakes a worker.
-    /// Returns the job and whether it was newly created.
-    pub async fn submit(&self, new: NewJob) -> Result<(Job, bool), SubmitError> {
+    /// Queues a job of kind `K` (or finds the one an idempotency key already made) and
+    /// wakes a worker. Returns the job and whether it was newly created.
+    pub async fn submit<K: JobKind>(
+        &self,
+        params: &K::Params,
+        idempotency_key: Option<String>,
+    ) -> Result<(Job, bool), SubmitError> {
         // The limit is checked before inserting, so concurrent submits may overshoot it by
         // a few; it bounds the queue, it is not an exact quota.
         let queued = self.store.queued_count(self.limit).await?;
-        if queued >= self.limit {
-            if let Some(key) = &new.idempotency_key {
-                // A retried order whose job already exists is not new work.
-                if let Some(job) = self.store.job_by_idempotency_key(&new.kind, key).await? {
-                    return Ok((job, false));
-                }
+        let earlier = match &idempotency_key {
+            Some(key) => self.store.job_by_idempotency_key(K::NAME, key).await?,
+            None => None,
+        };
+        let (job, created) = match earlier {
+            // A retried order whose job already exists is not new work, even in a full queue.
+            Some(job) => (job, false),
+            None if queued >= self.limit => return Err(SubmitError::Full { queued }),
+            None => {
+                let new = NewJob {
+                    kind: K::NAME.to_string(),
+                    params: serde_json::to_string(params)?,
+                    idempotency_key,
+                    max_attempts: self.max_attempts,
+                    on_insert: K::on_insert(params),
+                };
+                self.store.insert_job(&new).await?
             }
-            return Err(SubmitError::Full { queued });
-        }
-        let (job, created) = self.store.insert_job(&new, self.max_attempts, now_ms()).await?;
+        };
         if created {
             self.wake.job_queued(&self.store).await;
+        } else {
+            let same = serde_json::from_str::<K::Params>(&job.params).is_ok_and(|p| K::same_request(&p, params));
+            if !same {
+                return Err(SubmitError::KeyReused);
+            }
         }
         Ok((job, created))
     }

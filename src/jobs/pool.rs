@@ -1,5 +1,10 @@
 //! The worker pool: `workers` tasks, each claiming one job at a time from the database and
-//! running it on Tokio's blocking threads while it heartbeats the lease.
+//! running it on Tokio's blocking threads while it watches the job.
+//!
+//! While an engine runs, its worker looks at the job every `tick` (250 ms by default):
+//! progress the engine reported since the last look is written together with a lease
+//! extension, and otherwise a read-only look tells whether a client cancelled the job. So
+//! progress and cancellation are seen within a tick, with at most one write per tick.
 
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -9,21 +14,25 @@ use std::time::{Duration, Instant};
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
-use super::kinds::{self, Context, RunError};
-use super::model::{now_ms, Claimed, Lease, Outcome, Output};
-use super::Wake;
+use super::kind::Completed;
+use super::{Context, Registry, RunError, Wake};
 use crate::metrics::Metrics;
 use crate::puzzles::monitor::Monitor;
-use crate::store::Store;
+use crate::store::{Claimed, Lease, Outcome, Store};
 
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct PoolConfig {
     pub workers: usize,
     /// How long a claim lasts without a heartbeat; a dead worker's job is re-run after it.
     pub lease: Duration,
     /// How often idle workers look for jobs when nobody woke them.
     pub poll: Duration,
+    /// How often a running job's progress is published and its cancellation looked for.
+    pub tick: Duration,
+    /// A job whose worker died waits this long times its attempts before it runs again.
+    pub backoff: Duration,
     pub context: Context,
+    pub registry: Registry,
 }
 
 /// Signals from the process to its workers.
@@ -35,12 +44,18 @@ pub struct Shutdown {
     pub abandon: CancellationToken,
 }
 
-/// Shared between a running engine (blocking thread) and its heartbeat (async task).
+/// Shared between a running engine (blocking thread) and its worker (async task).
 #[derive(Default)]
 struct Control {
     done: AtomicU64,
     total: AtomicU64,
     stop: AtomicBool,
+}
+
+impl Control {
+    fn progress(&self) -> (i64, i64) {
+        (self.done.load(Ordering::Relaxed) as i64, self.total.load(Ordering::Relaxed) as i64)
+    }
 }
 
 struct JobMonitor(Arc<Control>);
@@ -93,18 +108,21 @@ enum Ending {
 }
 
 impl Worker {
+    fn lease_ms(&self) -> i64 {
+        self.config.lease.as_millis() as i64
+    }
+
     async fn run(self) {
-        let lease_ms = self.config.lease.as_millis() as i64;
         let mut last_rescue: Option<Instant> = None;
         while !self.shutdown.drain.is_cancelled() {
             // Dead workers are rare: look for their jobs once a poll interval, not per claim.
             if last_rescue.is_none_or(|t| t.elapsed() >= self.config.poll) {
                 last_rescue = Some(Instant::now());
-                if let Err(e) = self.store.rescue_expired(now_ms()).await {
+                if let Err(e) = self.store.rescue_expired(self.config.backoff.as_millis() as i64).await {
                     tracing::warn!(error = %e, "rescue of expired jobs failed");
                 }
             }
-            match self.store.claim(&self.owner, now_ms(), lease_ms).await {
+            match self.store.claim(&self.owner, self.lease_ms()).await {
                 Ok(Some(job)) => self.run_job(job).await,
                 Ok(None) => {
                     tokio::select! {
@@ -128,29 +146,42 @@ impl Worker {
         let control = Arc::new(Control::default());
         let engine = {
             let (kind, params, control) = (job.kind.clone(), job.params.clone(), control.clone());
-            let context = self.config.context.clone();
+            let (context, registry) = (self.config.context.clone(), self.config.registry.clone());
             tokio::task::spawn_blocking(move || {
-                let mut progress = JobMonitor(control);
-                guarded(|| kinds::execute(&context, &kind, params, &mut progress))
+                let mut monitor = JobMonitor(control);
+                guarded(|| registry.run(&context, &kind, &params, &mut monitor))
             })
         };
         tokio::pin!(engine);
-        let mut beat = tokio::time::interval(self.config.lease / 3);
-        beat.tick().await;
+        let mut tick = tokio::time::interval(self.config.tick);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        tick.tick().await;
+        let mut published = (0, 0);
+        let mut renewed = Instant::now();
         let (mut releasing, mut lost) = (false, false);
         let finished = loop {
             tokio::select! {
                 finished = &mut engine => break finished,
-                _ = beat.tick() => {
-                    let (done, total) = (control.done.load(Ordering::Relaxed), control.total.load(Ordering::Relaxed));
-                    match self.store.heartbeat(&job.id, &self.owner, now_ms(), self.config.lease.as_millis() as i64, done as i64, total as i64).await {
+                _ = tick.tick(), if !control.stop.load(Ordering::Relaxed) => {
+                    let progress = control.progress();
+                    // Write only when there is news or the lease needs renewing; else just look.
+                    let lease = if progress != published || renewed.elapsed() >= self.config.lease / 3 {
+                        let beat = self.store.heartbeat(&job.id, &self.owner, self.lease_ms(), progress.0, progress.1).await;
+                        if beat.is_ok() {
+                            (published, renewed) = (progress, Instant::now());
+                        }
+                        beat
+                    } else {
+                        self.store.lease(&job.id, &self.owner).await
+                    };
+                    match lease {
                         Ok(Lease::Held { cancel_requested: true }) => control.stop.store(true, Ordering::Relaxed),
                         Ok(Lease::Held { .. }) => {}
                         Ok(Lease::Lost) => {
                             lost = true;
                             control.stop.store(true, Ordering::Relaxed);
                         }
-                        Err(e) => tracing::warn!(error = %e, "heartbeat failed"),
+                        Err(e) => tracing::warn!(error = %e, "looking at the running job failed"),
                     }
                 }
                 _ = self.shutdown.abandon.cancelled(), if !releasing => {
@@ -161,14 +192,13 @@ impl Worker {
         };
         let ending = match finished {
             _ if lost => Ending::Lost,
-            Ok(Ok(result)) => Ending::Done(Outcome::Succeeded(result)),
+            Ok(Ok(Completed { result, on_success })) => Ending::Done(Outcome::Succeeded { result, on_success }),
             Ok(Err(RunError::Cancelled)) if releasing => Ending::Release,
             Ok(Err(RunError::Cancelled)) => Ending::Done(Outcome::Cancelled),
             Ok(Err(RunError::Failed(msg))) => Ending::Done(Outcome::Failed(msg)),
             Err(join) => Ending::Done(Outcome::Failed(format!("the engine task failed: {join}"))),
         };
-        let progress = (control.done.load(Ordering::Relaxed) as i64, control.total.load(Ordering::Relaxed) as i64);
-        let label = self.record(&job, ending, progress).await;
+        let label = self.record(&job, ending, control.progress()).await;
         let seconds = started.elapsed().as_secs_f64();
         self.metrics.job_run(&job.kind, label, seconds);
         tracing::info!(outcome = label, seconds, "job ended");
@@ -179,11 +209,11 @@ impl Worker {
         let stored = match &ending {
             Ending::Lost => return "lost",
             Ending::Release => self.store.release(&job.id, &self.owner).await,
-            Ending::Done(outcome) => self.store.finish(&job.id, &self.owner, outcome, progress, now_ms()).await,
+            Ending::Done(outcome) => self.store.finish(&job.id, &self.owner, outcome, progress).await,
         };
         match (stored, &ending) {
             (Ok(true), Ending::Release) => "released",
-            (Ok(true), Ending::Done(Outcome::Succeeded(_))) => "succeeded",
+            (Ok(true), Ending::Done(Outcome::Succeeded { .. })) => "succeeded",
             (Ok(true), Ending::Done(Outcome::Failed(_))) => "failed",
             (Ok(true), Ending::Done(Outcome::Cancelled)) => "cancelled",
             (Ok(_), _) => "lost",
@@ -198,7 +228,7 @@ impl Worker {
 
 /// Runs an engine so that a panic fails its job with the panic's message instead of
 /// taking a worker down.
-fn guarded(run: impl FnOnce() -> Result<Output, RunError>) -> Result<Output, RunError> {
+fn guarded(run: impl FnOnce() -> Result<Completed, RunError>) -> Result<Completed, RunError> {
     std::panic::catch_unwind(AssertUnwindSafe(run)).unwrap_or_else(|panic| {
         let message = panic
             .downcast_ref::<&str>()
@@ -220,7 +250,7 @@ mod tests {
         let n = 7;
         let outcome = guarded(|| panic!("formatted {n}"));
         assert!(matches!(outcome, Err(RunError::Failed(m)) if m.ends_with("formatted 7")));
-        let ok = guarded(|| Ok(Output { result: serde_json::json!(1), artifact: None }));
-        assert!(matches!(ok, Ok(out) if out.result == 1));
+        let ok = guarded(|| Ok(Completed { result: "1".into(), on_success: None }));
+        assert!(matches!(ok, Ok(out) if out.result == "1"));
     }
 }

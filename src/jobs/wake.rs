@@ -1,28 +1,23 @@
 //! Waking idle workers when a job is queued: at once in this process, and in other
-//! processes sharing a PostgreSQL database through LISTEN/NOTIFY. Workers also poll, so a
-//! lost notification only delays a job by one poll interval.
+//! processes sharing a PostgreSQL database through the store's notifications. Workers also
+//! poll, so a lost notification only delays a job by one poll interval.
 
 use std::sync::Arc;
 
-use sqlx::postgres::PgListener;
 use tokio::sync::Notify;
 
 use crate::store::Store;
-
-const CHANNEL: &str = "puzzlepress_jobs";
 
 #[derive(Clone, Default)]
 pub struct Wake(Arc<Notify>);
 
 impl Wake {
-    /// Tells one idle worker here, and every process listening on PostgreSQL, that a job
+    /// Tells one idle worker here, and every other process on the database, that a job
     /// is waiting.
     pub async fn job_queued(&self, store: &Store) {
         self.0.notify_one();
-        if let Some(pool) = store.postgres_pool() {
-            if let Err(e) = sqlx::query("SELECT pg_notify($1, '')").bind(CHANNEL).execute(pool).await {
-                tracing::warn!(error = %e, "could not notify other processes; they will poll");
-            }
+        if let Err(e) = store.notify_job_queued().await {
+            tracing::warn!(error = %e, "could not notify other processes; they will poll");
         }
     }
 
@@ -31,24 +26,17 @@ impl Wake {
         self.0.notified().await
     }
 
-    /// On PostgreSQL, forwards notifications from other processes to this process's workers
-    /// until the process ends. Reconnects after errors.
+    /// Forwards other processes' notifications to this process's workers until the
+    /// process ends, reconnecting after errors (PostgreSQL only; SQLite has none).
     pub fn listen(&self, store: &Store) {
-        if store.postgres_pool().is_none() {
-            return;
-        }
-        let url = store.url().to_string();
-        let notify = self.0.clone();
+        let (store, notify) = (store.clone(), self.0.clone());
         tokio::spawn(async move {
             loop {
-                match PgListener::connect(&url).await {
-                    Ok(mut listener) => {
-                        if let Err(e) = listener.listen(CHANNEL).await {
-                            tracing::warn!(error = %e, "LISTEN failed");
-                        } else {
-                            while listener.recv().await.is_ok() {
-                                notify.notify_one();
-                            }
+                match store.queue_listener().await {
+                    Ok(None) => return,
+                    Ok(Some(mut listener)) => {
+                        while listener.recv().await.is_ok() {
+                            notify.notify_one();
                         }
                     }
                     Err(e) => tracing::warn!(error = %e, "could not connect the job listener"),

@@ -2,8 +2,29 @@
 
 use serde_json::Value;
 
+use super::jobs::JobState;
 use super::{with_pool, Result, Store, StoreError};
-use crate::jobs::model::JobState;
+
+/// The row of a book ordered with a job; its contents arrive when the job succeeds.
+#[derive(Debug, Clone)]
+pub struct NewBook {
+    pub serial: String,
+    pub generator_version: i64,
+    pub pages: i64,
+    pub rows: i64,
+    pub cols: i64,
+}
+
+/// A printed book's contents, stored in the transaction that marks its job done.
+#[derive(Debug, Clone)]
+pub struct PrintedBook {
+    pub serial: String,
+    /// Packed letters.
+    pub letters: Vec<u8>,
+    /// JSON text.
+    pub answer: String,
+    pub content_hash: String,
+}
 
 /// A stored book and the state of the job printing it.
 #[derive(Debug, Clone)]
@@ -76,11 +97,13 @@ impl TryFrom<BookRow> for BookRecord {
 
 impl Store {
     /// The book with this canonical serial; `with_letters` loads its packed letters too.
+    #[tracing::instrument(skip(self), err)]
     pub async fn book(&self, serial: &str, with_letters: bool) -> Result<Option<BookRecord>> {
         self.find_book("b.serial = $1", serial, with_letters).await
     }
 
     /// The book printed by this job.
+    #[tracing::instrument(skip(self), err)]
     pub async fn book_by_job(&self, job_id: &str) -> Result<Option<BookRecord>> {
         self.find_book("b.job_id = $1", job_id, false).await
     }

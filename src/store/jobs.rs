@@ -1,10 +1,147 @@
 //! The durable job queue's tables: insert, claim with a lease, heartbeat, finish, cancel,
-//! and rescue of jobs whose worker died.
+//! rescue of jobs whose worker died, and the record of every attempt.
+//!
+//! Every time is taken from the store's [`Clock`](super::Clock) inside the SQL (`{NOW}`,
+//! bound as `$1`), never from the calling process.
 
-use serde_json::Value;
+use serde::Serialize;
+use sqlx::postgres::PgListener;
 
+use super::books::{NewBook, PrintedBook};
 use super::{with_pool, Pool, Result, Store, StoreError};
-use crate::jobs::model::{Artifact, Claimed, Job, JobState, Lease, NewJob, Outcome};
+
+/// Lifecycle of a job. Terminal states are `succeeded`, `failed` and `cancelled`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum JobState {
+    Queued,
+    Running,
+    Succeeded,
+    Failed,
+    Cancelled,
+}
+
+impl JobState {
+    pub const ALL: [JobState; 5] =
+        [JobState::Queued, JobState::Running, JobState::Succeeded, JobState::Failed, JobState::Cancelled];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JobState::Queued => "queued",
+            JobState::Running => "running",
+            JobState::Succeeded => "succeeded",
+            JobState::Failed => "failed",
+            JobState::Cancelled => "cancelled",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<JobState> {
+        JobState::ALL.into_iter().find(|st| st.as_str() == s)
+    }
+
+    pub fn is_terminal(self) -> bool {
+        matches!(self, JobState::Succeeded | JobState::Failed | JobState::Cancelled)
+    }
+}
+
+/// A job as stored. `params` and `result` are JSON text, served as stored.
+#[derive(Debug, Clone)]
+pub struct Job {
+    pub id: String,
+    pub kind: String,
+    pub params: String,
+    pub state: JobState,
+    pub attempts: i64,
+    pub cancel_requested: bool,
+    pub progress_done: i64,
+    pub progress_total: i64,
+    pub error: Option<String>,
+    pub result: Option<String>,
+    pub created_at: i64,
+    pub started_at: Option<i64>,
+    pub finished_at: Option<i64>,
+}
+
+/// A job to be queued.
+#[derive(Debug, Clone)]
+pub struct NewJob {
+    pub kind: String,
+    /// JSON text.
+    pub params: String,
+    /// A client's `Idempotency-Key`: a second order with the same key returns the first job.
+    pub idempotency_key: Option<String>,
+    /// Runs (counting crashed ones) before the job is failed.
+    pub max_attempts: i64,
+    /// Rows its kind keeps beside the job, inserted in the same transaction.
+    pub on_insert: Option<OnInsert>,
+}
+
+/// Rows created with a job, in its transaction.
+#[derive(Debug, Clone)]
+pub enum OnInsert {
+    Book(NewBook),
+}
+
+/// Rows written when a job succeeds, in the transaction that marks it done.
+#[derive(Debug, Clone)]
+pub enum OnSuccess {
+    Book(PrintedBook),
+}
+
+/// A job handed to a worker: everything needed to run it.
+#[derive(Debug, Clone)]
+pub struct Claimed {
+    pub id: String,
+    pub kind: String,
+    /// JSON text.
+    pub params: String,
+    pub attempts: i64,
+}
+
+/// How a claimed job ended, as the worker reports it.
+#[derive(Debug)]
+pub enum Outcome {
+    /// `result` is JSON text.
+    Succeeded {
+        result: String,
+        on_success: Option<OnSuccess>,
+    },
+    /// The engine refused the job; running it again would fail the same way.
+    Failed(String),
+    Cancelled,
+}
+
+impl Outcome {
+    fn label(&self) -> &'static str {
+        match self {
+            Outcome::Succeeded { .. } => "succeeded",
+            Outcome::Failed(_) => "failed",
+            Outcome::Cancelled => "cancelled",
+        }
+    }
+}
+
+/// What a heartbeat learned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lease {
+    /// We still hold the job; `cancel_requested` tells whether a client asked it to stop.
+    Held { cancel_requested: bool },
+    /// Another worker took the job over (our lease had expired) or it was finished elsewhere.
+    Lost,
+}
+
+/// One run of a job and how it ended (`outcome` is None while it runs): `succeeded`,
+/// `failed` (the engine refused), `cancelled`, `released` (handed back at shutdown, not
+/// counted) or `lost` (the worker stopped renewing its lease: the process died).
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct Attempt {
+    pub attempt: i64,
+    pub owner: String,
+    pub started_at: i64,
+    pub ended_at: Option<i64>,
+    pub outcome: Option<String>,
+    pub error: Option<String>,
+}
 
 const JOB_COLUMNS: &str = "id, kind, params, state, attempts, cancel_requested, progress_done, \
      progress_total, error, result, created_at, started_at, finished_at";
@@ -26,18 +163,14 @@ struct JobRow {
     finished_at: Option<i64>,
 }
 
-fn parse_json(what: &str, text: &str) -> Result<Value> {
-    serde_json::from_str(text).map_err(|e| StoreError::Corrupt(format!("{what}: {e}")))
-}
-
 impl TryFrom<JobRow> for Job {
     type Error = StoreError;
     fn try_from(r: JobRow) -> Result<Job> {
         Ok(Job {
             state: JobState::parse(&r.state)
                 .ok_or_else(|| StoreError::Corrupt(format!("job {} has state {:?}", r.id, r.state)))?,
-            params: parse_json("job params", &r.params)?,
-            result: r.result.as_deref().map(|t| parse_json("job result", t)).transpose()?,
+            params: r.params,
+            result: r.result,
             id: r.id,
             kind: r.kind,
             attempts: r.attempts,
@@ -68,55 +201,69 @@ pub struct JobCount {
     pub count: i64,
 }
 
-/// Hands the oldest claimable job to `owner`: a queued one, or a running one whose lease
-/// expired (its worker died). A cancelled-while-running job is never re-run.
-const CLAIM: &str = "UPDATE jobs SET state = 'running', attempts = attempts + 1, lease_owner = $1, \
-     lease_expires_at = $2, started_at = COALESCE(started_at, $3) \
+/// Hands the oldest queued job whose back-off is over to `$2` with a lease of `$3` ms.
+/// A cancelled-while-queued job is never claimed.
+const CLAIM: &str = "UPDATE jobs SET state = 'running', attempts = attempts + 1, lease_owner = $2, \
+     lease_expires_at = {NOW} + $3, started_at = COALESCE(started_at, {NOW}) \
      WHERE seq = (SELECT seq FROM jobs \
-                  WHERE (state = 'queued' OR (state = 'running' AND lease_expires_at < $3)) \
-                    AND attempts < max_attempts AND NOT cancel_requested \
+                  WHERE state = 'queued' AND run_after <= {NOW} AND NOT cancel_requested \
                   ORDER BY seq LIMIT 1 {LOCK}) \
      RETURNING id, kind, params, attempts";
+
+const RECORD_ATTEMPT: &str = "INSERT INTO job_attempts (job_id, attempt, owner, started_at) VALUES ($2, $3, $4, {NOW})";
+
+/// Ends `owner`'s open attempt at job `$2` with outcome `$4` and error `$5`.
+const END_ATTEMPT: &str = "UPDATE job_attempts SET ended_at = {NOW}, outcome = $4, error = $5 \
+     WHERE job_id = $2 AND owner = $3 AND ended_at IS NULL";
+
+/// The channel on which PostgreSQL processes tell each other that a job was queued.
+const QUEUE_CHANNEL: &str = "puzzlepress_jobs";
 
 impl Store {
     /// Queues a job. With an idempotency key that was used before for this kind, returns the
     /// existing job and `false` instead of queuing a second one.
-    pub async fn insert_job(&self, new: &NewJob, max_attempts: i64, now: i64) -> Result<(Job, bool)> {
+    #[tracing::instrument(skip_all, fields(kind = %new.kind), err)]
+    pub async fn insert_job(&self, new: &NewJob) -> Result<(Job, bool)> {
         if let Some(key) = &new.idempotency_key {
             if let Some(job) = self.job_by_idempotency_key(&new.kind, key).await? {
                 return Ok((job, false));
             }
         }
         let id = uuid::Uuid::new_v4().to_string();
-        let params = new.params.to_string();
+        let insert_job = self.sql(
+            "INSERT INTO jobs (id, kind, params, state, max_attempts, idempotency_key, created_at) \
+             VALUES ($2, $3, $4, 'queued', $5, $6, {NOW})",
+        );
+        let insert_book = self.sql(
+            "INSERT INTO books (serial, job_id, generator_version, pages, rows, cols, created_at) \
+             VALUES ($2, $3, $4, $5, $6, $7, {NOW})",
+        );
+        let now = self.clock_param();
         let inserted = with_pool!(self, p => async {
             let mut tx = p.begin().await?;
-            sqlx::query(
-                "INSERT INTO jobs (id, kind, params, state, max_attempts, idempotency_key, created_at) \
-                 VALUES ($1, $2, $3, 'queued', $4, $5, $6)",
-            )
-            .bind(&id)
-            .bind(&new.kind)
-            .bind(&params)
-            .bind(max_attempts)
-            .bind(&new.idempotency_key)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
-            if let Some(book) = &new.book {
-                sqlx::query(
-                    "INSERT INTO books (serial, job_id, generator_version, pages, rows, cols, created_at) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                )
-                .bind(&book.serial)
-                .bind(&id)
-                .bind(book.generator_version)
-                .bind(book.pages)
-                .bind(book.rows)
-                .bind(book.cols)
+            sqlx::query(&insert_job)
                 .bind(now)
+                .bind(&id)
+                .bind(&new.kind)
+                .bind(&new.params)
+                .bind(new.max_attempts)
+                .bind(&new.idempotency_key)
                 .execute(&mut *tx)
                 .await?;
+            match &new.on_insert {
+                Some(OnInsert::Book(book)) => {
+                    sqlx::query(&insert_book)
+                        .bind(now)
+                        .bind(&book.serial)
+                        .bind(&id)
+                        .bind(book.generator_version)
+                        .bind(book.pages)
+                        .bind(book.rows)
+                        .bind(book.cols)
+                        .execute(&mut *tx)
+                        .await?;
+                }
+                None => {}
             }
             tx.commit().await
         }
@@ -137,6 +284,7 @@ impl Store {
         Ok((job, true))
     }
 
+    #[tracing::instrument(skip(self), err)]
     pub async fn job_by_idempotency_key(&self, kind: &str, key: &str) -> Result<Option<Job>> {
         let sql = format!("SELECT {JOB_COLUMNS} FROM jobs WHERE kind = $1 AND idempotency_key = $2");
         let row: Option<JobRow> = with_pool!(self, p => {
@@ -145,6 +293,7 @@ impl Store {
         row.map(Job::try_from).transpose()
     }
 
+    #[tracing::instrument(skip(self), err)]
     pub async fn job(&self, id: &str) -> Result<Option<Job>> {
         let sql = format!("SELECT {JOB_COLUMNS} FROM jobs WHERE id = $1");
         let row: Option<JobRow> = with_pool!(self, p => {
@@ -153,8 +302,24 @@ impl Store {
         row.map(Job::try_from).transpose()
     }
 
+    /// Every run of a job so far, oldest first.
+    #[tracing::instrument(skip(self), err)]
+    pub async fn attempts(&self, id: &str) -> Result<Vec<Attempt>> {
+        let rows = with_pool!(self, p => {
+            sqlx::query_as(
+                "SELECT attempt, owner, started_at, ended_at, outcome, error FROM job_attempts \
+                 WHERE job_id = $1 ORDER BY id",
+            )
+            .bind(id)
+            .fetch_all(p)
+            .await?
+        });
+        Ok(rows)
+    }
+
     /// Jobs waiting for a worker (the backpressure measure), counted up to `cap` so the
     /// check stays cheap however long the queue grows.
+    #[tracing::instrument(skip(self), err)]
     pub async fn queued_count(&self, cap: i64) -> Result<i64> {
         let n: i64 = with_pool!(self, p => {
             sqlx::query_scalar("SELECT COUNT(*) FROM (SELECT 1 FROM jobs WHERE state = 'queued' LIMIT $1) AS waiting")
@@ -165,83 +330,122 @@ impl Store {
         Ok(n)
     }
 
-    /// Claims the oldest claimable job for `owner` with a lease until `now + lease_ms`.
-    pub async fn claim(&self, owner: &str, now: i64, lease_ms: i64) -> Result<Option<Claimed>> {
+    /// Claims the oldest claimable job for `owner` with a lease of `lease_ms`, and opens
+    /// the record of this attempt.
+    #[tracing::instrument(skip(self), err)]
+    pub async fn claim(&self, owner: &str, lease_ms: i64) -> Result<Option<Claimed>> {
+        let now = self.clock_param();
+        let record = self.sql(RECORD_ATTEMPT);
         let row: Option<ClaimRow> = match &self.pool {
             // An immediate transaction takes SQLite's write lock before reading, so two
             // processes can never pick the same row.
             Pool::Sqlite(p) => {
                 let mut tx = p.begin_with("BEGIN IMMEDIATE").await?;
-                let row = sqlx::query_as(&CLAIM.replace("{LOCK}", ""))
-                    .bind(owner)
-                    .bind(now + lease_ms)
+                let row: Option<ClaimRow> = sqlx::query_as(&self.sql(&CLAIM.replace("{LOCK}", "")))
                     .bind(now)
+                    .bind(owner)
+                    .bind(lease_ms)
                     .fetch_optional(&mut *tx)
                     .await?;
+                if let Some(r) = &row {
+                    sqlx::query(&record).bind(now).bind(&r.id).bind(r.attempts).bind(owner).execute(&mut *tx).await?;
+                }
                 tx.commit().await?;
                 row
             }
             // Row locks with SKIP LOCKED let many workers claim different rows concurrently.
             Pool::Postgres(p) => {
-                sqlx::query_as(&CLAIM.replace("{LOCK}", "FOR UPDATE SKIP LOCKED"))
-                    .bind(owner)
-                    .bind(now + lease_ms)
-                    .bind(now)
-                    .fetch_optional(p)
-                    .await?
+                let mut tx = p.begin().await?;
+                let row: Option<ClaimRow> =
+                    sqlx::query_as(&self.sql(&CLAIM.replace("{LOCK}", "FOR UPDATE SKIP LOCKED")))
+                        .bind(now)
+                        .bind(owner)
+                        .bind(lease_ms)
+                        .fetch_optional(&mut *tx)
+                        .await?;
+                if let Some(r) = &row {
+                    sqlx::query(&record).bind(now).bind(&r.id).bind(r.attempts).bind(owner).execute(&mut *tx).await?;
+                }
+                tx.commit().await?;
+                row
             }
         };
-        row.map(|r| {
-            Ok(Claimed { params: parse_json("job params", &r.params)?, id: r.id, kind: r.kind, attempts: r.attempts })
-        })
-        .transpose()
+        Ok(row.map(|r| Claimed { id: r.id, kind: r.kind, params: r.params, attempts: r.attempts }))
     }
 
-    /// Ends jobs whose worker died and that may not be tried again: cancelled ones whose
-    /// cancellation was requested, failed ones that used up their attempts. Returns how many.
-    pub async fn rescue_expired(&self, now: i64) -> Result<u64> {
-        let n = with_pool!(self, p => {
-            let cancelled = sqlx::query(
-                "UPDATE jobs SET state = 'cancelled', finished_at = $1, lease_owner = NULL, lease_expires_at = NULL \
-                 WHERE state = 'running' AND lease_expires_at < $1 AND cancel_requested",
-            )
-            .bind(now)
-            .execute(p)
-            .await?
-            .rows_affected();
-            let failed = sqlx::query(
-                "UPDATE jobs SET state = 'failed', finished_at = $1, lease_owner = NULL, lease_expires_at = NULL, \
-                 error = 'the worker running this job stopped responding ' || CAST(attempts AS TEXT) || ' times; giving up' \
-                 WHERE state = 'running' AND lease_expires_at < $1 AND attempts >= max_attempts",
-            )
-            .bind(now)
-            .execute(p)
-            .await?
-            .rows_affected();
-            cancelled + failed
-        });
+    /// Deals with running jobs whose lease expired (their worker died or hung): records the
+    /// attempt as lost, then ends the job if it was cancelled or has used up its attempts,
+    /// or queues it again to run after `backoff_ms` times the attempts made so far.
+    /// Returns how many jobs it dealt with.
+    #[tracing::instrument(skip(self), err)]
+    pub async fn rescue_expired(&self, backoff_ms: i64) -> Result<u64> {
+        let now = self.clock_param();
+        let expired = "state = 'running' AND lease_expires_at < {NOW}";
+        let lost = self.sql(&format!(
+            "UPDATE job_attempts SET ended_at = {{NOW}}, outcome = 'lost', \
+             error = 'the worker stopped renewing its lease (its process died or hung)' \
+             WHERE ended_at IS NULL AND job_id IN (SELECT id FROM jobs WHERE {expired})"
+        ));
+        let cancelled = self.sql(&format!(
+            "UPDATE jobs SET state = 'cancelled', finished_at = {{NOW}}, lease_owner = NULL, lease_expires_at = NULL \
+             WHERE {expired} AND cancel_requested"
+        ));
+        let failed = self.sql(&format!(
+            "UPDATE jobs SET state = 'failed', finished_at = {{NOW}}, lease_owner = NULL, lease_expires_at = NULL, \
+             error = 'the worker running this job stopped responding ' || CAST(attempts AS TEXT) || ' times; giving up' \
+             WHERE {expired} AND attempts >= max_attempts"
+        ));
+        let requeued = self.sql(&format!(
+            "UPDATE jobs SET state = 'queued', lease_owner = NULL, lease_expires_at = NULL, \
+             run_after = {{NOW}} + $2 * attempts WHERE {expired}"
+        ));
+        let n = with_pool!(self, p => async {
+            let mut tx = p.begin().await?;
+            sqlx::query(&lost).bind(now).execute(&mut *tx).await?;
+            let mut n = sqlx::query(&cancelled).bind(now).execute(&mut *tx).await?.rows_affected();
+            n += sqlx::query(&failed).bind(now).execute(&mut *tx).await?.rows_affected();
+            n += sqlx::query(&requeued).bind(now).bind(backoff_ms).execute(&mut *tx).await?.rows_affected();
+            tx.commit().await?;
+            Ok::<u64, sqlx::Error>(n)
+        }
+        .await)?;
         Ok(n)
     }
 
-    /// Extends `owner`'s lease and records progress; tells whether the lease is still held
-    /// and whether a client asked the job to stop.
-    pub async fn heartbeat(
-        &self,
-        id: &str,
-        owner: &str,
-        now: i64,
-        lease_ms: i64,
-        done: i64,
-        total: i64,
-    ) -> Result<Lease> {
+    /// Extends `owner`'s lease by `lease_ms` and records progress; tells whether the lease
+    /// is still held and whether a client asked the job to stop.
+    #[tracing::instrument(skip(self), err)]
+    pub async fn heartbeat(&self, id: &str, owner: &str, lease_ms: i64, done: i64, total: i64) -> Result<Lease> {
+        let sql = self.sql(
+            "UPDATE jobs SET lease_expires_at = {NOW} + $2, progress_done = $3, progress_total = $4 \
+             WHERE id = $5 AND lease_owner = $6 AND state = 'running' RETURNING cancel_requested",
+        );
+        let now = self.clock_param();
+        let cancel: Option<bool> = with_pool!(self, p => {
+            sqlx::query_scalar(&sql)
+                .bind(now)
+                .bind(lease_ms)
+                .bind(done)
+                .bind(total)
+                .bind(id)
+                .bind(owner)
+                .fetch_optional(p)
+                .await?
+        });
+        Ok(match cancel {
+            Some(cancel_requested) => Lease::Held { cancel_requested },
+            None => Lease::Lost,
+        })
+    }
+
+    /// Like [`Store::heartbeat`] without writing: a cheap look, between heartbeats, at
+    /// whether `owner` still holds the job and whether a client asked it to stop.
+    #[tracing::instrument(skip(self), level = "debug", err)]
+    pub async fn lease(&self, id: &str, owner: &str) -> Result<Lease> {
         let cancel: Option<bool> = with_pool!(self, p => {
             sqlx::query_scalar(
-                "UPDATE jobs SET lease_expires_at = $1, progress_done = $2, progress_total = $3 \
-                 WHERE id = $4 AND lease_owner = $5 AND state = 'running' RETURNING cancel_requested",
+                "SELECT cancel_requested FROM jobs WHERE id = $1 AND lease_owner = $2 AND state = 'running'",
             )
-            .bind(now + lease_ms)
-            .bind(done)
-            .bind(total)
             .bind(id)
             .bind(owner)
             .fetch_optional(p)
@@ -253,19 +457,15 @@ impl Store {
         })
     }
 
-    /// Records how `owner`'s run of a job ended, with its artifact, in one transaction.
-    /// Returns false (and changes nothing) when the lease was lost meanwhile, so a job is
-    /// finished once, by its current holder.
-    pub async fn finish(
-        &self,
-        id: &str,
-        owner: &str,
-        outcome: &Outcome,
-        progress: (i64, i64),
-        now: i64,
-    ) -> Result<bool> {
-        let (state, result, error, artifact) = match outcome {
-            Outcome::Succeeded(out) => (JobState::Succeeded, Some(out.result.to_string()), None, out.artifact.as_ref()),
+    /// Records how `owner`'s run of a job ended, with the rows its kind writes on success,
+    /// in one transaction. Returns false (and changes nothing) when the lease was lost
+    /// meanwhile, so a job is finished once, by its current holder.
+    #[tracing::instrument(skip(self, outcome), fields(outcome = outcome.label()), err)]
+    pub async fn finish(&self, id: &str, owner: &str, outcome: &Outcome, progress: (i64, i64)) -> Result<bool> {
+        let (state, result, error, on_success) = match outcome {
+            Outcome::Succeeded { result, on_success } => {
+                (JobState::Succeeded, Some(result.as_str()), None, on_success.as_ref())
+            }
             Outcome::Failed(error) => (JobState::Failed, None, Some(error.as_str()), None),
             Outcome::Cancelled => (JobState::Cancelled, None, None, None),
         };
@@ -274,40 +474,48 @@ impl Store {
             JobState::Succeeded => (progress.1.max(1), progress.1.max(1)),
             _ => progress,
         };
+        let update = self.sql(
+            "UPDATE jobs SET state = $2, result = $3, error = $4, finished_at = {NOW}, \
+             progress_done = $5, progress_total = $6, lease_owner = NULL, lease_expires_at = NULL \
+             WHERE id = $7 AND lease_owner = $8 AND state = 'running'",
+        );
+        let end_attempt = self.sql(END_ATTEMPT);
+        let print_book = self.sql(
+            "UPDATE books SET letters = $2, answer = $3, content_hash = $4, finished_at = {NOW} \
+             WHERE serial = $5 AND job_id = $6",
+        );
+        let now = self.clock_param();
         let finished = with_pool!(self, p => async {
             let mut tx = p.begin().await?;
-            let updated = sqlx::query(
-                "UPDATE jobs SET state = $1, result = $2, error = $3, finished_at = $4, \
-                 progress_done = $5, progress_total = $6, lease_owner = NULL, lease_expires_at = NULL \
-                 WHERE id = $7 AND lease_owner = $8 AND state = 'running'",
-            )
-            .bind(state.as_str())
-            .bind(result)
-            .bind(error)
-            .bind(now)
-            .bind(done)
-            .bind(total)
-            .bind(id)
-            .bind(owner)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
+            let updated = sqlx::query(&update)
+                .bind(now)
+                .bind(state.as_str())
+                .bind(result)
+                .bind(error)
+                .bind(done)
+                .bind(total)
+                .bind(id)
+                .bind(owner)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
             if updated != 1 {
                 return Ok::<bool, sqlx::Error>(false);
             }
-            if let Some(Artifact::Book { serial, letters, answer, content_hash }) = artifact {
-                sqlx::query(
-                    "UPDATE books SET letters = $1, answer = $2, content_hash = $3, finished_at = $4 \
-                     WHERE serial = $5 AND job_id = $6",
-                )
-                .bind(letters)
-                .bind(answer.to_string())
-                .bind(content_hash)
-                .bind(now)
-                .bind(serial)
-                .bind(id)
-                .execute(&mut *tx)
-                .await?;
+            sqlx::query(&end_attempt).bind(now).bind(id).bind(owner).bind(outcome.label()).bind(error).execute(&mut *tx).await?;
+            match on_success {
+                Some(OnSuccess::Book(book)) => {
+                    sqlx::query(&print_book)
+                        .bind(now)
+                        .bind(&book.letters)
+                        .bind(&book.answer)
+                        .bind(&book.content_hash)
+                        .bind(&book.serial)
+                        .bind(id)
+                        .execute(&mut *tx)
+                        .await?;
+                }
+                None => {}
             }
             tx.commit().await?;
             Ok(true)
@@ -318,32 +526,47 @@ impl Store {
 
     /// Hands a running job back to the queue without counting the attempt (used at
     /// shutdown, so another process picks it up at once instead of waiting for the lease).
+    #[tracing::instrument(skip(self), err)]
     pub async fn release(&self, id: &str, owner: &str) -> Result<bool> {
-        let updated = with_pool!(self, p => {
-            sqlx::query(
+        let end_attempt = self.sql(END_ATTEMPT);
+        let now = self.clock_param();
+        let released = with_pool!(self, p => async {
+            let mut tx = p.begin().await?;
+            let updated = sqlx::query(
                 "UPDATE jobs SET state = 'queued', attempts = attempts - 1, lease_owner = NULL, \
                  lease_expires_at = NULL WHERE id = $1 AND lease_owner = $2 AND state = 'running'",
             )
             .bind(id)
             .bind(owner)
-            .execute(p)
+            .execute(&mut *tx)
             .await?
-            .rows_affected()
-        });
-        Ok(updated == 1)
+            .rows_affected();
+            if updated == 1 {
+                sqlx::query(&end_attempt)
+                    .bind(now)
+                    .bind(id)
+                    .bind(owner)
+                    .bind("released")
+                    .bind(Some("handed back to the queue at shutdown"))
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            tx.commit().await?;
+            Ok::<bool, sqlx::Error>(updated == 1)
+        }
+        .await)?;
+        Ok(released)
     }
 
-    /// Cancels a queued job at once, or asks a running one to stop at its next progress
-    /// report. Returns the job as it is afterwards (None if there is no such job).
-    pub async fn cancel(&self, id: &str, now: i64) -> Result<Option<Job>> {
+    /// Cancels a queued job at once, or asks a running one to stop (its worker looks a few
+    /// times a second). Returns the job as it is afterwards (None if there is no such job).
+    #[tracing::instrument(skip(self), err)]
+    pub async fn cancel(&self, id: &str) -> Result<Option<Job>> {
+        let sql =
+            self.sql("UPDATE jobs SET state = 'cancelled', finished_at = {NOW} WHERE id = $2 AND state = 'queued'");
+        let now = self.clock_param();
         with_pool!(self, p => {
-            sqlx::query(
-                "UPDATE jobs SET state = 'cancelled', finished_at = $1 WHERE id = $2 AND state = 'queued'",
-            )
-            .bind(now)
-            .bind(id)
-            .execute(p)
-            .await?;
+            sqlx::query(&sql).bind(now).bind(id).execute(p).await?;
             sqlx::query("UPDATE jobs SET cancel_requested = TRUE WHERE id = $1 AND state = 'running'")
                 .bind(id)
                 .execute(p)
@@ -353,6 +576,7 @@ impl Store {
     }
 
     /// Jobs by kind and state, for metrics.
+    #[tracing::instrument(skip(self), err)]
     pub async fn job_counts(&self) -> Result<Vec<JobCount>> {
         let rows = with_pool!(self, p => {
             sqlx::query_as("SELECT kind, state, COUNT(*) AS count FROM jobs GROUP BY kind, state ORDER BY kind, state")
@@ -360,5 +584,36 @@ impl Store {
                 .await?
         });
         Ok(rows)
+    }
+
+    /// Tells every process listening on this PostgreSQL database that a job was queued
+    /// (nothing to do on SQLite, where other processes poll).
+    pub async fn notify_job_queued(&self) -> Result<()> {
+        if let Pool::Postgres(p) = &self.pool {
+            sqlx::query("SELECT pg_notify($1, '')").bind(QUEUE_CHANNEL).execute(p).await?;
+        }
+        Ok(())
+    }
+
+    /// On PostgreSQL, a connection that hears [`Store::notify_job_queued`] from any
+    /// process; None on SQLite.
+    pub async fn queue_listener(&self) -> Result<Option<QueueListener>> {
+        if self.postgres_pool().is_none() {
+            return Ok(None);
+        }
+        let mut listener = PgListener::connect(&self.url).await?;
+        listener.listen(QUEUE_CHANNEL).await?;
+        Ok(Some(QueueListener(listener)))
+    }
+}
+
+/// Hears that jobs were queued by other processes.
+pub struct QueueListener(PgListener);
+
+impl QueueListener {
+    /// Waits for the next notification; an error means the connection broke.
+    pub async fn recv(&mut self) -> Result<()> {
+        self.0.recv().await?;
+        Ok(())
     }
 }

@@ -6,6 +6,7 @@
 //! notifications, migrations, connection options) are spelled out per backend.
 
 mod books;
+mod clock;
 mod jobs;
 mod settings;
 
@@ -15,8 +16,9 @@ use std::time::Duration;
 use sqlx::postgres::{PgPool, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
 
-pub use books::BookRecord;
-pub use jobs::JobCount;
+pub use books::{BookRecord, NewBook, PrintedBook};
+pub use clock::Clock;
+pub use jobs::{Attempt, Claimed, Job, JobCount, JobState, Lease, NewJob, OnInsert, OnSuccess, Outcome, QueueListener};
 
 /// Which database a `Store` talks to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,39 +46,35 @@ macro_rules! with_pool {
 pub(crate) use with_pool;
 
 /// Errors from the database layer.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     /// The configured URL is not one we can use.
+    #[error("database URL: {0}")]
     BadUrl(String),
-    Database(sqlx::Error),
-    Migrate(sqlx::migrate::MigrateError),
+    #[error("database: {0}")]
+    Database(#[from] sqlx::Error),
+    #[error("migrations: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
     /// Stored data that does not parse (a bug or manual tampering), never user input.
+    #[error("stored data is corrupt: {0}")]
     Corrupt(String),
-}
-
-impl std::fmt::Display for StoreError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            StoreError::BadUrl(msg) => write!(f, "database URL: {msg}"),
-            StoreError::Database(e) => write!(f, "database: {e}"),
-            StoreError::Migrate(e) => write!(f, "migrations: {e}"),
-            StoreError::Corrupt(msg) => write!(f, "stored data is corrupt: {msg}"),
-        }
-    }
-}
-
-impl std::error::Error for StoreError {}
-
-impl From<sqlx::Error> for StoreError {
-    fn from(e: sqlx::Error) -> Self {
-        StoreError::Database(e)
-    }
 }
 
 impl StoreError {
     /// True when the error is a unique-constraint violation (a lost race on insert).
     pub fn is_unique_violation(&self) -> bool {
         matches!(self, StoreError::Database(sqlx::Error::Database(e)) if e.is_unique_violation())
+    }
+
+    /// True when the database could not be reached (as opposed to a query that failed):
+    /// an outage to retry, not a bug.
+    pub fn is_unavailable(&self) -> bool {
+        matches!(
+            self,
+            StoreError::Database(
+                sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) | sqlx::Error::Tls(_)
+            )
+        )
     }
 }
 
@@ -87,6 +85,7 @@ pub type Result<T> = std::result::Result<T, StoreError>;
 pub struct Store {
     pool: Pool,
     url: String,
+    clock: Clock,
 }
 
 impl Store {
@@ -110,7 +109,30 @@ impl Store {
         } else {
             return Err(StoreError::BadUrl(format!("{url:?} is neither sqlite://FILE nor postgres://…")));
         };
-        Ok(Store { pool, url: url.to_string() })
+        Ok(Store { pool, url: url.to_string(), clock: Clock::Database })
+    }
+
+    /// The same store with its times taken from `clock` instead of the database's (tests).
+    pub fn with_clock(mut self, clock: Clock) -> Store {
+        self.clock = clock;
+        self
+    }
+
+    /// `template` with `{NOW}` replaced by this backend's expression for the current time
+    /// in Unix milliseconds, taken from the database server's clock so that replicas with
+    /// skewed clocks agree on leases. `{NOW}` reads bind parameter `$1`, which
+    /// [`Store::clock_param`] fills: NULL for the database clock, a fixed time in tests.
+    fn sql(&self, template: &str) -> String {
+        let now = match self.pool {
+            Pool::Sqlite(_) => "COALESCE($1, CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER))",
+            Pool::Postgres(_) => "COALESCE($1, CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT))",
+        };
+        template.replace("{NOW}", now)
+    }
+
+    /// The value for `$1` in SQL made by [`Store::sql`].
+    fn clock_param(&self) -> Option<i64> {
+        self.clock.fixed()
     }
 
     pub fn backend(&self) -> Backend {

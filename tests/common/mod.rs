@@ -39,6 +39,39 @@ impl TestDb {
     pub fn both() -> [TestDb; 2] {
         [TestDb::sqlite(), TestDb::postgres()]
     }
+
+    pub fn backend(&self) -> &'static str {
+        if self.pg_name.is_some() {
+            "PostgreSQL"
+        } else {
+            "SQLite"
+        }
+    }
+}
+
+/// Runs `body` against a fresh SQLite file and a fresh PostgreSQL database. Both run even
+/// when the first fails; a failure names the backend it happened on.
+pub async fn on_both<F, Fut>(body: F)
+where
+    F: Fn(TestDb) -> Fut,
+    Fut: std::future::Future<Output = ()> + Send + 'static,
+{
+    let mut failures = Vec::new();
+    for db in TestDb::both() {
+        let backend = db.backend();
+        if let Err(e) = tokio::spawn(body(db)).await {
+            let message = match e.try_into_panic() {
+                Ok(panic) => panic
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_else(|| "panic".into()),
+                Err(e) => e.to_string(),
+            };
+            failures.push(format!("on {backend}: {message}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 fn psql(url: &str, sql: &str) {
@@ -85,15 +118,23 @@ impl Server {
             .spawn()
             .expect("start puzzlepress");
         let stdout = child.stdout.take().unwrap();
-        let mut lines = BufReader::new(stdout).lines();
-        let base = loop {
-            let line = lines.next().expect("server exited before listening").unwrap();
-            if let Some(addr) = line.strip_prefix("puzzlepress listening on ") {
-                break addr.trim().to_string();
+        let (tx, rx) = std::sync::mpsc::channel();
+        // Reads the address, then keeps draining stdout so the server never blocks on a
+        // full pipe.
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if let Some(addr) = line.strip_prefix("puzzlepress listening on ") {
+                    let _ = tx.send(addr.trim().to_string());
+                }
+            }
+        });
+        let base = match rx.recv_timeout(Duration::from_secs(30)) {
+            Ok(base) => base,
+            Err(_) => {
+                let _ = child.kill();
+                panic!("the server did not start listening within 30 s (or exited): {:?}", child.wait());
             }
         };
-        // Keep draining stdout so the server never blocks on a full pipe.
-        std::thread::spawn(move || for _ in lines {});
         Server { base, child }
     }
 

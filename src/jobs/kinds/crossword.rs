@@ -4,13 +4,13 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::RunError;
+use crate::jobs::{Context, JobKind, RunError};
 use crate::puzzles::crossword::{self, CrosswordError, FillRequest, PatternRequest, WordSquareRequest};
 use crate::puzzles::monitor::Monitor;
 
-pub const PATTERNS: &str = "crossword.patterns";
-pub const FILL: &str = "crossword.fill";
-pub const WORD_SQUARES: &str = "wordsquares";
+pub struct CrosswordPatterns;
+pub struct CrosswordFills;
+pub struct WordSquares;
 
 /// A search that ends without a result (no solution exists, or the budget ran out) is a
 /// successful job whose result says why, like a One Up puzzle without a solution.
@@ -29,14 +29,32 @@ fn outcome<T: Serialize>(result: Result<T, CrosswordError>, empty: Value) -> Res
     }
 }
 
-pub fn patterns(req: PatternRequest, progress: &mut dyn Monitor) -> Result<Value, RunError> {
-    outcome(crossword::generate_patterns(&req, progress), json!({ "patterns": [] }))
+impl JobKind for CrosswordPatterns {
+    const NAME: &'static str = "crosswords.patterns";
+    type Params = PatternRequest;
+    type Output = Value;
+
+    fn run(_: &Context, req: PatternRequest, monitor: &mut dyn Monitor) -> Result<Value, RunError> {
+        outcome(crossword::generate_patterns(&req, monitor), json!({ "patterns": [] }))
+    }
 }
 
-pub fn fill(req: FillRequest, progress: &mut dyn Monitor) -> Result<Value, RunError> {
-    outcome(crossword::fill(&req, progress), json!({ "rows": null, "across": [], "down": [] }))
+impl JobKind for CrosswordFills {
+    const NAME: &'static str = "crosswords.fills";
+    type Params = FillRequest;
+    type Output = Value;
+
+    fn run(_: &Context, req: FillRequest, monitor: &mut dyn Monitor) -> Result<Value, RunError> {
+        outcome(crossword::fill(&req, monitor), json!({ "rows": null, "across": [], "down": [] }))
+    }
 }
 
-pub fn word_squares(req: WordSquareRequest, progress: &mut dyn Monitor) -> Result<Value, RunError> {
-    outcome(crossword::word_squares(&req, progress), json!({ "squares": [] }))
+impl JobKind for WordSquares {
+    const NAME: &'static str = "wordsquares";
+    type Params = WordSquareRequest;
+    type Output = Value;
+
+    fn run(_: &Context, req: WordSquareRequest, monitor: &mut dyn Monitor) -> Result<Value, RunError> {
+        outcome(crossword::word_squares(&req, monitor), json!({ "squares": [] }))
+    }
 }

@@ -2,11 +2,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::RunError;
+use crate::jobs::{Context, JobKind, RunError};
 use crate::puzzles::foxhole::{self, Graph, GraphError, StrategyOutcome};
 use crate::puzzles::monitor::Monitor;
 
-pub const STRATEGY: &str = "foxhole.strategy";
+pub struct FoxholeStrategies;
 
 /// Where the fox lives: `{"holes": n}` (a line) or `{"graph": [[…], …]}` (adjacency lists).
 /// Also the params stored with a strategy job.
@@ -35,7 +35,13 @@ impl Holes {
     }
 }
 
-pub fn strategy(params: Holes, progress: &mut dyn Monitor) -> Result<StrategyOutcome, RunError> {
-    let graph = params.to_graph().map_err(|(_, msg)| RunError::Failed(msg))?;
-    Ok(foxhole::shortest_strategy(&graph, progress)?)
+impl JobKind for FoxholeStrategies {
+    const NAME: &'static str = "foxhole.strategies";
+    type Params = Holes;
+    type Output = StrategyOutcome;
+
+    fn run(_: &Context, params: Holes, monitor: &mut dyn Monitor) -> Result<StrategyOutcome, RunError> {
+        let graph = params.to_graph().map_err(|(_, msg)| RunError::Failed(msg))?;
+        Ok(foxhole::shortest_strategy(&graph, monitor)?)
+    }
 }

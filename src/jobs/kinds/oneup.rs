@@ -4,12 +4,12 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::RunError;
+use crate::jobs::{Context, JobKind, RunError};
 use crate::puzzles::monitor::Monitor;
 use crate::puzzles::oneup::{self, MetropolisOptions, Puzzle};
 
-pub const SOLVE: &str = "oneup.solve";
-pub const GENERATE: &str = "oneup.generate";
+pub struct OneUpSolves;
+pub struct OneUpPuzzles;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -39,17 +39,29 @@ fn to_value(v: impl Serialize) -> Result<Value, RunError> {
     serde_json::to_value(v).map_err(|e| RunError::Failed(e.to_string()))
 }
 
-pub fn solve(params: SolveParams, progress: &mut dyn Monitor) -> Result<Value, RunError> {
-    let puzzle = Puzzle::from_json_value(&params.puzzle).map_err(|e| RunError::Failed(e.to_string()))?;
-    match params.method {
-        Method::Exact => to_value(oneup::solve(&puzzle, 2, progress)?),
-        Method::Metropolis => to_value(oneup::metropolis(&puzzle, &params.metropolis, progress)?),
+impl JobKind for OneUpSolves {
+    const NAME: &'static str = "oneup.solves";
+    type Params = SolveParams;
+    type Output = Value;
+
+    fn run(_: &Context, params: SolveParams, monitor: &mut dyn Monitor) -> Result<Value, RunError> {
+        let puzzle = Puzzle::from_json_value(&params.puzzle).map_err(|e| RunError::Failed(e.to_string()))?;
+        match params.method {
+            Method::Exact => to_value(oneup::solve(&puzzle, 2, monitor)?),
+            Method::Metropolis => to_value(oneup::metropolis(&puzzle, &params.metropolis, monitor)?),
+        }
     }
 }
 
-pub fn generate(params: GenerateParams, progress: &mut dyn Monitor) -> Result<Value, RunError> {
-    let mut generated = to_value(oneup::generate(params.size, params.seed, progress)?)?;
-    generated["seed"] = params.seed.into();
-    generated["size"] = params.size.into();
-    Ok(generated)
+impl JobKind for OneUpPuzzles {
+    const NAME: &'static str = "oneup.puzzles";
+    type Params = GenerateParams;
+    type Output = Value;
+
+    fn run(_: &Context, params: GenerateParams, monitor: &mut dyn Monitor) -> Result<Value, RunError> {
+        let mut generated = to_value(oneup::generate(params.size, params.seed, monitor)?)?;
+        generated["seed"] = params.seed.into();
+        generated["size"] = params.size.into();
+        Ok(generated)
+    }
 }

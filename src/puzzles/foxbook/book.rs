@@ -59,6 +59,11 @@ impl Book {
         Sha256::digest(self.text().as_bytes()).into()
     }
 
+    /// [`Book::content_hash`] in lower-case hexadecimal.
+    pub fn content_hash_hex(&self) -> String {
+        self.content_hash().iter().map(|b| format!("{b:02x}")).collect()
+    }
+
     /// The page that holds the fox.
     pub fn fox_page(&self) -> &Page {
         &self.pages[self.answer.page as usize - 1]

@@ -38,3 +38,24 @@ pub use spec::{BookSpec, SpecError, COLS_RANGE, PAGES_RANGE, ROWS_RANGE};
 
 /// Bumped whenever the same inputs would give a different book.
 pub const GENERATOR_VERSION: u32 = 1;
+
+/// Why no book was made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BookError {
+    #[error(transparent)]
+    Spec(#[from] SpecError),
+    #[error("cancelled")]
+    Cancelled(#[from] crate::puzzles::monitor::Cancelled),
+}
+
+/// The book for `serial` under `secret`: the same inputs always give the same book,
+/// whether the server prints it or the offline CLI does.
+pub fn book_for(
+    secret: &[u8],
+    serial: &str,
+    spec: BookSpec,
+    monitor: &mut dyn crate::puzzles::monitor::Monitor,
+) -> Result<Book, BookError> {
+    spec.validate()?;
+    Ok(generate(spec, book_seed(secret, serial, spec), monitor)?)
+}

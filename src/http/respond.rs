@@ -1,0 +1,51 @@
+//! Small pieces shared by the resource modules: request headers read the same way, and
+//! responses built the same way.
+
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+use super::error::ApiError;
+
+/// The optional `Idempotency-Key` header: a retried POST with the same key returns the
+/// resource the first one created.
+pub fn idempotency_key(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
+    let Some(value) = headers.get("idempotency-key") else { return Ok(None) };
+    let key = value.to_str().ok().map(str::trim).filter(|k| !k.is_empty() && k.len() <= 255).ok_or_else(|| {
+        ApiError::invalid("Idempotency-Key", "Idempotency-Key must be 1 to 255 visible ASCII characters")
+    })?;
+    Ok(Some(key.to_string()))
+}
+
+/// 202 Accepted with a `Location` header and a JSON body.
+pub fn accepted(location: &str, body: impl Serialize) -> Response {
+    let mut response = (StatusCode::ACCEPTED, axum::Json(body)).into_response();
+    if let Ok(value) = HeaderValue::from_str(location) {
+        response.headers_mut().insert(header::LOCATION, value);
+    }
+    response
+}
+
+/// A PDF shown inline, saved as `filename` if the reader downloads it.
+pub fn pdf_response(bytes: Vec<u8>, filename: &str) -> Response {
+    let mut response = (StatusCode::OK, axum::body::Body::from(bytes)).into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/pdf"));
+    if let Ok(v) = HeaderValue::from_str(&format!("inline; filename=\"{filename}\"")) {
+        headers.insert(header::CONTENT_DISPOSITION, v);
+    }
+    response
+}
+
+/// Runs CPU work (rendering, unpacking) off the async threads.
+pub async fn blocking<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work).await.map_err(|e| ApiError::Internal(format!("blocking task failed: {e}")))
+}
+
+/// RFC 3339 form of a stored millisecond time.
+pub fn timestamp(ms: i64) -> String {
+    time::OffsetDateTime::from_unix_timestamp_nanos(ms as i128 * 1_000_000)
+        .ok()
+        .and_then(|t| t.format(&time::format_description::well_known::Rfc3339).ok())
+        .unwrap_or_default()
+}

@@ -1,0 +1,70 @@
+//! Find the Fox books: sample the book for a serial under the server secret; the book row
+//! is created with the job and its letters, answer and content hash are written with the
+//! job's success.
+
+use serde::{Deserialize, Serialize};
+
+use crate::jobs::{Context, JobKind, RunError};
+use crate::puzzles::foxbook::{book_for, BookError, BookSpec, GENERATOR_VERSION};
+use crate::puzzles::monitor::Monitor;
+use crate::store::{NewBook, OnInsert, OnSuccess, PrintedBook};
+
+pub struct Books;
+
+/// Stored with a book job: everything that determines the book except the secret.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct BookParams {
+    pub serial: String,
+    #[serde(flatten)]
+    pub spec: BookSpec,
+}
+
+/// A book job's result; the book itself is stored in its own row.
+#[derive(Debug, Serialize)]
+pub struct BookResult {
+    pub serial: String,
+    pub content_hash: String,
+    #[serde(skip)]
+    printed: Option<PrintedBook>,
+}
+
+impl JobKind for Books {
+    const NAME: &'static str = "books";
+    type Params = BookParams;
+    type Output = BookResult;
+
+    fn run(ctx: &Context, params: BookParams, monitor: &mut dyn Monitor) -> Result<BookResult, RunError> {
+        let book = book_for(&ctx.secret, &params.serial, params.spec, monitor).map_err(|e| match e {
+            BookError::Cancelled(_) => RunError::Cancelled,
+            e @ BookError::Spec(_) => RunError::Failed(e.to_string()),
+        })?;
+        let content_hash = book.content_hash_hex();
+        let answer = serde_json::to_string(&book.answer).map_err(|e| RunError::Failed(e.to_string()))?;
+        let printed = PrintedBook {
+            serial: params.serial.clone(),
+            letters: book.pack(),
+            answer,
+            content_hash: content_hash.clone(),
+        };
+        Ok(BookResult { serial: params.serial, content_hash, printed: Some(printed) })
+    }
+
+    fn on_insert(params: &BookParams) -> Option<OnInsert> {
+        Some(OnInsert::Book(NewBook {
+            serial: params.serial.clone(),
+            generator_version: GENERATOR_VERSION as i64,
+            pages: params.spec.pages as i64,
+            rows: params.spec.rows as i64,
+            cols: params.spec.cols as i64,
+        }))
+    }
+
+    fn on_success(output: &mut BookResult) -> Option<OnSuccess> {
+        output.printed.take().map(OnSuccess::Book)
+    }
+
+    /// A retried order draws a new serial; it is the same order if it asks for the same book.
+    fn same_request(stored: &BookParams, retried: &BookParams) -> bool {
+        stored.spec == retried.spec
+    }
+}

@@ -63,11 +63,12 @@ check_problem 422 "size" "word square too large"
 
 # Printable grid and solution of a fill.
 post_json /crosswords/fills '{"pattern": "3EF9C51EBFAFAAF8FE37577BFB9D5CEFEF75763F8FAAFAFEBC51CFBEg"}'
+check_header location '^/crosswords/fills/' "a fill's Location is the fill"
 fill=$(header location)
-fill=/crosswords/fills/${fill#/jobs/}
+check_jq '.links.self == "'"$fill"'" and .links.grid_pdf == "'"$fill"'/grid.pdf" and .links.solution_pdf == "'"$fill"'/solution.pdf"' "the fill links itself and its PDFs"
 req GET "$fill/grid.pdf"
 check_status 200 "the empty grid prints at once"
-wait_job "/jobs/${fill#/crosswords/fills/}" 60
+wait_job "$fill" 60
 for doc in grid solution; do
   req GET "$fill/$doc.pdf"
   if [ "$STATUS" = 200 ] && head -c 5 "$BODY_FILE" | grep -q '%PDF-' && grep -aq '/Count 1$' "$BODY_FILE"; then pass; else fail "$doc.pdf of a fill"; fi
@@ -75,5 +76,5 @@ done
 post_json /crosswords/fills '{"pattern": [".....", ".#.#.", ".....", ".#.#.", "....."], "words": ["ABCDE", "FGHIJ"]}'
 nofill=$(header location)
 wait_job "$nofill"
-req GET "/crosswords/fills/${nofill#/jobs/}/solution.pdf"
+req GET "$nofill/solution.pdf"
 check_problem 409 "no filling" "no solution PDF without a fill"

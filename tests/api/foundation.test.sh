@@ -58,6 +58,8 @@ for n in 1 2 3 4 5 6 7 8; do
 done
 
 post_json /foxhole/strategies '{"graph": [[1],[0,2],[1,3],[2,4],[3]]}'
+check_header location '^/foxhole/strategies/' "a strategy's Location is the strategy"
+check_jq '.links.self == "'"$(header location)"'" and (.links.job | startswith("/jobs/"))' "Location and links.self agree"
 loc=$(header location)
 wait_job "$loc"
 check_jq '.result.days == 6 and .progress.done == .progress.total' "graph form of five holes"
@@ -79,7 +81,9 @@ check_problem 422 "inspections" "inspection outside the line"
 # Jobs: unknown id, cancel a finished job, idempotency.
 req GET /jobs/00000000-0000-0000-0000-000000000000
 check_problem 404 "no job" "unknown job"
-req DELETE "$loc"
+req GET "/jobs/${loc##*/}"
+check_jq '.kind == "foxhole.strategies" and (.attempt_log | length) == 1 and .attempt_log[0].outcome == "succeeded"' "the job logs its one attempt"
+req DELETE "/jobs/${loc##*/}"
 check_problem 409 "already ended" "cancel a finished job"
 post_json /foxhole/strategies '{"holes": 9}' -H 'Idempotency-Key: api-suite-key-1'
 first=$(header location)
@@ -90,9 +94,9 @@ check_problem 422 "Idempotency-Key" "reused Idempotency-Key with another body"
 
 req GET /metrics
 check_status 200 "metrics"
-if grep -q 'puzzlepress_jobs{kind="foxhole.strategy",state="succeeded"}' "$BODY_FILE"; then pass; else fail "metrics count jobs by kind and state"; fi
+if grep -q 'puzzlepress_jobs{kind="foxhole.strategies",state="succeeded"}' "$BODY_FILE"; then pass; else fail "metrics count jobs by kind and state"; fi
 if grep -q 'puzzlepress_http_requests_total{method="POST",route="/foxhole/strategies",status="202"}' "$BODY_FILE"; then pass; else fail "metrics count HTTP requests"; fi
-if grep -q 'puzzlepress_job_duration_seconds_count{kind="foxhole.strategy"}' "$BODY_FILE"; then pass; else fail "metrics time jobs"; fi
+if grep -q 'puzzlepress_job_duration_seconds_count{kind="foxhole.strategies"}' "$BODY_FILE"; then pass; else fail "metrics time jobs"; fi
 
 # Gray codes: exact counts starting at 0, paging, precise errors.
 for spec in "3 8 true 12" "3 8 false 18" "4 16 true 2688" "4 16 false 5712"; do

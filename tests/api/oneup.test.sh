@@ -9,26 +9,26 @@ check_header location '^/oneup/solves/' "solve Location"
 solve=$(header location)
 wait_job "$(jq -r .links.self "$BODY_FILE")"
 req GET "$solve"
-check_jq ".state == \"succeeded\" and .method == \"exact\" and .solution == $SOLUTION and .unique == true and .stats.nodes >= 1" "exact solution of the example, unique"
+check_jq ".state == \"succeeded\" and .request.method == \"exact\" and .result.solution == $SOLUTION and .result.unique == true and .result.stats.nodes >= 1" "exact solution of the example, unique"
 
 req POST '/oneup/solves?method=metropolis&seed=7' -H 'content-type: text/plain' --data-binary "@$EXAMPLE"
 solve=$(header location)
 wait_job "$(jq -r .links.self "$BODY_FILE")"
 req GET "$solve"
-check_jq ".method == \"metropolis\" and .solution == $SOLUTION and .stats.final_energy == 0 and .stats.seed == 7 and .unique == null" "Metropolis reaches energy 0 on the example"
+check_jq ".request.method == \"metropolis\" and .result.solution == $SOLUTION and .result.stats.final_energy == 0 and .result.stats.seed == 7 and .result.unique == null" "Metropolis reaches energy 0 on the example"
 
 # The JSON form, and a puzzle with two solutions (no clues at all).
 post_json /oneup/solves '{"row_regions": ["1111","1111","1111","1111"], "col_regions": ["1111","1111","1111","1111"], "clues": []}'
 solve=$(header location)
 wait_job "$(jq -r .links.self "$BODY_FILE")"
 req GET "$solve"
-check_jq '.solution != null and .unique == false' "an empty 4x4 has more than one solution"
+check_jq '.result.solution != null and .result.unique == false' "an empty 4x4 has more than one solution"
 # An impossible one: two 1s forced into one row region of size 4.
 post_json /oneup/solves '{"row_regions": ["1111","1111","1111","1111"], "col_regions": ["1111","1111","1111","1111"], "clues": [{"row":1,"col":1,"digit":1},{"row":1,"col":2,"digit":1}]}'
 solve=$(header location)
 wait_job "$(jq -r .links.self "$BODY_FILE")"
 req GET "$solve"
-check_jq '.state == "succeeded" and .solution == null and (.reason | length > 0)' "an impossible puzzle has no solution and a reason"
+check_jq '.state == "succeeded" and .result.solution == null and (.result.reason | length > 0)' "an impossible puzzle has no solution and a reason"
 
 # Errors name the line or field.
 sed '2s/.*/1111122/' "$EXAMPLE" >"$WORK/short-line.txt"
@@ -60,19 +60,20 @@ check_status 202 "generate a puzzle"
 puzzle=$(header location)
 wait_job "$(jq -r .links.self "$BODY_FILE")"
 req GET "$puzzle"
-check_jq '.state == "succeeded" and .seed == 42 and (.puzzle.text | length > 0) and (.puzzle.json.row_regions | length) == 6 and (.solution | length) == 6 and (.difficulty.clues > 0)' "generated puzzle"
+check_jq '.state == "succeeded" and .request.seed == 42 and .result.seed == 42 and (.result.puzzle.text | length > 0) and (.result.puzzle.json.row_regions | length) == 6 and (.result.solution | length) == 6 and (.result.difficulty.clues > 0)' "generated puzzle"
+check_jq '.links.puzzle_pdf == "'"$puzzle"'/puzzle.pdf" and .links.solution_pdf == "'"$puzzle"'/solution.pdf" and .links.self == "'"$puzzle"'"' "the puzzle links itself and its PDFs"
 cp "$BODY_FILE" "$WORK/generated.json"
-jq -r .puzzle.text "$WORK/generated.json" >"$WORK/generated.txt"
+jq -r .result.puzzle.text "$WORK/generated.json" >"$WORK/generated.txt"
 req POST /oneup/solves -H 'content-type: text/plain' --data-binary "@$WORK/generated.txt"
 solve=$(header location)
 wait_job "$(jq -r .links.self "$BODY_FILE")"
 req GET "$solve"
-check_jq ".unique == true and .solution == $(jq -c .solution "$WORK/generated.json")" "the generated puzzle has exactly its one solution"
+check_jq ".result.unique == true and .result.solution == $(jq -c .result.solution "$WORK/generated.json")" "the generated puzzle has exactly its one solution"
 post_json /oneup/puzzles '{"size": 6, "seed": 42}'
 again=$(header location)
 wait_job "$(jq -r .links.self "$BODY_FILE")"
 req GET "$again"
-if [ "$(jq -c .puzzle "$BODY_FILE")" = "$(jq -c .puzzle "$WORK/generated.json")" ]; then pass; else fail "same seed, same puzzle"; fi
+if [ "$(jq -c .result.puzzle "$BODY_FILE")" = "$(jq -c .result.puzzle "$WORK/generated.json")" ]; then pass; else fail "same seed, same puzzle"; fi
 post_json /oneup/puzzles '{"size": 10}'
 check_problem 422 "size" "size out of range"
 

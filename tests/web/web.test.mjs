@@ -229,12 +229,12 @@ scenario('One Up: generates a 6 × 6 puzzle, prints it, and solves its text uniq
   assert.deepEqual(hrefs, [`${base}/puzzle.pdf`, `${base}/solution.pdf`]);
   const generated = await (await page.request.get(`${BASE_URL}${base}`)).json();
   assert.equal(generated.state, 'succeeded');
-  assert.equal((await page.inputValue('#puzzle-text')).trim(), generated.puzzle.text.trim(), 'the puzzle text is in the textarea');
+  assert.equal((await page.inputValue('#puzzle-text')).trim(), generated.result.puzzle.text.trim(), 'the puzzle text is in the textarea');
   const clues = await page.$$eval('#oneup-board .cell.clue', (els) =>
     els.map((e) => `${e.dataset.row} ${e.dataset.col} ${e.textContent.trim()}`).sort(),
   );
   assert.equal(await page.locator('#oneup-board .cell').count(), 36, 'a 6 × 6 grid is drawn');
-  assert.deepEqual(clues, generated.puzzle.json.clues.map((k) => `${k.row} ${k.col} ${k.digit}`).sort(), 'the clues are drawn');
+  assert.deepEqual(clues, generated.result.puzzle.json.clues.map((k) => `${k.row} ${k.col} ${k.digit}`).sort(), 'the clues are drawn');
   for (const href of hrefs) await assertPdf(page, href);
   await screenshot(page, 'oneup-generated');
 
@@ -248,7 +248,7 @@ scenario('One Up: generates a 6 × 6 puzzle, prints it, and solves its text uniq
   );
   const grid = Array.from({ length: 6 }, () => Array(6).fill('?'));
   for (const c of digits) grid[c.row - 1][c.col - 1] = c.digit;
-  assert.deepEqual(grid.map((r) => r.join('')), generated.solution, 'the solver finds the generated solution');
+  assert.deepEqual(grid.map((r) => r.join('')), generated.result.solution, 'the solver finds the generated solution');
 });
 
 scenario('crosswords: 15 × 15 patterns, a fill whose letters and entries agree, printable', async (page) => {

@@ -160,9 +160,7 @@ async function fillPattern(pattern, number) {
       say(fillStatus, `No fill was found: ${job.error || job.state}.`, 'error');
       return;
     }
-    // The printable grid and solution live under the fill's job id.
-    const id = job.id || url.split('/').pop();
-    showFill(job.result, number, `/crosswords/fills/${encodeURIComponent(id)}`);
+    showFill(job.result, number, job.links);
   } catch (err) {
     if (stale()) return;
     progress.hidden = true;
@@ -186,7 +184,7 @@ function clueList(title, entries) {
 }
 
 /** A fill, or (rows null) the reason none was found: no such fill exists, or the search ran out of budget. */
-function showFill({ rows, across = [], down = [], reason }, number, base) {
+function showFill({ rows, across = [], down = [], reason }, number, links) {
   if (!rows) {
     say(fillStatus, sentence(reason) || 'No fill was found for this pattern.', 'error');
     return;
@@ -201,8 +199,8 @@ function showFill({ rows, across = [], down = [], reason }, number, base) {
       h(
         'div',
         { class: 'links' },
-        h('a', { class: 'button secondary', href: `${base}/grid.pdf`, id: 'fill-grid-pdf' }, 'Print grid (PDF)'),
-        h('a', { class: 'button secondary', href: `${base}/solution.pdf`, id: 'fill-solution-pdf' }, 'Print solution (PDF)'),
+        h('a', { class: 'button secondary', href: links.grid_pdf, id: 'fill-grid-pdf' }, 'Print grid (PDF)'),
+        h('a', { class: 'button secondary', href: links.solution_pdf, id: 'fill-solution-pdf' }, 'Print solution (PDF)'),
       ),
       h('div', { class: 'clues' }, clueList('Across', across), clueList('Down', down)),
     ),

@@ -171,21 +171,23 @@ async function solve(event) {
       say(status, `The solver stopped: ${done.error || done.reason || done.state}.`, 'error');
       return;
     }
-    if (!done.solution) {
+    const result = done.result;
+    if (!result.solution) {
       redraw();
-      say(status, done.reason ? `No solution: ${done.reason}.` : 'This puzzle has no solution.', 'error');
+      say(status, result.reason ? `No solution: ${result.reason}.` : 'This puzzle has no solution.', 'error');
     } else {
-      redraw(done.solution);
+      redraw(result.solution);
       const verdict =
-        done.unique === true
+        result.unique === true
           ? 'Solved. The solution is unique.'
-          : done.unique === false
+          : result.unique === false
             ? 'Solved, but the solution is not unique: this is one of several.'
-            : `Solved.${done.reason ? ` ${done.reason}.` : ''}`;
+            : `Solved.${result.reason ? ` ${result.reason}.` : ''}`;
       say(status, verdict, 'ok');
-      status.dataset.unique = String(done.unique);
+      status.dataset.unique = String(result.unique);
     }
-    const stats = statsList(done.stats);
+    const stats = statsList(result.stats);
+    const stats = statsList(result.stats);
     if (stats) extra.replaceChildren(h('h3', {}, 'Solver statistics'), stats);
   } catch (err) {
     if (stale()) return;
@@ -218,30 +220,29 @@ async function generate(event) {
     const done = await poll(url, { isStale: stale, onUpdate: (b) => working('Generating…', b) });
     if (!done) return;
     progressRow.hidden = true;
-    if (done.state !== 'succeeded' || !done.puzzle) {
-      say(status, `No puzzle was made: ${done.error || done.reason || done.state}.`, 'error');
+    if (done.state !== 'succeeded' || !done.result?.puzzle) {
+      say(status, `No puzzle was made: ${done.error || done.result?.reason || done.state}.`, 'error');
       return;
     }
-    const { text, json } = done.puzzle;
+    const { text, json } = done.result.puzzle;
     textarea.value = text.endsWith('\n') ? text : `${text}\n`;
     const puzzle = { rows: json.row_regions, cols: json.col_regions, clues: json.clues };
     shown = puzzle;
     boardBox.replaceChildren(drawBoard(puzzle));
     say(status, `A new ${size} × ${size} puzzle with ${json.clues.length} clues.`, 'ok');
-    const base = url.replace(/\/$/, '');
-    const solution = done.solution;
+    const solution = done.result.solution;
     const reveal = h('button', { type: 'button', class: 'secondary' }, 'Show the solution');
     reveal.addEventListener('click', () => {
       boardBox.replaceChildren(drawBoard(puzzle, solution));
       reveal.disabled = true;
     });
-    const difficulty = statsList(done.difficulty);
+    const difficulty = statsList(done.result.difficulty);
     extra.replaceChildren(
       h(
         'div',
         { class: 'links' },
-        h('a', { class: 'button secondary', href: `${base}/puzzle.pdf` }, 'Print the puzzle (PDF)'),
-        h('a', { class: 'button secondary', href: `${base}/solution.pdf` }, 'Print the solution (PDF)'),
+        h('a', { class: 'button secondary', href: done.links.puzzle_pdf }, 'Print the puzzle (PDF)'),
+        h('a', { class: 'button secondary', href: done.links.solution_pdf }, 'Print the solution (PDF)'),
         solution ? reveal : null,
       ),
       difficulty ? h('h3', {}, 'Difficulty') : null,

@@ -187,7 +187,6 @@ async function solve(event) {
       status.dataset.unique = String(result.unique);
     }
     const stats = statsList(result.stats);
-    const stats = statsList(result.stats);
     if (stats) extra.replaceChildren(h('h3', {}, 'Solver statistics'), stats);
   } catch (err) {
     if (stale()) return;

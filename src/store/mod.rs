@@ -155,6 +155,7 @@ impl Store {
     }
 
     /// Applies the backend's migrations (idempotent; safe to run from several processes).
+    #[tracing::instrument(skip(self), err)]
     pub async fn migrate(&self) -> Result<()> {
         match &self.pool {
             Pool::Sqlite(p) => sqlx::migrate!("migrations/sqlite").run(p).await,
@@ -164,6 +165,7 @@ impl Store {
     }
 
     /// Whether the database answers a trivial query.
+    #[tracing::instrument(skip(self), level = "debug", err)]
     pub async fn ping(&self) -> Result<()> {
         with_pool!(self, p => sqlx::query("SELECT 1").execute(p).await.map(|_| ()))?;
         Ok(())

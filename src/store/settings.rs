@@ -5,6 +5,7 @@ use super::{with_pool, Result, Store};
 impl Store {
     /// Returns the stored value of `name`, first storing `candidate` if there is none.
     /// Every process racing here ends up with the same value: the first insert wins.
+    #[tracing::instrument(skip(self, candidate), err)]
     pub async fn setting_or_insert(&self, name: &str, candidate: &str) -> Result<String> {
         let value: String = with_pool!(self, p => {
             sqlx::query("INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING")

@@ -8,7 +8,7 @@ use serde::Serialize;
 use sqlx::postgres::PgListener;
 
 use super::books::{NewBook, PrintedBook};
-use super::{with_pool, Pool, Result, Store, StoreError};
+use super::{with_pool, Backend, Pool, Result, Store, StoreError};
 
 /// Lifecycle of a job. Terminal states are `succeeded`, `failed` and `cancelled`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -336,40 +336,25 @@ impl Store {
     pub async fn claim(&self, owner: &str, lease_ms: i64) -> Result<Option<Claimed>> {
         let now = self.clock_param();
         let record = self.sql(RECORD_ATTEMPT);
-        let row: Option<ClaimRow> = match &self.pool {
+        let (begin, lock) = match self.backend() {
             // An immediate transaction takes SQLite's write lock before reading, so two
             // processes can never pick the same row.
-            Pool::Sqlite(p) => {
-                let mut tx = p.begin_with("BEGIN IMMEDIATE").await?;
-                let row: Option<ClaimRow> = sqlx::query_as(&self.sql(&CLAIM.replace("{LOCK}", "")))
-                    .bind(now)
-                    .bind(owner)
-                    .bind(lease_ms)
-                    .fetch_optional(&mut *tx)
-                    .await?;
-                if let Some(r) = &row {
-                    sqlx::query(&record).bind(now).bind(&r.id).bind(r.attempts).bind(owner).execute(&mut *tx).await?;
-                }
-                tx.commit().await?;
-                row
-            }
+            Backend::Sqlite => ("BEGIN IMMEDIATE", ""),
             // Row locks with SKIP LOCKED let many workers claim different rows concurrently.
-            Pool::Postgres(p) => {
-                let mut tx = p.begin().await?;
-                let row: Option<ClaimRow> =
-                    sqlx::query_as(&self.sql(&CLAIM.replace("{LOCK}", "FOR UPDATE SKIP LOCKED")))
-                        .bind(now)
-                        .bind(owner)
-                        .bind(lease_ms)
-                        .fetch_optional(&mut *tx)
-                        .await?;
-                if let Some(r) = &row {
-                    sqlx::query(&record).bind(now).bind(&r.id).bind(r.attempts).bind(owner).execute(&mut *tx).await?;
-                }
-                tx.commit().await?;
-                row
-            }
+            Backend::Postgres => ("BEGIN", "FOR UPDATE SKIP LOCKED"),
         };
+        let claim = self.sql(&CLAIM.replace("{LOCK}", lock));
+        let row: Option<ClaimRow> = with_pool!(self, p => async {
+            let mut tx = p.begin_with(begin).await?;
+            let row: Option<ClaimRow> =
+                sqlx::query_as(&claim).bind(now).bind(owner).bind(lease_ms).fetch_optional(&mut *tx).await?;
+            if let Some(r) = &row {
+                sqlx::query(&record).bind(now).bind(&r.id).bind(r.attempts).bind(owner).execute(&mut *tx).await?;
+            }
+            tx.commit().await?;
+            Ok::<_, sqlx::Error>(row)
+        }
+        .await)?;
         Ok(row.map(|r| Claimed { id: r.id, kind: r.kind, params: r.params, attempts: r.attempts }))
     }
 

@@ -15,7 +15,10 @@ pub fn print_book(args: &BookArgs) -> anyhow::Result<()> {
         Serial::parse(&args.serial).map_err(|e| anyhow::anyhow!("--serial {:?}: {e}", args.serial))?.to_string();
     let spec = BookSpec { pages: args.pages, rows: args.rows, cols: args.cols };
     spec.validate().map_err(|e| anyhow::anyhow!("{e}"))?;
-    let book = sample(args.secret.as_bytes(), &serial, spec, &mut Unmonitored).map_err(|e| match e {
+    let secret = crate::cli::configured_secret()?.with_context(|| {
+        format!("the book secret is needed: set {} or {}", crate::cli::SECRET_ENV, crate::cli::SECRET_FILE_ENV)
+    })?;
+    let book = sample(secret.as_bytes(), &serial, spec, &mut Unmonitored).map_err(|e| match e {
         RunError::Failed(msg) => anyhow::anyhow!(msg),
         RunError::Cancelled => anyhow::anyhow!("cancelled"),
     })?;

@@ -1,11 +1,14 @@
-//! Command-line interface: `serve` (the default), `migrate`, `book`; and the book secret,
-//! which comes from the environment only.
+//! Command-line interface: `serve` (the default), `migrate`, `book`, `health`; and the
+//! book secret, which comes from the environment only.
 
 use std::ffi::OsString;
 use std::net::SocketAddr;
 
 use anyhow::{bail, Context};
 use clap::{Args, Parser, Subcommand};
+
+/// `serve`'s listen address when neither `--bind` nor `PUZZLEPRESS_BIND` is given.
+pub const DEFAULT_BIND: &str = "127.0.0.1:8080";
 
 const SERVE_SECRET_HELP: &str = "The book secret comes from the environment, never from a flag: \
 PUZZLEPRESS_SECRET, or PUZZLEPRESS_SECRET_FILE naming a file that holds it (line breaks at its end are dropped). \
@@ -36,6 +39,18 @@ pub enum Command {
     /// and serial (book.txt, book.pdf, answer.pdf, answer.json).
     #[command(after_help = BOOK_SECRET_HELP)]
     Book(BookArgs),
+    /// Health check for containers: GET a running server's /healthz; exit 0 on 200 within
+    /// 2 s, else 1 with the reason on stderr.
+    Health(HealthArgs),
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct HealthArgs {
+    /// URL to probe (http:// only). Default: /healthz on the port of PUZZLEPRESS_BIND
+    /// (else 8080), over loopback when it is 0.0.0.0 or [::], so the command matches the
+    /// server it runs next to.
+    #[arg(long)]
+    pub url: Option<String>,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -64,7 +79,7 @@ pub struct DatabaseArgs {
 #[derive(Args, Debug, Clone)]
 pub struct ServeArgs {
     /// Address to listen on (port 0 picks a free port, printed at start).
-    #[arg(long, env = "PUZZLEPRESS_BIND", default_value = "127.0.0.1:8080")]
+    #[arg(long, env = "PUZZLEPRESS_BIND", default_value = DEFAULT_BIND)]
     pub bind: SocketAddr,
 
     #[command(flatten)]

@@ -1,6 +1,9 @@
 # syntax=docker/dockerfile:1
 # Build: docker build -t puzzlepress .
-# Run:   docker run -p 8080:8080 -e DATABASE_URL=postgres://… puzzlepress
+# Run:   docker run -p 8080:8080 -v puzzlepress-data:/data puzzlepress     (SQLite in the volume)
+#        docker run -p 8080:8080 -e DATABASE_URL=postgres://… puzzlepress  (PostgreSQL)
+# Secret: -e PUZZLEPRESS_SECRET_FILE=/run/secrets/book_secret plus a read-only mount of that
+#        file, or -e PUZZLEPRESS_SECRET; never a command-line argument.
 
 FROM rust:1.95-bookworm AS build
 WORKDIR /src
@@ -19,6 +22,9 @@ RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates
 COPY --from=build /usr/local/bin/puzzlepress /usr/local/bin/puzzlepress
 USER puzzlepress
 WORKDIR /data
+# The SQLite default lives here. Declared after useradd made /data puzzlepress's, so a new
+# named volume starts out owned by that user.
+VOLUME /data
 ENV PUZZLEPRESS_BIND=0.0.0.0:8080 \
     DATABASE_URL=sqlite:///data/puzzlepress.db
 EXPOSE 8080

@@ -1,5 +1,6 @@
 //! What the container relies on, checked without Docker: the exact health-check commands of
-//! `Dockerfile` and `compose.yaml` run against the real binary.
+//! `Dockerfile` and `compose.yaml` run against the real binary, and the image's volume, user
+//! and secret wiring.
 
 mod common;
 
@@ -200,4 +201,31 @@ fn the_probe_fails_with_a_reason_on_another_status_silence_or_a_url_it_cannot_us
     let output = health("https://127.0.0.1:8443/healthz");
     assert_eq!(output.status.code(), Some(1));
     assert!(stderr_line(&output).contains("only http://"), "{output:?}");
+}
+
+#[test]
+fn the_image_runs_as_a_user_keeps_data_in_a_volume_and_takes_the_secret_from_a_file() {
+    let user = instruction("USER");
+    assert!(!matches!(user.split(':').next(), Some("root" | "0")), "USER {user}");
+    let volume = instruction("VOLUME");
+    assert!(volume.contains("/data"), "VOLUME {volume}");
+    let env = image_env();
+    assert!(env["DATABASE_URL"].starts_with("sqlite:///data/"), "the SQLite default is in the volume: {env:?}");
+    let bind_port = env["PUZZLEPRESS_BIND"].rsplit_once(':').unwrap().1.to_string();
+    assert_eq!(instruction("EXPOSE"), bind_port, "EXPOSE is the port the server binds");
+
+    let compose = compose();
+    let service = &compose["services"]["puzzlepress"];
+    let env = compose_env(service);
+    assert!(!env.contains_key("PUZZLEPRESS_SECRET"), "the secret stays out of the environment: {env:?}");
+    let file = &env["PUZZLEPRESS_SECRET_FILE"];
+    let name = file.strip_prefix("/run/secrets/").unwrap_or_else(|| panic!("a compose secret: {file}"));
+    let granted: Vec<String> = serde_yaml_ng::from_value(service["secrets"].clone()).unwrap();
+    assert!(granted.iter().any(|s| s == name), "the service is granted {name}: {granted:?}");
+    assert!(compose["secrets"][name]["file"].as_str().is_some(), "{name} is defined from a file");
+
+    for file in ["Dockerfile", "compose.yaml", "README.md"] {
+        let text = std::fs::read_to_string(format!("{ROOT}/{file}")).unwrap();
+        assert!(!text.contains("--secret"), "{file} passes the secret on a command line");
+    }
 }

@@ -1,12 +1,25 @@
-//! Command-line interface: `serve` (the default), `migrate`, `book`.
+//! Command-line interface: `serve` (the default), `migrate`, `book`, `health`; and the
+//! book secret, which comes from the environment only.
 
+use std::ffi::OsString;
 use std::net::SocketAddr;
 
+use anyhow::{bail, Context};
 use clap::{Args, Parser, Subcommand};
+
+/// `serve`'s listen address when neither `--bind` nor `PUZZLEPRESS_BIND` is given.
+pub const DEFAULT_BIND: &str = "127.0.0.1:8080";
+
+const SERVE_SECRET_HELP: &str = "The book secret comes from the environment, never from a flag: \
+PUZZLEPRESS_SECRET, or PUZZLEPRESS_SECRET_FILE naming a file that holds it (line breaks at its end are dropped). \
+If neither is set, one is generated once and kept in the database.";
+
+const BOOK_SECRET_HELP: &str = "The server's book secret comes from the environment, never from a flag: \
+PUZZLEPRESS_SECRET, or PUZZLEPRESS_SECRET_FILE naming a file that holds it (line breaks at its end are dropped).";
 
 #[derive(Parser, Debug)]
 #[command(name = "puzzlepress", version, about = "Prints unique Find-the-Fox books and solves puzzles, over HTTP")]
-#[command(args_conflicts_with_subcommands = true)]
+#[command(args_conflicts_with_subcommands = true, after_help = SERVE_SECRET_HELP)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -18,12 +31,26 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Run the HTTP service and its workers (the default).
+    #[command(after_help = SERVE_SECRET_HELP)]
     Serve(ServeArgs),
     /// Apply database migrations and exit.
     Migrate(DatabaseArgs),
     /// Print a Find the Fox book offline: the same files the server gives for this secret
     /// and serial (book.txt, book.pdf, answer.pdf, answer.json).
+    #[command(after_help = BOOK_SECRET_HELP)]
     Book(BookArgs),
+    /// Health check for containers: GET a running server's /healthz; exit 0 on 200 within
+    /// 2 s, else 1 with the reason on stderr.
+    Health(HealthArgs),
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct HealthArgs {
+    /// URL to probe (http:// only). Default: /healthz on the port of PUZZLEPRESS_BIND
+    /// (else 8080), over loopback when it is 0.0.0.0 or [::], so the command matches the
+    /// server it runs next to.
+    #[arg(long)]
+    pub url: Option<String>,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -31,9 +58,6 @@ pub struct BookArgs {
     /// The book's serial number (case, spaces and hyphens are ignored).
     #[arg(long)]
     pub serial: String,
-    /// The server's book secret.
-    #[arg(long, env = "PUZZLEPRESS_SECRET", hide_env_values = true)]
-    pub secret: String,
     #[arg(long, default_value_t = 200)]
     pub pages: u32,
     #[arg(long, default_value_t = 32)]
@@ -55,7 +79,7 @@ pub struct DatabaseArgs {
 #[derive(Args, Debug, Clone)]
 pub struct ServeArgs {
     /// Address to listen on (port 0 picks a free port, printed at start).
-    #[arg(long, env = "PUZZLEPRESS_BIND", default_value = "127.0.0.1:8080")]
+    #[arg(long, env = "PUZZLEPRESS_BIND", default_value = DEFAULT_BIND)]
     pub bind: SocketAddr,
 
     #[command(flatten)]
@@ -68,11 +92,6 @@ pub struct ServeArgs {
     /// Queued jobs accepted before new ones are refused with 503.
     #[arg(long, env = "PUZZLEPRESS_QUEUE_LIMIT", default_value_t = 1000)]
     pub queue_limit: i64,
-
-    /// Key from which per-book seeds are derived. If unset, one is generated once and kept
-    /// in the database, so every restart and every replica derives the same books.
-    #[arg(long, env = "PUZZLEPRESS_SECRET", hide_env_values = true)]
-    pub secret: Option<String>,
 
     /// Seconds a worker's claim on a job lasts without a heartbeat; after it, another
     /// worker re-runs the job.
@@ -99,4 +118,93 @@ pub struct ServeArgs {
     /// Requests handled at once; more wait their turn.
     #[arg(long, env = "PUZZLEPRESS_MAX_CONCURRENT_REQUESTS", default_value_t = 512)]
     pub max_concurrent_requests: usize,
+}
+
+pub const SECRET_ENV: &str = "PUZZLEPRESS_SECRET";
+pub const SECRET_FILE_ENV: &str = "PUZZLEPRESS_SECRET_FILE";
+
+/// The book secret from `PUZZLEPRESS_SECRET`, or from the file `PUZZLEPRESS_SECRET_FILE`
+/// names (a mounted Docker or Kubernetes secret), without the line breaks ending the file.
+/// Never a flag: command lines show in `ps` and in shell history. `None` when neither is
+/// set; an empty secret is an error rather than a quiet fallback to the generated one.
+pub fn configured_secret() -> anyhow::Result<Option<String>> {
+    secret_from(|name| std::env::var_os(name))
+}
+
+fn secret_from(var: impl Fn(&str) -> Option<OsString>) -> anyhow::Result<Option<String>> {
+    let (secret, source) = match (var(SECRET_ENV), var(SECRET_FILE_ENV)) {
+        (Some(_), Some(_)) => bail!("set {SECRET_ENV} or {SECRET_FILE_ENV}, not both"),
+        (Some(value), None) => (
+            value.into_string().map_err(|_| anyhow::anyhow!("{SECRET_ENV} is not valid UTF-8"))?,
+            SECRET_ENV.to_string(),
+        ),
+        (None, Some(path)) => {
+            if path.is_empty() {
+                bail!("{SECRET_FILE_ENV} is set but empty: it should name the file holding the secret");
+            }
+            let path = std::path::PathBuf::from(path);
+            let text = std::fs::read_to_string(&path)
+                .with_context(|| format!("{SECRET_FILE_ENV}: cannot read the secret from {}", path.display()))?;
+            // Editors and `echo` end files with a newline that is no part of the secret.
+            (text.trim_end_matches(['\n', '\r']).to_string(), format!("{SECRET_FILE_ENV} ({})", path.display()))
+        }
+        (None, None) => return Ok(None),
+    };
+    if secret.is_empty() {
+        bail!("the book secret from {source} is empty; give a non-empty one, or set neither variable to let `serve` generate one and keep it in the database");
+    }
+    Ok(Some(secret))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn secret(vars: &[(&str, &str)]) -> anyhow::Result<Option<String>> {
+        secret_from(|name| vars.iter().find(|(k, _)| *k == name).map(|(_, v)| OsString::from(v)))
+    }
+
+    fn temp_file(contents: &str) -> std::path::PathBuf {
+        let path = std::env::temp_dir().join(format!("pp-secret-{}", uuid::Uuid::new_v4().simple()));
+        std::fs::write(&path, contents).unwrap();
+        path
+    }
+
+    #[test]
+    fn the_secret_comes_from_the_variable_or_the_file_without_its_trailing_newline() {
+        assert_eq!(secret(&[]).unwrap(), None);
+        assert_eq!(secret(&[(SECRET_ENV, "s3cret")]).unwrap().as_deref(), Some("s3cret"));
+        for contents in ["s3cret", "s3cret\n", "s3cret\r\n"] {
+            let path = temp_file(contents);
+            let got = secret(&[(SECRET_FILE_ENV, path.to_str().unwrap())]).unwrap();
+            std::fs::remove_file(&path).unwrap();
+            assert_eq!(got.as_deref(), Some("s3cret"), "file holding {contents:?}");
+        }
+    }
+
+    #[test]
+    fn empty_missing_or_doubly_given_secrets_are_refused() {
+        let empty = secret(&[(SECRET_ENV, "")]).unwrap_err().to_string();
+        assert!(empty.contains("PUZZLEPRESS_SECRET is empty"), "{empty}");
+        let path = temp_file("\n");
+        let empty_file = secret(&[(SECRET_FILE_ENV, path.to_str().unwrap())]).unwrap_err().to_string();
+        std::fs::remove_file(&path).unwrap();
+        assert!(empty_file.contains("is empty") && empty_file.contains(path.to_str().unwrap()), "{empty_file}");
+        let missing = format!("{:#}", secret(&[(SECRET_FILE_ENV, "/nonexistent/secret")]).unwrap_err());
+        assert!(missing.contains("/nonexistent/secret"), "{missing}");
+        assert!(secret(&[(SECRET_FILE_ENV, "")]).is_err());
+        assert!(secret(&[(SECRET_ENV, "a"), (SECRET_FILE_ENV, "/x")]).unwrap_err().to_string().contains("not both"));
+    }
+
+    #[test]
+    fn no_command_takes_the_secret_as_a_flag() {
+        for args in [
+            &["puzzlepress", "--secret", "x"][..],
+            &["puzzlepress", "serve", "--secret", "x"],
+            &["puzzlepress", "book", "--serial", "NCB5919RTQP", "--out", "o", "--secret", "x"],
+        ] {
+            let err = Cli::try_parse_from(args).unwrap_err();
+            assert_eq!(err.kind(), clap::error::ErrorKind::UnknownArgument, "{args:?}");
+        }
+    }
 }

@@ -4,12 +4,14 @@
 //! - [`jobs`]: the durable queue and worker pool.
 //! - [`store`]: SQLite and PostgreSQL.
 //! - [`http`]: the REST API.
+//! - [`probe`]: `puzzlepress health`, the container health check.
 
 pub mod cli;
 pub mod http;
 pub mod jobs;
 pub mod metrics;
 pub mod offline;
+pub mod probe;
 pub mod puzzles;
 pub mod render;
 pub mod server;

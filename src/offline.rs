@@ -12,7 +12,10 @@ pub fn print_book(args: &BookArgs) -> anyhow::Result<()> {
     let serial =
         Serial::parse(&args.serial).map_err(|e| anyhow::anyhow!("--serial {:?}: {e}", args.serial))?.to_string();
     let spec = BookSpec { pages: args.pages, rows: args.rows, cols: args.cols };
-    let book = book_for(args.secret.as_bytes(), &serial, spec, &mut Unmonitored)?;
+    let secret = crate::cli::configured_secret()?.with_context(|| {
+        format!("the book secret is needed: set {} or {}", crate::cli::SECRET_ENV, crate::cli::SECRET_FILE_ENV)
+    })?;
+    let book = book_for(secret.as_bytes(), &serial, spec, &mut Unmonitored)?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
     let files: [(&str, Vec<u8>); 4] = [
         ("book.txt", book.text().into_bytes()),

@@ -35,10 +35,10 @@ pub async fn migrate(database_url: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The key books are derived from: configured, or generated once and shared through the
-/// database.
+/// The key books are derived from: configured (`cli::configured_secret`, which refuses an
+/// empty one), or generated once and shared through the database.
 async fn book_secret(store: &Store, configured: Option<String>) -> anyhow::Result<Vec<u8>> {
-    if let Some(secret) = configured.filter(|s| !s.is_empty()) {
+    if let Some(secret) = configured {
         return Ok(secret.into_bytes());
     }
     let candidate: String = (0..32).map(|_| format!("{:02x}", rand::random::<u8>())).collect();
@@ -61,12 +61,14 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     };
     anyhow::ensure!(args.max_attempts >= 1, "--max-attempts must be at least 1");
     anyhow::ensure!(args.queue_limit >= 1, "--queue-limit must be at least 1");
+    // Read before touching the database, so a bad secret fails fast.
+    let configured_secret = crate::cli::configured_secret()?;
 
     let store = Store::connect(&args.database.database_url)
         .await
         .with_context(|| format!("opening the database {}", redact(&args.database.database_url)))?;
     store.migrate().await.context("migrating the database")?;
-    let secret = book_secret(&store, args.secret.clone()).await?;
+    let secret = book_secret(&store, configured_secret).await?;
 
     let wake = Wake::default();
     wake.listen(&store);

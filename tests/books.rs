@@ -24,10 +24,11 @@ fn hex(bytes: &[u8]) -> String {
 fn offline(serial: &str, secret: &str, pages: u32, rows: u32, cols: u32) -> std::path::PathBuf {
     let out = std::env::temp_dir().join(format!("pp-book-{}", uuid::Uuid::new_v4().simple()));
     let status = Command::new(env!("CARGO_BIN_EXE_puzzlepress"))
-        .args(["book", "--serial", serial, "--secret", secret, "--out"])
+        .args(["book", "--serial", serial, "--out"])
         .arg(&out)
         .args(["--pages", &pages.to_string(), "--rows", &rows.to_string(), "--cols", &cols.to_string()])
-        .env_remove("PUZZLEPRESS_SECRET")
+        .env("PUZZLEPRESS_SECRET", secret)
+        .env_remove("PUZZLEPRESS_SECRET_FILE")
         .status()
         .unwrap();
     assert!(status.success());
@@ -47,7 +48,7 @@ async fn order(server: &Server, body: serde_json::Value) -> (String, serde_json:
 #[tokio::test(flavor = "multi_thread")]
 async fn the_offline_cli_prints_what_the_server_serves() {
     for db in TestDb::both() {
-        let server = Server::start(&db.url, &["--secret", "cli-test-secret", "--workers", "2"]);
+        let server = Server::start_with_env(&db.url, &["--workers", "2"], &[("PUZZLEPRESS_SECRET", "cli-test-secret")]);
         let (serial, book) = order(&server, json!({"pages": 12, "rows": 10, "cols": 14})).await;
         let dir = offline(&serial.to_lowercase(), "cli-test-secret", 12, 10, 14);
 
@@ -108,4 +109,54 @@ async fn a_generated_secret_is_kept_in_the_database_across_restarts() {
     let dir = offline(&serial2, &secret, 3, 6, 6);
     assert_eq!(hex(&Sha256::digest(std::fs::read(dir.join("book.txt")).unwrap())), book2["content_hash"]);
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_secret_file_gives_the_books_of_the_same_secret_and_an_empty_secret_is_refused() {
+    let db = TestDb::sqlite();
+    let file = std::env::temp_dir().join(format!("pp-secret-{}", uuid::Uuid::new_v4().simple()));
+    // As `echo` or an editor writes it: the trailing newline is no part of the secret.
+    std::fs::write(&file, "file-test-secret\n").unwrap();
+    let server =
+        Server::start_with_env(&db.url, &["--workers", "1"], &[("PUZZLEPRESS_SECRET_FILE", file.to_str().unwrap())]);
+    let (serial, book) = order(&server, json!({"pages": 3, "rows": 6, "cols": 6})).await;
+    let dir = offline(&serial, "file-test-secret", 3, 6, 6);
+    assert_eq!(hex(&Sha256::digest(std::fs::read(dir.join("book.txt")).unwrap())), book["content_hash"]);
+    std::fs::remove_dir_all(dir).unwrap();
+
+    // `serve` and `book` refuse an empty secret instead of quietly using another one.
+    std::fs::write(&file, "\n").unwrap();
+    let out = std::env::temp_dir().join(format!("pp-book-{}", uuid::Uuid::new_v4().simple()));
+    let serve = ["serve", "--bind", "127.0.0.1:0", "--database-url", &db.url];
+    let book = ["book", "--serial", &serial, "--out", out.to_str().unwrap()];
+    for (args, var, value) in [
+        (&serve[..], "PUZZLEPRESS_SECRET", ""),
+        (&serve[..], "PUZZLEPRESS_SECRET_FILE", file.to_str().unwrap()),
+        (&book[..], "PUZZLEPRESS_SECRET", ""),
+        (&book[..], "PUZZLEPRESS_SECRET_FILE", file.to_str().unwrap()),
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_puzzlepress"))
+            .args(args)
+            .env_remove("PUZZLEPRESS_SECRET")
+            .env_remove("PUZZLEPRESS_SECRET_FILE")
+            .env(var, value)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // A `serve` that accepted the secret would run forever: fail instead of hanging.
+        let start = std::time::Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if start.elapsed() > Duration::from_secs(30) {
+                child.kill().unwrap();
+                panic!("{args:?} with {var}={value:?} did not exit");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success() && stderr.contains("is empty"), "{args:?} with {var}={value:?}: {stderr}");
+    }
+    assert!(!out.exists(), "nothing was printed");
+    std::fs::remove_file(file).unwrap();
 }

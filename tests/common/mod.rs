@@ -108,11 +108,20 @@ pub struct Server {
 impl Server {
     /// Starts the real binary on a free port against `db_url` with extra flags.
     pub fn start(db_url: &str, args: &[&str]) -> Server {
+        Server::start_with_env(db_url, args, &[])
+    }
+
+    /// `start` with extra environment variables (the book secret is only taken from there).
+    pub fn start_with_env(db_url: &str, args: &[&str], env: &[(&str, &str)]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_puzzlepress"))
             .arg("serve")
             .args(["--bind", "127.0.0.1:0", "--database-url", db_url])
             .args(args)
             .env("RUST_LOG", "warn")
+            // A secret in the developer's shell must not leak into the tests.
+            .env_remove("PUZZLEPRESS_SECRET")
+            .env_remove("PUZZLEPRESS_SECRET_FILE")
+            .envs(env.iter().copied())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()

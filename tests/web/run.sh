@@ -6,10 +6,11 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=${BIN:-target/release/puzzlepress}
 if [ ! -x /usr/bin/chromium ]; then
-  echo "tests/web: /usr/bin/chromium is missing (apt-get install chromium)" >&2
+  echo "tests/web: /usr/bin/chromium is missing (scripts/setup-test-env installs it)" >&2
   exit 1
 fi
-(cd tests/web && npm ci --no-audit --no-fund --loglevel=error)
+# scripts/test has run npm ci already; run alone, this installs the packages once.
+[ -d tests/web/node_modules ] || (cd tests/web && npm ci --no-audit --no-fund --loglevel=error)
 
 WORK=$(mktemp -d)
 LOG="$WORK/server.log"

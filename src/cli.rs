@@ -39,9 +39,34 @@ pub enum Command {
     /// and serial (book.txt, book.pdf, answer.pdf, answer.json).
     #[command(after_help = BOOK_SECRET_HELP)]
     Book(BookArgs),
+    /// Create, list and revoke API keys.
+    Keys(KeysArgs),
     /// Health check for containers: GET a running server's /healthz; exit 0 on 200 within
     /// 2 s, else 1 with the reason on stderr.
     Health(HealthArgs),
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct KeysArgs {
+    #[command(subcommand)]
+    pub command: KeysCommand,
+    #[command(flatten)]
+    pub database: DatabaseArgs,
+}
+
+#[derive(Subcommand, Debug, Clone)]
+pub enum KeysCommand {
+    /// Create a key and print its token (once; only a hash is stored).
+    Create {
+        #[arg(long)]
+        name: String,
+        #[arg(long, value_enum, default_value_t = crate::keys::Role::Publisher)]
+        role: crate::keys::Role,
+    },
+    /// List every key (never their tokens).
+    List,
+    /// Revoke the key with this name: its token stops working at once.
+    Revoke { name: String },
 }
 
 #[derive(Args, Debug, Clone)]

@@ -9,6 +9,7 @@
 pub mod cli;
 pub mod http;
 pub mod jobs;
+pub mod keys;
 pub mod metrics;
 pub mod offline;
 pub mod probe;

@@ -11,6 +11,7 @@ async fn main() -> anyhow::Result<()> {
         Some(Command::Migrate(args)) => puzzlepress::server::migrate(&args.database_url).await,
         Some(Command::Book(args)) => puzzlepress::offline::print_book(&args),
         // Its own exit code and one-line reason, not anyhow's multi-line report.
+        Some(Command::Keys(args)) => puzzlepress::keys::run(&args).await,
         Some(Command::Health(args)) => std::process::exit(puzzlepress::probe::run(&args).await),
     }
 }

@@ -96,7 +96,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     println!("puzzlepress listening on http://{addr}");
 
     let drain = shutdown.drain.clone();
-    axum::serve(listener, app)
+    axum::serve(listener, app.into_make_service_with_connect_info::<std::net::SocketAddr>())
         .with_graceful_shutdown(async move {
             shutdown_signal().await;
             tracing::info!("shutting down: no new requests or jobs; running jobs may finish");

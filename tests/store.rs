@@ -21,6 +21,7 @@ async fn store(db: &TestDb, clock: &Clock) -> Store {
 fn job(n: u64) -> NewJob {
     NewJob {
         kind: "foxhole.strategies".into(),
+        owner: "anon:127.0.0.1".into(),
         params: format!("{{\"holes\":{n}}}"),
         idempotency_key: None,
         max_attempts: 3,
@@ -294,6 +295,34 @@ async fn job_counts_group_by_kind_and_state() {
             (counts[0].kind.as_str(), counts[0].state.as_str(), counts[0].count),
             ("foxhole.strategies", "queued", 2)
         );
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn owners_take_turns_so_a_long_queue_does_not_starve_a_single_job() {
+    on_both(|db| async move {
+        let clock = Clock::manual(0);
+        let store = store(&db, &clock).await;
+        let mut a = Vec::new();
+        for n in 0..50 {
+            a.push(store.insert_job(&NewJob { owner: "key:a".into(), ..job(n) }).await.unwrap().0.id);
+        }
+        let b = store.insert_job(&NewJob { owner: "key:b".into(), ..job(99) }).await.unwrap().0.id;
+        let c = store.insert_job(&NewJob { owner: "key:c".into(), ..job(98) }).await.unwrap().0.id;
+        let mut order = Vec::new();
+        for t in 1..=5 {
+            clock.set(t);
+            order.push(store.claim("w", LEASE).await.unwrap().unwrap().id);
+        }
+        // a's oldest, then b and c (who have waited longest for a turn), then a again.
+        assert_eq!(order, [a[0].clone(), b, c, a[1].clone(), a[2].clone()]);
+        // Idempotency keys belong to their owner: the same key from another owner is another job.
+        let keyed = NewJob { owner: "key:a".into(), idempotency_key: Some("k".into()), ..job(1) };
+        let first = store.insert_job(&keyed).await.unwrap();
+        let other = store.insert_job(&NewJob { owner: "key:b".into(), ..keyed.clone() }).await.unwrap();
+        assert!(first.1 && other.1 && first.0.id != other.0.id);
+        assert_eq!(store.insert_job(&keyed).await.unwrap().0.id, first.0.id);
     })
     .await;
 }

@@ -8,6 +8,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Serialize;
 
+use super::caller::Caller;
 use super::error::ApiError;
 use super::extract::OptionalJson;
 use super::jobs::location as job_location;
@@ -91,6 +92,7 @@ impl From<BookRecord> for BookView {
 /// Orders a book: a fresh random serial, the book row and its job in one transaction.
 async fn order(
     State(state): State<AppState>,
+    caller: Caller,
     headers: HeaderMap,
     OptionalJson(spec): OptionalJson<BookSpec>,
 ) -> Result<Response, ApiError> {
@@ -102,7 +104,7 @@ async fn order(
     // 50 random bits make a collision rare; the primary key makes it harmless: try again.
     for _ in 0..5 {
         let params = BookParams { serial: Serial::from_bits(rand::random::<u64>()).to_string(), spec };
-        let (job, _) = match state.queue.submit::<Books>(&params, key.clone()).await {
+        let (job, _) = match state.queue.submit::<Books>(&caller.owner(), &params, key.clone()).await {
             Err(SubmitError::Store(e)) if e.is_unique_violation() => continue,
             other => other?,
         };

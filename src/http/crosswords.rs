@@ -8,6 +8,7 @@ use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
 
+use super::caller::Caller;
 use super::error::ApiError;
 use super::extract::Json;
 use super::resource::{self, finished_result, Resource};
@@ -103,6 +104,7 @@ fn validate<T>(run: impl FnOnce(&mut dyn Monitor) -> Result<T, CrosswordError>) 
 /// Checks a request on a blocking thread (see [`validate`]), then queues it.
 async fn enqueue<K: Resource>(
     state: &AppState,
+    caller: &Caller,
     headers: &HeaderMap,
     req: K::Params,
     run: fn(&K::Params, &mut dyn Monitor) -> Result<(), CrosswordError>,
@@ -112,29 +114,33 @@ where
 {
     let checked = req.clone();
     blocking(move || validate(|p| run(&checked, p))).await??;
-    resource::enqueue::<K>(state, headers, &req).await
+    resource::enqueue::<K>(state, caller, headers, &req).await
 }
 
 async fn patterns(
     State(state): State<AppState>,
+    caller: Caller,
     headers: HeaderMap,
     Json(req): Json<PatternRequest>,
 ) -> Result<Response, ApiError> {
-    enqueue::<CrosswordPatterns>(&state, &headers, req, |r, p| crossword::generate_patterns(r, p).map(drop)).await
+    enqueue::<CrosswordPatterns>(&state, &caller, &headers, req, |r, p| crossword::generate_patterns(r, p).map(drop))
+        .await
 }
 
 async fn fills(
     State(state): State<AppState>,
+    caller: Caller,
     headers: HeaderMap,
     Json(req): Json<FillRequest>,
 ) -> Result<Response, ApiError> {
-    enqueue::<CrosswordFills>(&state, &headers, req, |r, p| crossword::fill(r, p).map(drop)).await
+    enqueue::<CrosswordFills>(&state, &caller, &headers, req, |r, p| crossword::fill(r, p).map(drop)).await
 }
 
 async fn word_squares(
     State(state): State<AppState>,
+    caller: Caller,
     headers: HeaderMap,
     Json(req): Json<WordSquareRequest>,
 ) -> Result<Response, ApiError> {
-    enqueue::<WordSquares>(&state, &headers, req, |r, p| crossword::word_squares(r, p).map(drop)).await
+    enqueue::<WordSquares>(&state, &caller, &headers, req, |r, p| crossword::word_squares(r, p).map(drop)).await
 }

@@ -21,6 +21,9 @@ pub enum ApiError {
     /// 422: a line of a text body is not what was expected.
     #[error("line {line}: {detail}")]
     InvalidLine { line: usize, detail: String },
+    /// 401: a token is needed, or the one sent is unknown or revoked.
+    #[error("{detail}")]
+    Unauthorized { detail: String },
     /// 404: no such resource.
     #[error("{detail}")]
     NotFound { detail: String },
@@ -100,6 +103,7 @@ impl ApiError {
         match self {
             ApiError::BadRequest { .. } => StatusCode::BAD_REQUEST,
             ApiError::Invalid { .. } | ApiError::InvalidLine { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Unauthorized { .. } => StatusCode::UNAUTHORIZED,
             ApiError::NotFound { .. } => StatusCode::NOT_FOUND,
             ApiError::Conflict { .. } => StatusCode::CONFLICT,
             ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
@@ -138,6 +142,7 @@ impl IntoResponse for ApiError {
             ApiError::BadRequest { title, detail } => (*title, detail.as_str(), None, None),
             ApiError::Invalid { field, detail } => ("Invalid field", detail.as_str(), Some(field.as_str()), None),
             ApiError::InvalidLine { detail, .. } => ("Invalid input", detail.as_str(), None, None),
+            ApiError::Unauthorized { detail } => ("Unauthorized", detail.as_str(), None, None),
             ApiError::NotFound { detail } => ("Not found", detail.as_str(), None, None),
             ApiError::Conflict { detail, retry_after } => ("Conflict", detail.as_str(), None, *retry_after),
             ApiError::TooLarge { detail } => ("Payload too large", detail.as_str(), None, None),
@@ -155,6 +160,9 @@ impl IntoResponse for ApiError {
             }
         };
         let mut response = problem(status, title, detail, field);
+        if status == StatusCode::UNAUTHORIZED {
+            response.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        }
         if let Some(secs) = retry_after {
             response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
         }

@@ -9,6 +9,7 @@ use axum::routing::{get, post};
 use axum::Router;
 use serde::Deserialize;
 
+use super::caller::Caller;
 use super::error::ApiError;
 use super::extract::Json;
 use super::resource::{self, Resource};
@@ -30,11 +31,12 @@ impl Resource for FoxholeStrategies {
 
 async fn strategy(
     State(state): State<AppState>,
+    caller: Caller,
     headers: HeaderMap,
     Json(holes): Json<Holes>,
 ) -> Result<Response, ApiError> {
     holes.to_graph().map_err(|(field, msg)| ApiError::invalid(field, msg))?;
-    resource::enqueue::<FoxholeStrategies>(&state, &headers, &holes).await
+    resource::enqueue::<FoxholeStrategies>(&state, &caller, &headers, &holes).await
 }
 
 #[derive(Deserialize)]

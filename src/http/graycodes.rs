@@ -7,6 +7,7 @@ use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
 
+use super::caller::Caller;
 use super::error::ApiError;
 use super::extract::Json;
 use super::resource::{self, Resource};
@@ -24,9 +25,10 @@ impl Resource for GrayCodes {
 
 async fn create(
     State(state): State<AppState>,
+    caller: Caller,
     headers: HeaderMap,
     Json(req): Json<GrayRequest>,
 ) -> Result<Response, ApiError> {
     graycode::validate(&req).map_err(|e| ApiError::invalid(e.field(), e.to_string()))?;
-    resource::enqueue::<GrayCodes>(&state, &headers, &req).await
+    resource::enqueue::<GrayCodes>(&state, &caller, &headers, &req).await
 }

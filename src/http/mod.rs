@@ -2,6 +2,7 @@
 //! validate, enqueue and serialize; the work happens in `jobs` and `puzzles`.
 
 mod books;
+pub mod caller;
 mod crosswords;
 pub mod error;
 pub mod extract;
@@ -14,6 +15,8 @@ mod oneup;
 mod pages;
 mod resource;
 mod respond;
+
+pub use respond::timestamp;
 #[cfg(feature = "test-jobs")]
 mod testing;
 

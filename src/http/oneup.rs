@@ -9,6 +9,7 @@ use axum::Router;
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::caller::Caller;
 use super::error::ApiError;
 use super::extract::{self, media_type, read_body};
 use super::resource::{self, finished_result, Resource};
@@ -106,6 +107,7 @@ fn parse_error(e: ParseError) -> ApiError {
 
 async fn create_solve(
     State(state): State<AppState>,
+    caller: Caller,
     RawQuery(query): RawQuery,
     req: Request,
 ) -> Result<Response, ApiError> {
@@ -126,7 +128,7 @@ async fn create_solve(
     }
     .map_err(parse_error)?;
     params.puzzle = puzzle.to_json();
-    resource::enqueue::<OneUpSolves>(&state, &headers, &params).await
+    resource::enqueue::<OneUpSolves>(&state, &caller, &headers, &params).await
 }
 
 #[derive(Deserialize)]
@@ -149,6 +151,7 @@ impl Default for PuzzleRequest {
 
 async fn create_puzzle(
     State(state): State<AppState>,
+    caller: Caller,
     headers: HeaderMap,
     extract::OptionalJson(req): extract::OptionalJson<PuzzleRequest>,
 ) -> Result<Response, ApiError> {
@@ -170,5 +173,5 @@ async fn create_puzzle(
         None => rand::random::<u64>() >> 11,
     });
     let params = GenerateParams { size: req.size, seed };
-    resource::enqueue::<OneUpPuzzles>(&state, &headers, &params).await
+    resource::enqueue::<OneUpPuzzles>(&state, &caller, &headers, &params).await
 }

@@ -13,6 +13,7 @@ use axum::Json;
 use serde::Serialize;
 use serde_json::value::RawValue;
 
+use super::caller::Caller;
 use super::error::ApiError;
 use super::respond::{accepted, idempotency_key, timestamp};
 use super::AppState;
@@ -88,14 +89,15 @@ pub fn view<K: Resource>(job: Job) -> Result<ResourceView, ApiError> {
     })
 }
 
-/// Queues a job of kind `K` with already validated `params`: 202 with the resource and its
+/// Queues a job of kind `K` for `caller` with already validated `params`: 202 with the resource and its
 /// `Location`, honouring `Idempotency-Key`.
 pub async fn enqueue<K: Resource>(
     state: &AppState,
+    caller: &Caller,
     headers: &HeaderMap,
     params: &K::Params,
 ) -> Result<Response, ApiError> {
-    let (job, _) = state.queue.submit::<K>(params, idempotency_key(headers)?).await?;
+    let (job, _) = state.queue.submit::<K>(&caller.owner(), params, idempotency_key(headers)?).await?;
     let view = view::<K>(job)?;
     let location = view.links["self"].clone();
     Ok(accepted(&location, view))

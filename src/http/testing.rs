@@ -7,6 +7,7 @@ use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
 
+use super::caller::Caller;
 use super::error::ApiError;
 use super::extract::Json;
 use super::resource::{self, Resource};
@@ -25,8 +26,9 @@ impl Resource for Blocking {
 
 async fn create(
     State(state): State<AppState>,
+    caller: Caller,
     headers: HeaderMap,
     Json(params): Json<BlockingParams>,
 ) -> Result<Response, ApiError> {
-    resource::enqueue::<Blocking>(&state, &headers, &params).await
+    resource::enqueue::<Blocking>(&state, &caller, &headers, &params).await
 }

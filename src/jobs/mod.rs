@@ -46,10 +46,11 @@ impl Queue {
         Queue { store, wake, limit, max_attempts }
     }
 
-    /// Queues a job of kind `K` (or finds the one an idempotency key already made) and
-    /// wakes a worker. Returns the job and whether it was newly created.
+    /// Queues a job of kind `K` for `owner` (or finds the one `owner`'s idempotency key
+    /// already made) and wakes a worker. Returns the job and whether it was newly created.
     pub async fn submit<K: JobKind>(
         &self,
+        owner: &str,
         params: &K::Params,
         idempotency_key: Option<String>,
     ) -> Result<(Job, bool), SubmitError> {
@@ -57,7 +58,7 @@ impl Queue {
         // a few; it bounds the queue, it is not an exact quota.
         let queued = self.store.queued_count(self.limit).await?;
         let earlier = match &idempotency_key {
-            Some(key) => self.store.job_by_idempotency_key(K::NAME, key).await?,
+            Some(key) => self.store.job_by_idempotency_key(owner, K::NAME, key).await?,
             None => None,
         };
         let (job, created) = match earlier {
@@ -67,6 +68,7 @@ impl Queue {
             None => {
                 let new = NewJob {
                     kind: K::NAME.to_string(),
+                    owner: owner.to_string(),
                     params: serde_json::to_string(params)?,
                     idempotency_key,
                     max_attempts: self.max_attempts,

@@ -49,6 +49,8 @@ impl JobState {
 pub struct Job {
     pub id: String,
     pub kind: String,
+    /// Who queued it: `key:ID` or `anon:ADDRESS`.
+    pub owner: String,
     pub params: String,
     pub state: JobState,
     pub attempts: i64,
@@ -66,6 +68,9 @@ pub struct Job {
 #[derive(Debug, Clone)]
 pub struct NewJob {
     pub kind: String,
+    /// Who queues it (`key:ID`, `anon:ADDRESS`): idempotency keys are theirs alone, and
+    /// workers take turns between owners.
+    pub owner: String,
     /// JSON text.
     pub params: String,
     /// A client's `Idempotency-Key`: a second order with the same key returns the first job.
@@ -143,13 +148,14 @@ pub struct Attempt {
     pub error: Option<String>,
 }
 
-const JOB_COLUMNS: &str = "id, kind, params, state, attempts, cancel_requested, progress_done, \
+const JOB_COLUMNS: &str = "id, kind, owner, params, state, attempts, cancel_requested, progress_done, \
      progress_total, error, result, created_at, started_at, finished_at";
 
 #[derive(sqlx::FromRow)]
 struct JobRow {
     id: String,
     kind: String,
+    owner: String,
     params: String,
     state: String,
     attempts: i64,
@@ -173,6 +179,7 @@ impl TryFrom<JobRow> for Job {
             result: r.result,
             id: r.id,
             kind: r.kind,
+            owner: r.owner,
             attempts: r.attempts,
             cancel_requested: r.cancel_requested,
             progress_done: r.progress_done,
@@ -201,14 +208,21 @@ pub struct JobCount {
     pub count: i64,
 }
 
-/// Hands the oldest queued job whose back-off is over to `$2` with a lease of `$3` ms.
-/// A cancelled-while-queued job is never claimed.
+/// The owner whose turn it is and their oldest claimable job: owners take turns by the
+/// time a worker last took one of their jobs, so one owner's thousand queued jobs delay
+/// another's single job by at most one job. Each owner costs one index probe
+/// (`jobs_owner_claimable`); the queue itself is never sorted.
+const NEXT_TURN: &str = "SELECT owner, seq FROM (SELECT o.owner, o.last_claimed, \
+       (SELECT j.seq FROM jobs j WHERE j.owner = o.owner AND j.state = 'queued' AND j.run_after <= {NOW} \
+          AND NOT j.cancel_requested ORDER BY j.seq LIMIT 1 {LOCK}) AS seq \
+     FROM job_owners o) AS turns WHERE seq IS NOT NULL ORDER BY last_claimed, owner LIMIT 1";
+
+/// Hands job `$4` to `$2` with a lease of `$3` ms, if it is still queued.
 const CLAIM: &str = "UPDATE jobs SET state = 'running', attempts = attempts + 1, lease_owner = $2, \
      lease_expires_at = {NOW} + $3, started_at = COALESCE(started_at, {NOW}) \
-     WHERE seq = (SELECT seq FROM jobs \
-                  WHERE state = 'queued' AND run_after <= {NOW} AND NOT cancel_requested \
-                  ORDER BY seq LIMIT 1 {LOCK}) \
-     RETURNING id, kind, params, attempts";
+     WHERE seq = $4 AND state = 'queued' RETURNING id, kind, params, attempts";
+
+const TAKE_TURN: &str = "UPDATE job_owners SET last_claimed = {NOW} WHERE owner = $2";
 
 const RECORD_ATTEMPT: &str = "INSERT INTO job_attempts (job_id, attempt, owner, started_at) VALUES ($2, $3, $4, {NOW})";
 
@@ -225,14 +239,14 @@ impl Store {
     #[tracing::instrument(skip_all, fields(kind = %new.kind), err)]
     pub async fn insert_job(&self, new: &NewJob) -> Result<(Job, bool)> {
         if let Some(key) = &new.idempotency_key {
-            if let Some(job) = self.job_by_idempotency_key(&new.kind, key).await? {
+            if let Some(job) = self.job_by_idempotency_key(&new.owner, &new.kind, key).await? {
                 return Ok((job, false));
             }
         }
         let id = uuid::Uuid::new_v4().to_string();
         let insert_job = self.sql(
-            "INSERT INTO jobs (id, kind, params, state, max_attempts, idempotency_key, created_at) \
-             VALUES ($2, $3, $4, 'queued', $5, $6, {NOW})",
+            "INSERT INTO jobs (id, kind, params, state, max_attempts, idempotency_key, created_at, owner) \
+             VALUES ($2, $3, $4, 'queued', $5, $6, {NOW}, $7)",
         );
         let insert_book = self.sql(
             "INSERT INTO books (serial, job_id, generator_version, pages, rows, cols, created_at) \
@@ -248,6 +262,11 @@ impl Store {
                 .bind(&new.params)
                 .bind(new.max_attempts)
                 .bind(&new.idempotency_key)
+                .bind(&new.owner)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query("INSERT INTO job_owners (owner) VALUES ($1) ON CONFLICT (owner) DO NOTHING")
+                .bind(&new.owner)
                 .execute(&mut *tx)
                 .await?;
             match &new.on_insert {
@@ -273,7 +292,7 @@ impl Store {
             // Two requests with one key raced; the other one's job is the answer.
             Err(e) if e.is_unique_violation() && new.idempotency_key.is_some() => {
                 let key = new.idempotency_key.as_deref().unwrap_or_default();
-                if let Some(job) = self.job_by_idempotency_key(&new.kind, key).await? {
+                if let Some(job) = self.job_by_idempotency_key(&new.owner, &new.kind, key).await? {
                     return Ok((job, false));
                 }
                 return Err(e);
@@ -285,10 +304,10 @@ impl Store {
     }
 
     #[tracing::instrument(skip(self), err)]
-    pub async fn job_by_idempotency_key(&self, kind: &str, key: &str) -> Result<Option<Job>> {
-        let sql = format!("SELECT {JOB_COLUMNS} FROM jobs WHERE kind = $1 AND idempotency_key = $2");
+    pub async fn job_by_idempotency_key(&self, owner: &str, kind: &str, key: &str) -> Result<Option<Job>> {
+        let sql = format!("SELECT {JOB_COLUMNS} FROM jobs WHERE owner = $1 AND kind = $2 AND idempotency_key = $3");
         let row: Option<JobRow> = with_pool!(self, p => {
-            sqlx::query_as(&sql).bind(kind).bind(key).fetch_optional(p).await?
+            sqlx::query_as(&sql).bind(owner).bind(kind).bind(key).fetch_optional(p).await?
         });
         row.map(Job::try_from).transpose()
     }
@@ -343,12 +362,19 @@ impl Store {
             // Row locks with SKIP LOCKED let many workers claim different rows concurrently.
             Backend::Postgres => ("BEGIN", "FOR UPDATE SKIP LOCKED"),
         };
-        let claim = self.sql(&CLAIM.replace("{LOCK}", lock));
+        let next = self.sql(&NEXT_TURN.replace("{LOCK}", lock));
+        let (claim, take_turn) = (self.sql(CLAIM), self.sql(TAKE_TURN));
         let row: Option<ClaimRow> = with_pool!(self, p => async {
             let mut tx = p.begin_with(begin).await?;
+            let turn: Option<(String, i64)> = sqlx::query_as(&next).bind(now).fetch_optional(&mut *tx).await?;
+            let Some((job_owner, seq)) = turn else {
+                tx.commit().await?;
+                return Ok(None);
+            };
             let row: Option<ClaimRow> =
-                sqlx::query_as(&claim).bind(now).bind(owner).bind(lease_ms).fetch_optional(&mut *tx).await?;
+                sqlx::query_as(&claim).bind(now).bind(owner).bind(lease_ms).bind(seq).fetch_optional(&mut *tx).await?;
             if let Some(r) = &row {
+                sqlx::query(&take_turn).bind(now).bind(&job_owner).execute(&mut *tx).await?;
                 sqlx::query(&record).bind(now).bind(&r.id).bind(r.attempts).bind(owner).execute(&mut *tx).await?;
             }
             tx.commit().await?;

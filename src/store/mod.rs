@@ -8,6 +8,7 @@
 mod books;
 mod clock;
 mod jobs;
+mod keys;
 mod settings;
 
 use std::str::FromStr;
@@ -19,6 +20,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePo
 pub use books::{BookRecord, NewBook, PrintedBook};
 pub use clock::Clock;
 pub use jobs::{Attempt, Claimed, Job, JobCount, JobState, Lease, NewJob, OnInsert, OnSuccess, Outcome, QueueListener};
+pub use keys::ApiKey;
 
 /// Which database a `Store` talks to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

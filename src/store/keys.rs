@@ -1,0 +1,70 @@
+//! API keys: a name, a role, and the SHA-256 of the token (the token itself is never
+//! stored).
+
+use super::{with_pool, Result, Store};
+
+/// A stored API key.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct ApiKey {
+    pub id: String,
+    pub name: String,
+    /// `publisher` or `admin`.
+    pub role: String,
+    pub created_at: i64,
+    pub revoked_at: Option<i64>,
+}
+
+const KEY_COLUMNS: &str = "id, name, role, created_at, revoked_at";
+
+impl Store {
+    /// Stores a new key; fails with a unique violation when the name is taken.
+    #[tracing::instrument(skip(self, token_hash), err)]
+    pub async fn create_api_key(&self, name: &str, role: &str, token_hash: &str) -> Result<ApiKey> {
+        let id = uuid::Uuid::new_v4().simple().to_string();
+        let sql = self.sql(&format!(
+            "INSERT INTO api_keys (id, name, role, token_hash, created_at) VALUES ($2, $3, $4, $5, {{NOW}}) \
+             RETURNING {KEY_COLUMNS}"
+        ));
+        let now = self.clock_param();
+        let key = with_pool!(self, p => {
+            sqlx::query_as(&sql).bind(now).bind(&id).bind(name).bind(role).bind(token_hash).fetch_one(p).await?
+        });
+        Ok(key)
+    }
+
+    /// Every key, revoked ones too, oldest first.
+    #[tracing::instrument(skip(self), err)]
+    pub async fn api_keys(&self) -> Result<Vec<ApiKey>> {
+        let sql = format!("SELECT {KEY_COLUMNS} FROM api_keys ORDER BY created_at, name");
+        let keys = with_pool!(self, p => sqlx::query_as(&sql).fetch_all(p).await?);
+        Ok(keys)
+    }
+
+    /// Revokes the key called `name`; false if there is no such active key.
+    #[tracing::instrument(skip(self), err)]
+    pub async fn revoke_api_key(&self, name: &str) -> Result<bool> {
+        let sql = self.sql("UPDATE api_keys SET revoked_at = {NOW} WHERE name = $2 AND revoked_at IS NULL");
+        let now = self.clock_param();
+        let n = with_pool!(self, p => sqlx::query(&sql).bind(now).bind(name).execute(p).await?.rows_affected());
+        Ok(n == 1)
+    }
+
+    /// The active key whose token hashes to `token_hash`.
+    #[tracing::instrument(skip_all, err)]
+    pub async fn api_key_by_hash(&self, token_hash: &str) -> Result<Option<ApiKey>> {
+        let sql = format!("SELECT {KEY_COLUMNS} FROM api_keys WHERE token_hash = $1 AND revoked_at IS NULL");
+        let key = with_pool!(self, p => sqlx::query_as(&sql).bind(token_hash).fetch_optional(p).await?);
+        Ok(key)
+    }
+
+    /// Whether any key is active: then the service is closed to anonymous ordering.
+    #[tracing::instrument(skip(self), level = "debug", err)]
+    pub async fn any_active_api_key(&self) -> Result<bool> {
+        let n: i64 = with_pool!(self, p => {
+            sqlx::query_scalar("SELECT COUNT(*) FROM (SELECT 1 FROM api_keys WHERE revoked_at IS NULL LIMIT 1) AS k")
+                .fetch_one(p)
+                .await?
+        });
+        Ok(n > 0)
+    }
+}

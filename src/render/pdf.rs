@@ -4,7 +4,7 @@
 //!
 //! Coordinates are PDF points with the origin at the bottom left of the page.
 
-use super::metrics;
+use super::font_widths;
 use pdf_writer::{Filter, Finish, Name, Pdf, Rect, Ref, TextStr};
 
 /// US Letter, portrait, in points.
@@ -45,9 +45,9 @@ impl Font {
     /// (and measured) as `?`.
     pub fn char_width(self, ch: char) -> u16 {
         let table = match self {
-            Font::TimesRoman => &metrics::TIMES_ROMAN,
-            Font::TimesBold => &metrics::TIMES_BOLD,
-            Font::Helvetica => &metrics::HELVETICA,
+            Font::TimesRoman => &font_widths::TIMES_ROMAN,
+            Font::TimesBold => &font_widths::TIMES_BOLD,
+            Font::Helvetica => &font_widths::HELVETICA,
         };
         table[encode(ch) as usize - 32]
     }

@@ -683,86 +683,97 @@ mod tests {
     }
 }
 
-/// Reading back what a document draws, for tests of the layouts.
+/// Reading back what a document draws, for tests of the layouts: `lopdf` parses the file,
+/// inflates each page's content stream and splits it into operations.
 #[cfg(test)]
 pub(crate) mod testing {
-    /// The content streams of `pdf`, inflated, in file order (found via their `/Length`;
-    /// every stream this layer writes is a page's content).
-    pub fn contents(pdf: &[u8]) -> Vec<String> {
-        let find = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).position(|w| w == needle);
-        let mut out = Vec::new();
-        let mut rest = pdf;
-        while let Some(k) = find(rest, b"/Length ") {
-            let digits = rest[k + 8..].iter().take_while(|b| b.is_ascii_digit()).count();
-            let len: usize = std::str::from_utf8(&rest[k + 8..k + 8 + digits]).unwrap().parse().unwrap();
-            let start = k + find(&rest[k..], b"stream\n").unwrap() + 7;
-            let data = miniz_oxide::inflate::decompress_to_vec_zlib(&rest[start..start + len])
-                .expect("content streams are deflated");
-            out.push(String::from_utf8(data).unwrap());
-            rest = &rest[start + len..];
-        }
-        out
+    use super::{Font, Rgb};
+    use lopdf::content::{Content, Operation};
+    use lopdf::{Document, Object};
+
+    /// Each page's drawing operations, in page order. Also checks that the page tree's
+    /// `/Count` agrees with its pages.
+    pub fn pages(pdf: &[u8]) -> Vec<Vec<Operation>> {
+        let doc = Document::load_mem(pdf).expect("lopdf reads the PDF");
+        let tree = doc.catalog().and_then(|c| c.get_deref(b"Pages", &doc)).and_then(Object::as_dict).unwrap();
+        let count = tree.get(b"Count").and_then(Object::as_i64).unwrap();
+        let pages: Vec<Vec<Operation>> = doc
+            .page_iter()
+            .map(|page| {
+                let streams = doc.get_page_contents(page);
+                assert_eq!(streams.len(), 1, "one content stream per page");
+                let stream = doc.get_object(streams[0]).and_then(Object::as_stream).unwrap();
+                let data = stream.decompressed_content().expect("content streams inflate");
+                Content::decode(&data).expect("content streams are well formed").operations
+            })
+            .collect();
+        assert_eq!(pages.len() as i64, count);
+        pages
+    }
+
+    /// The numeric operands of `op`.
+    pub fn numbers(op: &Operation) -> Vec<f32> {
+        op.operands.iter().map(|o| o.as_float().expect("numeric operand")).collect()
+    }
+
+    /// The operations with this operator, in order.
+    pub fn ops<'a>(page: &'a [Operation], operator: &'a str) -> impl Iterator<Item = &'a Operation> {
+        page.iter().filter(move |op| op.operator == operator)
     }
 
     /// One text-showing operation of a content stream.
     #[derive(Clone, Debug, PartialEq)]
     pub struct Shown {
-        /// Font resource name, e.g. `F2` (Times-Bold).
-        pub font: String,
-        /// Font size as written, e.g. `9.5`.
-        pub size: String,
-        /// Fill colour operands, e.g. `0 0 0`.
-        pub color: String,
+        pub font: Font,
+        pub size: f32,
+        /// The fill colour in force.
+        pub color: Rgb,
         /// The glyphs shown, without positioning.
         pub text: String,
     }
 
-    /// The text shown by `Tj` and `TJ` in `content`, in drawing order, with the font and
-    /// colour in force (the canvas writes one operator per line).
-    pub fn shown(content: &str) -> Vec<Shown> {
-        let (mut font, mut size) = (String::new(), String::new());
-        let mut color = "0 0 0".to_string();
+    /// The text shown by `Tj` and `TJ` on `page`, in drawing order, with the font and
+    /// colour in force.
+    pub fn shown(page: &[Operation]) -> Vec<Shown> {
+        let (mut font, mut size, mut color) = (None, 0.0, Rgb::BLACK);
         let mut out = Vec::new();
-        for line in content.lines() {
-            if let Some(f) = line.strip_suffix(" Tf") {
-                let (name, points) = f.split_once(' ').unwrap();
-                font = name.trim_start_matches('/').to_string();
-                size = points.to_string();
-            } else if let Some(c) = line.strip_suffix(" rg") {
-                color = c.to_string();
-            } else if line.ends_with("Tj") || line.ends_with("TJ") {
-                out.push(Shown { font: font.clone(), size: size.clone(), color: color.clone(), text: strings(line) });
-            }
-        }
-        out
-    }
-
-    /// The contents of the PDF string literals on a line, concatenated and unescaped.
-    fn strings(line: &str) -> String {
-        let mut out = String::new();
-        let (mut inside, mut escaped) = (false, false);
-        for ch in line.chars() {
-            match (inside, escaped, ch) {
-                (true, true, _) => {
-                    out.push(ch);
-                    escaped = false;
+        for op in page {
+            match op.operator.as_str() {
+                "Tf" => {
+                    let name = op.operands[0].as_name().unwrap();
+                    font = Font::ALL.into_iter().find(|f| f.resource().0 == name);
+                    size = op.operands[1].as_float().unwrap();
                 }
-                (true, false, '\\') => escaped = true,
-                (true, false, ')') => inside = false,
-                (true, false, _) => out.push(ch),
-                (false, _, '(') => inside = true,
+                "rg" => {
+                    let c = numbers(op);
+                    color = Rgb(c[0], c[1], c[2]);
+                }
+                "Tj" | "TJ" => {
+                    let mut text = String::new();
+                    strings(&op.operands[0], &mut text);
+                    out.push(Shown { font: font.expect("a font is set before text"), size, color, text });
+                }
                 _ => {}
             }
         }
         out
     }
 
+    /// The string operands in `obj` (a string, or a `TJ` array), concatenated.
+    fn strings(obj: &Object, out: &mut String) {
+        match obj {
+            Object::String(bytes, _) => out.extend(bytes.iter().map(|&b| b as char)),
+            Object::Array(items) => items.iter().for_each(|item| strings(item, out)),
+            _ => {}
+        }
+    }
+
     #[test]
     fn reads_back_shown_text() {
-        let content = "BT\n/F2 12 Tf\n0 0 1 rg\n1 2 Td\n(a\\)b)Tj\n/F3 9 Tf\n[(1)-20(2)]TJ\nET\n";
-        let s = shown(content);
+        let content = b"BT\n/F2 12 Tf\n0 0 1 rg\n1 2 Td\n(a\\)b)Tj\n/F3 9 Tf\n[(1)-20(2)]TJ\nET\n";
+        let s = shown(&Content::decode(content).unwrap().operations);
         assert_eq!(s.len(), 2);
-        assert_eq!((s[0].font.as_str(), s[0].color.as_str(), s[0].text.as_str()), ("F2", "0 0 1", "a)b"));
-        assert_eq!((s[1].font.as_str(), s[1].size.as_str(), s[1].text.as_str()), ("F3", "9", "12"));
+        assert_eq!((s[0].font, s[0].color, s[0].text.as_str()), (Font::TimesBold, Rgb(0.0, 0.0, 1.0), "a)b"));
+        assert_eq!((s[1].font, s[1].size, s[1].text.as_str()), (Font::Helvetica, 9.0, "12"));
     }
 }

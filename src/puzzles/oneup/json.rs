@@ -112,6 +112,7 @@ fn shape_error(path: Option<String>, message: &str) -> ParseError {
 /// the fields as an array in order, which this format does not allow.
 struct Object<T>(T);
 
+/// What an object stands for, in "expected ..." messages when something else is found.
 trait Expecting {
     const EXPECTING: &'static str;
 }

@@ -15,9 +15,9 @@ use super::extract::{self, media_type, read_body};
 use super::resource::{self, finished_result, Resource};
 use super::respond::{blocking, idempotency_key, pdf_response};
 use super::AppState;
-use crate::jobs::kinds::oneup::{GenerateParams, Method, SolveParams};
+use crate::jobs::kinds::oneup::{GenerateParams, SolveParams};
 use crate::jobs::kinds::{OneUpPuzzles, OneUpSolves};
-use crate::puzzles::oneup::{ErrorKind, MetropolisOptions, ParseError, Puzzle, MAX_SIZE, MIN_SIZE};
+use crate::puzzles::oneup::{ErrorKind, Method, MetropolisOptions, ParseError, Puzzle, MAX_SIZE, MIN_SIZE};
 use crate::render;
 
 pub fn router() -> Router<AppState> {

@@ -207,7 +207,7 @@ mod tests {
     use crate::puzzles::crossword::fill::{fill_grid, FillOptions};
     use crate::puzzles::crossword::{Entry, WordList};
     use crate::puzzles::monitor::Unmonitored;
-    use crate::render::pdf::testing::{contents, shown, Shown};
+    use crate::render::pdf::testing::{pages, shown, Shown};
 
     /// The smallest cells any valid pattern may get (a printed Sunday 21 x 21 has cells of
     /// about 16 pt).
@@ -226,14 +226,14 @@ mod tests {
         assert!(pdf.starts_with(b"%PDF-"));
         assert!(String::from_utf8_lossy(&pdf).contains("/Count 1"));
         assert_eq!(pdf, render());
-        let pages = contents(&pdf);
+        let pages = pages(&pdf);
         assert_eq!(pages.len(), 1);
         shown(&pages[0])
     }
 
     /// Texts in Times-Roman (the entry list), in drawing order.
     fn list(text: &[Shown]) -> Vec<&str> {
-        text.iter().filter(|s| s.font == "F1").map(|s| s.text.as_str()).collect()
+        text.iter().filter(|s| s.font == LIST_FONT).map(|s| s.text.as_str()).collect()
     }
 
     #[test]
@@ -243,7 +243,7 @@ mod tests {
         let text = page_text(|| grid_pdf(&grid, "Crossword 15"));
         assert_eq!(text[0].text, "Crossword 15");
         // Helvetica is only used for the numbers here: 1, 2, ... in reading order.
-        let numbers: Vec<&str> = text.iter().filter(|s| s.font == "F3").map(|s| s.text.as_str()).collect();
+        let numbers: Vec<&str> = text.iter().filter(|s| s.font == NUMBER_FONT).map(|s| s.text.as_str()).collect();
         let last = slots.iter().map(|s| s.number).max().unwrap();
         let expected: Vec<String> = (1..=last).map(|k| k.to_string()).collect();
         assert_eq!(numbers, expected);
@@ -253,9 +253,10 @@ mod tests {
         assert!(entries.contains(&"1 Across (5 letters)".to_string()), "{entries:?}");
         assert!(entries.iter().any(|e| e.starts_with("1 Down (")));
         // One filled rectangle per run of black squares.
-        let page = &contents(&grid_pdf(&grid, "x"))[0];
+        let page = &pages(&grid_pdf(&grid, "x"))[0];
         let black_runs: usize = (0..15).map(|r| runs(15, |c| !grid.is_white(r, c)).len()).sum();
-        assert_eq!(page.matches(" re\nf\n").count(), black_runs);
+        let filled = page.windows(2).filter(|w| w[0].operator == "re" && w[1].operator == "f").count();
+        assert_eq!(filled, black_runs);
     }
 
     #[test]
@@ -263,16 +264,22 @@ mod tests {
         let (grid, fill) = sample();
         let text = page_text(|| solution_pdf(&fill, "Crossword 15"));
         assert_eq!(text[1].text, "Solution");
-        let numbers: Vec<&str> =
-            text.iter().filter(|s| s.font == "F3" && s.text.parse::<u32>().is_ok()).map(|s| s.text.as_str()).collect();
-        let grid_numbers: Vec<String> =
-            shown(&contents(&grid_pdf(&grid, "x"))[0]).into_iter().filter(|s| s.font == "F3").map(|s| s.text).collect();
+        let numbers: Vec<&str> = text
+            .iter()
+            .filter(|s| s.font == NUMBER_FONT && s.text.parse::<u32>().is_ok())
+            .map(|s| s.text.as_str())
+            .collect();
+        let grid_numbers: Vec<String> = shown(&pages(&grid_pdf(&grid, "x"))[0])
+            .into_iter()
+            .filter(|s| s.font == NUMBER_FONT)
+            .map(|s| s.text)
+            .collect();
         assert_eq!(numbers, grid_numbers);
         // One letter row per grid row, black squares left out.
         // After the title and subtitle, Helvetica text that is not a number is letters.
         let rows: Vec<&str> = text[2..]
             .iter()
-            .filter(|s| s.font == "F3" && s.text.parse::<u32>().is_err())
+            .filter(|s| s.font == LETTER_FONT && s.text.parse::<u32>().is_err())
             .map(|s| s.text.as_str())
             .collect();
         let expected: Vec<String> = fill.rows.iter().map(|r| r.replace('#', "")).collect();

@@ -124,13 +124,18 @@ mod tests {
     use super::*;
     use crate::puzzles::foxbook::{book_seed, generate, BookSpec};
     use crate::puzzles::monitor::Unmonitored;
+    use crate::render::pdf::testing::{ops, pages, shown, Shown};
+    use lopdf::content::Operation;
 
-    /// The page count declared by a PDF, and its content streams inflated, as text.
-    fn readable(pdf: &[u8]) -> (usize, String) {
-        let raw = String::from_utf8_lossy(pdf);
-        assert!(raw.contains("/FlateDecode"));
-        let count = raw.split("/Count ").nth(1).and_then(|r| r.split_whitespace().next()).unwrap().parse().unwrap();
-        (count, crate::render::pdf::testing::contents(pdf).join("\n"))
+    /// A PDF's pages, after checking that their content is deflated.
+    fn readable(pdf: &[u8]) -> Vec<Vec<Operation>> {
+        assert!(String::from_utf8_lossy(pdf).contains("/FlateDecode"));
+        pages(pdf)
+    }
+
+    /// All the text a document shows, in drawing order.
+    fn all_text(pages: &[Vec<Operation>]) -> Vec<Shown> {
+        pages.iter().flat_map(|page| shown(page)).collect()
     }
 
     fn sample(spec: BookSpec) -> Book {
@@ -141,34 +146,26 @@ mod tests {
     fn book_pdf_has_a_page_per_grid_plus_title() {
         let book = sample(BookSpec { pages: 4, rows: 6, cols: 9 });
         let serial = Serial::from_bits(77).to_string();
-        let (pages, s) = readable(&book_pdf(&book, &serial));
-        assert_eq!(pages, 5);
-        assert!(s.contains(&Serial::from_bits(77).grouped()));
+        let pages = readable(&book_pdf(&book, &serial));
+        assert_eq!(pages.len(), 5);
+        assert!(all_text(&pages).iter().any(|s| s.text == Serial::from_bits(77).grouped()));
         // Every row is one TJ: 4 pages x 6 rows.
-        assert_eq!(s.matches("TJ").count(), 24);
+        assert_eq!(pages.iter().map(|page| ops(page, "TJ").count()).sum::<usize>(), 24);
     }
 
     #[test]
     fn answer_pdf_marks_three_letters_red() {
         let book = sample(BookSpec { pages: 3, rows: 8, cols: 8 });
-        let (pages, s) = readable(&answer_pdf(&book, "not-a-serial"));
-        assert_eq!(pages, 1);
-        assert!(s.contains("not-a-serial"));
-        assert!(s.contains(&format!("The fox is on page {}", book.answer.page)));
-        assert!(s.contains("0.85 0 0 rg"));
-        // The red text, all of it inside the TJ strings after the red colour, is F, O and X.
-        let red: String = s
-            .split("0.85 0 0 rg")
-            .skip(1)
-            .flat_map(|chunk| {
-                let tj = chunk.split("TJ").next().unwrap();
-                tj.split('(').skip(1).map(|t| t.split(')').next().unwrap().to_string()).collect::<Vec<_>>()
-            })
-            .collect();
-        let mut sorted: Vec<char> = red.chars().collect();
-        sorted.sort();
-        assert_eq!(sorted, ['F', 'O', 'X']);
-        let red = red.len();
-        assert_eq!(red, 3);
+        let pages = readable(&answer_pdf(&book, "not-a-serial"));
+        assert_eq!(pages.len(), 1);
+        let text = all_text(&pages);
+        assert!(text.iter().any(|s| s.text.contains("not-a-serial")));
+        assert!(text.iter().any(|s| s.text.starts_with(&format!("The fox is on page {}", book.answer.page))));
+        // The red text is F, O and X, all in grid rows, and nothing else.
+        let red: Vec<&Shown> = text.iter().filter(|s| s.color == Rgb::RED).collect();
+        let mut letters: Vec<char> = red.iter().flat_map(|s| s.text.chars()).collect();
+        letters.sort();
+        assert_eq!(letters, ['F', 'O', 'X']);
+        assert!(red.iter().all(|s| s.font == GRID_FONT));
     }
 }

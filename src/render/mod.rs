@@ -1,7 +1,7 @@
 //! Printable output of puzzles: a small reusable PDF layer and per-engine layouts.
 
 pub mod crossword;
+mod font_widths;
 pub mod foxbook;
-mod metrics;
 pub mod oneup;
 pub mod pdf;

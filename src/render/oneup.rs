@@ -115,7 +115,7 @@ mod tests {
     use super::*;
     use crate::puzzles::monitor::Unmonitored;
     use crate::puzzles::oneup::{solve, EXAMPLE};
-    use crate::render::pdf::testing::{contents, shown};
+    use crate::render::pdf::testing::{numbers, ops, pages, shown};
 
     fn example() -> (Puzzle, Vec<String>) {
         let puzzle = Puzzle::from_text(EXAMPLE).unwrap();
@@ -166,7 +166,7 @@ mod tests {
         assert!(pdf.starts_with(b"%PDF-"));
         assert!(String::from_utf8_lossy(&pdf).contains("/Count 1"));
         assert_eq!(pdf, puzzle_pdf(&puzzle, "One Up, 7 July 2024"));
-        let pages = contents(&pdf);
+        let pages = pages(&pdf);
         assert_eq!(pages.len(), 1);
         let text = shown(&pages[0]);
         assert_eq!(text[0].text, "One Up, 7 July 2024");
@@ -174,9 +174,10 @@ mod tests {
         // Then one bold text operation per row holding a clue, in reading order.
         let digits: String = text[2..].iter().map(|s| s.text.as_str()).collect();
         assert_eq!(digits, "351326134");
-        assert!(text[2..].iter().all(|s| s.font == "F2" && s.color == "0 0 0"));
+        assert!(text[2..].iter().all(|s| s.font == GIVEN_FONT && s.color == Rgb::BLACK));
         // Walls (3 pt) and the grey cell lines (0.5 pt) are both there.
-        assert!(pages[0].contains("\n3 w\n") && pages[0].contains("\n0.5 w\n"));
+        let widths: Vec<f32> = ops(&pages[0], "w").map(|op| numbers(op)[0]).collect();
+        assert!(widths.contains(&WALL) && widths.contains(&CELL_LINE), "{widths:?}");
     }
 
     #[test]
@@ -187,15 +188,15 @@ mod tests {
         assert!(String::from_utf8_lossy(&pdf).contains("/Count 1"));
         assert_eq!(pdf, solution_pdf(&puzzle, &solution, "One Up"));
         assert_ne!(pdf, puzzle_pdf(&puzzle, "One Up"));
-        let text = shown(&contents(&pdf)[0]);
+        let text = shown(&pages(&pdf)[0]);
         // After the title, rule and legend: the bold clue digits.
-        let given: String = text[3..].iter().filter(|s| s.font == "F2").map(|s| s.text.as_str()).collect();
+        let given: String = text[3..].iter().filter(|s| s.font == GIVEN_FONT).map(|s| s.text.as_str()).collect();
         assert_eq!(given, "351326134");
         // Row by row, the black and blue digits together are the solution with the clue
         // cells taken out of the blue ones.
-        let blue: Vec<&str> = text.iter().filter(|s| s.color == "0.1 0.3 0.8").map(|s| s.text.as_str()).collect();
+        let blue: Vec<&str> = text.iter().filter(|s| s.color == SOLVED_BLUE).map(|s| s.text.as_str()).collect();
         assert_eq!(blue.len(), 8);
-        assert!(text.iter().filter(|s| s.color == "0.1 0.3 0.8").all(|s| s.font == "F1"));
+        assert!(text.iter().filter(|s| s.color == SOLVED_BLUE).all(|s| s.font == SOLVED_FONT));
         let mut clue_cells: Vec<(usize, usize)> = puzzle.clues().iter().map(|c| (c.row - 1, c.col - 1)).collect();
         clue_cells.sort();
         for (r, row) in solution.iter().enumerate() {
@@ -213,8 +214,8 @@ mod tests {
     fn solution_pdf_tolerates_bad_rows() {
         let (puzzle, _) = example();
         let rows = vec!["12x".to_string(), "123456789012".to_string()];
-        let text = shown(&contents(&solution_pdf(&puzzle, &rows, "t"))[0]);
-        let blue: Vec<&str> = text.iter().filter(|s| s.color == "0.1 0.3 0.8").map(|s| s.text.as_str()).collect();
+        let text = shown(&pages(&solution_pdf(&puzzle, &rows, "t"))[0]);
+        let blue: Vec<&str> = text.iter().filter(|s| s.color == SOLVED_BLUE).map(|s| s.text.as_str()).collect();
         // Row 1's clue (column 2) hides its 2; row 2's (column 2) its 2; extra digits are cut.
         assert_eq!(blue, ["1", "1345678"]);
     }

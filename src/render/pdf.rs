@@ -4,8 +4,9 @@
 //!
 //! Coordinates are PDF points with the origin at the bottom left of the page.
 
-use super::metrics;
-use pdf_writer::{Filter, Finish, Name, Pdf, Rect, Ref, TextStr};
+use super::font_widths;
+use pdf_writer::types::LineCapStyle;
+use pdf_writer::{Content, Filter, Finish, Name, Pdf, Rect, Ref, Settings, Str, TextStr};
 
 /// US Letter, portrait, in points.
 pub const US_LETTER: (f32, f32) = (612.0, 792.0);
@@ -45,9 +46,9 @@ impl Font {
     /// (and measured) as `?`.
     pub fn char_width(self, ch: char) -> u16 {
         let table = match self {
-            Font::TimesRoman => &metrics::TIMES_ROMAN,
-            Font::TimesBold => &metrics::TIMES_BOLD,
-            Font::Helvetica => &metrics::HELVETICA,
+            Font::TimesRoman => &font_widths::TIMES_ROMAN,
+            Font::TimesBold => &font_widths::TIMES_BOLD,
+            Font::Helvetica => &font_widths::HELVETICA,
         };
         table[encode(ch) as usize - 32]
     }
@@ -289,12 +290,13 @@ impl Document {
     }
 }
 
-/// One page's drawing operations, written as a compact content stream: consecutive text
-/// shares one text object, fonts, colours and spacing are only set when they change, and
-/// numbers carry no more digits than needed.
+/// One page's drawing operations, written with `pdf_writer::Content` as a compact
+/// content stream: consecutive text shares one text object, fonts, colours and spacing are
+/// only set when they change, and numbers are rounded so they carry no more digits than
+/// needed.
 pub struct Canvas {
     size: (f32, f32),
-    content: Vec<u8>,
+    content: Content,
     fonts_used: [bool; 3],
     /// Current fill / stroke colours and line width, to skip redundant operators.
     fill: Option<Rgb>,
@@ -315,38 +317,6 @@ struct TextState {
     leading: Option<f32>,
 }
 
-/// `v` rounded to `decimals` (at most 4) places, without trailing zeros.
-fn push_num(out: &mut Vec<u8>, v: f32, decimals: u32) {
-    let scale = 10i64.pow(decimals);
-    let mut n = round_i64(v as f64 * scale as f64);
-    if n < 0 {
-        out.push(b'-');
-        n = -n;
-    }
-    let (int, mut frac, mut places) = (n / scale, n % scale, decimals);
-    push_int(out, int as u64, 1);
-    while places > 0 && frac % 10 == 0 {
-        frac /= 10;
-        places -= 1;
-    }
-    if places > 0 {
-        out.push(b'.');
-        push_int(out, frac as u64, places as usize);
-    }
-}
-
-/// Decimal digits of `v`, zero-padded to at least `width`.
-fn push_int(out: &mut Vec<u8>, mut v: u64, width: usize) {
-    let mut buf = [0u8; 20];
-    let mut k = buf.len();
-    while v > 0 || buf.len() - k < width {
-        k -= 1;
-        buf[k] = b'0' + (v % 10) as u8;
-        v /= 10;
-    }
-    out.extend_from_slice(&buf[k..]);
-}
-
 /// Nearest integer (halves away from zero), without a libm call.
 #[inline]
 fn round_i64(v: f64) -> i64 {
@@ -357,28 +327,26 @@ fn round_i64(v: f64) -> i64 {
     }
 }
 
-/// Rounds as `push_num` does, so positions can be tracked exactly as written.
+/// `v` rounded to `decimals` places. pdf-writer writes the shortest decimal that reads
+/// back as the same f32, so a rounded value is written with at most `decimals` places,
+/// and positions can be tracked exactly as written.
 fn round_to(v: f32, decimals: i32) -> f32 {
     let f = 10f64.powi(decimals);
     (round_i64(v as f64 * f) as f64 / f) as f32
 }
 
-fn push_string(out: &mut Vec<u8>, bytes: impl IntoIterator<Item = u8>) {
-    out.push(b'(');
-    for b in bytes {
-        if matches!(b, b'(' | b')' | b'\\') {
-            out.push(b'\\');
-        }
-        out.push(b);
-    }
-    out.push(b')');
+/// Coordinates and font sizes are written to 0.01 pt.
+fn pt(v: f32) -> f32 {
+    round_to(v, 2)
 }
 
 impl Canvas {
     fn new(size: (f32, f32)) -> Self {
         Canvas {
             size,
-            content: Vec::with_capacity(4096),
+            // Compact: spaces and newlines only where the syntax needs them (a 201-page
+            // book's streams are a quarter smaller, and deflate faster).
+            content: Content::with_settings_and_capacity(Settings { pretty: false }, 4096),
             fonts_used: [false; 3],
             fill: None,
             stroke: None,
@@ -393,47 +361,41 @@ impl Canvas {
         self.size
     }
 
-    /// Operands (rounded to `decimals` places) then the operator, e.g. `1 0 0 rg`.
-    fn op(&mut self, operands: &[f32], decimals: u32, operator: &str) {
-        for &v in operands {
-            push_num(&mut self.content, v, decimals);
-            self.content.push(b' ');
-        }
-        self.content.extend_from_slice(operator.as_bytes());
-        self.content.push(b'\n');
-    }
-
     fn fill_color(&mut self, c: Rgb) {
         if self.fill != Some(c) {
-            self.op(&[c.0, c.1, c.2], 3, "rg");
+            self.content.set_fill_rgb(round_to(c.0, 3), round_to(c.1, 3), round_to(c.2, 3));
             self.fill = Some(c);
         }
     }
 
     fn stroke_color(&mut self, c: Rgb) {
         if self.stroke != Some(c) {
-            self.op(&[c.0, c.1, c.2], 3, "RG");
+            self.content.set_stroke_rgb(round_to(c.0, 3), round_to(c.1, 3), round_to(c.2, 3));
             self.stroke = Some(c);
         }
     }
 
-    fn set_line_width(&mut self, w: f32) {
-        if self.line_width != Some(w) {
-            self.op(&[w], 3, "w");
-            self.line_width = Some(w);
+    /// Leaves any text object and sets the colour and width of the next stroke.
+    fn stroke_style(&mut self, color: Rgb, width: f32) {
+        self.end_text();
+        self.stroke_color(color);
+        if self.line_width != Some(width) {
+            self.content.set_line_width(round_to(width, 3));
+            self.line_width = Some(width);
         }
     }
 
-    fn set_square_caps(&mut self, square: bool) {
-        if self.square_caps != square {
-            self.content.extend_from_slice(if square { b"2 J\n" } else { b"0 J\n" });
-            self.square_caps = square;
+    fn set_square_caps(&mut self, square_caps: bool) {
+        if self.square_caps != square_caps {
+            let cap = if square_caps { LineCapStyle::ProjectingSquareCap } else { LineCapStyle::ButtCap };
+            self.content.set_line_cap(cap);
+            self.square_caps = square_caps;
         }
     }
 
     fn end_text(&mut self) {
         if self.text.take().is_some() {
-            self.content.extend_from_slice(b"ET\n");
+            self.content.end_text();
         }
     }
 
@@ -441,30 +403,28 @@ impl Canvas {
     /// line start to (`x`, `y`) (rounded to 0.01 pt; returns the position written).
     fn text_at(&mut self, font: Font, size: f32, char_spacing: f32, x: f32, y: f32) -> (f32, f32) {
         let mut st = self.text.unwrap_or_else(|| {
-            self.content.extend_from_slice(b"BT\n");
+            self.content.begin_text();
             TextState { font: None, char_spacing: 0.0, line: (0.0, 0.0), leading: None }
         });
         if st.font != Some((font, size)) {
             self.fonts_used[font.index()] = true;
-            self.content.push(b'/');
-            self.content.extend_from_slice(font.resource().0);
-            self.content.push(b' ');
-            self.op(&[size], 2, "Tf");
+            self.content.set_font(font.resource(), size);
             st.font = Some((font, size));
         }
         if st.char_spacing != char_spacing {
-            self.op(&[char_spacing], 4, "Tc");
+            self.content.set_char_spacing(char_spacing);
             st.char_spacing = char_spacing;
         }
-        let (x, y) = (round_to(x, 2), round_to(y, 2));
-        let (dx, dy) = (round_to(x - st.line.0, 2), round_to(y - st.line.1, 2));
+        let (x, y) = (pt(x), pt(y));
+        let (dx, dy) = (pt(x - st.line.0), pt(y - st.line.1));
+        // Rows one under another reuse the leading: `T*` instead of two numbers.
         if dx == 0.0 && Some(-dy) == st.leading {
-            self.content.extend_from_slice(b"T*\n");
+            self.content.next_line_using_leading();
         } else if dx == 0.0 && dy < 0.0 {
-            self.op(&[dx, dy], 2, "TD");
+            self.content.next_line_and_set_leading(dx, dy);
             st.leading = Some(-dy);
         } else {
-            self.op(&[dx, dy], 2, "Td");
+            self.content.next_line(dx, dy);
         }
         st.line = (x, y);
         self.text = Some(st);
@@ -474,9 +434,9 @@ impl Canvas {
     /// `text` with its baseline starting at (`x`, `y`).
     pub fn text(&mut self, style: Style, x: f32, y: f32, text: &str) {
         self.fill_color(style.color);
-        self.text_at(style.font, round_to(style.size, 2), 0.0, x, y);
-        push_string(&mut self.content, text.chars().map(encode));
-        self.content.extend_from_slice(b"Tj\n");
+        self.text_at(style.font, pt(style.size), 0.0, x, y);
+        let bytes: Vec<u8> = text.chars().map(encode).collect();
+        self.content.show(Str(&bytes));
     }
 
     /// `text` centred horizontally on `center_x`, baseline at `y`.
@@ -495,7 +455,7 @@ impl Canvas {
             return;
         }
         let Style { font, size, color } = style;
-        let size = round_to(size, 2);
+        let size = pt(size);
         let to_em = 1000.0 / size;
         let width = |ch: char| font.char_width(ch) as f32;
         // Character spacing makes the widest glyph step exactly from cell to cell; rows that
@@ -512,9 +472,10 @@ impl Canvas {
         let step = pitch * to_em;
         let shift = (x0 - start(0, widest)) * to_em;
         let advance = spacing * to_em;
-        let out = &mut self.content;
-        out.push(b'[');
-        let mut open = false;
+        let mut shown = self.content.show_positioned();
+        let mut items = shown.items();
+        // Glyphs between two adjustments form one string.
+        let mut run: Vec<u8> = Vec::with_capacity(cells.len());
         let mut pen = 0.0f32;
         for (i, cell) in cells.iter().enumerate() {
             let Some(ch) = *cell else { continue };
@@ -522,41 +483,23 @@ impl Canvas {
             let want = i as f32 * step + (widest - w) / 2.0 - shift;
             let adjust = round_i64((pen - want) as f64);
             if adjust != 0 {
-                if open {
-                    out.push(b')');
-                    open = false;
+                if !run.is_empty() {
+                    items.show(Str(&run));
+                    run.clear();
                 }
-                if adjust < 0 {
-                    out.push(b'-');
-                }
-                push_int(out, adjust.unsigned_abs(), 1);
+                items.adjust(adjust as f32);
             }
-            if !open {
-                out.push(b'(');
-                open = true;
-            }
-            let b = encode(ch);
-            if matches!(b, b'(' | b')' | b'\\') {
-                out.push(b'\\');
-            }
-            out.push(b);
+            run.push(encode(ch));
             pen += w + advance - adjust as f32;
         }
-        if open {
-            out.push(b')');
-        }
-        out.extend_from_slice(b"]TJ\n");
+        items.show(Str(&run));
     }
 
     /// A straight line from `from` to `to`.
     pub fn line(&mut self, from: (f32, f32), to: (f32, f32), width: f32, color: Rgb) {
-        self.end_text();
-        self.stroke_color(color);
-        self.set_line_width(width);
+        self.stroke_style(color, width);
         self.set_square_caps(false);
-        self.op(&[from.0, from.1], 2, "m");
-        self.op(&[to.0, to.1], 2, "l");
-        self.content.extend_from_slice(b"S\n");
+        self.content.move_to(pt(from.0), pt(from.1)).line_to(pt(to.0), pt(to.1)).stroke();
     }
 
     /// Straight segments `(from, to)` stroked as one path. Ends get projecting square caps
@@ -566,31 +509,27 @@ impl Canvas {
         if segments.is_empty() {
             return;
         }
-        self.end_text();
-        self.stroke_color(color);
-        self.set_line_width(width);
+        self.stroke_style(color, width);
         self.set_square_caps(true);
         for &(from, to) in segments {
-            self.op(&[from.0, from.1], 2, "m");
-            self.op(&[to.0, to.1], 2, "l");
+            self.content.move_to(pt(from.0), pt(from.1)).line_to(pt(to.0), pt(to.1));
         }
-        self.content.extend_from_slice(b"S\n");
+        self.content.stroke();
     }
 
     /// A rectangle with its lower-left corner at (`x`, `y`).
     pub fn rect(&mut self, x: f32, y: f32, width: f32, height: f32, paint: Paint) {
-        self.end_text();
+        let (x, y, width, height) = (pt(x), pt(y), pt(width), pt(height));
         match paint {
             Paint::Stroke { width: line, color } => {
-                self.stroke_color(color);
-                self.set_line_width(line);
-                self.op(&[x, y, width, height], 2, "re");
-                self.content.extend_from_slice(b"S\n");
+                // A closed rectangle has joins, not caps: the caps in force do not matter.
+                self.stroke_style(color, line);
+                self.content.rect(x, y, width, height).stroke();
             }
             Paint::Fill(color) => {
+                self.end_text();
                 self.fill_color(color);
-                self.op(&[x, y, width, height], 2, "re");
-                self.content.extend_from_slice(b"f\n");
+                self.content.rect(x, y, width, height).fill_nonzero();
             }
         }
     }
@@ -598,7 +537,7 @@ impl Canvas {
     /// The finished content stream.
     fn into_content(mut self) -> Vec<u8> {
         self.end_text();
-        self.content
+        self.content.finish().into_vec()
     }
 }
 
@@ -637,13 +576,32 @@ mod tests {
         assert!(s.contains("/Title (Test "));
         assert!(s.contains("TJ"));
         assert!(s.trim_end().ends_with("%%EOF"));
-        // Compact numbers.
-        let mut v = Vec::new();
-        for (x, d) in [(12.5f32, 2), (-0.004, 2), (3.0, 4), (0.1, 3), (-83.0, 0), (10.08337, 4)] {
-            push_num(&mut v, x, d);
-            v.push(b' ');
-        }
-        assert_eq!(String::from_utf8(v).unwrap(), "12.5 0 3 0.1 -83 10.0834 ");
+    }
+
+    #[test]
+    fn numbers_are_rounded_and_compact() {
+        let mut doc = Document::new();
+        doc.set_compress(false);
+        let c = doc.add_page(US_LETTER);
+        c.line((12.5, -0.004), (10.08337, 3.0), 0.1, Rgb::RED);
+        c.text(Style::new(Font::Helvetica, 9.999), -83.0, 1.0 / 3.0, "x");
+        let ops = testing::listing(&testing::pages(&doc.finish())[0]);
+        assert_eq!(
+            ops,
+            [
+                "0.85 0 0 RG",
+                "0.1 w",
+                "12.5 0 m",
+                "10.08 3 l",
+                "S",
+                "0 0 0 rg",
+                "BT",
+                "/F3 10 Tf",
+                "-83 0.33 Td",
+                "(x) Tj",
+                "ET"
+            ]
+        );
     }
 
     #[test]
@@ -655,10 +613,12 @@ mod tests {
         c.segments(&[((0.0, 0.0), (10.0, 0.0)), ((10.0, 0.0), (10.0, 5.5))], 3.0, Rgb::BLACK);
         c.segments(&[((1.0, 1.0), (2.0, 2.0))], 3.0, Rgb::BLACK);
         c.line((0.0, 0.0), (1.0, 1.0), 3.0, Rgb::BLACK);
-        let s = String::from_utf8_lossy(&doc.finish()).into_owned();
+        let ops = testing::listing(&testing::pages(&doc.finish())[0]);
         // One path for both segments of a call, caps set once and reset for the plain line.
-        assert!(s.contains("2 J\n0 0 m\n10 0 l\n10 0 m\n10 5.5 l\nS\n1 1 m\n2 2 l\nS\n0 J\n0 0 m"));
-        assert_eq!(s.matches(" J\n").count(), 2);
+        let expected = ["0 0 0 RG", "3 w", "2 J", "0 0 m", "10 0 l", "10 0 m", "10 5.5 l", "S", "1 1 m", "2 2 l", "S"];
+        assert_eq!(ops[..11], expected);
+        assert_eq!(ops[11..], ["0 J", "0 0 m", "1 1 l", "S"]);
+        assert_eq!(ops.iter().filter(|op| op.ends_with(" J")).count(), 2);
     }
 
     #[test]
@@ -683,86 +643,114 @@ mod tests {
     }
 }
 
-/// Reading back what a document draws, for tests of the layouts.
+/// Reading back what a document draws, for tests of the layouts: `lopdf` parses the file,
+/// inflates each page's content stream and splits it into operations.
 #[cfg(test)]
 pub(crate) mod testing {
-    /// The content streams of `pdf`, inflated, in file order (found via their `/Length`;
-    /// every stream this layer writes is a page's content).
-    pub fn contents(pdf: &[u8]) -> Vec<String> {
-        let find = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).position(|w| w == needle);
-        let mut out = Vec::new();
-        let mut rest = pdf;
-        while let Some(k) = find(rest, b"/Length ") {
-            let digits = rest[k + 8..].iter().take_while(|b| b.is_ascii_digit()).count();
-            let len: usize = std::str::from_utf8(&rest[k + 8..k + 8 + digits]).unwrap().parse().unwrap();
-            let start = k + find(&rest[k..], b"stream\n").unwrap() + 7;
-            let data = miniz_oxide::inflate::decompress_to_vec_zlib(&rest[start..start + len])
-                .expect("content streams are deflated");
-            out.push(String::from_utf8(data).unwrap());
-            rest = &rest[start + len..];
+    use super::{Font, Rgb};
+    use lopdf::content::{Content, Operation};
+    use lopdf::{Document, Object};
+
+    /// Each page's drawing operations, in page order. Also checks that the page tree's
+    /// `/Count` agrees with its pages.
+    pub fn pages(pdf: &[u8]) -> Vec<Vec<Operation>> {
+        let doc = Document::load_mem(pdf).expect("lopdf reads the PDF");
+        let tree = doc.catalog().and_then(|c| c.get_deref(b"Pages", &doc)).and_then(Object::as_dict).unwrap();
+        let count = tree.get(b"Count").and_then(Object::as_i64).unwrap();
+        let pages: Vec<Vec<Operation>> = doc
+            .page_iter()
+            .map(|page| {
+                let streams = doc.get_page_contents(page);
+                assert_eq!(streams.len(), 1, "one content stream per page");
+                let stream = doc.get_object(streams[0]).and_then(Object::as_stream).unwrap();
+                let data = stream.decompressed_content().expect("content streams inflate");
+                Content::decode(&data).expect("content streams are well formed").operations
+            })
+            .collect();
+        assert_eq!(pages.len() as i64, count);
+        pages
+    }
+
+    /// The numeric operands of `op`.
+    pub fn numbers(op: &Operation) -> Vec<f32> {
+        op.operands.iter().map(|o| o.as_float().expect("numeric operand")).collect()
+    }
+
+    /// Each operation as text, operands then operator: `0.5 w`, `/F2 12 Tf`, `(FOX) Tj`.
+    pub fn listing(page: &[Operation]) -> Vec<String> {
+        fn word(obj: &Object) -> String {
+            match obj {
+                Object::Integer(i) => i.to_string(),
+                Object::Real(r) => r.to_string(),
+                Object::Name(n) => format!("/{}", String::from_utf8_lossy(n)),
+                Object::String(bytes, _) => format!("({})", String::from_utf8_lossy(bytes)),
+                Object::Array(items) => format!("[{}]", items.iter().map(word).collect::<Vec<_>>().join(" ")),
+                other => format!("{other:?}"),
+            }
         }
-        out
+        page.iter()
+            .map(|op| op.operands.iter().map(word).chain([op.operator.clone()]).collect::<Vec<_>>().join(" "))
+            .collect()
+    }
+
+    /// The operations with this operator, in order.
+    pub fn ops<'a>(page: &'a [Operation], operator: &'a str) -> impl Iterator<Item = &'a Operation> {
+        page.iter().filter(move |op| op.operator == operator)
     }
 
     /// One text-showing operation of a content stream.
     #[derive(Clone, Debug, PartialEq)]
     pub struct Shown {
-        /// Font resource name, e.g. `F2` (Times-Bold).
-        pub font: String,
-        /// Font size as written, e.g. `9.5`.
-        pub size: String,
-        /// Fill colour operands, e.g. `0 0 0`.
-        pub color: String,
+        pub font: Font,
+        pub size: f32,
+        /// The fill colour in force.
+        pub color: Rgb,
         /// The glyphs shown, without positioning.
         pub text: String,
     }
 
-    /// The text shown by `Tj` and `TJ` in `content`, in drawing order, with the font and
-    /// colour in force (the canvas writes one operator per line).
-    pub fn shown(content: &str) -> Vec<Shown> {
-        let (mut font, mut size) = (String::new(), String::new());
-        let mut color = "0 0 0".to_string();
+    /// The text shown by `Tj` and `TJ` on `page`, in drawing order, with the font and
+    /// colour in force.
+    pub fn shown(page: &[Operation]) -> Vec<Shown> {
+        let (mut font, mut size, mut color) = (None, 0.0, Rgb::BLACK);
         let mut out = Vec::new();
-        for line in content.lines() {
-            if let Some(f) = line.strip_suffix(" Tf") {
-                let (name, points) = f.split_once(' ').unwrap();
-                font = name.trim_start_matches('/').to_string();
-                size = points.to_string();
-            } else if let Some(c) = line.strip_suffix(" rg") {
-                color = c.to_string();
-            } else if line.ends_with("Tj") || line.ends_with("TJ") {
-                out.push(Shown { font: font.clone(), size: size.clone(), color: color.clone(), text: strings(line) });
-            }
-        }
-        out
-    }
-
-    /// The contents of the PDF string literals on a line, concatenated and unescaped.
-    fn strings(line: &str) -> String {
-        let mut out = String::new();
-        let (mut inside, mut escaped) = (false, false);
-        for ch in line.chars() {
-            match (inside, escaped, ch) {
-                (true, true, _) => {
-                    out.push(ch);
-                    escaped = false;
+        for op in page {
+            match op.operator.as_str() {
+                "Tf" => {
+                    let name = op.operands[0].as_name().unwrap();
+                    font = Font::ALL.into_iter().find(|f| f.resource().0 == name);
+                    size = op.operands[1].as_float().unwrap();
                 }
-                (true, false, '\\') => escaped = true,
-                (true, false, ')') => inside = false,
-                (true, false, _) => out.push(ch),
-                (false, _, '(') => inside = true,
+                "rg" => {
+                    let c = numbers(op);
+                    color = Rgb(c[0], c[1], c[2]);
+                }
+                "Tj" | "TJ" => {
+                    let mut text = String::new();
+                    strings(&op.operands[0], &mut text);
+                    out.push(Shown { font: font.expect("a font is set before text"), size, color, text });
+                }
                 _ => {}
             }
         }
         out
     }
 
+    /// The string operands in `obj` (a string, or a `TJ` array), concatenated.
+    fn strings(obj: &Object, out: &mut String) {
+        match obj {
+            Object::String(bytes, _) => out.extend(bytes.iter().map(|&b| b as char)),
+            Object::Array(items) => items.iter().for_each(|item| strings(item, out)),
+            _ => {}
+        }
+    }
+
     #[test]
     fn reads_back_shown_text() {
-        let content = "BT\n/F2 12 Tf\n0 0 1 rg\n1 2 Td\n(a\\)b)Tj\n/F3 9 Tf\n[(1)-20(2)]TJ\nET\n";
-        let s = shown(content);
+        let content = b"BT\n/F2 12 Tf\n0 0 1 rg\n1 2 Td\n(a\\)b)Tj\n/F3 9 Tf\n[(1)-20(2)]TJ\nET\n";
+        let s = shown(&Content::decode(content).unwrap().operations);
         assert_eq!(s.len(), 2);
-        assert_eq!((s[0].font.as_str(), s[0].color.as_str(), s[0].text.as_str()), ("F2", "0 0 1", "a)b"));
-        assert_eq!((s[1].font.as_str(), s[1].size.as_str(), s[1].text.as_str()), ("F3", "9", "12"));
+        assert_eq!((s[0].font, s[0].color, s[0].text.as_str()), (Font::TimesBold, Rgb(0.0, 0.0, 1.0), "a)b"));
+        assert_eq!((s[1].font, s[1].size, s[1].text.as_str()), (Font::Helvetica, 9.0, "12"));
     }
 }

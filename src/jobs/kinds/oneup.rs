@@ -6,17 +6,10 @@ use serde_json::Value;
 
 use crate::jobs::{Context, JobKind, RunError};
 use crate::puzzles::monitor::Monitor;
-use crate::puzzles::oneup::{self, MetropolisOptions, Puzzle};
+use crate::puzzles::oneup::{self, Method, MetropolisOptions, Puzzle};
 
 pub struct OneUpSolves;
 pub struct OneUpPuzzles;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Method {
-    Exact,
-    Metropolis,
-}
 
 /// Stored with a solve job: the puzzle in its JSON form and how to solve it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

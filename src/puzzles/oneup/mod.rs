@@ -36,7 +36,8 @@ impl Puzzle {
     }
 }
 
-/// Which solver produced an outcome.
+/// Which solver to run, or which one produced an outcome; `"exact"` or `"metropolis"` on
+/// the wire. The one such type: job parameters and the HTTP layer use it too.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Method {

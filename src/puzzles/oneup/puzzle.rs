@@ -22,8 +22,7 @@ pub struct Clue {
 /// `row_regions[r]` holds the labels of row `r`'s cells; `col_regions[r]` holds, at
 /// character `c`, the label of cell (r, c) within column `c` (the original file layout).
 /// A region is a maximal run of equal labels along its row or column.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(try_from = "serde_json::Value")]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Puzzle {
     row_regions: Vec<String>,
     col_regions: Vec<String>,
@@ -136,13 +135,6 @@ impl Puzzle {
 
     pub(crate) fn layout(&self) -> Layout {
         Layout::from_labels(&self.row_regions, &self.col_regions)
-    }
-}
-
-impl TryFrom<serde_json::Value> for Puzzle {
-    type Error = ParseError;
-    fn try_from(value: serde_json::Value) -> Result<Self, ParseError> {
-        Puzzle::from_json_value(&value)
     }
 }
 

@@ -278,6 +278,15 @@ fn json_shapes_match_the_api() {
 }
 
 #[test]
+fn method_is_lowercase_on_the_wire() {
+    for (method, name) in [(Method::Exact, "exact"), (Method::Metropolis, "metropolis")] {
+        assert_eq!(serde_json::to_value(method).unwrap(), name);
+        assert_eq!(serde_json::from_value::<Method>(name.into()).unwrap(), method);
+    }
+    assert!(serde_json::from_value::<Method>("Exact".into()).is_err());
+}
+
+#[test]
 fn deserializing_a_puzzle_validates_it() {
     let bad = serde_json::json!({"row_regions": ["111"], "col_regions": ["111"], "clues": []});
     let err = serde_json::from_value::<Puzzle>(bad).unwrap_err().to_string();

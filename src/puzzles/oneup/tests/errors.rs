@@ -158,7 +158,24 @@ fn json_field_errors() {
 
     let mut v = example_json();
     v["clues"][1]["digit"] = "5".into();
-    assert_json(v, ErrorKind::WrongType, "clues[1].digit", "the string \"5\"");
+    assert_json(v, ErrorKind::WrongType, "clues[1].digit", "string \"5\", expected a whole number");
+
+    let mut v = example_json();
+    v["clues"][1]["row"] = (-2).into();
+    assert_json(v, ErrorKind::WrongType, "clues[1].row", "integer `-2`, expected a whole number");
+
+    let mut v = example_json();
+    v["clues"][4]["digit"] = 300.into();
+    assert_json(v, ErrorKind::ClueDigit, "clues[4].digit", "digit 300");
+
+    let mut v = example_json();
+    v["clues"][0]["colour"] = 1.into();
+    assert_json(v, ErrorKind::UnknownField, "clues[0].colour", "expected one of `row`, `col`, `digit`");
+
+    // Objects only: serde would otherwise take a struct's fields as an array in order.
+    let mut v = example_json();
+    v["clues"][0] = serde_json::json!([1, 2, 3]);
+    assert_json(v, ErrorKind::WrongType, "clues[0]", "expected a clue object");
 
     let mut v = example_json();
     v["clues"][2].as_object_mut().unwrap().remove("col");
@@ -178,7 +195,11 @@ fn json_field_errors() {
 
     let mut v = example_json();
     v["row_regions"][5] = 7.into();
-    assert_json(v, ErrorKind::WrongType, "row_regions[5]", "the number 7");
+    assert_json(v, ErrorKind::WrongType, "row_regions[5]", "integer `7`, expected a string");
+
+    let mut v = example_json();
+    v["col_regions"] = "11111111".into();
+    assert_json(v, ErrorKind::WrongType, "col_regions", "expected a sequence");
 
     let mut v = example_json();
     v["clues"][0]["row"] = 9.into();
@@ -194,5 +215,6 @@ fn json_field_errors() {
     assert_json(v, ErrorKind::DuplicateClue, "clues[9]", "(clues[0])");
 
     let e = json_err("[1, 2]");
-    assert_eq!((e.kind, e.field, e.line), (ErrorKind::WrongType, None, None));
+    assert_eq!((e.kind, e.field.as_deref(), e.line), (ErrorKind::WrongType, None, None));
+    assert!(e.message.contains("expected a puzzle object"), "{e}");
 }

@@ -118,6 +118,22 @@ pub struct ServeArgs {
     #[arg(long, env = "PUZZLEPRESS_QUEUE_LIMIT", default_value_t = 1000)]
     pub queue_limit: i64,
 
+    /// Jobs one API key may have queued or running at once; more are refused with 429.
+    #[arg(long, env = "PUZZLEPRESS_JOBS_PER_KEY", default_value_t = 100)]
+    pub jobs_per_key: i64,
+
+    /// Jobs one anonymous client address may have queued or running at once.
+    #[arg(long, env = "PUZZLEPRESS_JOBS_PER_ADDRESS", default_value_t = 10)]
+    pub jobs_per_address: i64,
+
+    /// Largest request kept with a job, in KiB (the JSON of its params).
+    #[arg(long, env = "PUZZLEPRESS_MAX_PARAMS_KIB", default_value_t = 1024)]
+    pub max_params_kib: usize,
+
+    /// Days finished jobs are kept (books are kept for good).
+    #[arg(long, env = "PUZZLEPRESS_RETENTION_DAYS", default_value_t = 7.0)]
+    pub retention_days: f64,
+
     /// Seconds a worker's claim on a job lasts without a heartbeat; after it, another
     /// worker re-runs the job.
     #[arg(long, env = "PUZZLEPRESS_LEASE_SECS", default_value_t = 30.0)]

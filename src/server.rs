@@ -7,9 +7,10 @@ use anyhow::Context;
 use tokio::net::TcpListener;
 
 use crate::cli::ServeArgs;
+use crate::http::Quotas;
 use crate::http::{AppState, HttpLimits};
 use crate::jobs::pool::{self, PoolConfig, Shutdown};
-use crate::jobs::{self, kinds, Queue, Wake};
+use crate::jobs::{self, kinds, Queue, QueueLimits, Wake};
 use crate::metrics::Metrics;
 use crate::store::Store;
 
@@ -61,6 +62,12 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     };
     anyhow::ensure!(args.max_attempts >= 1, "--max-attempts must be at least 1");
     anyhow::ensure!(args.queue_limit >= 1, "--queue-limit must be at least 1");
+    anyhow::ensure!(args.jobs_per_key >= 1, "--jobs-per-key must be at least 1");
+    anyhow::ensure!(args.jobs_per_address >= 1, "--jobs-per-address must be at least 1");
+    let retention = Duration::try_from_secs_f64(args.retention_days * 86_400.0)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .context("--retention-days must be a positive number of days")?;
     // Read before touching the database, so a bad secret fails fast.
     let configured_secret = crate::cli::configured_secret()?;
 
@@ -73,7 +80,15 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let wake = Wake::default();
     wake.listen(&store);
     let metrics = Arc::new(Metrics::default());
-    let queue = Arc::new(Queue::new(store.clone(), wake.clone(), args.queue_limit, args.max_attempts));
+    let queue = Arc::new(Queue::new(
+        store.clone(),
+        wake.clone(),
+        QueueLimits {
+            queued: args.queue_limit,
+            params_bytes: args.max_params_kib.saturating_mul(1024),
+            max_attempts: args.max_attempts,
+        },
+    ));
     let shutdown = Shutdown::default();
     let workers = args.workers.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let secret: Arc<[u8]> = secret.into();
@@ -86,9 +101,18 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         context: jobs::Context { secret: secret.clone() },
         registry: kinds::registry(),
     };
+    let swept = config.registry.swept();
     let mut pool = pool::start(store.clone(), wake, config, metrics.clone(), shutdown.clone());
+    tokio::spawn(jobs::sweep_finished(
+        store.clone(),
+        swept,
+        retention,
+        Duration::from_secs(60),
+        shutdown.drain.clone(),
+    ));
 
-    let state = AppState { store: store.clone(), queue, metrics };
+    let quotas = Quotas { per_key: args.jobs_per_key, per_address: args.jobs_per_address };
+    let state = AppState { store: store.clone(), queue, metrics, quotas };
     let app = crate::http::router(state, &limits);
     let listener = TcpListener::bind(args.bind).await.with_context(|| format!("binding {}", args.bind))?;
     let addr = listener.local_addr()?;

@@ -104,10 +104,12 @@ async fn order(
     // 50 random bits make a collision rare; the primary key makes it harmless: try again.
     for _ in 0..5 {
         let params = BookParams { serial: Serial::from_bits(rand::random::<u64>()).to_string(), spec };
-        let (job, _) = match state.queue.submit::<Books>(&caller.owner(), &params, key.clone()).await {
-            Err(SubmitError::Store(e)) if e.is_unique_violation() => continue,
-            other => other?,
-        };
+        let (job, _) =
+            match state.queue.submit::<Books>(&caller.owner(), caller.quota(&state.quotas), &params, key.clone()).await
+            {
+                Err(SubmitError::Store(e)) if e.is_unique_violation() => continue,
+                other => other?,
+            };
         let book = state
             .store
             .book_by_job(&job.id)

@@ -8,7 +8,7 @@ use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 
 use super::error::ApiError;
-use super::AppState;
+use super::{AppState, Quotas};
 use crate::keys::{token_hash, Role};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,6 +25,14 @@ impl Caller {
         match self {
             Caller::Anonymous { address } => format!("anon:{address}"),
             Caller::Key { id, .. } => format!("key:{id}"),
+        }
+    }
+
+    /// Jobs this caller may have queued or running at once.
+    pub fn quota(&self, quotas: &Quotas) -> i64 {
+        match self {
+            Caller::Anonymous { .. } => quotas.per_address,
+            Caller::Key { .. } => quotas.per_key,
         }
     }
 

@@ -36,6 +36,9 @@ pub enum ApiError {
     /// 415
     #[error("{detail}")]
     UnsupportedMediaType { detail: String },
+    /// 429: this caller has too much going on; try again later.
+    #[error("{detail}")]
+    TooMany { detail: String, retry_after: u64 },
     /// 503: try again later.
     #[error("{detail}")]
     Unavailable { detail: String, retry_after: u64 },
@@ -84,6 +87,10 @@ impl ApiError {
                 retry_after: 5,
             },
             ApiError::Submit(e @ SubmitError::KeyReused) => ApiError::invalid("Idempotency-Key", e.to_string()),
+            ApiError::Submit(e @ SubmitError::Quota { .. }) => {
+                ApiError::TooMany { detail: e.to_string(), retry_after: 5 }
+            }
+            ApiError::Submit(e @ SubmitError::ParamsTooLarge { .. }) => ApiError::TooLarge { detail: e.to_string() },
             ApiError::Submit(SubmitError::Store(e)) => ApiError::Store(e).classified(),
             ApiError::Submit(e @ SubmitError::Params(_)) => ApiError::Internal(e.to_string()),
             // The database being unreachable is an outage, not a bug: tell clients to retry.
@@ -108,6 +115,7 @@ impl ApiError {
             ApiError::Conflict { .. } => StatusCode::CONFLICT,
             ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiError::TooMany { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Store(e) if e.is_unavailable() => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Submit(SubmitError::Full { .. }) => StatusCode::SERVICE_UNAVAILABLE,
@@ -147,6 +155,9 @@ impl IntoResponse for ApiError {
             ApiError::Conflict { detail, retry_after } => ("Conflict", detail.as_str(), None, *retry_after),
             ApiError::TooLarge { detail } => ("Payload too large", detail.as_str(), None, None),
             ApiError::UnsupportedMediaType { detail } => ("Unsupported media type", detail.as_str(), None, None),
+            ApiError::TooMany { detail, retry_after } => {
+                ("Too many requests", detail.as_str(), None, Some(*retry_after))
+            }
             ApiError::Unavailable { detail, retry_after } => {
                 ("Service unavailable", detail.as_str(), None, Some(*retry_after))
             }

@@ -44,6 +44,14 @@ pub struct AppState {
     pub store: Store,
     pub queue: Arc<Queue>,
     pub metrics: Arc<Metrics>,
+    pub quotas: Quotas,
+}
+
+/// Jobs a caller may have queued or running at once.
+#[derive(Debug, Clone, Copy)]
+pub struct Quotas {
+    pub per_key: i64,
+    pub per_address: i64,
 }
 
 /// Limits applied to every request.

@@ -19,6 +19,10 @@ pub trait JobKind: Send + Sync + 'static {
     /// The job's result, as stored and served.
     type Output: Serialize + Send + 'static;
 
+    /// Whether finished jobs of this kind are kept for good (their rows are the product, as
+    /// a book's are) instead of being deleted once the retention time has passed.
+    const KEPT: bool = false;
+
     /// Runs the job on the current (blocking) thread, reporting to `monitor`.
     fn run(ctx: &Context, params: Self::Params, monitor: &mut dyn Monitor) -> Result<Self::Output, RunError>;
 
@@ -93,16 +97,19 @@ fn run_kind<K: JobKind>(ctx: &Context, params: &str, monitor: &mut dyn Monitor) 
 
 /// The kinds this process runs, by name: built from the [`JobKind`] implementations.
 #[derive(Default, Clone)]
-pub struct Registry(HashMap<&'static str, RunFn>);
+pub struct Registry(HashMap<&'static str, (RunFn, bool)>);
 
 impl Registry {
     pub fn with<K: JobKind>(mut self) -> Registry {
-        self.0.insert(K::NAME, run_kind::<K>);
+        self.0.insert(K::NAME, (run_kind::<K>, K::KEPT));
         self
     }
 
-    pub fn names(&self) -> impl Iterator<Item = &'static str> + '_ {
-        self.0.keys().copied()
+    /// The kinds whose finished jobs are deleted after the retention time.
+    pub fn swept(&self) -> Vec<&'static str> {
+        let mut names: Vec<_> = self.0.iter().filter(|(_, (_, kept))| !kept).map(|(name, _)| *name).collect();
+        names.sort_unstable();
+        names
     }
 
     /// Runs a stored job of `kind` on the current (blocking) thread.
@@ -113,7 +120,7 @@ impl Registry {
         params: &str,
         monitor: &mut dyn Monitor,
     ) -> Result<Completed, RunError> {
-        let run =
+        let (run, _) =
             self.0.get(kind).ok_or_else(|| RunError::Failed(format!("this server does not know job kind {kind:?}")))?;
         run(ctx, params, monitor)
     }

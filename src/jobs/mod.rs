@@ -15,6 +15,7 @@ use std::sync::Arc;
 use crate::store::{Job, NewJob, Store, StoreError};
 
 pub use kind::{Context, JobKind, Registry, RunError};
+pub use pool::sweep_finished;
 pub use wake::Wake;
 
 /// Why a job was not queued.
@@ -23,6 +24,12 @@ pub enum SubmitError {
     /// `queue_limit` jobs are already waiting.
     #[error("the job queue is full ({queued} jobs waiting)")]
     Full { queued: i64 },
+    /// The caller already has `limit` jobs queued or running.
+    #[error("you have {active} jobs queued or running, the most allowed at once; wait for some to finish")]
+    Quota { active: i64, limit: i64 },
+    /// The stored params would be larger than the queue keeps.
+    #[error("the request is {bytes} bytes once stored; at most {limit} are kept per job")]
+    ParamsTooLarge { bytes: usize, limit: usize },
     /// An `Idempotency-Key` already used for a different request of the same kind.
     #[error("this Idempotency-Key was already used for a request with a different body")]
     KeyReused,
@@ -32,31 +39,54 @@ pub enum SubmitError {
     Store(#[from] StoreError),
 }
 
+/// How much the queue takes.
+#[derive(Debug, Clone, Copy)]
+pub struct QueueLimits {
+    /// Queued jobs (all callers) before new ones are refused.
+    pub queued: i64,
+    /// Bytes of stored params per job.
+    pub params_bytes: usize,
+    /// Runs of a job (counting crashed ones) before it is failed.
+    pub max_attempts: i64,
+}
+
 /// The submitting side of the queue, shared by every handler.
 #[derive(Clone)]
 pub struct Queue {
     store: Store,
     wake: Wake,
-    limit: i64,
-    max_attempts: i64,
+    limits: QueueLimits,
 }
 
 impl Queue {
-    pub fn new(store: Store, wake: Wake, limit: i64, max_attempts: i64) -> Queue {
-        Queue { store, wake, limit, max_attempts }
+    pub fn new(store: Store, wake: Wake, limits: QueueLimits) -> Queue {
+        Queue { store, wake, limits }
     }
 
-    /// Queues a job of kind `K` for `owner` (or finds the one `owner`'s idempotency key
-    /// already made) and wakes a worker. Returns the job and whether it was newly created.
+    /// Whether `owner`, who may have `quota` jobs queued or running at once, may queue one
+    /// more now: cheap, so handlers ask before any costly validation.
+    pub async fn admit(&self, owner: &str, quota: i64) -> Result<(), SubmitError> {
+        let queued = self.store.queued_count(self.limits.queued).await?;
+        if queued >= self.limits.queued {
+            return Err(SubmitError::Full { queued });
+        }
+        let active = self.store.active_count(owner, quota).await?;
+        if active >= quota {
+            return Err(SubmitError::Quota { active, limit: quota });
+        }
+        Ok(())
+    }
+
+    /// Queues a job of kind `K` for `owner`, who may have `quota` jobs queued or running
+    /// at once (or finds the one `owner`'s idempotency key already made), and wakes a
+    /// worker. Returns the job and whether it was newly created.
     pub async fn submit<K: JobKind>(
         &self,
         owner: &str,
+        quota: i64,
         params: &K::Params,
         idempotency_key: Option<String>,
     ) -> Result<(Job, bool), SubmitError> {
-        // The limit is checked before inserting, so concurrent submits may overshoot it by
-        // a few; it bounds the queue, it is not an exact quota.
-        let queued = self.store.queued_count(self.limit).await?;
         let earlier = match &idempotency_key {
             Some(key) => self.store.job_by_idempotency_key(owner, K::NAME, key).await?,
             None => None,
@@ -64,14 +94,23 @@ impl Queue {
         let (job, created) = match earlier {
             // A retried order whose job already exists is not new work, even in a full queue.
             Some(job) => (job, false),
-            None if queued >= self.limit => return Err(SubmitError::Full { queued }),
             None => {
+                // Checked before inserting, so concurrent submits may overshoot the limits
+                // by a few: they bound the queue, they are not exact.
+                self.admit(owner, quota).await?;
+                let params_text = serde_json::to_string(params)?;
+                if params_text.len() > self.limits.params_bytes {
+                    return Err(SubmitError::ParamsTooLarge {
+                        bytes: params_text.len(),
+                        limit: self.limits.params_bytes,
+                    });
+                }
                 let new = NewJob {
                     kind: K::NAME.to_string(),
                     owner: owner.to_string(),
-                    params: serde_json::to_string(params)?,
+                    params: params_text,
                     idempotency_key,
-                    max_attempts: self.max_attempts,
+                    max_attempts: self.limits.max_attempts,
                     on_insert: K::on_insert(params),
                 };
                 self.store.insert_job(&new).await?

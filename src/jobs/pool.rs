@@ -254,3 +254,25 @@ mod tests {
         assert!(matches!(ok, Ok(out) if out.result == "1"));
     }
 }
+
+/// Deletes finished jobs of the `kinds` given once they ended more than `retention` ago,
+/// every `every`, until `stop` (several processes sweeping at once is harmless).
+pub async fn sweep_finished(
+    store: Store,
+    kinds: Vec<&'static str>,
+    retention: Duration,
+    every: Duration,
+    stop: CancellationToken,
+) {
+    loop {
+        match store.delete_finished(&kinds, retention.as_millis() as i64).await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(jobs = n, "deleted finished jobs past their retention time"),
+            Err(e) => tracing::warn!(error = %e, "sweeping finished jobs failed"),
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(every) => {}
+            _ = stop.cancelled() => return,
+        }
+    }
+}

@@ -349,6 +349,53 @@ impl Store {
         Ok(n)
     }
 
+    /// `owner`'s jobs that are queued or running, counted up to `cap`.
+    #[tracing::instrument(skip(self), err)]
+    pub async fn active_count(&self, owner: &str, cap: i64) -> Result<i64> {
+        let n: i64 = with_pool!(self, p => {
+            sqlx::query_scalar(
+                "SELECT COUNT(*) FROM (SELECT 1 FROM jobs WHERE owner = $1 AND state IN ('queued', 'running') \
+                 LIMIT $2) AS active",
+            )
+            .bind(owner)
+            .bind(cap)
+            .fetch_one(p)
+            .await?
+        });
+        Ok(n)
+    }
+
+    /// Deletes jobs of the given kinds that ended more than `age_ms` ago (their attempts go
+    /// with them), and owners with no jobs left. Returns how many jobs were deleted.
+    #[tracing::instrument(skip(self), err)]
+    pub async fn delete_finished(&self, kinds: &[&str], age_ms: i64) -> Result<u64> {
+        if kinds.is_empty() {
+            return Ok(0);
+        }
+        // One placeholder per kind; the kinds are the server's own names, bound as values.
+        let list: Vec<String> = (0..kinds.len()).map(|i| format!("${}", i + 3)).collect();
+        let jobs = self.sql(&format!(
+            "DELETE FROM jobs WHERE state IN ('succeeded', 'failed', 'cancelled') AND finished_at < {{NOW}} - $2 \
+             AND kind IN ({})",
+            list.join(", ")
+        ));
+        let owners = "DELETE FROM job_owners WHERE NOT EXISTS (SELECT 1 FROM jobs j WHERE j.owner = job_owners.owner)";
+        let now = self.clock_param();
+        let n = with_pool!(self, p => async {
+            let mut tx = p.begin().await?;
+            let mut delete = sqlx::query(&jobs).bind(now).bind(age_ms);
+            for kind in kinds {
+                delete = delete.bind(*kind);
+            }
+            let n = delete.execute(&mut *tx).await?.rows_affected();
+            sqlx::query(owners).execute(&mut *tx).await?;
+            tx.commit().await?;
+            Ok::<u64, sqlx::Error>(n)
+        }
+        .await)?;
+        Ok(n)
+    }
+
     /// Claims the oldest claimable job for `owner` with a lease of `lease_ms`, and opens
     /// the record of this attempt.
     #[tracing::instrument(skip(self), err)]

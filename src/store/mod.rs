@@ -71,12 +71,17 @@ impl StoreError {
     /// True when the database could not be reached (as opposed to a query that failed):
     /// an outage to retry, not a bug.
     pub fn is_unavailable(&self) -> bool {
-        matches!(
-            self,
+        match self {
             StoreError::Database(
-                sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) | sqlx::Error::Tls(_)
-            )
-        )
+                sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) | sqlx::Error::Tls(_),
+            ) => true,
+            // PostgreSQL closing connections (shutdown, an operator terminating backends:
+            // SQLSTATE 57P0x) or refusing them (class 08) is an outage too.
+            StoreError::Database(sqlx::Error::Database(e)) => {
+                e.code().is_some_and(|c| c.starts_with("57P0") || c.starts_with("08"))
+            }
+            _ => false,
+        }
     }
 }
 

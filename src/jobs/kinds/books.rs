@@ -30,6 +30,7 @@ pub struct BookResult {
 
 impl JobKind for Books {
     const NAME: &'static str = "books";
+    const KEPT: bool = true;
     type Params = BookParams;
     type Output = BookResult;
 

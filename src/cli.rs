@@ -1,4 +1,4 @@
-//! Command-line interface: `serve` (the default), `migrate`, `book`.
+//! Command-line interface: `serve` (the default), `migrate`, `book`, `openapi`.
 
 use std::net::SocketAddr;
 
@@ -24,6 +24,8 @@ pub enum Command {
     /// Print a Find the Fox book offline: the same files the server gives for this secret
     /// and serial (book.txt, book.pdf, answer.pdf, answer.json).
     Book(BookArgs),
+    /// Print the OpenAPI description (YAML) generated from the code: `openapi.yaml`.
+    Openapi,
 }
 
 #[derive(Args, Debug, Clone)]

@@ -10,5 +10,9 @@ async fn main() -> anyhow::Result<()> {
         Some(Command::Serve(args)) => puzzlepress::server::serve(args).await,
         Some(Command::Migrate(args)) => puzzlepress::server::migrate(&args.database_url).await,
         Some(Command::Book(args)) => puzzlepress::offline::print_book(&args),
+        Some(Command::Openapi) => {
+            print!("{}", puzzlepress::http::openapi::yaml());
+            Ok(())
+        }
     }
 }

@@ -11,6 +11,7 @@ mod health;
 mod jobs;
 mod middleware;
 mod oneup;
+pub mod openapi;
 mod pages;
 mod resource;
 mod respond;

@@ -10,12 +10,18 @@ pub struct FoxholeStrategies;
 
 /// Where the fox lives: `{"holes": n}` (a line) or `{"graph": [[…], …]}` (adjacency lists).
 /// Also the params stored with a strategy job.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(description = "Where the fox lives: give exactly one of `holes` (a line of n holes) or `graph` (adjacency \
+                        lists, 0-based).")]
 pub struct Holes {
+    /// A line of this many holes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, minimum = 1, maximum = 30)]
     pub holes: Option<usize>,
+    /// Adjacency lists: `graph[i]` lists the holes next to hole `i` (0-based).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, min_items = 1, max_items = 30)]
     pub graph: Option<Vec<Vec<usize>>>,
 }
 

@@ -78,7 +78,7 @@ pub(crate) async fn metrics(State(state): State<AppState>) -> Result<impl IntoRe
     path = "/openapi.yaml",
     tag = "service",
     summary = "This document, generated from the code.",
-    responses((status = 200, description = "The OpenAPI description.", body = String, content_type = "application/yaml"))
+    responses((status = 200, description = "The OpenAPI description (YAML).", content_type = "application/yaml"))
 )]
 pub(crate) async fn openapi_yaml() -> impl IntoResponse {
     ([(header::CONTENT_TYPE, "application/yaml")], super::openapi::yaml())

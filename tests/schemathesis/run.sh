@@ -8,6 +8,7 @@
 # The tool is installed (pinned) into a virtualenv under target/ on first use.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+root=$PWD
 
 BIN=${BIN:-target/release/puzzlepress}
 VERSION=4.32.5
@@ -49,9 +50,11 @@ if [ -z "$base" ]; then
   exit 1
 fi
 
+# Run from under target/, where schemathesis keeps what `st replay` needs (.schemathesis/).
+mkdir -p target/schemathesis
 start=$SECONDS
 status=0
-"$ST" --config-file tests/schemathesis/schemathesis.toml run openapi.yaml \
+(cd target/schemathesis && "$root/$ST" --config-file "$root/tests/schemathesis/schemathesis.toml" run "$root/openapi.yaml" \
   --url "$base" \
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance \
   --max-examples "$MAX_EXAMPLES" \
@@ -60,7 +63,7 @@ status=0
   --request-timeout 20 \
   --generation-database none \
   --no-color \
-  "$@" || status=$?
+  "$@") || status=$?
 elapsed=$((SECONDS - start))
 
 if [ "$status" -ne 0 ]; then

@@ -13,7 +13,7 @@ use super::error::ApiError;
 use super::extract::Json;
 use super::resource::{self, Resource};
 use super::AppState;
-use crate::jobs::kinds::foxhole::Holes;
+use crate::jobs::kinds::foxhole::{holes_schema, Holes};
 use crate::jobs::kinds::FoxholeStrategies;
 use crate::puzzles::foxhole::{self, CheckOutcome};
 
@@ -67,20 +67,30 @@ pub(crate) async fn strategy(
     resource::enqueue::<FoxholeStrategies>(&state, &headers, &holes).await
 }
 
-/// Where the fox lives (exactly one of `holes` and `graph`, as for a strategy search) and
-/// the strategy to check.
-#[derive(Deserialize, utoipa::ToSchema)]
+/// Where the fox lives (`holes` or `graph`, as for a strategy search) and the strategy to
+/// check.
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct CheckRequest {
-    /// A line of this many holes.
-    #[schema(nullable = false, minimum = 1, maximum = 30)]
     holes: Option<usize>,
-    /// Adjacency lists: `graph[i]` lists the holes next to hole `i` (0-based).
-    #[schema(nullable = false, min_items = 1, max_items = 30)]
     graph: Option<Vec<Vec<usize>>>,
-    /// The hole inspected each morning, 0-based, day 1 first.
     inspections: Vec<usize>,
 }
+
+impl utoipa::PartialSchema for CheckRequest {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Type};
+        let inspections = ArrayBuilder::new()
+            .items(ObjectBuilder::new().schema_type(Type::Integer).minimum(Some(0)))
+            .description(Some("The hole inspected each morning, 0-based, day 1 first."));
+        holes_schema(
+            "Where the fox lives (a line of `holes` holes, or a `graph`) and the strategy to check.",
+            &[("inspections", inspections.into())],
+        )
+    }
+}
+
+impl utoipa::ToSchema for CheckRequest {}
 
 #[utoipa::path(
     post,

@@ -1,5 +1,5 @@
-//! Command-line interface: `serve` (the default), `migrate`, `book`, `health`; and the
-//! book secret, which comes from the environment only.
+//! Command-line interface: `serve` (the default), `migrate`, `book`, `keys`, `health`,
+//! `openapi`; and the book secret, which comes from the environment only.
 
 use std::ffi::OsString;
 use std::net::SocketAddr;
@@ -41,6 +41,8 @@ pub enum Command {
     Book(BookArgs),
     /// Create, list and revoke API keys.
     Keys(KeysArgs),
+    /// Print the OpenAPI description (YAML) generated from the code: `openapi.yaml`.
+    Openapi,
     /// Health check for containers: GET a running server's /healthz; exit 0 on 200 within
     /// 2 s, else 1 with the reason on stderr.
     Health(HealthArgs),

@@ -10,8 +10,12 @@ async fn main() -> anyhow::Result<()> {
         Some(Command::Serve(args)) => puzzlepress::server::serve(args).await,
         Some(Command::Migrate(args)) => puzzlepress::server::migrate(&args.database_url).await,
         Some(Command::Book(args)) => puzzlepress::offline::print_book(&args),
-        // Its own exit code and one-line reason, not anyhow's multi-line report.
+        Some(Command::Openapi) => {
+            print!("{}", puzzlepress::http::openapi::yaml());
+            Ok(())
+        }
         Some(Command::Keys(args)) => puzzlepress::keys::run(&args).await,
+        // Its own exit code and one-line reason, not anyhow's multi-line report.
         Some(Command::Health(args)) => std::process::exit(puzzlepress::probe::run(&args).await),
     }
 }

@@ -67,8 +67,13 @@ async fn a_full_queue_answers_503_and_accepts_again_once_drained() {
 }
 
 /// A test-only job (the `test-jobs` feature) that runs for `millis`, or until cancelled.
+/// The test job's params; without `millis` it runs until cancelled (request bodies hold
+/// no null).
 fn blocking(millis: Option<u64>, tag: u64) -> serde_json::Value {
-    json!({"millis": millis, "tag": tag})
+    match millis {
+        Some(millis) => json!({"millis": millis, "tag": tag}),
+        None => json!({"tag": tag}),
+    }
 }
 
 async fn wait_running(server: &Server, location: &str) -> serde_json::Value {

@@ -32,29 +32,58 @@ pub fn router() -> Router<AppState> {
         .route("/books/{serial}/answer.pdf", get(answer_pdf))
 }
 
+/// The serial number in a book's URL.
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Path)]
+#[allow(dead_code)]
+pub(crate) struct SerialParam {
+    /// The book's serial number: 11 Crockford base-32 symbols, the last a check symbol.
+    /// Case, spaces and hyphens are ignored, and I, L and O are read as 1, 1 and 0, so
+    /// `ncb5-919r-tqp` is `NCB5919RTQP`. A mistyped serial (its check symbol does not
+    /// match) is answered 400.
+    #[param(pattern = r"^[ -]*([0-9A-TV-Za-tv-z][ -]*){11}$", example = "NCB5919RTQP")]
+    serial: String,
+}
+
 /// A book as clients see it.
-#[derive(Serialize)]
-struct BookView {
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = Book)]
+pub(crate) struct BookView {
+    /// The book's serial number (canonical form).
+    #[schema(pattern = "^[0-9A-HJKMNP-TV-Z]{11}$", example = "NCB5919RTQP")]
     serial: String,
     state: JobState,
+    #[schema(minimum = 1, maximum = 1000)]
     pages: i64,
+    #[schema(minimum = 3, maximum = 64)]
     rows: i64,
+    #[schema(minimum = 3, maximum = 64)]
     cols: i64,
+    /// Pages sampled so far, of all of them.
     progress: Progress,
     generator_version: i64,
+    /// SHA-256 (hex) of the book's text, once printed.
+    #[schema(required = true, pattern = "^[0-9a-f]{64}$")]
     content_hash: Option<String>,
+    /// Why printing failed.
+    #[schema(required = true)]
     error: Option<String>,
+    #[schema(format = DateTime)]
     created_at: String,
+    #[schema(required = true, format = DateTime)]
     finished_at: Option<String>,
+    /// The job printing the book (`/jobs/{id}`).
     job: String,
     links: Links,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = BookLinks)]
 struct Links {
     #[serde(rename = "self")]
     this: String,
     job: String,
+    /// Template: replace `{n}` by a page number.
     pages: String,
     answer: String,
     book_pdf: String,
@@ -90,7 +119,27 @@ impl From<BookRecord> for BookView {
 }
 
 /// Orders a book: a fresh random serial, the book row and its job in one transaction.
-async fn order(
+#[utoipa::path(
+    post,
+    path = "/books",
+    tag = "books",
+    summary = "Order a unique Find the Fox book.",
+    description = "The book gets a random serial number and is printed by a job. The body is optional; missing \
+                   members take the defaults (200 pages of 32 x 20). FOX appears exactly once in the whole book. An \
+                   `Idempotency-Key` makes a retried order return the same serial.",
+    params(super::openapi::IdempotencyKey),
+    request_body(content = BookSpec, content_type = "application/json", example = json!({"pages": 3, "rows": 8, "cols": 8})),
+    responses(
+        (status = 202, description = "Ordered. Follow the book at `Location` (or its job).", body = BookView,
+            headers(("Location" = String, description = "`/books/{serial}`"))),
+        (status = 400, response = super::openapi::BadRequest),
+        (status = 413, response = super::openapi::TooLarge),
+        (status = 415, response = super::openapi::UnsupportedMediaType),
+        (status = 422, response = super::openapi::Invalid),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn order(
     State(state): State<AppState>,
     caller: Caller,
     headers: HeaderMap,
@@ -141,7 +190,23 @@ async fn find(state: &AppState, raw: &str, with_letters: bool) -> Result<BookRec
         .ok_or_else(|| ApiError::not_found(format!("there is no book with serial number {serial}")))
 }
 
-async fn show(State(state): State<AppState>, Path(serial): Path<String>) -> Result<Json<BookView>, ApiError> {
+#[utoipa::path(
+    get,
+    path = "/books/{serial}",
+    tag = "books",
+    summary = "A book's state and printing progress.",
+    params(SerialParam),
+    responses(
+        (status = 200, description = "The book.", body = BookView),
+        (status = 400, response = super::openapi::BadSerial),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn show(
+    State(state): State<AppState>,
+    Path(serial): Path<String>,
+) -> Result<Json<BookView>, ApiError> {
     Ok(Json(find(&state, &serial, false).await?.into()))
 }
 
@@ -169,13 +234,36 @@ fn printed(record: BookRecord) -> Result<Book, ApiError> {
     Book::unpack(spec, letters, answer).map_err(|e| corrupt(format!("{e:?}")))
 }
 
-#[derive(Serialize)]
-struct PageView {
+/// One page of a book.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = BookPage)]
+pub(crate) struct PageView {
+    /// The page number (1-based).
+    #[schema(minimum = 1)]
     page: usize,
+    /// The page's rows of letters.
+    #[schema(pattern = "^[FOX]+$")]
     rows: Vec<String>,
 }
 
-async fn page(
+#[utoipa::path(
+    get,
+    path = "/books/{serial}/pages/{n}",
+    tag = "books",
+    summary = "One page of a printed book (`Accept: text/plain` for the rows as lines).",
+    params(SerialParam, ("n" = u32, Path, minimum = 1, description = "1-based page number; a page the book does not have is answered 404.")),
+    responses(
+        (status = 200, description = "The page.", content(
+            (PageView = "application/json"),
+            (String = "text/plain"),
+        )),
+        (status = 400, response = super::openapi::BadSerial),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 409, response = super::openapi::NotPrinted),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn page(
     State(state): State<AppState>,
     Path((serial, n)): Path<(String, String)>,
     headers: HeaderMap,
@@ -199,15 +287,63 @@ async fn page(
     Ok(Json(PageView { page: index, rows }).into_response())
 }
 
-async fn answer(State(state): State<AppState>, Path(serial): Path<String>) -> Result<Json<Answer>, ApiError> {
+#[utoipa::path(
+    get,
+    path = "/books/{serial}/answer",
+    tag = "books",
+    summary = "Where the fox is.",
+    params(SerialParam),
+    responses(
+        (status = 200, description = "The answer.", body = Answer),
+        (status = 400, response = super::openapi::BadSerial),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 409, response = super::openapi::NotPrinted),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn answer(
+    State(state): State<AppState>,
+    Path(serial): Path<String>,
+) -> Result<Json<Answer>, ApiError> {
     Ok(Json(printed(find(&state, &serial, true).await?)?.answer))
 }
 
-async fn book_pdf(State(state): State<AppState>, Path(serial): Path<String>) -> Result<Response, ApiError> {
+#[utoipa::path(
+    get,
+    path = "/books/{serial}/book.pdf",
+    tag = "books",
+    summary = "The printable book (title page with the serial, then one grid a page).",
+    params(SerialParam),
+    responses(
+        (status = 200, description = "PDF.", content_type = "application/pdf"),
+        (status = 400, response = super::openapi::BadSerial),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 409, response = super::openapi::NotPrinted),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn book_pdf(State(state): State<AppState>, Path(serial): Path<String>) -> Result<Response, ApiError> {
     pdf(&state, &serial, "book", render::foxbook::book_pdf).await
 }
 
-async fn answer_pdf(State(state): State<AppState>, Path(serial): Path<String>) -> Result<Response, ApiError> {
+#[utoipa::path(
+    get,
+    path = "/books/{serial}/answer.pdf",
+    tag = "books",
+    summary = "The answer key (the fox's page with FOX in red).",
+    params(SerialParam),
+    responses(
+        (status = 200, description = "PDF.", content_type = "application/pdf"),
+        (status = 400, response = super::openapi::BadSerial),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 409, response = super::openapi::NotPrinted),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn answer_pdf(
+    State(state): State<AppState>,
+    Path(serial): Path<String>,
+) -> Result<Response, ApiError> {
     pdf(&state, &serial, "answer", render::foxbook::answer_pdf).await
 }
 

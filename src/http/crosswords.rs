@@ -14,21 +14,22 @@ use super::extract::Json;
 use super::resource::{self, finished_result, Resource};
 use super::respond::{blocking, pdf_response};
 use super::AppState;
+use crate::jobs::kinds::crossword::FillOutput;
 use crate::jobs::kinds::{CrosswordFills, CrosswordPatterns, WordSquares};
-use crate::puzzles::crossword::{self, CrosswordError, Fill, FillRequest, PatternRequest, WordSquareRequest};
+use crate::puzzles::crossword::{self, CrosswordError, FillRequest, PatternRequest, WordSquareRequest};
 use crate::puzzles::monitor::Monitor;
 use crate::render;
 
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/crosswords/patterns", post(patterns))
-        .route("/crosswords/patterns/{id}", get(resource::show::<CrosswordPatterns>))
+        .route("/crosswords/patterns/{id}", get(show_patterns))
         .route("/crosswords/fills", post(fills))
-        .route("/crosswords/fills/{id}", get(resource::show::<CrosswordFills>))
+        .route("/crosswords/fills/{id}", get(show_fill))
         .route("/crosswords/fills/{id}/grid.pdf", get(grid_pdf))
         .route("/crosswords/fills/{id}/solution.pdf", get(solution_pdf))
         .route("/wordsquares", post(word_squares))
-        .route("/wordsquares/{id}", get(resource::show::<WordSquares>))
+        .route("/wordsquares/{id}", get(show_word_squares))
 }
 
 impl Resource for CrosswordPatterns {
@@ -46,8 +47,47 @@ impl Resource for WordSquares {
     const WHAT: &'static str = "word square search";
 }
 
+resource::show_resource!(
+    show_patterns,
+    CrosswordPatterns,
+    CrosswordPatternSearch,
+    "/crosswords/patterns/{id}",
+    "crosswords",
+    "A pattern search's state and, once done, its patterns."
+);
+
+resource::show_resource!(
+    show_fill,
+    CrosswordFills,
+    CrosswordFill,
+    "/crosswords/fills/{id}",
+    "crosswords",
+    "A fill's state and, once done, the filled grid (or why there is none)."
+);
+
+resource::show_resource!(
+    show_word_squares,
+    WordSquares,
+    WordSquareSearch,
+    "/wordsquares/{id}",
+    "crosswords",
+    "A word square search's state and, once done, its squares."
+);
+
 /// The printable empty grid of a fill job's pattern (available as soon as it is queued).
-async fn grid_pdf(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+#[utoipa::path(
+    get,
+    path = "/crosswords/fills/{id}/grid.pdf",
+    tag = "crosswords",
+    summary = "The empty numbered grid of a fill's pattern, with its entry list.",
+    params(("id" = uuid::Uuid, Path, description = "The fill's id.")),
+    responses(
+        (status = 200, description = "PDF.", content_type = "application/pdf"),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn grid_pdf(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let job = resource::find::<CrosswordFills>(&state, &id).await?;
     let req: FillRequest =
         serde_json::from_str(&job.params).map_err(|e| ApiError::Internal(format!("fill {id}: stored request: {e}")))?;
@@ -57,14 +97,24 @@ async fn grid_pdf(State(state): State<AppState>, Path(id): Path<String>) -> Resu
 }
 
 /// The filled grid with its entries; 409 until the fill is found (or if none exists).
-async fn solution_pdf(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+#[utoipa::path(
+    get,
+    path = "/crosswords/fills/{id}/solution.pdf",
+    tag = "crosswords",
+    summary = "The filled grid with its across and down words (409 until filled, or if no fill exists).",
+    params(("id" = uuid::Uuid, Path, description = "The fill's id.")),
+    responses(
+        (status = 200, description = "PDF.", content_type = "application/pdf"),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 409, response = super::openapi::Conflict),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn solution_pdf(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let job = resource::find::<CrosswordFills>(&state, &id).await?;
-    let result: serde_json::Value = finished_result(&job)?;
-    let fill: Fill = serde_json::from_value(result.clone()).map_err(|_| ApiError::Conflict {
-        detail: format!(
-            "fill {id} found no filling: {}",
-            result.get("reason").and_then(|r| r.as_str()).unwrap_or("no reason recorded")
-        ),
+    let output: FillOutput = finished_result(&job)?;
+    let fill = output.fill().map_err(|reason| ApiError::Conflict {
+        detail: format!("fill {id} found no filling: {reason}"),
         retry_after: None,
     })?;
     let bytes = blocking(move || render::crossword::solution_pdf(&fill, "Crossword")).await?;
@@ -117,7 +167,32 @@ where
     resource::enqueue::<K>(state, caller, headers, &req).await
 }
 
-async fn patterns(
+#[utoipa::path(
+    post,
+    path = "/crosswords/patterns",
+    tag = "crosswords",
+    summary = "Queue the sampling (or enumeration) of black/white crossword patterns.",
+    description = "Square grids of side 5..21 with `mirror` (default) or `rotational` symmetry, no 2x2 block of one \
+                   colour, no word of length 1 or 2 (every white square is in a word of 3 or more across or down; a \
+                   square in a run of 1 the other way is unchecked, which is allowed), no word longer than \
+                   `max_len`, at most 3 black squares in a row, all white squares connected. `count` is a number of \
+                   distinct random patterns (seeded) or `\"all\"` to enumerate every pattern once (`total`, with up \
+                   to `limit` patterns). Filters: `max_black_share`, `max_three_letter_words`, `min_words`, \
+                   `max_words`. Impossible requests (e.g. an even side with mirror symmetry) are refused at once.",
+    params(super::openapi::IdempotencyKey),
+    request_body(content = PatternRequest, content_type = "application/json",
+        example = json!({"size": 15, "max_len": 9, "symmetry": "mirror", "count": 3, "seed": 1})),
+    responses(
+        (status = 202, description = "Queued; follow it at `Location`.", body = CrosswordPatternSearch,
+            headers(("Location" = String, description = "`/crosswords/patterns/{id}`"))),
+        (status = 400, response = super::openapi::BadRequest),
+        (status = 413, response = super::openapi::TooLarge),
+        (status = 415, response = super::openapi::UnsupportedMediaType),
+        (status = 422, response = super::openapi::Invalid),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn patterns(
     State(state): State<AppState>,
     caller: Caller,
     headers: HeaderMap,
@@ -127,7 +202,29 @@ async fn patterns(
         .await
 }
 
-async fn fills(
+#[utoipa::path(
+    post,
+    path = "/crosswords/fills",
+    tag = "crosswords",
+    summary = "Queue filling a pattern from a word list.",
+    description = "Every across and down slot gets a distinct word from the list (the bundled English list by \
+                   default, or `words`), crossings agree, with standard numbering. A fill that does not exist, or is \
+                   not found within `max_nodes` / `time_limit_ms`, ends `succeeded` with `rows: null` and a \
+                   `reason`. The PDFs are at `grid_pdf` and `solution_pdf` of its links.",
+    params(super::openapi::IdempotencyKey),
+    request_body(content = FillRequest, content_type = "application/json",
+        example = json!({"pattern": "3EF9C51EBFAFAAF8FE37577BFB9D5CEFEF75763F8FAAFAFEBC51CFBEg", "seed": 1})),
+    responses(
+        (status = 202, description = "Queued; follow it at `Location`.", body = CrosswordFill,
+            headers(("Location" = String, description = "`/crosswords/fills/{id}`"))),
+        (status = 400, response = super::openapi::BadRequest),
+        (status = 413, response = super::openapi::TooLarge),
+        (status = 415, response = super::openapi::UnsupportedMediaType),
+        (status = 422, response = super::openapi::Invalid),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn fills(
     State(state): State<AppState>,
     caller: Caller,
     headers: HeaderMap,
@@ -136,7 +233,27 @@ async fn fills(
     enqueue::<CrosswordFills>(&state, &caller, &headers, req, |r, p| crossword::fill(r, p).map(drop)).await
 }
 
-async fn word_squares(
+#[utoipa::path(
+    post,
+    path = "/wordsquares",
+    tag = "crosswords",
+    summary = "Queue finding word squares.",
+    description = "Squares of side 3..7 whose rows and columns are all words (rows need not equal columns; with \
+                   `distinct` (default true) all 2n words differ). `count` squares are sampled (seeded), or \
+                   `\"all\"` counts them (`total`).",
+    params(super::openapi::IdempotencyKey),
+    request_body(content = WordSquareRequest, content_type = "application/json", example = json!({"size": 4, "seed": 2})),
+    responses(
+        (status = 202, description = "Queued; follow it at `Location`.", body = WordSquareSearch,
+            headers(("Location" = String, description = "`/wordsquares/{id}`"))),
+        (status = 400, response = super::openapi::BadRequest),
+        (status = 413, response = super::openapi::TooLarge),
+        (status = 415, response = super::openapi::UnsupportedMediaType),
+        (status = 422, response = super::openapi::Invalid),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn word_squares(
     State(state): State<AppState>,
     caller: Caller,
     headers: HeaderMap,

@@ -53,16 +53,27 @@ pub enum ApiError {
     Internal(String),
 }
 
-#[derive(Serialize)]
-struct Problem<'a> {
+/// RFC 9457 problem details.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct Problem<'a> {
+    /// A URI reference naming the kind of problem (`/problems/invalid-field`…).
     #[serde(rename = "type")]
     kind: String,
+    /// Short summary of the kind of problem.
     title: &'a str,
+    /// The HTTP status code.
+    #[schema(minimum = 400, maximum = 599)]
     status: u16,
+    /// What went wrong with this request.
     detail: &'a str,
+    /// The request member at fault (422): a JSON path such as `graph[2]`, a query
+    /// parameter or a header name.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     field: Option<&'a str>,
+    /// The 1-based line of a text body at fault (422).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, minimum = 1)]
     line: Option<usize>,
 }
 

@@ -77,7 +77,17 @@ pub async fn read_body<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes,
 }
 
 /// Parses JSON, telling syntax errors (400) from data errors (422 naming the field).
+/// `null` is never a value in a request body (a member left out takes its default), so a
+/// `null` anywhere is refused, naming where it is.
 pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    let value: serde_json::Value = serde_json::from_slice(body).map_err(|e| json_error(".", &e))?;
+    if let Some(path) = first_null(&value, "") {
+        let field = if path.is_empty() { "body".to_string() } else { path };
+        return Err(ApiError::invalid(
+            field.clone(),
+            format!("{field}: null is not allowed; leave the member out to take its default"),
+        ));
+    }
     let mut de = serde_json::Deserializer::from_slice(body);
     let parsed: Result<T, _> = serde_path_to_error::deserialize(&mut de);
     let value = match parsed {
@@ -90,6 +100,20 @@ pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
     };
     de.end().map_err(|e| json_error(".", &e))?;
     Ok(value)
+}
+
+/// Where the first `null` in `value` is, as `a.b[2].c` (empty: `value` itself).
+fn first_null(value: &serde_json::Value, at: &str) -> Option<String> {
+    use serde_json::Value;
+    match value {
+        Value::Null => Some(at.to_string()),
+        Value::Array(items) => items.iter().enumerate().find_map(|(i, v)| first_null(v, &format!("{at}[{i}]"))),
+        Value::Object(members) => members.iter().find_map(|(k, v)| {
+            let path = if at.is_empty() { k.clone() } else { format!("{at}.{k}") };
+            first_null(v, &path)
+        }),
+        _ => None,
+    }
 }
 
 fn json_error(path: &str, e: &serde_json::Error) -> ApiError {

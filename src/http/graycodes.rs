@@ -16,14 +16,48 @@ use crate::jobs::kinds::GrayCodes;
 use crate::puzzles::graycode::{self, GrayRequest};
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/graycodes", post(create)).route("/graycodes/{id}", get(resource::show::<GrayCodes>))
+    Router::new().route("/graycodes", post(create)).route("/graycodes/{id}", get(show))
 }
 
 impl Resource for GrayCodes {
     const WHAT: &'static str = "Gray code search";
 }
 
-async fn create(
+resource::show_resource!(
+    show,
+    GrayCodes,
+    GrayCodeSearch,
+    "/graycodes/{id}",
+    "graycodes",
+    "A Gray code search's state and, once done, its page of sequences or its count."
+);
+
+#[utoipa::path(
+    post,
+    path = "/graycodes",
+    tag = "graycodes",
+    summary = "Queue a listing (one page) or a count of Gray codes.",
+    description = "Sequences of `length` distinct `bits`-bit codes in which neighbours differ in exactly one bit, \
+                   optionally `circular` (last and first differ in one bit too; needs an even length) and optionally \
+                   starting at code 0. Listings come in lexicographic order, a page of `limit` at a time; pass the \
+                   result's `next_cursor` as `cursor` for the next page. Every search is bounded by `node_budget`: a \
+                   count that runs out of budget is marked `count_is_lower_bound` with a `reason`.",
+    params(super::openapi::IdempotencyKey),
+    request_body(content = GrayRequest, content_type = "application/json", examples(
+        ("count" = (value = json!({"bits": 4, "length": 16, "circular": true, "start_at_zero": true, "count_only": true}))),
+        ("list" = (value = json!({"bits": 3, "length": 8, "start_at_zero": true, "limit": 5}))),
+    )),
+    responses(
+        (status = 202, description = "Queued; follow it at `Location`.", body = GrayCodeSearch,
+            headers(("Location" = String, description = "`/graycodes/{id}`"))),
+        (status = 400, response = super::openapi::BadRequest),
+        (status = 413, response = super::openapi::TooLarge),
+        (status = 415, response = super::openapi::UnsupportedMediaType),
+        (status = 422, response = super::openapi::Invalid),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn create(
     State(state): State<AppState>,
     caller: Caller,
     headers: HeaderMap,

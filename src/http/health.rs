@@ -5,34 +5,81 @@ use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::{Json, Router};
-use serde_json::json;
+use serde::Serialize;
 
 use super::error::ApiError;
 use super::AppState;
 
-pub const OPENAPI: &str = include_str!("../../openapi.yaml");
-
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/healthz", get(|| async { Json(json!({"status": "ok"})) }))
-        .route("/readyz", get(ready))
+        .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
         .route("/metrics", get(metrics))
-        .route("/openapi.yaml", get(|| async { ([(header::CONTENT_TYPE, "application/yaml")], OPENAPI) }))
+        .route("/openapi.yaml", get(openapi_yaml))
 }
 
-async fn ready(State(state): State<AppState>) -> Result<impl IntoResponse, ApiError> {
+/// `{"status": …}`.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct Status {
+    #[schema(example = "ok")]
+    status: &'static str,
+}
+
+#[utoipa::path(
+    get,
+    path = "/healthz",
+    tag = "service",
+    summary = "The process is alive.",
+    responses((status = 200, description = "Alive.", body = Status))
+)]
+pub(crate) async fn healthz() -> Json<Status> {
+    Json(Status { status: "ok" })
+}
+
+#[utoipa::path(
+    get,
+    path = "/readyz",
+    tag = "service",
+    summary = "The database is reachable.",
+    responses(
+        (status = 200, description = "Ready.", body = Status),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn readyz(State(state): State<AppState>) -> Result<Json<Status>, ApiError> {
     state
         .store
         .ping()
         .await
         .map_err(|e| ApiError::Unavailable { detail: format!("the database is not reachable: {e}"), retry_after: 5 })?;
-    Ok(Json(json!({"status": "ready"})))
+    Ok(Json(Status { status: "ready" }))
 }
 
-async fn metrics(State(state): State<AppState>) -> Result<impl IntoResponse, ApiError> {
+#[utoipa::path(
+    get,
+    path = "/metrics",
+    tag = "service",
+    summary = "Prometheus metrics (jobs by kind and state, job durations, HTTP requests).",
+    responses(
+        (status = 200, description = "Prometheus text exposition format (0.0.4).", body = String, content_type = "text/plain"),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn metrics(State(state): State<AppState>) -> Result<impl IntoResponse, ApiError> {
     let counts = state.store.job_counts().await?;
     Ok((
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
         state.metrics.render(counts.iter().map(|c| (c.kind.as_str(), c.state.as_str(), c.count))),
     ))
+}
+
+#[utoipa::path(
+    get,
+    path = "/openapi.yaml",
+    tag = "service",
+    summary = "This document, generated from the code.",
+    responses((status = 200, description = "The OpenAPI description (YAML).", content_type = "application/yaml"))
+)]
+pub(crate) async fn openapi_yaml() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "application/yaml")], super::openapi::yaml())
 }

@@ -20,36 +20,56 @@ pub fn router() -> Router<AppState> {
 }
 
 /// A job as clients see it.
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = Job)]
 pub struct JobView {
+    #[schema(format = Uuid)]
     pub id: String,
+    /// The job's kind: its resource's route with `/` read as `.` (`books`, `oneup.solves`…).
+    #[schema(example = "foxhole.strategies")]
     pub kind: String,
     pub state: JobState,
     pub progress: Progress,
+    /// Runs started, including ones whose worker died.
+    #[schema(minimum = 0)]
     pub attempts: i64,
     /// Every run so far and how it ended.
     pub attempt_log: Vec<AttemptView>,
     pub cancel_requested: bool,
+    /// Why the job failed.
+    #[schema(required = true)]
     pub error: Option<String>,
+    #[schema(format = DateTime)]
     pub created_at: String,
+    #[schema(required = true, format = DateTime)]
     pub started_at: Option<String>,
+    #[schema(required = true, format = DateTime)]
     pub finished_at: Option<String>,
+    /// The job's output once it has succeeded (the `result` of its resource), else null.
+    #[schema(required = true, value_type = Option<Value>)]
     pub result: Option<Box<RawValue>>,
     pub links: Links,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = JobAttempt)]
 pub struct AttemptView {
+    #[schema(minimum = 1)]
     pub attempt: i64,
+    #[schema(format = DateTime)]
     pub started_at: String,
+    #[schema(required = true, format = DateTime)]
     pub ended_at: Option<String>,
     /// `succeeded`, `failed`, `cancelled`, `released` (handed back at shutdown) or `lost`
     /// (the worker's process died); null while it runs.
+    #[schema(required = true)]
     pub outcome: Option<String>,
+    #[schema(required = true)]
     pub error: Option<String>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = JobLinks)]
 pub struct Links {
     #[serde(rename = "self")]
     pub this: String,
@@ -95,7 +115,19 @@ async fn find(state: &AppState, id: &str) -> Result<Job, ApiError> {
     state.store.job(id).await?.ok_or_else(|| ApiError::not_found(format!("there is no job {id:?}")))
 }
 
-async fn show(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<JobView>, ApiError> {
+#[utoipa::path(
+    get,
+    path = "/jobs/{id}",
+    tag = "jobs",
+    summary = "A job's state, progress, attempts and result.",
+    params(("id" = uuid::Uuid, Path, description = "The job's id.")),
+    responses(
+        (status = 200, description = "The job.", body = JobView),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn show(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<JobView>, ApiError> {
     let job = find(&state, &id).await?;
     let attempts = state.store.attempts(&id).await?;
     Ok(Json(job_view(job, attempts)?))
@@ -104,7 +136,23 @@ async fn show(State(state): State<AppState>, Path(id): Path<String>) -> Result<J
 /// Cancels a queued job (200 with the cancelled job) or asks a running one to stop, which
 /// its worker sees within a fraction of a second (202 with the job still running). A
 /// finished job cannot be cancelled (409).
-async fn cancel(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+#[utoipa::path(
+    delete,
+    path = "/jobs/{id}",
+    tag = "jobs",
+    summary = "Cancel a job.",
+    description = "A queued job is cancelled at once (200). A running job is asked to stop at its next progress \
+                   point (202; poll until it is `cancelled`). A finished job gives 409.",
+    params(("id" = uuid::Uuid, Path, description = "The job's id.")),
+    responses(
+        (status = 200, description = "Cancelled.", body = JobView),
+        (status = 202, description = "Cancellation requested; the job is still running.", body = JobView),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 409, response = super::openapi::Conflict),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn cancel(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let before = find(&state, &id).await?;
     if before.state.is_terminal() {
         return Err(ApiError::Conflict {

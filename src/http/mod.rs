@@ -12,6 +12,7 @@ mod health;
 mod jobs;
 mod middleware;
 mod oneup;
+pub mod openapi;
 mod pages;
 mod resource;
 mod respond;

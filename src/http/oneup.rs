@@ -23,9 +23,9 @@ use crate::render;
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/oneup/solves", post(create_solve))
-        .route("/oneup/solves/{id}", get(resource::show::<OneUpSolves>))
+        .route("/oneup/solves/{id}", get(show_solve))
         .route("/oneup/puzzles", post(create_puzzle))
-        .route("/oneup/puzzles/{id}", get(resource::show::<OneUpPuzzles>))
+        .route("/oneup/puzzles/{id}", get(show_puzzle))
         .route("/oneup/puzzles/{id}/puzzle.pdf", get(puzzle_pdf))
         .route("/oneup/puzzles/{id}/solution.pdf", get(solution_pdf))
 }
@@ -41,6 +41,24 @@ impl Resource for OneUpPuzzles {
     }
 }
 
+resource::show_resource!(
+    show_solve,
+    OneUpSolves,
+    OneUpSolve,
+    "/oneup/solves/{id}",
+    "oneup",
+    "A solve's state and, once done, its solution."
+);
+
+resource::show_resource!(
+    show_puzzle,
+    OneUpPuzzles,
+    OneUpGenerated,
+    "/oneup/puzzles/{id}",
+    "oneup",
+    "A puzzle generation's state and, once done, the puzzle (text and JSON forms), its solution and difficulty."
+);
+
 /// A generated puzzle and its solution, once its job has succeeded.
 async fn generated(state: &AppState, id: &str) -> Result<(Puzzle, Vec<String>), ApiError> {
     let job = resource::find::<OneUpPuzzles>(state, id).await?;
@@ -51,24 +69,61 @@ async fn generated(state: &AppState, id: &str) -> Result<(Puzzle, Vec<String>), 
     Ok((puzzle, solution))
 }
 
-async fn puzzle_pdf(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+#[utoipa::path(
+    get,
+    path = "/oneup/puzzles/{id}/puzzle.pdf",
+    tag = "oneup",
+    summary = "A generated puzzle, printable (walls drawn thick, clues printed; 409 until generated).",
+    params(("id" = uuid::Uuid, Path, description = "The puzzle's id.")),
+    responses(
+        (status = 200, description = "PDF.", content_type = "application/pdf"),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 409, response = super::openapi::Conflict),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn puzzle_pdf(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let (puzzle, _) = generated(&state, &id).await?;
     let bytes = blocking(move || render::oneup::puzzle_pdf(&puzzle, "One Up")).await?;
     Ok(pdf_response(bytes, "oneup-puzzle.pdf"))
 }
 
-async fn solution_pdf(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+#[utoipa::path(
+    get,
+    path = "/oneup/puzzles/{id}/solution.pdf",
+    tag = "oneup",
+    summary = "The generated puzzle's solution filled in (409 until generated).",
+    params(("id" = uuid::Uuid, Path, description = "The puzzle's id.")),
+    responses(
+        (status = 200, description = "PDF.", content_type = "application/pdf"),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 409, response = super::openapi::Conflict),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn solution_pdf(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let (puzzle, solution) = generated(&state, &id).await?;
     let bytes = blocking(move || render::oneup::solution_pdf(&puzzle, &solution, "One Up")).await?;
     Ok(pdf_response(bytes, "oneup-solution.pdf"))
 }
 
-#[derive(Deserialize, Default)]
+/// How to solve: the query of `POST /oneup/solves`.
+#[derive(Deserialize, Default, utoipa::IntoParams)]
 #[serde(deny_unknown_fields)]
-struct SolveQuery {
+#[into_params(parameter_in = Query)]
+pub(crate) struct SolveQuery {
+    /// `exact` (propagation and backtracking, proves uniqueness) or `metropolis` (the
+    /// Metropolis sampler).
+    #[param(value_type = Option<Method>, default = "exact")]
     method: Option<String>,
+    /// Metropolis only: seeds the initial state and every move.
+    #[param(minimum = 0, default = 0)]
     seed: Option<u64>,
+    /// Metropolis only: the step budget.
+    #[param(minimum = 1, maximum = 1000000000, default = 20000000)]
     max_steps: Option<u64>,
+    /// Metropolis only: the fixed temperature.
+    #[param(minimum = 0, default = 0.5)]
     temperature: Option<f64>,
 }
 
@@ -105,7 +160,38 @@ fn parse_error(e: ParseError) -> ApiError {
     }
 }
 
-async fn create_solve(
+#[utoipa::path(
+    post,
+    path = "/oneup/solves",
+    tag = "oneup",
+    summary = "Queue a solve of a One Up puzzle.",
+    description = "The body is the puzzle in the original text format (`text/plain`: row-region lines, a blank \
+                   line, column-region lines, a blank line, the clue count and one `row col digit` line per clue; \
+                   anything after the expected numbers on a line is a comment) or its JSON form. `method=exact` \
+                   (default) solves by propagation and backtracking and proves uniqueness; `method=metropolis` runs \
+                   the Metropolis sampler (`seed`, `max_steps`, `temperature`). A puzzle with no solution ends \
+                   `succeeded` with `solution: null` and a `reason`. Parse errors are answered at once: 422 naming \
+                   the `line` (text) or `field` (JSON), 400 for malformed JSON.",
+    params(SolveQuery, super::openapi::IdempotencyKey),
+    request_body(content(
+        (String = "text/plain", example = json!(crate::puzzles::oneup::EXAMPLE)),
+        (Puzzle = "application/json", example = json!({
+            "row_regions": ["1111", "1111", "1111", "1111"],
+            "col_regions": ["1111", "1111", "1111", "1111"],
+            "clues": [{"row": 1, "col": 1, "digit": 1}]
+        })),
+    )),
+    responses(
+        (status = 202, description = "Queued; follow it at `Location`.", body = OneUpSolve,
+            headers(("Location" = String, description = "`/oneup/solves/{id}`"))),
+        (status = 400, response = super::openapi::BadRequest),
+        (status = 413, response = super::openapi::TooLarge),
+        (status = 415, response = super::openapi::UnsupportedMediaType),
+        (status = 422, response = super::openapi::Invalid),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn create_solve(
     State(state): State<AppState>,
     caller: Caller,
     RawQuery(query): RawQuery,
@@ -131,11 +217,18 @@ async fn create_solve(
     resource::enqueue::<OneUpSolves>(&state, &caller, &headers, &params).await
 }
 
-#[derive(Deserialize)]
+/// What to generate; every member is optional.
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
-struct PuzzleRequest {
+#[schema(as = OneUpPuzzleRequest)]
+pub(crate) struct PuzzleRequest {
+    /// Side of the grid.
     #[serde(default = "default_size")]
+    #[schema(minimum = 4, maximum = 9, default = 8)]
     size: usize,
+    /// The same size and seed give the same puzzle; without one the server draws it.
+    #[serde(default)]
+    #[schema(nullable = false, minimum = 0)]
     seed: Option<u64>,
 }
 
@@ -149,7 +242,27 @@ impl Default for PuzzleRequest {
     }
 }
 
-async fn create_puzzle(
+#[utoipa::path(
+    post,
+    path = "/oneup/puzzles",
+    tag = "oneup",
+    summary = "Queue the generation of a new puzzle with exactly one solution.",
+    description = "Random walls (1 to 3 regions a row and column), a random filling, then a minimal set of clues. \
+                   The same size and seed give the same puzzle; without a seed the server draws one (from the \
+                   `Idempotency-Key` if given, so a retry matches). The body is optional.",
+    params(super::openapi::IdempotencyKey),
+    request_body(content = PuzzleRequest, content_type = "application/json", example = json!({"size": 8, "seed": 42})),
+    responses(
+        (status = 202, description = "Queued; follow it at `Location`.", body = OneUpGenerated,
+            headers(("Location" = String, description = "`/oneup/puzzles/{id}`"))),
+        (status = 400, response = super::openapi::BadRequest),
+        (status = 413, response = super::openapi::TooLarge),
+        (status = 415, response = super::openapi::UnsupportedMediaType),
+        (status = 422, response = super::openapi::Invalid),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn create_puzzle(
     State(state): State<AppState>,
     caller: Caller,
     headers: HeaderMap,

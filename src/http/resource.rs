@@ -12,6 +12,9 @@ use axum::response::Response;
 use axum::Json;
 use serde::Serialize;
 use serde_json::value::RawValue;
+use utoipa::openapi::schema::{Schema, SchemaType};
+use utoipa::openapi::RefOr;
+use utoipa::{PartialSchema, ToSchema};
 
 use super::caller::Caller;
 use super::error::ApiError;
@@ -41,9 +44,11 @@ pub fn location<K: JobKind>(id: &str) -> String {
 }
 
 /// How far a job has come: `done` of `total` units (`total` 0: not known yet).
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 pub struct Progress {
+    #[schema(minimum = 0)]
     pub done: i64,
+    #[schema(minimum = 0)]
     pub total: i64,
 }
 
@@ -140,3 +145,133 @@ pub fn finished_result<T: serde::de::DeserializeOwned>(job: &Job) -> Result<T, A
         }),
     }
 }
+
+/// The schema of kind `K`'s [`ResourceView`]: `request` is a `P` (the kind's params, as
+/// stored) and `result` an `O` (its output) or null, with the kind's links.
+pub fn view_schema<K: Resource, P: ToSchema, O: ToSchema>(what: &str) -> RefOr<Schema> {
+    use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, OneOfBuilder, SchemaFormat, Type};
+    use utoipa::openapi::Ref;
+    let string = || ObjectBuilder::new().schema_type(Type::String);
+    let time = |nullable: bool| {
+        let t =
+            if nullable { SchemaType::from_iter([Type::String, Type::Null]) } else { SchemaType::new(Type::String) };
+        ObjectBuilder::new().schema_type(t).format(Some(SchemaFormat::KnownFormat(KnownFormat::DateTime)))
+    };
+    let mut links = ObjectBuilder::new()
+        .property("self", string().description(Some("This resource.")))
+        .required("self")
+        .property("job", string().description(Some("The job behind it (`/jobs/{id}`).")))
+        .required("job");
+    for (name, _) in K::links("") {
+        links = links.property(name, string()).required(name);
+    }
+    let fields: [(&str, RefOr<Schema>); 11] = [
+        ("id", string().format(Some(SchemaFormat::KnownFormat(KnownFormat::Uuid))).into()),
+        ("state", Ref::from_schema_name(JobState::name()).into()),
+        ("progress", Ref::from_schema_name(Progress::name()).into()),
+        (
+            "attempts",
+            ObjectBuilder::new()
+                .schema_type(Type::Integer)
+                .minimum(Some(0))
+                .description(Some("Runs started, including ones whose worker died."))
+                .into(),
+        ),
+        (
+            "error",
+            ObjectBuilder::new()
+                .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
+                .description(Some("Why the job failed."))
+                .into(),
+        ),
+        ("created_at", time(false).into()),
+        ("started_at", time(true).into()),
+        ("finished_at", time(true).into()),
+        ("request", {
+            let mut request = Ref::from_schema_name(P::name());
+            request.description = "The request, as stored with the job.".into();
+            request.into()
+        }),
+        (
+            "result",
+            OneOfBuilder::new()
+                .item(Ref::from_schema_name(O::name()))
+                .item(ObjectBuilder::new().schema_type(Type::Null))
+                .description(Some("The job's result once it has succeeded, else null."))
+                .into(),
+        ),
+        ("links", links.into()),
+    ];
+    let mut view = ObjectBuilder::new()
+        .description(Some(format!("A {what}: its job's state and progress, the request and, once done, the result.")));
+    for (name, schema) in fields {
+        view = view.property(name, schema).required(name);
+    }
+    view.into()
+}
+
+/// The schemas a resource view of `P` and `O` refers to.
+pub fn view_schemas<P: ToSchema, O: ToSchema>(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+    schemas.push((JobState::name().into(), JobState::schema()));
+    schemas.push((Progress::name().into(), Progress::schema()));
+    schemas.push((P::name().into(), P::schema()));
+    P::schemas(schemas);
+    schemas.push((O::name().into(), O::schema()));
+    O::schemas(schemas);
+}
+
+/// `GET {route}/{id}` for one kind, documented: defines `$view` (the schema of the kind's
+/// resource view, named after it) and the handler `$handler`, which serves
+/// [`show::<$kind>`](show).
+macro_rules! show_resource {
+    ($handler:ident, $kind:ty, $view:ident, $path:tt, $tag:tt, $summary:tt) => {
+        #[doc = concat!("The schema of `GET ", $path, "`.")]
+        pub struct $view;
+
+        impl utoipa::PartialSchema for $view {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                $crate::http::resource::view_schema::<
+                    $kind,
+                    <$kind as $crate::jobs::JobKind>::Params,
+                    <$kind as $crate::jobs::JobKind>::Output,
+                >(<$kind as $crate::http::resource::Resource>::WHAT)
+            }
+        }
+
+        impl utoipa::ToSchema for $view {
+            fn name() -> std::borrow::Cow<'static, str> {
+                stringify!($view).into()
+            }
+
+            fn schemas(
+                schemas: &mut Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>)>,
+            ) {
+                $crate::http::resource::view_schemas::<
+                    <$kind as $crate::jobs::JobKind>::Params,
+                    <$kind as $crate::jobs::JobKind>::Output,
+                >(schemas)
+            }
+        }
+
+        #[utoipa::path(
+            get,
+            path = $path,
+            tag = $tag,
+            summary = $summary,
+            params(("id" = uuid::Uuid, Path, description = "The resource's id (the id of its job).")),
+            responses(
+                (status = 200, description = "The resource: its job's state and progress, the request and, once done, the result.", body = $view),
+                (status = 404, response = $crate::http::openapi::NotFound),
+                (status = 503, response = $crate::http::openapi::Unavailable),
+            )
+        )]
+        pub(crate) async fn $handler(
+            state: axum::extract::State<$crate::http::AppState>,
+            id: axum::extract::Path<String>,
+        ) -> Result<axum::Json<$crate::http::resource::ResourceView>, $crate::http::error::ApiError> {
+            $crate::http::resource::show::<$kind>(state, id).await
+        }
+    };
+}
+
+pub(crate) use show_resource;

@@ -11,7 +11,7 @@ use super::books::{NewBook, PrintedBook};
 use super::{with_pool, Backend, Pool, Result, Store, StoreError};
 
 /// Lifecycle of a job. Terminal states are `succeeded`, `failed` and `cancelled`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum JobState {
     Queued,

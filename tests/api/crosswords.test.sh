@@ -26,6 +26,12 @@ post_json /crosswords/patterns '{"size": 23}'
 check_problem 422 "size" "size out of range"
 post_json /crosswords/patterns '{"size": 15, "symmetry": "diagonal"}'
 check_problem 422 "symmetry" "unknown symmetry"
+post_json /crosswords/patterns '{"size": 15, "time_limit_ms": 0}'
+check_problem 422 "time_limit_ms" "a time limit of 0 ms is refused"
+check_jq '.field == "time_limit_ms"' "the 0 ms time limit is named"
+post_json /crosswords/patterns '{"size": 15, "max_len": null}'
+check_problem 422 "null" "null is not a value of a request member"
+check_jq '.field == "max_len"' "the null member is named"
 
 # Fills: every slot a word, crossings agree (entries are read from the filled rows).
 ENTRIES='def across_words: map(split("#")[] | select(length >= 2));

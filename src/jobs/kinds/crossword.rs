@@ -1,30 +1,130 @@
 //! Crossword jobs: sample or enumerate patterns, fill a pattern from a word list, and find
 //! word squares.
 
-use serde::Serialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 
 use crate::jobs::{Context, JobKind, RunError};
-use crate::puzzles::crossword::{self, CrosswordError, FillRequest, PatternRequest, WordSquareRequest};
+use crate::puzzles::crossword::{
+    self, CrosswordError, Entry, Fill, FillRequest, Pattern, PatternRequest, PatternResult, WordSquareRequest,
+    WordSquareResult,
+};
 use crate::puzzles::monitor::Monitor;
 
 pub struct CrosswordPatterns;
 pub struct CrosswordFills;
 pub struct WordSquares;
 
+/// A pattern search's result: the patterns found, or none and the `reason`.
+#[derive(Debug, Default, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct PatternsOutput {
+    pub patterns: Vec<Pattern>,
+    /// With `"all"`: how many patterns exist (`patterns` holds up to `limit` of them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub total: Option<u64>,
+    /// Why fewer patterns than requested are returned, if so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub note: Option<String>,
+    /// Why no pattern is returned (none exists, or the budget ran out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub reason: Option<String>,
+}
+
+/// A fill's result: the filled grid with its entries, or `rows: null` and the `reason`.
+#[derive(Debug, Default, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct FillOutput {
+    /// Letters, `#` for black squares; null when no fill was found.
+    #[schema(required = true)]
+    pub rows: Option<Vec<String>>,
+    pub across: Vec<Entry>,
+    pub down: Vec<Entry>,
+    /// Why no fill was found (none exists, or the budget ran out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub reason: Option<String>,
+}
+
+impl FillOutput {
+    /// The fill, if one was found.
+    pub fn fill(self) -> Result<Fill, String> {
+        match self.rows {
+            Some(rows) => Ok(Fill { rows, across: self.across, down: self.down }),
+            None => Err(self.reason.unwrap_or_else(|| "no reason recorded".into())),
+        }
+    }
+}
+
+/// A word square search's result: the squares found, or none and the `reason`.
+#[derive(Debug, Default, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct WordSquaresOutput {
+    /// Each square as its rows.
+    pub squares: Vec<Vec<String>>,
+    /// With `"all"`: the number of squares.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub total: Option<u64>,
+    /// Why fewer squares than requested are returned, if so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub note: Option<String>,
+    /// Why no square is returned (none exists, or the budget ran out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub reason: Option<String>,
+}
+
+impl From<PatternResult> for PatternsOutput {
+    fn from(r: PatternResult) -> Self {
+        PatternsOutput { patterns: r.patterns, total: r.total, note: r.note, reason: None }
+    }
+}
+
+impl From<Fill> for FillOutput {
+    fn from(f: Fill) -> Self {
+        FillOutput { rows: Some(f.rows), across: f.across, down: f.down, reason: None }
+    }
+}
+
+impl From<WordSquareResult> for WordSquaresOutput {
+    fn from(r: WordSquareResult) -> Self {
+        WordSquaresOutput { squares: r.squares, total: r.total, note: r.note, reason: None }
+    }
+}
+
+/// Outputs that can say why a search ended without a result.
+trait WithReason: Default {
+    fn with_reason(reason: String) -> Self;
+}
+
+impl WithReason for PatternsOutput {
+    fn with_reason(reason: String) -> Self {
+        PatternsOutput { reason: Some(reason), ..Default::default() }
+    }
+}
+
+impl WithReason for FillOutput {
+    fn with_reason(reason: String) -> Self {
+        FillOutput { reason: Some(reason), ..Default::default() }
+    }
+}
+
+impl WithReason for WordSquaresOutput {
+    fn with_reason(reason: String) -> Self {
+        WordSquaresOutput { reason: Some(reason), ..Default::default() }
+    }
+}
+
 /// A search that ends without a result (no solution exists, or the budget ran out) is a
 /// successful job whose result says why, like a One Up puzzle without a solution.
-fn outcome<T: Serialize>(result: Result<T, CrosswordError>, empty: Value) -> Result<Value, RunError> {
+fn outcome<T, O: From<T> + WithReason>(result: Result<T, CrosswordError>) -> Result<O, RunError> {
     match result {
-        Ok(found) => serde_json::to_value(found).map_err(|e| RunError::Failed(e.to_string())),
+        Ok(found) => Ok(found.into()),
         Err(CrosswordError::Cancelled) => Err(RunError::Cancelled),
         Err(
             e @ (CrosswordError::NoSolution(_) | CrosswordError::BudgetExhausted(_) | CrosswordError::Impossible(_)),
-        ) => {
-            let mut out = empty;
-            out["reason"] = e.to_string().into();
-            Ok(out)
-        }
+        ) => Ok(O::with_reason(e.to_string())),
         Err(other) => Err(RunError::Failed(other.to_string())),
     }
 }
@@ -32,29 +132,29 @@ fn outcome<T: Serialize>(result: Result<T, CrosswordError>, empty: Value) -> Res
 impl JobKind for CrosswordPatterns {
     const NAME: &'static str = "crosswords.patterns";
     type Params = PatternRequest;
-    type Output = Value;
+    type Output = PatternsOutput;
 
-    fn run(_: &Context, req: PatternRequest, monitor: &mut dyn Monitor) -> Result<Value, RunError> {
-        outcome(crossword::generate_patterns(&req, monitor), json!({ "patterns": [] }))
+    fn run(_: &Context, req: PatternRequest, monitor: &mut dyn Monitor) -> Result<PatternsOutput, RunError> {
+        outcome(crossword::generate_patterns(&req, monitor))
     }
 }
 
 impl JobKind for CrosswordFills {
     const NAME: &'static str = "crosswords.fills";
     type Params = FillRequest;
-    type Output = Value;
+    type Output = FillOutput;
 
-    fn run(_: &Context, req: FillRequest, monitor: &mut dyn Monitor) -> Result<Value, RunError> {
-        outcome(crossword::fill(&req, monitor), json!({ "rows": null, "across": [], "down": [] }))
+    fn run(_: &Context, req: FillRequest, monitor: &mut dyn Monitor) -> Result<FillOutput, RunError> {
+        outcome(crossword::fill(&req, monitor))
     }
 }
 
 impl JobKind for WordSquares {
     const NAME: &'static str = "wordsquares";
     type Params = WordSquareRequest;
-    type Output = Value;
+    type Output = WordSquaresOutput;
 
-    fn run(_: &Context, req: WordSquareRequest, monitor: &mut dyn Monitor) -> Result<Value, RunError> {
-        outcome(crossword::word_squares(&req, monitor), json!({ "squares": [] }))
+    fn run(_: &Context, req: WordSquareRequest, monitor: &mut dyn Monitor) -> Result<WordSquaresOutput, RunError> {
+        outcome(crossword::word_squares(&req, monitor))
     }
 }

@@ -6,14 +6,16 @@ use serde_json::Value;
 
 use crate::jobs::{Context, JobKind, RunError};
 use crate::puzzles::monitor::Monitor;
-use crate::puzzles::oneup::{self, Method, MetropolisOptions, Puzzle};
+pub use crate::puzzles::oneup::Method;
+use crate::puzzles::oneup::{self, ExactStats, Generated, MetropolisOptions, MetropolisStats, Puzzle, SolveOutcome};
 
 pub struct OneUpSolves;
 pub struct OneUpPuzzles;
 
 /// Stored with a solve job: the puzzle in its JSON form and how to solve it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct SolveParams {
+    #[schema(value_type = Puzzle)]
     pub puzzle: Value,
     pub method: Method,
     #[serde(flatten)]
@@ -22,39 +24,51 @@ pub struct SolveParams {
 
 /// Stored with a generate job; the seed is always set (drawn by the server if the client
 /// gave none) so the job is reproducible.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct GenerateParams {
+    #[schema(minimum = 4, maximum = 9)]
     pub size: usize,
     pub seed: u64,
 }
 
-fn to_value(v: impl Serialize) -> Result<Value, RunError> {
-    serde_json::to_value(v).map_err(|e| RunError::Failed(e.to_string()))
+/// A solve's result, from the exact solver or the Metropolis sampler (`method` says which).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(untagged)]
+pub enum SolveOutput {
+    Exact(SolveOutcome<ExactStats>),
+    Metropolis(SolveOutcome<MetropolisStats>),
+}
+
+/// A generated puzzle with the size and seed it was generated from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct GenerateOutput {
+    #[serde(flatten)]
+    pub generated: Generated,
+    pub size: usize,
+    pub seed: u64,
 }
 
 impl JobKind for OneUpSolves {
     const NAME: &'static str = "oneup.solves";
     type Params = SolveParams;
-    type Output = Value;
+    type Output = SolveOutput;
 
-    fn run(_: &Context, params: SolveParams, monitor: &mut dyn Monitor) -> Result<Value, RunError> {
+    fn run(_: &Context, params: SolveParams, monitor: &mut dyn Monitor) -> Result<SolveOutput, RunError> {
         let puzzle = Puzzle::from_json_value(&params.puzzle).map_err(|e| RunError::Failed(e.to_string()))?;
-        match params.method {
-            Method::Exact => to_value(oneup::solve(&puzzle, 2, monitor)?),
-            Method::Metropolis => to_value(oneup::metropolis(&puzzle, &params.metropolis, monitor)?),
-        }
+        Ok(match params.method {
+            Method::Exact => SolveOutput::Exact(oneup::solve(&puzzle, 2, monitor)?),
+            Method::Metropolis => SolveOutput::Metropolis(oneup::metropolis(&puzzle, &params.metropolis, monitor)?),
+        })
     }
 }
 
 impl JobKind for OneUpPuzzles {
     const NAME: &'static str = "oneup.puzzles";
     type Params = GenerateParams;
-    type Output = Value;
+    type Output = GenerateOutput;
 
-    fn run(_: &Context, params: GenerateParams, monitor: &mut dyn Monitor) -> Result<Value, RunError> {
-        let mut generated = to_value(oneup::generate(params.size, params.seed, monitor)?)?;
-        generated["seed"] = params.seed.into();
-        generated["size"] = params.size.into();
-        Ok(generated)
+    fn run(_: &Context, params: GenerateParams, monitor: &mut dyn Monitor) -> Result<GenerateOutput, RunError> {
+        let generated = oneup::generate(params.size, params.seed, monitor)?;
+        Ok(GenerateOutput { generated, size: params.size, seed: params.seed })
     }
 }

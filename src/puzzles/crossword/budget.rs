@@ -95,6 +95,14 @@ pub(crate) fn max_nodes(value: Option<u64>, default: u64) -> Result<u64, Crosswo
     }
 }
 
+/// Validates an optional time limit: a limit of 0 ms would end every search at once.
+pub(crate) fn time_limit_ms(value: Option<u64>) -> Result<Option<u64>, CrosswordError> {
+    match value {
+        Some(0) => Err(CrosswordError::field("time_limit_ms", "must be at least 1")),
+        other => Ok(other),
+    }
+}
+
 /// What one randomized attempt of a sampler produced.
 pub(crate) enum Attempt<T> {
     Found(T),

@@ -16,10 +16,12 @@ use super::words::{LengthIndex, WordList};
 pub const DEFAULT_MAX_NODES: u64 = 1_000_000;
 
 /// A pattern given as its hex string or as rows (`"#...#"`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(untagged)]
 pub enum PatternInput {
+    /// The pattern's hex form (as a pattern search returns it).
     Hex(String),
+    /// The pattern's rows: `#` black, `.` white.
     Rows(Vec<String>),
 }
 
@@ -32,18 +34,24 @@ impl PatternInput {
     }
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FillRequest {
     pub pattern: PatternInput,
     /// Word list to use instead of the bundled English one.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, max_items = 1000000)]
     pub words: Option<Vec<String>>,
     #[serde(default)]
+    #[schema(default = 0)]
     pub seed: u64,
-    #[serde(default)]
+    /// Candidate words tried, over all restarts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, minimum = 1, default = 1000000)]
     pub max_nodes: Option<u64>,
-    #[serde(default)]
+    /// Milliseconds the search may take.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, minimum = 1)]
     pub time_limit_ms: Option<u64>,
 }
 
@@ -56,7 +64,7 @@ pub struct FillOptions {
 }
 
 /// One clue position: 1-based `row` and `col` of its first letter.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Entry {
     pub number: u32,
     pub row: usize,
@@ -89,6 +97,7 @@ pub fn fill_grid(
     progress: &mut dyn Monitor,
 ) -> Result<Fill, CrosswordError> {
     let max_nodes = budget::max_nodes(opts.max_nodes, DEFAULT_MAX_NODES)?;
+    budget::time_limit_ms(opts.time_limit_ms)?;
     let slots = grid.slots();
     check_fillable(grid, &slots, list)?;
     // The seed shuffles each length's words (candidate order) and drives the restarts.

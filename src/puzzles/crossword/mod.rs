@@ -58,6 +58,19 @@ pub enum Count {
     All,
 }
 
+impl utoipa::PartialSchema for Count {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Type};
+        OneOfBuilder::new()
+            .description(Some("How many results: a number (default 1), or \"all\" to enumerate and count them."))
+            .item(ObjectBuilder::new().schema_type(Type::Integer).minimum(Some(1)))
+            .item(ObjectBuilder::new().schema_type(Type::String).enum_values(Some(["all"])))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for Count {}
+
 impl Default for Count {
     fn default() -> Self {
         Count::N(1)

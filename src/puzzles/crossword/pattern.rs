@@ -14,7 +14,7 @@ use super::error::CrosswordError;
 use super::grid::{check_size, Grid};
 use super::Count;
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Symmetry {
     /// Symmetric about both centre lines (the original's 4-fold symmetry).
@@ -33,37 +33,49 @@ impl std::fmt::Display for Symmetry {
     }
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PatternRequest {
-    /// Side length, 5..=21.
+    /// Side length.
+    #[schema(minimum = 5, maximum = 21)]
     pub size: usize,
     #[serde(default)]
+    #[schema(default = "mirror")]
     pub symmetry: Symmetry,
-    /// Longest allowed word, 3..=size; default `size` (no limit).
-    #[serde(default)]
+    /// Longest allowed word, 3 to the side; default the side (no limit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, minimum = 3, maximum = 21)]
     pub max_len: Option<usize>,
-    /// How many distinct patterns to sample, or `"all"` to enumerate them.
+    /// How many distinct patterns to sample (at most 100000), or `"all"` to enumerate them.
     #[serde(default)]
     pub count: Count,
-    /// With `"all"`: how many of the enumerated patterns to return (default 100).
-    #[serde(default)]
+    /// With `"all"`: how many of the enumerated patterns to return besides the total (default 100).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, minimum = 0, maximum = 100000)]
     pub limit: Option<usize>,
     #[serde(default)]
+    #[schema(default = 0)]
     pub seed: u64,
-    /// Largest allowed share of black squares, 0..=1.
-    #[serde(default)]
+    /// Largest allowed share of black squares.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, minimum = 0, maximum = 1)]
     pub max_black_share: Option<f64>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub max_three_letter_words: Option<usize>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub min_words: Option<usize>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub max_words: Option<usize>,
     /// Search nodes (one square-orbit colouring each) allowed in total.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, minimum = 1, default = 100000000)]
     pub max_nodes: Option<u64>,
-    #[serde(default)]
+    /// Milliseconds the search may take.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, minimum = 1)]
     pub time_limit_ms: Option<u64>,
 }
 
@@ -87,9 +99,11 @@ impl PatternRequest {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Pattern {
+    /// Rows read as bits (white = 1), 4 to a symbol 0-9A-F; a final 1-3 bits as one of g-t.
     pub hex: String,
+    /// `#` black, `.` white.
     pub rows: Vec<String>,
     /// Number of words (across + down runs of >= 2 white squares).
     pub words: usize,
@@ -272,6 +286,7 @@ impl Search<'_, '_> {
 pub fn generate_patterns(req: &PatternRequest, progress: &mut dyn Monitor) -> Result<PatternResult, CrosswordError> {
     let spec = Spec::from_request(req)?;
     let max_nodes = budget::max_nodes(req.max_nodes, DEFAULT_MAX_NODES)?;
+    budget::time_limit_ms(req.time_limit_ms)?;
     let mut budget = Budget::new(max_nodes, req.time_limit_ms, 1 << 14, progress);
     let orbits = spec.orbits();
     match req.count {

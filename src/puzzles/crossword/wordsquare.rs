@@ -26,27 +26,37 @@ pub const MAX_COUNT: u64 = 10_000;
 /// Node cap unit of the sampling attempts (restarts follow the Luby sequence).
 const ATTEMPT_UNIT: u64 = 100_000;
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WordSquareRequest {
+    /// Side length.
+    #[schema(minimum = 3, maximum = 7)]
     pub size: usize,
-    /// Squares to sample (distinct), or `"all"` to count every square.
+    /// Squares to sample (distinct, at most 10000), or `"all"` to count every square.
     #[serde(default)]
     pub count: Count,
     /// With `"all"`: how many squares to return besides the total (default 100).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, minimum = 0, maximum = 10000)]
     pub limit: Option<usize>,
-    #[serde(default)]
+    /// Word list to use instead of the bundled English one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, max_items = 1000000)]
     pub words: Option<Vec<String>>,
     #[serde(default)]
+    #[schema(default = 0)]
     pub seed: u64,
-    /// All 2n row and column words pairwise different (default true).
+    /// All 2n row and column words pairwise different.
     #[serde(default = "default_distinct")]
+    #[schema(default = true)]
     pub distinct: bool,
     /// Letters placed, over the whole request.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, minimum = 1, default = 500000000)]
     pub max_nodes: Option<u64>,
-    #[serde(default)]
+    /// Milliseconds the search may take.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, minimum = 1)]
     pub time_limit_ms: Option<u64>,
 }
 
@@ -291,6 +301,7 @@ pub fn word_squares(req: &WordSquareRequest, progress: &mut dyn Monitor) -> Resu
     }
     let list = &*WordList::chosen(req.words.as_deref())?;
     let max_nodes = budget::max_nodes(req.max_nodes, DEFAULT_MAX_NODES)?;
+    budget::time_limit_ms(req.time_limit_ms)?;
     let mut budget = Budget::new(max_nodes, req.time_limit_ms, 1 << 14, progress);
     let trie = Trie::new(n, list.of_len(n));
     match req.count {

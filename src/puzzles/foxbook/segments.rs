@@ -2,9 +2,10 @@
 
 use super::page::{Letter, Page};
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 /// Direction from the F of a FOX towards its X (rows grow downwards).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Direction {
     Right,

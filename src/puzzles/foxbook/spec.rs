@@ -2,13 +2,20 @@
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use utoipa::ToSchema;
 
 /// How many pages and how large each grid is. Missing JSON fields take the defaults.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct BookSpec {
+    /// Pages in the book.
+    #[schema(minimum = 1, maximum = 1000, default = 200)]
     pub pages: u32,
+    /// Rows of letters on a page.
+    #[schema(minimum = 3, maximum = 64, default = 32)]
     pub rows: u32,
+    /// Columns of letters on a page.
+    #[schema(minimum = 3, maximum = 64, default = 20)]
     pub cols: u32,
 }
 

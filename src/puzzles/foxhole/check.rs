@@ -6,13 +6,16 @@ use serde::{Deserialize, Serialize};
 use super::graph::{members, Graph, GraphError, Set};
 
 /// Result of replaying an inspection list.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct CheckOutcome {
+    /// Whether the strategy surely catches the fox.
     pub caught: bool,
-    /// 1-based day on which no hole was left for the fox (`None` if it escaped).
+    /// 1-based day on which no hole was left for the fox (null if it escaped).
+    #[schema(required = true, minimum = 1)]
     pub day: Option<usize>,
     /// `escape[i]` = the fox's hole on the morning of day `i + 1`, one entry per
-    /// inspection; `None` when caught.
+    /// inspection; null when caught.
+    #[schema(required = true)]
     pub escape: Option<Vec<usize>>,
 }
 

@@ -29,47 +29,65 @@ pub const MAX_PAGE_CODES: usize = 1_000_000;
 pub const DEFAULT_NODE_BUDGET: u64 = 1_000_000_000;
 
 /// A request, as the API receives it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GrayRequest {
+    /// Bits per code.
+    #[schema(minimum = 1, maximum = 16)]
     pub bits: u32,
+    /// Codes per sequence, at most 2^bits.
+    #[schema(minimum = 1, maximum = 65536)]
     pub length: usize,
+    /// Last and first code differ in one bit too (needs an even length).
     #[serde(default)]
+    #[schema(default = false)]
     pub circular: bool,
+    /// Every sequence starts at code 0.
     #[serde(default)]
+    #[schema(default = false)]
     pub start_at_zero: bool,
     /// Count instead of listing.
     #[serde(default)]
+    #[schema(default = false)]
     pub count_only: bool,
-    /// Sequences per page (default 100).
-    #[serde(default)]
+    /// Sequences per page (limit × length ≤ 1,000,000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, minimum = 1, maximum = 10000, default = 100)]
     pub limit: Option<usize>,
-    /// `next_cursor` of the previous page.
-    #[serde(default)]
+    /// The `next_cursor` of the previous page (listings only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub cursor: Option<String>,
-    /// Search nodes to spend at most (default [`DEFAULT_NODE_BUDGET`]).
-    #[serde(default)]
+    /// Search nodes to spend at most.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, minimum = 1, default = 1000000000)]
     pub node_budget: Option<u64>,
 }
 
 /// The answer. `sequences` is empty when counting; `count` is absent when listing.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct GrayOutcome {
     pub bits: u32,
     pub length: usize,
     pub circular: bool,
     pub start_at_zero: bool,
+    /// The number of sequences (counts only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub count: Option<Count>,
     /// With `count`: true when the budget ran out, so `count` is only a lower bound.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub count_is_lower_bound: Option<bool>,
+    /// One page of sequences (empty when counting).
     pub sequences: Vec<Vec<u32>>,
     /// Pass back as `cursor` for the next page; absent once the listing is complete.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub next_cursor: Option<String>,
     /// Why the answer is partial (budget exhausted).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub reason: Option<String>,
 }
 
@@ -78,6 +96,23 @@ pub struct GrayOutcome {
 /// `serde_json::Value`. (JavaScript reads integers above 2^53 inexactly.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Count(pub u128);
+
+impl utoipa::PartialSchema for Count {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Type};
+        OneOfBuilder::new()
+            .description(Some("A number of sequences: an integer, or a decimal string when above 2^64."))
+            .item(ObjectBuilder::new().schema_type(Type::Integer).minimum(Some(0)))
+            .item(ObjectBuilder::new().schema_type(Type::String).pattern(Some("^[0-9]+$")))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for Count {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "GrayCount".into()
+    }
+}
 
 impl Serialize for Count {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

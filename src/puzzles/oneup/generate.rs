@@ -16,16 +16,19 @@ const CHECK_NODES: u64 = 200_000;
 
 /// A generated puzzle, its unique solution and how hard the exact solver found it.
 /// Serializes as `{"puzzle": {"text": "...", "json": {...}}, "solution": [...], "difficulty": {...}}`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Generated {
+    /// The puzzle in the text format and in its JSON form.
     #[serde(with = "forms")]
+    #[schema(schema_with = forms::schema)]
     pub puzzle: Puzzle,
+    /// The unique solution, one string of digits a row.
     pub solution: Vec<String>,
     pub difficulty: Difficulty,
 }
 
 /// Difficulty measures of a generated puzzle.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Difficulty {
     pub clues: usize,
     /// Exact-solver nodes to find the solution and prove it unique (1 = no guessing).
@@ -36,7 +39,7 @@ pub struct Difficulty {
 }
 
 /// Coarse rating from the exact solver's effort.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Level {
     /// Region logic alone (naked and hidden singles) solves it: 1 search node.
@@ -204,6 +207,18 @@ mod forms {
             json: &'a Puzzle,
         }
         Forms { text: puzzle.to_text(), json: puzzle }.serialize(s)
+    }
+
+    /// `{"text", "json"}` as a schema.
+    pub fn schema() -> utoipa::openapi::schema::Object {
+        use utoipa::openapi::schema::{ObjectBuilder, Type};
+        use utoipa::ToSchema;
+        ObjectBuilder::new()
+            .property("text", ObjectBuilder::new().schema_type(Type::String).description(Some("The text format.")))
+            .property("json", utoipa::openapi::Ref::from_schema_name(Puzzle::name()))
+            .required("text")
+            .required("json")
+            .build()
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Puzzle, D::Error> {

@@ -18,19 +18,22 @@ const PENALTY: i32 = 5;
 /// Monitor is reported every this many steps.
 const PROGRESS_EVERY: u64 = 1 << 16;
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(default)]
 pub struct MetropolisOptions {
     /// Seeds the initial state and every move.
     pub seed: u64,
-    /// Step budget ([`DEFAULT_MAX_STEPS`] when absent).
+    /// Step budget; absent or null: the default (20000000, `DEFAULT_MAX_STEPS`).
+    #[schema(required = true)]
     pub max_steps: Option<u64>,
-    /// Fixed temperature ([`DEFAULT_TEMPERATURE`] when absent; <= 0 or NaN means 0).
+    /// Fixed temperature; absent or null: the default (0.5, `DEFAULT_TEMPERATURE`); <= 0 or
+    /// NaN means 0.
+    #[schema(required = true)]
     pub temperature: Option<f64>,
 }
 
 /// What the chain did.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct MetropolisStats {
     pub seed: u64,
     pub temperature: f64,

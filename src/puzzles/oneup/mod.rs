@@ -38,7 +38,7 @@ impl Puzzle {
 
 /// Which solver to run, or which one produced an outcome; `"exact"` or `"metropolis"` on
 /// the wire. The one such type: job parameters and the HTTP layer use it too.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Method {
     Exact,
@@ -48,12 +48,18 @@ pub enum Method {
 /// A solver's answer: `{"method", "solution": [rows] | null, "unique": bool | null,
 /// "reason"?, "stats": {...}}`. `unique` is null when not decided (Metropolis, limit 1,
 /// budget exhausted, no solution); `reason` explains a missing solution or undecided uniqueness.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct SolveOutcome<S> {
     pub method: Method,
+    /// The solved grid, one string of digits a row; null when none was found.
+    #[schema(required = true)]
     pub solution: Option<Vec<String>>,
+    /// Whether the solution is the only one; null when not decided.
+    #[schema(required = true)]
     pub unique: Option<bool>,
+    /// Why there is no solution, or why uniqueness is undecided.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub reason: Option<String>,
     pub stats: S,
 }

@@ -8,10 +8,14 @@ pub const MIN_SIZE: usize = 4;
 pub const MAX_SIZE: usize = 9;
 
 /// A given digit; `row` and `col` are 1-based.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
+#[schema(as = OneUpClue)]
 pub struct Clue {
+    #[schema(minimum = 1, maximum = 9)]
     pub row: usize,
+    #[schema(minimum = 1, maximum = 9)]
     pub col: usize,
+    #[schema(minimum = 1, maximum = 9)]
     pub digit: u8,
 }
 
@@ -27,6 +31,61 @@ pub struct Puzzle {
     row_regions: Vec<String>,
     col_regions: Vec<String>,
     clues: Vec<Clue>,
+}
+
+/// The JSON form, as clients send and read it; unknown members are refused.
+impl utoipa::PartialSchema for Puzzle {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{AdditionalProperties, ArrayBuilder, ObjectBuilder, Type};
+        use utoipa::ToSchema;
+        let labels = |description: &str| {
+            ArrayBuilder::new()
+                .items(
+                    ObjectBuilder::new()
+                        .schema_type(Type::String)
+                        .min_length(Some(MIN_SIZE))
+                        .max_length(Some(MAX_SIZE)),
+                )
+                .min_items(Some(MIN_SIZE))
+                .max_items(Some(MAX_SIZE))
+                .description(Some(description))
+        };
+        ObjectBuilder::new()
+            .description(Some(
+                "A One Up puzzle of N x N cells (N from 4 to 9). A region is a maximal run of equal labels along its \
+                 row or column.",
+            ))
+            .property(
+                "row_regions",
+                labels("N strings of N labels; character c of string r labels cell (r, c) within its row."),
+            )
+            .property(
+                "col_regions",
+                labels("N strings of N labels; character c of string r labels cell (r, c) within its column."),
+            )
+            .property(
+                "clues",
+                ArrayBuilder::new()
+                    .items(utoipa::openapi::Ref::from_schema_name(Clue::name()))
+                    .description(Some("The given digits; row and col are 1-based.")),
+            )
+            .required("row_regions")
+            .required("col_regions")
+            .required("clues")
+            .additional_properties(Some(AdditionalProperties::FreeForm(false)))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for Puzzle {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "OneUpPuzzle".into()
+    }
+
+    fn schemas(schemas: &mut Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>)>) {
+        use utoipa::PartialSchema;
+        schemas.push((Clue::name().into(), Clue::schema()));
+    }
 }
 
 impl Puzzle {

@@ -30,7 +30,7 @@ impl Default for ExactOptions {
 }
 
 /// Search statistics of the exact solver.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ExactStats {
     /// Search nodes visited (1 = solved by propagation alone, no guessing).
     pub nodes: u64,

@@ -1,0 +1,230 @@
+//! The API description, generated from the handlers' `#[utoipa::path]` annotations and the
+//! request and response types themselves. `openapi.yaml` at the top of the repository is
+//! this document, committed (`cargo run --release -- openapi > openapi.yaml`); a test
+//! fails when the two differ. `GET /openapi.yaml` serves it.
+
+use std::sync::OnceLock;
+
+use utoipa::openapi::extensions::Extensions;
+use utoipa::openapi::header::{Header, HeaderBuilder};
+use utoipa::openapi::path::Operation;
+use utoipa::openapi::response::{Response, ResponseBuilder};
+use utoipa::openapi::schema::{ObjectBuilder, Type};
+use utoipa::openapi::{Content, Ref, RefOr, Required};
+use utoipa::OpenApi;
+
+use super::error::{Problem, PROBLEM_JSON};
+use super::{books, crosswords, foxhole, graycodes, health, jobs, oneup};
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "puzzlepress",
+        description = "Prints unique Find-the-Fox books and solves puzzles. CPU-bound work is queued as a job: the \
+                       POST answers 202 with a `Location` to poll. Every error is RFC 9457 \
+                       `application/problem+json`. Request bodies never hold `null`: leave a member out to take its \
+                       default."
+    ),
+    servers((url = "http://127.0.0.1:8080")),
+    tags(
+        (name = "pages", description = "The web pages for readers and publishers."),
+        (name = "service", description = "Health, metrics and this document."),
+        (name = "jobs", description = "Every queued job, whatever its kind."),
+        (name = "books", description = "Find the Fox books."),
+        (name = "oneup", description = "One Up puzzles."),
+        (name = "crosswords", description = "Crossword patterns, fills and word squares."),
+        (name = "foxhole", description = "Fox in a hole."),
+        (name = "graycodes", description = "Gray codes."),
+    ),
+    paths(
+        page_find_the_fox, page_order, page_book_viewer, page_foxhole, page_oneup, page_crosswords, static_file,
+        health::healthz, health::readyz, health::metrics, health::openapi_yaml,
+        jobs::show, jobs::cancel,
+        books::order, books::show, books::page, books::answer, books::book_pdf, books::answer_pdf,
+        oneup::create_solve, oneup::show_solve, oneup::create_puzzle, oneup::show_puzzle,
+        oneup::puzzle_pdf, oneup::solution_pdf,
+        crosswords::patterns, crosswords::show_patterns, crosswords::fills, crosswords::show_fill,
+        crosswords::grid_pdf, crosswords::solution_pdf, crosswords::word_squares, crosswords::show_word_squares,
+        foxhole::strategy, foxhole::show_strategy, foxhole::check,
+        graycodes::create, graycodes::show,
+    ),
+    components(
+        schemas(Problem),
+        responses(BadRequest, BadSerial, Invalid, NotFound, Conflict, NotPrinted, TooLarge, UnsupportedMediaType, Unavailable),
+    ),
+)]
+struct ApiDoc;
+
+/// The API description.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    let mut doc = ApiDoc::openapi();
+    doc.info.license = None;
+    doc.info.contact = None;
+    for (path, item) in doc.paths.paths.iter_mut() {
+        for (method, op) in [("get", &mut item.get), ("post", &mut item.post), ("delete", &mut item.delete)] {
+            if let Some(op) = op {
+                op.operation_id = Some(operation_id(method, path));
+                accepted_has_location(op);
+            }
+        }
+        // A body is optional where a missing one means "all defaults".
+        if matches!(path.as_str(), "/books" | "/oneup/puzzles") {
+            if let Some(RefOr::T(body)) = item.post.as_mut().and_then(|op| op.request_body.as_mut()) {
+                body.required = Some(Required::False);
+            }
+        }
+    }
+    doc
+}
+
+/// `getBooksSerialBookPdf` for `GET /books/{serial}/book.pdf`: unique, as handler names
+/// are not.
+fn operation_id(method: &str, path: &str) -> String {
+    let mut id = method.to_string();
+    for word in path.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()) {
+        let mut chars = word.chars();
+        id.extend(chars.next().map(|c| c.to_ascii_uppercase()));
+        id.extend(chars);
+    }
+    if path == "/" {
+        id.push_str("Index");
+    }
+    id
+}
+
+/// The description as YAML, generated once.
+pub fn yaml() -> &'static str {
+    static YAML: OnceLock<String> = OnceLock::new();
+    YAML.get_or_init(|| openapi().to_yaml().expect("the API description serializes"))
+}
+
+/// utoipa's `Header` has no `required`: it is carried as an extension, which serializes
+/// as a member of the header object like any other.
+fn required(mut header: Header) -> Header {
+    header.extensions = Some(Extensions::from_iter([("required", true)]));
+    header
+}
+
+/// A 202 that queued a job always sends `Location`.
+fn accepted_has_location(op: &mut Operation) {
+    if let Some(RefOr::T(response)) = op.responses.responses.get_mut("202") {
+        if let Some(RefOr::T(location)) = response.headers.remove("Location") {
+            response.headers.insert("Location".into(), RefOr::T(required(location)));
+        }
+    }
+}
+
+fn integer_header(description: &str) -> Header {
+    HeaderBuilder::new()
+        .schema(Some(ObjectBuilder::new().schema_type(Type::Integer).minimum(Some(0))))
+        .description(Some(description))
+        .build()
+}
+
+/// How a problem response carries `Retry-After`.
+enum RetryAfter {
+    Never,
+    Sometimes,
+    Always,
+}
+
+fn problem_response(description: &str, retry_after: RetryAfter) -> Response {
+    use utoipa::ToSchema;
+    let mut response = ResponseBuilder::new()
+        .description(description)
+        .content(PROBLEM_JSON, Content::new(Some(Ref::from_schema_name(Problem::name()))));
+    match retry_after {
+        RetryAfter::Never => {}
+        RetryAfter::Sometimes => {
+            response = response
+                .header("Retry-After", integer_header("Seconds to wait before asking again, while it may change."))
+        }
+        RetryAfter::Always => {
+            response = response.header("Retry-After", required(integer_header("Seconds to wait before retrying.")))
+        }
+    }
+    response.build()
+}
+
+/// Reusable problem+json responses (`#/components/responses/…`).
+macro_rules! problem_responses {
+    ($($name:ident: $retry_after:ident, $description:literal;)*) => {$(
+        #[doc = $description]
+        pub struct $name;
+
+        impl<'r> utoipa::ToResponse<'r> for $name {
+            fn response() -> (&'r str, RefOr<Response>) {
+                (stringify!($name), problem_response($description, RetryAfter::$retry_after).into())
+            }
+        }
+    )*};
+}
+
+problem_responses! {
+    BadRequest: Never, "The body is not valid JSON (or otherwise unreadable).";
+    BadSerial: Never, "The serial is malformed, or mistyped (its check symbol does not match).";
+    Invalid: Never, "A member is missing, null, of the wrong type or out of range (`field` names it), a line of a \
+                     text body is wrong (`line` names it), or the Idempotency-Key was used for a different request.";
+    NotFound: Never, "No such resource (or route).";
+    Conflict: Sometimes, "The resource is not in a state that allows this (yet); while it may still change, \
+                          `Retry-After` says when to look again.";
+    NotPrinted: Sometimes, "The book is not printed (yet); while it is printing, `Retry-After` says when to look again.";
+    TooLarge: Never, "The body is larger than 1 MiB.";
+    UnsupportedMediaType: Never, "The body is not sent with a media type this operation reads.";
+    Unavailable: Always, "The job queue is full or the database is unreachable; retry after `Retry-After` seconds.";
+}
+
+/// The optional `Idempotency-Key` header of the POSTs that queue a job.
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Header)]
+#[allow(dead_code)]
+pub struct IdempotencyKey {
+    /// A retried POST with the same key (and body) returns the resource the first one
+    /// created instead of queuing another; 1 to 255 visible ASCII characters.
+    #[param(
+        rename = "Idempotency-Key",
+        nullable = false,
+        min_length = 1,
+        max_length = 255,
+        pattern = "^[!-~]([ -~]*[!-~])?$"
+    )]
+    idempotency_key: Option<String>,
+}
+
+// The web pages (served by `pages`): documented here, where the rest of the API is.
+
+/// An HTML page.
+macro_rules! page {
+    ($name:ident, $path:literal, $summary:literal) => {
+        #[utoipa::path(get, path = $path, tag = "pages", summary = $summary,
+                    responses((status = 200, description = "HTML page.", body = String, content_type = "text/html")))]
+        #[allow(dead_code)]
+        fn $name() {}
+    };
+}
+
+page!(page_find_the_fox, "/", "Web page - Find the Fox: type a serial, see where the fox is.");
+page!(page_order, "/order", "Web page - order a book and watch it print.");
+page!(page_foxhole, "/foxhole", "Web page - play fox in a hole.");
+page!(page_oneup, "/oneup", "Web page - draw, solve and generate One Up puzzles.");
+page!(page_crosswords, "/crosswords", "Web page - generate and fill crossword patterns.");
+
+#[utoipa::path(get, path = "/books/{serial}/view", tag = "pages",
+    summary = "Web page - browse a printed book page by page.",
+    params(books::SerialParam),
+    responses((status = 200, description = "HTML page (whatever the serial: the page itself reads the book).", body = String, content_type = "text/html")))]
+#[allow(dead_code)]
+fn page_book_viewer() {}
+
+#[utoipa::path(get, path = "/static/{file}", tag = "pages",
+    summary = "The pages' CSS, JavaScript and images.",
+    params(("file" = String, Path, example = "app.css", description = "A file name.")),
+    responses(
+        (status = 200, description = "The file.", content(
+            (String = "text/css"), (String = "text/javascript"), (String = "image/svg+xml"),
+            (String = "text/html"), (String = "text/plain"),
+        )),
+        (status = 404, response = NotFound),
+    ))]
+#[allow(dead_code)]
+fn static_file() {}

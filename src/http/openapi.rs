@@ -50,7 +50,10 @@ use super::{books, crosswords, foxhole, graycodes, health, jobs, oneup};
     ),
     components(
         schemas(Problem),
-        responses(BadRequest, BadSerial, Invalid, NotFound, Conflict, NotPrinted, TooLarge, UnsupportedMediaType, Unavailable),
+        responses(
+            BadRequest, BadSerial, Invalid, NotFound, Conflict, NotPrinted, TooLarge, UnsupportedMediaType, Unavailable,
+            Unauthorized, TooMany
+        ),
     ),
 )]
 struct ApiDoc;
@@ -65,6 +68,7 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
             if let Some(op) = op {
                 op.operation_id = Some(operation_id(method, path));
                 accepted_has_location(op);
+                queued_for_a_caller(op);
             }
         }
         // A body is optional where a missing one means "all defaults".
@@ -103,6 +107,16 @@ pub fn yaml() -> &'static str {
 fn required(mut header: Header) -> Header {
     header.extensions = Some(Extensions::from_iter([("required", true)]));
     header
+}
+
+/// An operation that queues a job does so for its caller: a bad token is refused (401) and
+/// a caller with too many jobs waits (429).
+fn queued_for_a_caller(op: &mut Operation) {
+    if op.responses.responses.contains_key("202") {
+        for (status, name) in [("401", "Unauthorized"), ("429", "TooMany")] {
+            op.responses.responses.insert(status.into(), RefOr::Ref(Ref::from_response_name(name)));
+        }
+    }
 }
 
 /// A 202 that queued a job always sends `Location`.
@@ -172,6 +186,9 @@ problem_responses! {
     TooLarge: Never, "The body is larger than 1 MiB.";
     UnsupportedMediaType: Never, "The body is not sent with a media type this operation reads.";
     Unavailable: Always, "The job queue is full or the database is unreachable; retry after `Retry-After` seconds.";
+    Unauthorized: Never, "The `Authorization: Bearer` token is malformed, unknown or revoked (or one is needed); \
+                          `WWW-Authenticate: Bearer` says how to send one.";
+    TooMany: Always, "The caller has as many jobs queued or running as it may; retry after `Retry-After` seconds.";
 }
 
 /// The optional `Idempotency-Key` header of the POSTs that queue a job.

@@ -1,7 +1,6 @@
 //! The shape of a book and its validation.
 
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
 /// How many pages and how large each grid is. Missing JSON fields take the defaults.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -53,22 +52,11 @@ impl BookSpec {
 }
 
 /// A book spec field outside its allowed range.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SpecError {
+    #[error("`{field}` must be between {min} and {max} (got {value})")]
     OutOfRange { field: &'static str, value: u32, min: u32, max: u32 },
 }
-
-impl fmt::Display for SpecError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SpecError::OutOfRange { field, value, min, max } => {
-                write!(f, "`{field}` must be between {min} and {max} (got {value})")
-            }
-        }
-    }
-}
-
-impl std::error::Error for SpecError {}
 
 #[cfg(test)]
 mod tests {

@@ -408,7 +408,12 @@ fn pack_round_trip() {
     wrong.page = 4;
     assert!(matches!(Book::unpack(b.spec, &packed, wrong), Err(UnpackError::Answer(_))));
     let bad_spec = BookSpec { rows: 2, ..b.spec };
-    assert!(matches!(Book::unpack(bad_spec, &packed, b.answer), Err(UnpackError::Spec(_))));
+    let err = Book::unpack(bad_spec, &packed, b.answer).unwrap_err();
+    assert!(matches!(err, UnpackError::Spec(_)));
+    // The spec error is kept as the source, not flattened into the message only.
+    let source = std::error::Error::source(&err).expect("a source");
+    assert_eq!(source.to_string(), "`rows` must be between 3 and 64 (got 2)");
+    assert_eq!(err.to_string(), format!("invalid book spec: {source}"));
 }
 
 #[test]

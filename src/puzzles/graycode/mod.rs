@@ -12,8 +12,6 @@ mod cursor;
 mod tests;
 mod walk;
 
-use std::fmt;
-
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::puzzles::monitor::{Cancelled, Monitor};
@@ -103,65 +101,37 @@ impl<'de> Deserialize<'de> for Count {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GrayError {
-    Bits {
-        bits: u32,
-    },
-    Length {
-        length: usize,
-        bits: u32,
-    },
+    #[error("bits must be between 1 and {MAX_BITS}, got {bits}")]
+    Bits { bits: u32 },
+    #[error(
+        "length must be between 1 and 2^{bits} = {} (the number of {bits}-bit codes), got {length}",
+        1u64 << .bits
+    )]
+    Length { length: usize, bits: u32 },
     /// Circular codes need an even length.
-    OddCircular {
-        length: usize,
-    },
-    Limit {
-        limit: usize,
-    },
-    PageTooLarge {
-        limit: usize,
-        length: usize,
-    },
+    #[error(
+        "a circular Gray code needs an even length: each step changes the number of 1-bits \
+         by one, so getting back next to the start takes an even number of codes; got length {length}"
+    )]
+    OddCircular { length: usize },
+    #[error("limit must be between 1 and {MAX_LIMIT}, got {limit}")]
+    Limit { limit: usize },
+    #[error(
+        "a page may hold at most {MAX_PAGE_CODES} codes, but limit {limit} × length {length} = {}; lower the limit",
+        .limit.saturating_mul(*.length)
+    )]
+    PageTooLarge { limit: usize, length: usize },
+    #[error("node_budget must be at least 1")]
     ZeroBudget,
+    #[error("cursor pages through a listing; it cannot be combined with count_only")]
     CursorWithCount,
-    BadCursor {
-        why: String,
-    },
+    #[error("invalid cursor: {why}")]
+    BadCursor { why: String },
+    #[error("cancelled")]
     Cancelled,
 }
-
-impl fmt::Display for GrayError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            GrayError::Bits { bits } => write!(f, "bits must be between 1 and {MAX_BITS}, got {bits}"),
-            GrayError::Length { length, bits } => write!(
-                f,
-                "length must be between 1 and 2^{bits} = {} (the number of {bits}-bit codes), got {length}",
-                1u64 << bits
-            ),
-            GrayError::OddCircular { length } => write!(
-                f,
-                "a circular Gray code needs an even length: each step changes the number of 1-bits \
-                 by one, so getting back next to the start takes an even number of codes; got length {length}"
-            ),
-            GrayError::Limit { limit } => write!(f, "limit must be between 1 and {MAX_LIMIT}, got {limit}"),
-            GrayError::PageTooLarge { limit, length } => write!(
-                f,
-                "a page may hold at most {MAX_PAGE_CODES} codes, but limit {limit} × length {length} = {}; lower the limit",
-                limit.saturating_mul(*length)
-            ),
-            GrayError::ZeroBudget => f.write_str("node_budget must be at least 1"),
-            GrayError::CursorWithCount => {
-                f.write_str("cursor pages through a listing; it cannot be combined with count_only")
-            }
-            GrayError::BadCursor { why } => write!(f, "invalid cursor: {why}"),
-            GrayError::Cancelled => f.write_str("cancelled"),
-        }
-    }
-}
-
-impl std::error::Error for GrayError {}
 
 impl GrayError {
     /// The request field at fault.

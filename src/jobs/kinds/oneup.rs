@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use crate::jobs::{Context, JobKind, RunError};
 use crate::puzzles::monitor::Monitor;
-use crate::puzzles::oneup::{self, Method, MetropolisOptions, Puzzle};
+use crate::puzzles::oneup::{self, Method, MetropolisError, MetropolisOptions, Puzzle};
 
 pub struct OneUpSolves;
 pub struct OneUpPuzzles;
@@ -41,7 +41,11 @@ impl JobKind for OneUpSolves {
         let puzzle = Puzzle::from_json_value(&params.puzzle).map_err(|e| RunError::Failed(e.to_string()))?;
         match params.method {
             Method::Exact => to_value(oneup::solve(&puzzle, 2, monitor)?),
-            Method::Metropolis => to_value(oneup::metropolis(&puzzle, &params.metropolis, monitor)?),
+            Method::Metropolis => match oneup::metropolis(&puzzle, &params.metropolis, monitor) {
+                Ok(outcome) => to_value(outcome),
+                Err(MetropolisError::Cancelled(_)) => Err(RunError::Cancelled),
+                Err(e @ MetropolisError::Options(_)) => Err(RunError::Failed(e.to_string())),
+            },
         }
     }
 }

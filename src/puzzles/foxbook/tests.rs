@@ -450,3 +450,14 @@ fn lambda_keeps_both_states_frequent() {
         assert!((0.2..=0.8).contains(&share), "{r}x{c}: {share}");
     }
 }
+
+#[test]
+fn books_above_the_limits_are_refused_before_sampling() {
+    let narrow = Limits { max_pages: 2, ..Limits::default() };
+    let spec = BookSpec { pages: 3, rows: 8, cols: 8 };
+    let e = book_for_within(b"secret", "0123456789A", spec, &narrow, &mut Unmonitored).unwrap_err();
+    assert_eq!(e, BookError::Spec(SpecError::OutOfRange { field: "pages", value: 3, min: 1, max: 2 }));
+    let two = BookSpec { pages: 2, ..spec };
+    let within = book_for_within(b"secret", "0123456789A", two, &narrow, &mut Unmonitored).unwrap();
+    assert_eq!(within, book_for(b"secret", "0123456789A", two, &mut Unmonitored).unwrap());
+}

@@ -5,6 +5,26 @@
 /// (and by the 2^n-bit visited map the search allocates).
 pub const MAX_HOLES: usize = 30;
 
+/// The maxima a server enforces on fox-hole requests; above one a request is refused
+/// ([`Graph::check_limits`], [`super::check_within`]), never clamped.
+///
+/// The search on any graph of up to [`MAX_HOLES`] holes is bounded by the sets it may
+/// store (2^27); on the graphs tried (lines, caterpillars, lobsters, spiders, grids,
+/// random trees of 30 holes) it takes at most 20 ms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// Most holes in a graph (a larger value acts as [`MAX_HOLES`]).
+    pub max_holes: usize,
+    /// Longest inspection list a check replays (its answer lists as many holes).
+    pub max_inspections: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_holes: MAX_HOLES, max_inspections: 100_000 }
+    }
+}
+
 /// A set of holes, bit `i` = hole `i`.
 pub(crate) type Set = u32;
 
@@ -14,6 +34,12 @@ pub enum GraphError {
     /// The graph must have `1..=MAX_HOLES` holes.
     #[error("the graph must have between 1 and {MAX_HOLES} holes, got {holes}")]
     HoleCount { holes: usize },
+    /// More holes than [`Limits::max_holes`] allows.
+    #[error("the graph may have at most {max} holes, got {holes}")]
+    HoleLimit { holes: usize, max: usize },
+    /// A longer inspection list than [`Limits::max_inspections`] allows.
+    #[error("at most {max} inspections can be checked, got {count}")]
+    InspectionLimit { count: usize, max: usize },
     #[error("hole {hole} lists neighbour {neighbour}, but the holes are numbered 0 to {}", .holes - 1)]
     NeighbourOutOfRange { hole: usize, neighbour: usize, holes: usize },
     #[error("hole {hole} lists itself as a neighbour; the fox must move to a different hole each night")]
@@ -48,6 +74,9 @@ pub struct Graph {
 impl Graph {
     /// Holes `0..n` in a row, each next to the one before and after it.
     pub fn line(n: usize) -> Result<Graph, GraphError> {
+        if n == 0 || n > MAX_HOLES {
+            return Err(GraphError::HoleCount { holes: n });
+        }
         let adjacency = (0..n)
             .map(|i| {
                 let mut next = Vec::with_capacity(2);
@@ -108,6 +137,15 @@ impl Graph {
             }
         }
         Ok(Graph { adjacency, spread })
+    }
+
+    /// Refuses a graph with more holes than `limits` allow.
+    pub fn check_limits(&self, limits: &Limits) -> Result<(), GraphError> {
+        let max = limits.max_holes.min(MAX_HOLES);
+        match self.holes() {
+            holes if holes > max => Err(GraphError::HoleLimit { holes, max }),
+            _ => Ok(()),
+        }
     }
 
     pub fn holes(&self) -> usize {

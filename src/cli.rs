@@ -99,7 +99,7 @@ pub struct BookArgs {
 #[derive(Args, Debug, Clone)]
 pub struct DatabaseArgs {
     /// `sqlite://FILE` (created if missing) or `postgres://USER@HOST:PORT/DB`.
-    #[arg(long, env = "DATABASE_URL", default_value = "sqlite://puzzlepress.db")]
+    #[arg(long, global = true, env = "DATABASE_URL", default_value = "sqlite://puzzlepress.db")]
     pub database_url: String,
 }
 
@@ -119,6 +119,12 @@ pub struct ServeArgs {
     /// Queued jobs accepted before new ones are refused with 503.
     #[arg(long, env = "PUZZLEPRESS_QUEUE_LIMIT", default_value_t = 1000)]
     pub queue_limit: i64,
+
+    /// Serve without API keys on a non-loopback address: anyone who can reach it may order
+    /// books and read every book. Without it, such a server refuses to start until a key
+    /// exists (`puzzlepress keys create`).
+    #[arg(long, env = "PUZZLEPRESS_OPEN")]
+    pub open: bool,
 
     /// Jobs one API key may have queued or running at once; more are refused with 429.
     #[arg(long, env = "PUZZLEPRESS_JOBS_PER_KEY", default_value_t = 100)]

@@ -75,6 +75,17 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         .await
         .with_context(|| format!("opening the database {}", redact(&args.database.database_url)))?;
     store.migrate().await.context("migrating the database")?;
+    if !store.any_active_api_key().await? {
+        anyhow::ensure!(
+            args.bind.ip().is_loopback() || args.open,
+            "no API key exists and {} is reachable from other machines: create one with \
+             `puzzlepress keys create --name NAME`, or pass --open to serve everyone without keys",
+            args.bind
+        );
+        tracing::warn!(
+            "no API key exists: the service is open (anyone who can reach it may order books and read every book)"
+        );
+    }
     let secret = book_secret(&store, configured_secret).await?;
 
     let wake = Wake::default();
@@ -112,7 +123,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     ));
 
     let quotas = Quotas { per_key: args.jobs_per_key, per_address: args.jobs_per_address };
-    let state = AppState { store: store.clone(), queue, metrics, quotas };
+    let state = AppState { store: store.clone(), queue, metrics, quotas, key_presence: Default::default() };
     let app = crate::http::router(state, &limits);
     let listener = TcpListener::bind(args.bind).await.with_context(|| format!("binding {}", args.bind))?;
     let addr = listener.local_addr()?;

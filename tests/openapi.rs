@@ -109,7 +109,8 @@ async fn app(db: &TestDb) -> axum::Router {
     let limits = QueueLimits { queued: 1000, params_bytes: 1 << 20, max_attempts: 3 };
     let queue = Arc::new(Queue::new(store.clone(), Wake::default(), limits));
     let quotas = Quotas { per_key: 100, per_address: 100 };
-    let state = AppState { store, queue, metrics: Arc::new(Metrics::default()), quotas };
+    let state =
+        AppState { store, queue, metrics: Arc::new(Metrics::default()), quotas, key_presence: Default::default() };
     let limits = HttpLimits { request_timeout: Duration::from_secs(30), concurrency: 64 };
     puzzlepress::http::router(state, &limits)
 }

@@ -72,8 +72,10 @@ pub(crate) struct BookView {
     created_at: String,
     #[schema(required = true, format = DateTime)]
     finished_at: Option<String>,
-    /// The job printing the book (`/jobs/{id}`).
-    job: String,
+    /// The job printing the book (`/jobs/{id}`); null for callers other than the one who
+    /// ordered it (once API keys are in use).
+    #[schema(required = true)]
+    job: Option<String>,
     links: Links,
 }
 
@@ -82,7 +84,8 @@ pub(crate) struct BookView {
 struct Links {
     #[serde(rename = "self")]
     this: String,
-    job: String,
+    #[schema(required = true)]
+    job: Option<String>,
     /// Template: replace `{n}` by a page number.
     pages: String,
     answer: String,
@@ -90,19 +93,21 @@ struct Links {
     answer_pdf: String,
 }
 
-impl From<BookRecord> for BookView {
-    fn from(b: BookRecord) -> BookView {
+impl BookView {
+    /// The book as `caller` sees it: the job only for those who may see it.
+    fn new(b: BookRecord, caller: &Caller) -> BookView {
         let base = format!("/books/{}", b.serial);
+        let job = caller.may_see(&b.owner).then(|| job_location(&b.job_id));
         BookView {
             links: Links {
-                job: job_location(&b.job_id),
+                job: job.clone(),
                 pages: format!("{base}/pages/{{n}}"),
                 answer: format!("{base}/answer"),
                 book_pdf: format!("{base}/book.pdf"),
                 answer_pdf: format!("{base}/answer.pdf"),
                 this: base,
             },
-            job: job_location(&b.job_id),
+            job,
             progress: Progress { done: b.progress_done, total: b.progress_total },
             created_at: timestamp(b.created_at),
             finished_at: b.finished_at.map(timestamp),
@@ -149,6 +154,7 @@ pub(crate) async fn order(
         let crate::puzzles::foxbook::SpecError::OutOfRange { field, .. } = &e;
         ApiError::invalid(*field, e.to_string())
     })?;
+    caller.require_key("ordering a book")?;
     let key = idempotency_key(&headers)?;
     // 50 random bits make a collision rare; the primary key makes it harmless: try again.
     for _ in 0..5 {
@@ -164,7 +170,7 @@ pub(crate) async fn order(
             .book_by_job(&job.id)
             .await?
             .ok_or_else(|| ApiError::Internal(format!("job {} has no book", job.id)))?;
-        let view = BookView::from(book);
+        let view = BookView::new(book, &caller);
         return Ok(accepted(&view.links.this.clone(), view));
     }
     Err(ApiError::Internal("could not find a free serial number in 5 tries".into()))
@@ -205,9 +211,10 @@ async fn find(state: &AppState, raw: &str, with_letters: bool) -> Result<BookRec
 )]
 pub(crate) async fn show(
     State(state): State<AppState>,
+    caller: Caller,
     Path(serial): Path<String>,
 ) -> Result<Json<BookView>, ApiError> {
-    Ok(Json(find(&state, &serial, false).await?.into()))
+    Ok(Json(BookView::new(find(&state, &serial, false).await?, &caller)))
 }
 
 /// The stored book, or 409 while it is not printed.
@@ -265,15 +272,22 @@ pub(crate) struct PageView {
 )]
 pub(crate) async fn page(
     State(state): State<AppState>,
+    caller: Caller,
     Path((serial, n)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let book = printed(find(&state, &serial, true).await?)?;
+    let record = find(&state, &serial, true).await?;
+    let owner_sees = caller.may_see(&record.owner);
+    let book = printed(record)?;
     let pages = book.pages.len();
-    let index =
-        n.parse::<usize>().ok().filter(|n| (1..=pages).contains(n)).ok_or_else(|| {
-            ApiError::not_found(format!("page {n:?} is not in this book; its pages are 1 to {pages}"))
-        })?;
+    // A reader holding the book may see the page that holds the fox; the rest of the book
+    // is its publisher's.
+    let index = n
+        .parse::<usize>()
+        .ok()
+        .filter(|n| (1..=pages).contains(n))
+        .filter(|n| owner_sees || *n == book.answer.page as usize)
+        .ok_or_else(|| ApiError::not_found(format!("page {n:?} is not in this book; its pages are 1 to {pages}")))?;
     let rows = book.pages[index - 1].rows_text();
     let wants_text = headers
         .get(header::ACCEPT)
@@ -322,8 +336,12 @@ pub(crate) async fn answer(
         (status = 503, response = super::openapi::Unavailable),
     )
 )]
-pub(crate) async fn book_pdf(State(state): State<AppState>, Path(serial): Path<String>) -> Result<Response, ApiError> {
-    pdf(&state, &serial, "book", render::foxbook::book_pdf).await
+pub(crate) async fn book_pdf(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(serial): Path<String>,
+) -> Result<Response, ApiError> {
+    pdf(&state, &serial, Some(&caller), "book", render::foxbook::book_pdf).await
 }
 
 #[utoipa::path(
@@ -344,17 +362,22 @@ pub(crate) async fn answer_pdf(
     State(state): State<AppState>,
     Path(serial): Path<String>,
 ) -> Result<Response, ApiError> {
-    pdf(&state, &serial, "answer", render::foxbook::answer_pdf).await
+    pdf(&state, &serial, None, "answer", render::foxbook::answer_pdf).await
 }
 
-/// Renders a printed book's PDF off the async threads (a 200-page book takes milliseconds).
+/// Renders a printed book's PDF off the async threads (a 200-page book takes milliseconds);
+/// with `owner_only`, only for a caller who may see the book's job (others get 404).
 async fn pdf(
     state: &AppState,
     raw: &str,
+    owner_only: Option<&Caller>,
     name: &str,
     render: fn(&Book, &str) -> Vec<u8>,
 ) -> Result<Response, ApiError> {
     let record = find(state, raw, true).await?;
+    if owner_only.is_some_and(|caller| !caller.may_see(&record.owner)) {
+        return Err(ApiError::not_found(format!("there is no book with serial number {}", record.serial)));
+    }
     let serial = record.serial.clone();
     let book = printed(record)?;
     let bytes = {

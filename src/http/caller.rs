@@ -1,7 +1,12 @@
 //! Who is asking: an API key sent as `Authorization: Bearer TOKEN`, or an anonymous client
-//! known by its address. Jobs are owned by their caller.
+//! known by its address; and what they may see. Jobs and books are owned by the caller who
+//! queued them. While no key is active the service is open (everyone sees everything, as
+//! on a developer's machine); once one is, callers see only their own things, admins
+//! everything.
 
 use std::net::SocketAddr;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::header::AUTHORIZATION;
@@ -10,34 +15,83 @@ use axum::http::request::Parts;
 use super::error::ApiError;
 use super::{AppState, Quotas};
 use crate::keys::{token_hash, Role};
+use crate::store::{Store, StoreError};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Caller {
+pub enum Identity {
     /// No token; `address` is the client's IP address.
     Anonymous { address: String },
     /// A valid, unrevoked API key.
     Key { id: String, name: String, role: Role },
 }
 
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Caller {
+    pub identity: Identity,
+    /// Whether any API key is active: then callers see only what they own.
+    pub closed: bool,
+}
+
 impl Caller {
     /// The owner recorded with the caller's jobs.
     pub fn owner(&self) -> String {
-        match self {
-            Caller::Anonymous { address } => format!("anon:{address}"),
-            Caller::Key { id, .. } => format!("key:{id}"),
+        match &self.identity {
+            Identity::Anonymous { address } => format!("anon:{address}"),
+            Identity::Key { id, .. } => format!("key:{id}"),
         }
     }
 
     /// Jobs this caller may have queued or running at once.
     pub fn quota(&self, quotas: &Quotas) -> i64 {
-        match self {
-            Caller::Anonymous { .. } => quotas.per_address,
-            Caller::Key { .. } => quotas.per_key,
+        match self.identity {
+            Identity::Anonymous { .. } => quotas.per_address,
+            Identity::Key { .. } => quotas.per_key,
         }
     }
 
     pub fn is_admin(&self) -> bool {
-        matches!(self, Caller::Key { role: Role::Admin, .. })
+        matches!(self.identity, Identity::Key { role: Role::Admin, .. })
+    }
+
+    /// Whether this caller may read or cancel what `owner` queued.
+    pub fn may_see(&self, owner: &str) -> bool {
+        !self.closed || self.is_admin() || self.owner() == owner
+    }
+
+    /// Refuses anonymous callers where `what` needs a key (once keys are in use).
+    pub fn require_key(&self, what: &str) -> Result<(), ApiError> {
+        match self.identity {
+            Identity::Anonymous { .. } if self.closed => {
+                Err(ApiError::Unauthorized { detail: format!("{what} needs an API key (Authorization: Bearer TOKEN)") })
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Refuses everyone but admins where `what` is for operators (once keys are in use).
+    pub fn require_admin(&self, what: &str) -> Result<(), ApiError> {
+        if self.closed && !self.is_admin() {
+            return Err(ApiError::Unauthorized { detail: format!("{what} needs an admin key") });
+        }
+        Ok(())
+    }
+}
+
+/// Whether any key is active, looked up at most once a second per process: a key created
+/// or revoked by `puzzlepress keys` in another process takes effect within a second.
+#[derive(Debug, Default)]
+pub struct KeyPresence(Mutex<Option<(Instant, bool)>>);
+
+impl KeyPresence {
+    pub async fn any(&self, store: &Store) -> Result<bool, StoreError> {
+        if let Some((at, any)) = *self.0.lock().unwrap_or_else(|e| e.into_inner()) {
+            if at.elapsed() < Duration::from_secs(1) {
+                return Ok(any);
+            }
+        }
+        let any = store.any_active_api_key().await?;
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some((Instant::now(), any));
+        Ok(any)
     }
 }
 
@@ -45,13 +99,14 @@ impl FromRequestParts<AppState> for Caller {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let closed = state.key_presence.any(&state.store).await?;
         let Some(value) = parts.headers.get(AUTHORIZATION) else {
             let address = parts
                 .extensions
                 .get::<ConnectInfo<SocketAddr>>()
                 .map(|ConnectInfo(addr)| addr.ip().to_string())
                 .unwrap_or_else(|| "unknown".into());
-            return Ok(Caller::Anonymous { address });
+            return Ok(Caller { identity: Identity::Anonymous { address }, closed });
         };
         let token = value
             .to_str()
@@ -69,6 +124,6 @@ impl FromRequestParts<AppState> for Caller {
             .ok_or_else(|| ApiError::Unauthorized { detail: "this API key is unknown or revoked".into() })?;
         let role = Role::parse(&key.role)
             .ok_or_else(|| ApiError::Internal(format!("key {} has role {:?}", key.name, key.role)))?;
-        Ok(Caller::Key { id: key.id, name: key.name, role })
+        Ok(Caller { identity: Identity::Key { id: key.id, name: key.name, role }, closed })
     }
 }

@@ -87,8 +87,12 @@ resource::show_resource!(
         (status = 503, response = super::openapi::Unavailable),
     )
 )]
-pub(crate) async fn grid_pdf(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let job = resource::find::<CrosswordFills>(&state, &id).await?;
+pub(crate) async fn grid_pdf(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let job = resource::find::<CrosswordFills>(&state, &caller, &id).await?;
     let req: FillRequest =
         serde_json::from_str(&job.params).map_err(|e| ApiError::Internal(format!("fill {id}: stored request: {e}")))?;
     let grid = req.pattern.to_grid().map_err(|e| ApiError::Internal(format!("fill {id}: stored pattern: {e}")))?;
@@ -110,8 +114,12 @@ pub(crate) async fn grid_pdf(State(state): State<AppState>, Path(id): Path<Strin
         (status = 503, response = super::openapi::Unavailable),
     )
 )]
-pub(crate) async fn solution_pdf(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let job = resource::find::<CrosswordFills>(&state, &id).await?;
+pub(crate) async fn solution_pdf(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let job = resource::find::<CrosswordFills>(&state, &caller, &id).await?;
     let output: FillOutput = finished_result(&job)?;
     let fill = output.fill().map_err(|reason| ApiError::Conflict {
         detail: format!("fill {id} found no filling: {reason}"),

@@ -7,6 +7,7 @@ use axum::routing::get;
 use axum::{Json, Router};
 use serde::Serialize;
 
+use super::caller::Caller;
 use super::error::ApiError;
 use super::AppState;
 
@@ -65,7 +66,8 @@ pub(crate) async fn readyz(State(state): State<AppState>) -> Result<Json<Status>
         (status = 503, response = super::openapi::Unavailable),
     )
 )]
-pub(crate) async fn metrics(State(state): State<AppState>) -> Result<impl IntoResponse, ApiError> {
+pub(crate) async fn metrics(State(state): State<AppState>, caller: Caller) -> Result<impl IntoResponse, ApiError> {
+    caller.require_admin("/metrics")?;
     let counts = state.store.job_counts().await?;
     Ok((
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],

@@ -9,6 +9,7 @@ use axum::{Json, Router};
 use serde::Serialize;
 use serde_json::value::RawValue;
 
+use super::caller::Caller;
 use super::error::ApiError;
 use super::resource::Progress;
 use super::respond::timestamp;
@@ -111,8 +112,12 @@ pub fn location(id: &str) -> String {
     format!("/jobs/{id}")
 }
 
-async fn find(state: &AppState, id: &str) -> Result<Job, ApiError> {
-    state.store.job(id).await?.ok_or_else(|| ApiError::not_found(format!("there is no job {id:?}")))
+/// The job, if this caller may see it (another caller's job is as unknown as a made-up one).
+async fn find(state: &AppState, caller: &Caller, id: &str) -> Result<Job, ApiError> {
+    match state.store.job(id).await? {
+        Some(job) if caller.may_see(&job.owner) => Ok(job),
+        _ => Err(ApiError::not_found(format!("there is no job {id:?}"))),
+    }
 }
 
 #[utoipa::path(
@@ -127,8 +132,12 @@ async fn find(state: &AppState, id: &str) -> Result<Job, ApiError> {
         (status = 503, response = super::openapi::Unavailable),
     )
 )]
-pub(crate) async fn show(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<JobView>, ApiError> {
-    let job = find(&state, &id).await?;
+pub(crate) async fn show(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<Json<JobView>, ApiError> {
+    let job = find(&state, &caller, &id).await?;
     let attempts = state.store.attempts(&id).await?;
     Ok(Json(job_view(job, attempts)?))
 }
@@ -152,8 +161,12 @@ pub(crate) async fn show(State(state): State<AppState>, Path(id): Path<String>) 
         (status = 503, response = super::openapi::Unavailable),
     )
 )]
-pub(crate) async fn cancel(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let before = find(&state, &id).await?;
+pub(crate) async fn cancel(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let before = find(&state, &caller, &id).await?;
     if before.state.is_terminal() {
         return Err(ApiError::Conflict {
             detail: format!("job {id} has already ended ({}); there is nothing to cancel", before.state.as_str()),

@@ -46,6 +46,7 @@ pub struct AppState {
     pub queue: Arc<Queue>,
     pub metrics: Arc<Metrics>,
     pub quotas: Quotas,
+    pub key_presence: Arc<caller::KeyPresence>,
 }
 
 /// Jobs a caller may have queued or running at once.

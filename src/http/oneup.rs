@@ -60,8 +60,8 @@ resource::show_resource!(
 );
 
 /// A generated puzzle and its solution, once its job has succeeded.
-async fn generated(state: &AppState, id: &str) -> Result<(Puzzle, Vec<String>), ApiError> {
-    let job = resource::find::<OneUpPuzzles>(state, id).await?;
+async fn generated(state: &AppState, caller: &Caller, id: &str) -> Result<(Puzzle, Vec<String>), ApiError> {
+    let job = resource::find::<OneUpPuzzles>(state, caller, id).await?;
     let result: Value = finished_result(&job)?;
     let corrupt = |what: &str| ApiError::Internal(format!("puzzle {id}: stored {what} does not parse"));
     let puzzle = Puzzle::from_json_value(&result["puzzle"]["json"]).map_err(|_| corrupt("puzzle"))?;
@@ -82,8 +82,12 @@ async fn generated(state: &AppState, id: &str) -> Result<(Puzzle, Vec<String>), 
         (status = 503, response = super::openapi::Unavailable),
     )
 )]
-pub(crate) async fn puzzle_pdf(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let (puzzle, _) = generated(&state, &id).await?;
+pub(crate) async fn puzzle_pdf(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let (puzzle, _) = generated(&state, &caller, &id).await?;
     let bytes = blocking(move || render::oneup::puzzle_pdf(&puzzle, "One Up")).await?;
     Ok(pdf_response(bytes, "oneup-puzzle.pdf"))
 }
@@ -101,8 +105,12 @@ pub(crate) async fn puzzle_pdf(State(state): State<AppState>, Path(id): Path<Str
         (status = 503, response = super::openapi::Unavailable),
     )
 )]
-pub(crate) async fn solution_pdf(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let (puzzle, solution) = generated(&state, &id).await?;
+pub(crate) async fn solution_pdf(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let (puzzle, solution) = generated(&state, &caller, &id).await?;
     let bytes = blocking(move || render::oneup::solution_pdf(&puzzle, &solution, "One Up")).await?;
     Ok(pdf_response(bytes, "oneup-solution.pdf"))
 }

@@ -10,6 +10,7 @@ use utoipa::openapi::header::{Header, HeaderBuilder};
 use utoipa::openapi::path::Operation;
 use utoipa::openapi::response::{Response, ResponseBuilder};
 use utoipa::openapi::schema::{ObjectBuilder, Type};
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme};
 use utoipa::openapi::{Content, Ref, RefOr, Required};
 use utoipa::OpenApi;
 
@@ -62,13 +63,19 @@ struct ApiDoc;
 pub fn openapi() -> utoipa::openapi::OpenApi {
     let mut doc = ApiDoc::openapi();
     doc.info.license = None;
+    if let Some(components) = doc.components.as_mut() {
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).bearer_format("pp_…").build()),
+        );
+    }
     doc.info.contact = None;
     for (path, item) in doc.paths.paths.iter_mut() {
         for (method, op) in [("get", &mut item.get), ("post", &mut item.post), ("delete", &mut item.delete)] {
             if let Some(op) = op {
                 op.operation_id = Some(operation_id(method, path));
                 accepted_has_location(op);
-                queued_for_a_caller(op);
+                caller_responses(path, op);
             }
         }
         // A body is optional where a missing one means "all defaults".
@@ -109,13 +116,21 @@ fn required(mut header: Header) -> Header {
     header
 }
 
-/// An operation that queues a job does so for its caller: a bad token is refused (401) and
-/// a caller with too many jobs waits (429).
-fn queued_for_a_caller(op: &mut Operation) {
+/// Operations that know their caller read `Authorization: Bearer` (a bad token is 401);
+/// those that queue a job do so for their caller, who may have too many already (429).
+fn caller_responses(path: &str, op: &mut Operation) {
+    let knows_caller =
+        ["/books", "/jobs", "/oneup", "/crosswords", "/wordsquares", "/foxhole/strategies", "/graycodes", "/metrics"]
+            .iter()
+            .any(|prefix| path.starts_with(prefix))
+            && !path.ends_with("/view");
+    if knows_caller {
+        op.responses.responses.insert("401".into(), RefOr::Ref(Ref::from_response_name("Unauthorized")));
+        op.security =
+            Some(vec![SecurityRequirement::default(), SecurityRequirement::new("bearer", Vec::<String>::new())]);
+    }
     if op.responses.responses.contains_key("202") {
-        for (status, name) in [("401", "Unauthorized"), ("429", "TooMany")] {
-            op.responses.responses.insert(status.into(), RefOr::Ref(Ref::from_response_name(name)));
-        }
+        op.responses.responses.insert("429".into(), RefOr::Ref(Ref::from_response_name("TooMany")));
     }
 }
 

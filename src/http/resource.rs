@@ -112,10 +112,10 @@ pub async fn enqueue<K: Resource>(
 }
 
 /// The job behind resource `id` of kind `K` (another kind's id is as unknown here as a
-/// made-up one).
-pub async fn find<K: Resource>(state: &AppState, id: &str) -> Result<Job, ApiError> {
+/// made-up one, and so is another caller's).
+pub async fn find<K: Resource>(state: &AppState, caller: &Caller, id: &str) -> Result<Job, ApiError> {
     match state.store.job(id).await? {
-        Some(job) if job.kind == K::NAME => Ok(job),
+        Some(job) if job.kind == K::NAME && caller.may_see(&job.owner) => Ok(job),
         _ => Err(ApiError::not_found(format!("there is no {} {id:?}", K::WHAT))),
     }
 }
@@ -123,9 +123,10 @@ pub async fn find<K: Resource>(state: &AppState, id: &str) -> Result<Job, ApiErr
 /// `GET {route}/{id}`.
 pub async fn show<K: Resource>(
     State(state): State<AppState>,
+    caller: Caller,
     Path(id): Path<String>,
 ) -> Result<Json<ResourceView>, ApiError> {
-    Ok(Json(view::<K>(find::<K>(&state, &id).await?)?))
+    Ok(Json(view::<K>(find::<K>(&state, &caller, &id).await?)?))
 }
 
 /// The result of a job that has succeeded, parsed as `T`; 409 (with `Retry-After` while
@@ -267,9 +268,10 @@ macro_rules! show_resource {
         )]
         pub(crate) async fn $handler(
             state: axum::extract::State<$crate::http::AppState>,
+            caller: $crate::http::caller::Caller,
             id: axum::extract::Path<String>,
         ) -> Result<axum::Json<$crate::http::resource::ResourceView>, $crate::http::error::ApiError> {
-            $crate::http::resource::show::<$kind>(state, id).await
+            $crate::http::resource::show::<$kind>(state, caller, id).await
         }
     };
 }

@@ -239,22 +239,6 @@ fn guarded(run: impl FnOnce() -> Result<Completed, RunError>) -> Result<Complete
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_panicking_engine_fails_its_job_with_the_message() {
-        let outcome = guarded(|| panic!("index out of bounds"));
-        assert!(matches!(outcome, Err(RunError::Failed(m)) if m == "the engine crashed: index out of bounds"));
-        let n = 7;
-        let outcome = guarded(|| panic!("formatted {n}"));
-        assert!(matches!(outcome, Err(RunError::Failed(m)) if m.ends_with("formatted 7")));
-        let ok = guarded(|| Ok(Completed { result: "1".into(), on_success: None }));
-        assert!(matches!(ok, Ok(out) if out.result == "1"));
-    }
-}
-
 /// Deletes finished jobs of the `kinds` given once they ended more than `retention` ago,
 /// every `every`, until `stop` (several processes sweeping at once is harmless).
 pub async fn sweep_finished(
@@ -274,5 +258,21 @@ pub async fn sweep_finished(
             _ = tokio::time::sleep(every) => {}
             _ = stop.cancelled() => return,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panicking_engine_fails_its_job_with_the_message() {
+        let outcome = guarded(|| panic!("index out of bounds"));
+        assert!(matches!(outcome, Err(RunError::Failed(m)) if m == "the engine crashed: index out of bounds"));
+        let n = 7;
+        let outcome = guarded(|| panic!("formatted {n}"));
+        assert!(matches!(outcome, Err(RunError::Failed(m)) if m.ends_with("formatted 7")));
+        let ok = guarded(|| Ok(Completed { result: "1".into(), on_success: None }));
+        assert!(matches!(ok, Ok(out) if out.result == "1"));
     }
 }

@@ -31,6 +31,8 @@ pub struct PrintedBook {
 pub struct BookRecord {
     pub serial: String,
     pub job_id: String,
+    /// Who ordered it (the owner of its job).
+    pub owner: String,
     pub generator_version: i64,
     pub pages: i64,
     pub rows: i64,
@@ -51,6 +53,7 @@ pub struct BookRecord {
 struct BookRow {
     serial: String,
     job_id: String,
+    owner: String,
     generator_version: i64,
     pages: i64,
     rows: i64,
@@ -80,6 +83,7 @@ impl TryFrom<BookRow> for BookRecord {
                 .map_err(|e| StoreError::Corrupt(format!("book {} answer: {e}", r.serial)))?,
             serial: r.serial,
             job_id: r.job_id,
+            owner: r.owner,
             generator_version: r.generator_version,
             pages: r.pages,
             rows: r.rows,
@@ -111,7 +115,7 @@ impl Store {
     async fn find_book(&self, condition: &str, key: &str, with_letters: bool) -> Result<Option<BookRecord>> {
         let letters = if with_letters { "b.letters" } else { "NULL" };
         let sql = format!(
-            "SELECT b.serial, b.job_id, b.generator_version, b.pages, b.rows, b.cols, {letters} AS letters, \
+            "SELECT b.serial, b.job_id, j.owner, b.generator_version, b.pages, b.rows, b.cols, {letters} AS letters, \
              b.answer, b.content_hash, b.created_at, b.finished_at, j.state, j.progress_done, j.progress_total, j.error \
              FROM books b JOIN jobs j ON j.id = b.job_id WHERE {condition}"
         );

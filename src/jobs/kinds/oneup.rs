@@ -7,7 +7,9 @@ use serde_json::Value;
 use crate::jobs::{Context, JobKind, RunError};
 use crate::puzzles::monitor::Monitor;
 pub use crate::puzzles::oneup::Method;
-use crate::puzzles::oneup::{self, ExactStats, Generated, MetropolisOptions, MetropolisStats, Puzzle, SolveOutcome};
+use crate::puzzles::oneup::{
+    self, ExactStats, Generated, MetropolisError, MetropolisOptions, MetropolisStats, Puzzle, SolveOutcome,
+};
 
 pub struct OneUpSolves;
 pub struct OneUpPuzzles;
@@ -57,7 +59,11 @@ impl JobKind for OneUpSolves {
         let puzzle = Puzzle::from_json_value(&params.puzzle).map_err(|e| RunError::Failed(e.to_string()))?;
         Ok(match params.method {
             Method::Exact => SolveOutput::Exact(oneup::solve(&puzzle, 2, monitor)?),
-            Method::Metropolis => SolveOutput::Metropolis(oneup::metropolis(&puzzle, &params.metropolis, monitor)?),
+            Method::Metropolis => match oneup::metropolis(&puzzle, &params.metropolis, monitor) {
+                Ok(outcome) => SolveOutput::Metropolis(outcome),
+                Err(MetropolisError::Cancelled(_)) => return Err(RunError::Cancelled),
+                Err(e @ MetropolisError::Options(_)) => return Err(RunError::Failed(e.to_string())),
+            },
         })
     }
 }

@@ -86,15 +86,6 @@ impl<'p> Budget<'p> {
     }
 }
 
-/// Validates an optional budget field, falling back to `default`.
-pub(crate) fn max_nodes(value: Option<u64>, default: u64) -> Result<u64, CrosswordError> {
-    match value {
-        Some(0) => Err(CrosswordError::field("max_nodes", "must be at least 1")),
-        Some(n) => Ok(n),
-        None => Ok(default),
-    }
-}
-
 /// Validates an optional time limit: a limit of 0 ms would end every search at once.
 pub(crate) fn time_limit_ms(value: Option<u64>) -> Result<Option<u64>, CrosswordError> {
     match value {

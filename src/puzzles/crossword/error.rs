@@ -1,26 +1,32 @@
 //! The one error type of the crossword engine; every message names what is at fault.
 
-use std::fmt;
-
 use crate::puzzles::monitor::Cancelled;
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CrosswordError {
     /// A request field is out of range or inconsistent (`field`, what is wrong).
+    #[error("{field}: {message}")]
     InvalidField { field: &'static str, message: String },
     /// A hex pattern string is malformed.
+    #[error("hex pattern: {0}")]
     BadHex(String),
     /// A rows-form pattern is malformed.
+    #[error("rows pattern: {0}")]
     BadRows(String),
     /// A supplied word list entry is unusable.
+    #[error("words[{index}]: {message}")]
     BadWord { index: usize, message: String },
     /// No pattern can satisfy the constraints; known without searching (or proven by exhausting it).
+    #[error("no pattern possible: {0}")]
     Impossible(String),
     /// The search ran out of its node or time budget before finding what was asked for.
+    #[error("search budget exhausted: {0}")]
     BudgetExhausted(String),
     /// The search was exhaustive and proved there is no solution.
+    #[error("no solution exists: {0}")]
     NoSolution(String),
     /// The caller asked the engine to stop.
+    #[error("cancelled")]
     Cancelled,
 }
 
@@ -29,23 +35,6 @@ impl CrosswordError {
         CrosswordError::InvalidField { field, message: message.into() }
     }
 }
-
-impl fmt::Display for CrosswordError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CrosswordError::InvalidField { field, message } => write!(f, "{field}: {message}"),
-            CrosswordError::BadHex(m) => write!(f, "hex pattern: {m}"),
-            CrosswordError::BadRows(m) => write!(f, "rows pattern: {m}"),
-            CrosswordError::BadWord { index, message } => write!(f, "words[{index}]: {message}"),
-            CrosswordError::Impossible(m) => write!(f, "no pattern possible: {m}"),
-            CrosswordError::BudgetExhausted(m) => write!(f, "search budget exhausted: {m}"),
-            CrosswordError::NoSolution(m) => write!(f, "no solution exists: {m}"),
-            CrosswordError::Cancelled => f.write_str("cancelled"),
-        }
-    }
-}
-
-impl std::error::Error for CrosswordError {}
 
 impl From<Cancelled> for CrosswordError {
     fn from(_: Cancelled) -> Self {

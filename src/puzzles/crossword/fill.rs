@@ -6,14 +6,27 @@ use serde::{Deserialize, Serialize};
 use crate::puzzles::monitor::Monitor;
 use crate::puzzles::rng::Rng;
 
-use super::budget::{self, Budget};
+use super::budget::Budget;
 use super::error::CrosswordError;
 use super::fill_search;
 use super::grid::{Direction, Grid, Slot};
+use super::limits::{at_most, Limits};
 use super::words::{LengthIndex, WordList};
 
-/// Candidate words tried: roughly 10 s of search on one core.
+/// Candidate words tried when a request gives no `max_nodes`, or fewer if
+/// [`Limits::fill_max_work`] allows fewer for the pattern and the list.
 pub const DEFAULT_MAX_NODES: u64 = 1_000_000;
+
+/// The fixed part of a node's cost, in candidate-set words. Measured on a loaded 2-core
+/// machine: 21 µs a node with 292 words of candidate sets (15x15, 6000-word list), 54 µs
+/// with 1811 (21x21, 30000 words), i.e. about 15 µs + 21 ns a word.
+const NODE_OVERHEAD_WORDS: u64 = 700;
+
+/// What one search node costs for this pattern and list, in candidate-set words (see
+/// [`Limits::fill_max_work`]).
+pub(crate) fn node_cost(slots: &[Slot], list: &WordList) -> u64 {
+    NODE_OVERHEAD_WORDS + slots.iter().map(|s| list.count_of_len(s.len).div_ceil(64) as u64).sum::<u64>()
+}
 
 /// A pattern given as its hex string or as rows (`"#...#"`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -80,26 +93,70 @@ pub struct Fill {
     pub down: Vec<Entry>,
 }
 
-/// Fills the requested pattern (see `fill_grid`).
+impl FillRequest {
+    /// Checks the request against `limits` without searching; errors name the field.
+    pub fn validate(&self, limits: &Limits) -> Result<(), CrosswordError> {
+        let (grid, _, _) = self.plan(limits)?;
+        check_covered(&grid, &grid.slots())
+    }
+
+    /// The pattern, the word list and the options, checked against `limits`.
+    fn plan(
+        &self,
+        limits: &Limits,
+    ) -> Result<(Grid, std::borrow::Cow<'static, WordList>, FillOptions), CrosswordError> {
+        let grid = self.pattern.to_grid()?;
+        if let Some(words) = &self.words {
+            if words.len() > limits.max_words {
+                return Err(at_most("words", limits.max_words as u64, words.len() as u64));
+            }
+        }
+        let list = WordList::chosen(self.words.as_deref())?;
+        let cost = node_cost(&grid.slots(), &list);
+        let affordable = limits.fill_max_work / cost;
+        if affordable < limits.fill_max_nodes && self.max_nodes.is_some_and(|n| n > affordable) {
+            return Err(CrosswordError::field(
+                "max_nodes",
+                format!(
+                    "must be at most {affordable} for this pattern and word list (got {}): each node costs {cost} \
+                     (one per 64 words of each slot's length, plus {NODE_OVERHEAD_WORDS}) and a fill may spend {}",
+                    self.max_nodes.unwrap_or_default(),
+                    limits.fill_max_work
+                ),
+            ));
+        }
+        let max = limits.fill_max_nodes.min(affordable);
+        let max_nodes = Limits::max_nodes(self.max_nodes, DEFAULT_MAX_NODES, max)?;
+        let time_limit_ms = limits.time_limit(self.time_limit_ms)?;
+        Ok((grid, list, FillOptions { seed: self.seed, max_nodes: Some(max_nodes), time_limit_ms }))
+    }
+}
+
+/// Fills the requested pattern (see `fill_grid`) within the default [`Limits`].
 pub fn fill(req: &FillRequest, progress: &mut dyn Monitor) -> Result<Fill, CrosswordError> {
-    let grid = req.pattern.to_grid()?;
-    let list = &*WordList::chosen(req.words.as_deref())?;
-    let opts = FillOptions { seed: req.seed, max_nodes: req.max_nodes, time_limit_ms: req.time_limit_ms };
-    fill_grid(&grid, list, &opts, progress)
+    fill_within(req, &Limits::default(), progress)
+}
+
+/// [`fill`] within `limits`: a request above them is refused before any search.
+pub fn fill_within(req: &FillRequest, limits: &Limits, progress: &mut dyn Monitor) -> Result<Fill, CrosswordError> {
+    let (grid, list, opts) = req.plan(limits)?;
+    fill_grid(&grid, &list, &opts, progress)
 }
 
 /// Fills every slot (run of >= 2 white squares) with a distinct word of `list` so that
-/// crossing slots agree, with standard numbering.
+/// crossing slots agree, with standard numbering. `opts` come from the caller, not a
+/// client: they are not checked against [`Limits`] (see [`fill_within`]).
 pub fn fill_grid(
     grid: &Grid,
     list: &WordList,
     opts: &FillOptions,
     progress: &mut dyn Monitor,
 ) -> Result<Fill, CrosswordError> {
-    let max_nodes = budget::max_nodes(opts.max_nodes, DEFAULT_MAX_NODES)?;
-    budget::time_limit_ms(opts.time_limit_ms)?;
+    let max_nodes = Limits::max_nodes(opts.max_nodes, DEFAULT_MAX_NODES, u64::MAX)?;
+    super::budget::time_limit_ms(opts.time_limit_ms)?;
     let slots = grid.slots();
-    check_fillable(grid, &slots, list)?;
+    check_covered(grid, &slots)?;
+    check_lengths(&slots, list)?;
     // The seed shuffles each length's words (candidate order) and drives the restarts.
     let mut rng = Rng::from_u64(opts.seed);
     let mut indexes: Vec<Option<LengthIndex>> = (0..=grid.size()).map(|_| None).collect();
@@ -130,9 +187,8 @@ fn output(n: usize, slots: &[Slot], words: Vec<String>) -> Fill {
     Fill { rows, across, down }
 }
 
-/// Problems visible without searching: white squares in no word, slot lengths the list
-/// lacks, more slots of a length than distinct words of it.
-fn check_fillable(grid: &Grid, slots: &[Slot], list: &WordList) -> Result<(), CrosswordError> {
+/// A pattern problem visible without searching: white squares in no word.
+fn check_covered(grid: &Grid, slots: &[Slot]) -> Result<(), CrosswordError> {
     let n = grid.size();
     let mut covered = vec![false; n * n];
     for s in slots {
@@ -154,6 +210,13 @@ fn check_fillable(grid: &Grid, slots: &[Slot], list: &WordList) -> Result<(), Cr
             }
         }
     }
+    Ok(())
+}
+
+/// Word list problems visible without searching: slot lengths the list lacks, more slots
+/// of a length than distinct words of it.
+fn check_lengths(slots: &[Slot], list: &WordList) -> Result<(), CrosswordError> {
+    let n = slots.iter().map(|s| s.len).max().unwrap_or(0);
     let mut need = vec![0usize; n + 1];
     for s in slots {
         need[s.len] += 1;

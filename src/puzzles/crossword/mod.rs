@@ -26,6 +26,11 @@
 //! **Budgets**: every search counts nodes (`max_nodes`, deterministic: it decides which
 //! result is found) and may have a wall-clock `time_limit_ms` (decides only whether a
 //! result is found in time). Running out ends with `BudgetExhausted` and says which.
+//!
+//! **Limits**: [`Limits`] holds the server-side maxima of the budgets, counts, word
+//! lists and result size; a request above one is refused before any search
+//! (`InvalidField` naming the field). The `*_within` functions take them; the plain ones
+//! use `Limits::default()`.
 
 mod board;
 mod budget;
@@ -34,6 +39,7 @@ pub mod fill;
 mod fill_search;
 pub mod grid;
 pub mod hex;
+mod limits;
 pub mod pattern;
 pub mod words;
 pub mod wordsquare;
@@ -44,11 +50,12 @@ mod tests;
 use serde::{Deserialize, Serialize};
 
 pub use error::CrosswordError;
-pub use fill::{fill, Entry, Fill, FillRequest};
+pub use fill::{fill, fill_within, Entry, Fill, FillRequest};
 pub use grid::{Direction, Grid, Slot, MAX_SIZE, MIN_SIZE};
-pub use pattern::{generate_patterns, Pattern, PatternRequest, PatternResult, Symmetry};
+pub use limits::Limits;
+pub use pattern::{generate_patterns, generate_patterns_within, Pattern, PatternRequest, PatternResult, Symmetry};
 pub use words::WordList;
-pub use wordsquare::{word_squares, WordSquareRequest, WordSquareResult};
+pub use wordsquare::{word_squares, word_squares_within, WordSquareRequest, WordSquareResult};
 
 /// How many results a request wants: a number, or `"all"` (enumerate and count).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -12,6 +12,7 @@ use super::board::Board;
 use super::budget::{self, Attempt, Budget};
 use super::error::CrosswordError;
 use super::grid::{check_size, Grid};
+use super::limits::{pattern_bytes, Limits};
 use super::Count;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -128,10 +129,9 @@ pub struct PatternResult {
     pub note: Option<String>,
 }
 
-/// About 5–10 s of search on one core.
+/// About 5–10 s of search on one core (18 s on a loaded 2-core machine).
 pub const DEFAULT_MAX_NODES: u64 = 100_000_000;
 pub const DEFAULT_LIMIT: usize = 100;
-pub const MAX_COUNT: u64 = 100_000;
 /// Node cap unit of the randomized attempts; restart caps follow the Luby sequence, so a
 /// small search space is eventually searched whole (and proven empty, if it is).
 const ATTEMPT_UNIT: u64 = 4_000;
@@ -282,25 +282,58 @@ impl Search<'_, '_> {
     }
 }
 
-/// Samples `count` distinct patterns, or enumerates all of them (`count: "all"`).
+impl PatternRequest {
+    /// Checks the request against `limits` without searching; errors name the field.
+    pub fn validate(&self, limits: &Limits) -> Result<(), CrosswordError> {
+        Plan::new(self, limits).map(drop)
+    }
+}
+
+/// A request checked against the limits.
+struct Plan {
+    spec: Spec,
+    max_nodes: u64,
+    time_limit_ms: Option<u64>,
+    /// Patterns to sample, or to return with `"all"`.
+    items: usize,
+}
+
+impl Plan {
+    fn new(req: &PatternRequest, limits: &Limits) -> Result<Plan, CrosswordError> {
+        let spec = Spec::from_request(req)?;
+        let max_nodes = Limits::max_nodes(req.max_nodes, DEFAULT_MAX_NODES, limits.pattern_max_nodes)?;
+        let time_limit_ms = limits.time_limit(req.time_limit_ms)?;
+        let n = spec.size;
+        let items = limits.items(
+            req.count,
+            req.limit,
+            DEFAULT_LIMIT,
+            limits.pattern_max_count,
+            pattern_bytes(n),
+            &format!("{n}x{n} patterns"),
+        )?;
+        Ok(Plan { spec, max_nodes, time_limit_ms, items })
+    }
+}
+
+/// Samples `count` distinct patterns, or enumerates all of them (`count: "all"`), within
+/// the default [`Limits`].
 pub fn generate_patterns(req: &PatternRequest, progress: &mut dyn Monitor) -> Result<PatternResult, CrosswordError> {
-    let spec = Spec::from_request(req)?;
-    let max_nodes = budget::max_nodes(req.max_nodes, DEFAULT_MAX_NODES)?;
-    budget::time_limit_ms(req.time_limit_ms)?;
-    let mut budget = Budget::new(max_nodes, req.time_limit_ms, 1 << 14, progress);
+    generate_patterns_within(req, &Limits::default(), progress)
+}
+
+/// [`generate_patterns`] within `limits`: a request above them is refused before any search.
+pub fn generate_patterns_within(
+    req: &PatternRequest,
+    limits: &Limits,
+    progress: &mut dyn Monitor,
+) -> Result<PatternResult, CrosswordError> {
+    let Plan { spec, max_nodes, time_limit_ms, items } = Plan::new(req, limits)?;
+    let mut budget = Budget::new(max_nodes, time_limit_ms, 1 << 14, progress);
     let orbits = spec.orbits();
     match req.count {
-        Count::All => {
-            let limit = req.limit.unwrap_or(DEFAULT_LIMIT);
-            if limit as u64 > MAX_COUNT {
-                return Err(CrosswordError::field("limit", format!("at most {MAX_COUNT}, got {limit}")));
-            }
-            enumerate(&spec, &orbits, limit, &mut budget)
-        }
-        Count::N(n) if n > MAX_COUNT => {
-            Err(CrosswordError::field("count", format!("at most {MAX_COUNT} patterns per request, got {n}")))
-        }
-        Count::N(n) => sample(&spec, &orbits, n as usize, req.seed, &mut budget),
+        Count::All => enumerate(&spec, &orbits, items, &mut budget),
+        Count::N(_) => sample(&spec, &orbits, items, req.seed, &mut budget),
     }
 }
 

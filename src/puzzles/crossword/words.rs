@@ -14,9 +14,6 @@ use super::grid::MAX_SIZE;
 /// 3..=21 letters, no apostrophes, uppercased, one per line.
 pub const DEFAULT_WORDS: &str = include_str!("../../../data/words.txt");
 
-/// Most words a request may supply.
-pub const MAX_WORDS: usize = 1_000_000;
-
 /// Distinct uppercase words (`A-Z` only), grouped by length, each group in first-seen order.
 #[derive(Clone, Debug)]
 pub struct WordList {
@@ -36,6 +33,8 @@ impl WordList {
     }
 
     /// A request's own list (validated), or the bundled English one when it gives none.
+    /// The length of a request's list is checked against [`super::Limits::max_words`]
+    /// before this is called.
     pub fn chosen(words: Option<&[String]>) -> Result<std::borrow::Cow<'static, WordList>, CrosswordError> {
         Ok(match words {
             Some(words) => std::borrow::Cow::Owned(WordList::from_words(words)?),
@@ -47,9 +46,6 @@ impl WordList {
     /// letters; duplicates (after uppercasing) and words longer than 21 letters (they fit
     /// no grid) are dropped.
     pub fn from_words<S: AsRef<str>>(words: &[S]) -> Result<WordList, CrosswordError> {
-        if words.len() > MAX_WORDS {
-            return Err(CrosswordError::field("words", format!("at most {MAX_WORDS} words, got {}", words.len())));
-        }
         let mut seen: HashSet<Vec<u8>> = HashSet::with_capacity(words.len());
         let mut list = WordList { by_len: Vec::new(), total: 0 };
         for (index, word) in words.iter().enumerate() {

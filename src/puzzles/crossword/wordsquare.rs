@@ -14,6 +14,7 @@ use crate::puzzles::rng::Rng;
 
 use super::budget::{self, Attempt, Budget};
 use super::error::CrosswordError;
+use super::limits::{at_most, square_bytes, Limits};
 use super::words::WordList;
 use super::Count;
 
@@ -22,7 +23,6 @@ pub const MAX_SIDE: usize = 7;
 /// About half a minute of search on one core; enough to count all 5x5 squares.
 pub const DEFAULT_MAX_NODES: u64 = 500_000_000;
 pub const DEFAULT_LIMIT: usize = 100;
-pub const MAX_COUNT: u64 = 10_000;
 /// Node cap unit of the sampling attempts (restarts follow the Luby sequence).
 const ATTEMPT_UNIT: u64 = 100_000;
 
@@ -290,26 +290,64 @@ impl<'a, 'b, 'p> Search<'a, 'b, 'p> {
     }
 }
 
-/// Samples `count` distinct squares or counts them all, for side `size`.
-pub fn word_squares(req: &WordSquareRequest, progress: &mut dyn Monitor) -> Result<WordSquareResult, CrosswordError> {
-    let n = req.size;
-    if !(MIN_SIDE..=MAX_SIDE).contains(&n) {
-        return Err(CrosswordError::field(
-            "size",
-            format!("word squares have a side of {MIN_SIDE}..={MAX_SIDE}, got {n}"),
-        ));
+impl WordSquareRequest {
+    /// Checks the request against `limits` without searching; errors name the field.
+    pub fn validate(&self, limits: &Limits) -> Result<(), CrosswordError> {
+        self.plan(limits).map(drop)
     }
-    let list = &*WordList::chosen(req.words.as_deref())?;
-    let max_nodes = budget::max_nodes(req.max_nodes, DEFAULT_MAX_NODES)?;
-    budget::time_limit_ms(req.time_limit_ms)?;
-    let mut budget = Budget::new(max_nodes, req.time_limit_ms, 1 << 14, progress);
+
+    /// The word list, the node budget, the time limit and how many squares to return
+    /// (sample, or list with `"all"`), checked against `limits`.
+    fn plan(
+        &self,
+        limits: &Limits,
+    ) -> Result<(std::borrow::Cow<'static, WordList>, u64, Option<u64>, usize), CrosswordError> {
+        let n = self.size;
+        if !(MIN_SIDE..=MAX_SIDE).contains(&n) {
+            return Err(CrosswordError::field(
+                "size",
+                format!("word squares have a side of {MIN_SIDE}..={MAX_SIDE}, got {n}"),
+            ));
+        }
+        if let Some(words) = &self.words {
+            if words.len() > limits.max_words {
+                return Err(at_most("words", limits.max_words as u64, words.len() as u64));
+            }
+        }
+        let list = WordList::chosen(self.words.as_deref())?;
+        let max_nodes = Limits::max_nodes(self.max_nodes, DEFAULT_MAX_NODES, limits.square_max_nodes)?;
+        let time_limit_ms = limits.time_limit(self.time_limit_ms)?;
+        let items = limits.items(
+            self.count,
+            self.limit,
+            DEFAULT_LIMIT,
+            limits.square_max_count,
+            square_bytes(n),
+            &format!("{n}x{n} word squares"),
+        )?;
+        Ok((list, max_nodes, time_limit_ms, items))
+    }
+}
+
+/// Samples `count` distinct squares or counts them all, for side `size`, within the
+/// default [`Limits`].
+pub fn word_squares(req: &WordSquareRequest, progress: &mut dyn Monitor) -> Result<WordSquareResult, CrosswordError> {
+    word_squares_within(req, &Limits::default(), progress)
+}
+
+/// [`word_squares`] within `limits`: a request above them is refused before any search.
+pub fn word_squares_within(
+    req: &WordSquareRequest,
+    limits: &Limits,
+    progress: &mut dyn Monitor,
+) -> Result<WordSquareResult, CrosswordError> {
+    let n = req.size;
+    let (list, max_nodes, time_limit_ms, items) = req.plan(limits)?;
+    let mut budget = Budget::new(max_nodes, time_limit_ms, 1 << 14, progress);
     let trie = Trie::new(n, list.of_len(n));
     match req.count {
         Count::All => {
-            let limit = req.limit.unwrap_or(DEFAULT_LIMIT);
-            if limit as u64 > MAX_COUNT {
-                return Err(CrosswordError::field("limit", format!("at most {MAX_COUNT}, got {limit}")));
-            }
+            let limit = items;
             let (mut total, mut squares) = (0u64, Vec::new());
             let mut search = Search::new(n, &trie, req.distinct, &mut budget, None, u64::MAX);
             search.dfs(0, &mut |s| {
@@ -325,14 +363,11 @@ pub fn word_squares(req: &WordSquareRequest, progress: &mut dyn Monitor) -> Resu
             }
             Ok(WordSquareResult { squares, total: Some(total), note: None })
         }
-        Count::N(k) if k > MAX_COUNT => {
-            Err(CrosswordError::field("count", format!("at most {MAX_COUNT} squares per request, got {k}")))
-        }
-        Count::N(k) => {
+        Count::N(_) => {
             let mut rng = Rng::from_u64(req.seed);
             let mut attempt = 0;
             let what = format!("{n}x{n} word squares");
-            let (found, note) = budget::sample_distinct(k as usize, &what, &mut budget, |budget, seen| {
+            let (found, note) = budget::sample_distinct(items, &what, &mut budget, |budget, seen| {
                 attempt += 1;
                 let cap = ATTEMPT_UNIT.saturating_mul(budget::luby(attempt));
                 let mut search = Search::new(n, &trie, req.distinct, budget, Some(&mut rng), cap);

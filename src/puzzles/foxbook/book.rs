@@ -5,7 +5,6 @@ use super::segments::{count_fox, Direction, Segment};
 use super::spec::{BookSpec, SpecError};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use std::fmt;
 use utoipa::ToSchema;
 
 /// Where the one FOX is. All numbers are 1-based; `row`/`col` are those of the letter F,
@@ -104,7 +103,7 @@ impl Book {
     /// and that `answer` points at cells reading F, O, X (it does not rescan the pages; see
     /// [`Book::verify`]).
     pub fn unpack(spec: BookSpec, bytes: &[u8], answer: Answer) -> Result<Book, UnpackError> {
-        spec.validate().map_err(UnpackError::Spec)?;
+        spec.validate()?;
         let total = spec.cells();
         let expected = total.div_ceil(5);
         if bytes.len() != expected {
@@ -190,29 +189,16 @@ impl Book {
 }
 
 /// Why packed bytes could not be turned back into a book.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum UnpackError {
-    Spec(SpecError),
+    #[error("invalid book spec: {0}")]
+    Spec(#[from] SpecError),
+    #[error("packed book should be {expected} bytes for this spec, found {found}")]
     Length { expected: usize, found: usize },
+    #[error("byte {offset} of the packed book is {value}; the largest valid value is 242")]
     Byte { offset: usize, value: u8 },
+    #[error("the packed book's last byte has non-zero padding")]
     Padding,
+    #[error("the answer does not match the book: {0}")]
     Answer(String),
 }
-
-impl fmt::Display for UnpackError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            UnpackError::Spec(e) => write!(f, "invalid book spec: {e}"),
-            UnpackError::Length { expected, found } => {
-                write!(f, "packed book should be {expected} bytes for this spec, found {found}")
-            }
-            UnpackError::Byte { offset, value } => {
-                write!(f, "byte {offset} of the packed book is {value}; the largest valid value is 242")
-            }
-            UnpackError::Padding => f.write_str("the packed book's last byte has non-zero padding"),
-            UnpackError::Answer(e) => write!(f, "the answer does not match the book: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for UnpackError {}

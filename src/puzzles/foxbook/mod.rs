@@ -34,7 +34,7 @@ pub use page::{Letter, Page};
 pub use seed::book_seed;
 pub use segments::{all_segments, count_fox, near_misses, segment_count, Direction, Segment};
 pub use serial::{Serial, SerialError};
-pub use spec::{BookSpec, SpecError, COLS_RANGE, PAGES_RANGE, ROWS_RANGE};
+pub use spec::{BookSpec, Limits, SpecError, COLS_RANGE, PAGES_RANGE, ROWS_RANGE};
 
 /// Bumped whenever the same inputs would give a different book.
 pub const GENERATOR_VERSION: u32 = 1;
@@ -49,13 +49,25 @@ pub enum BookError {
 }
 
 /// The book for `serial` under `secret`: the same inputs always give the same book,
-/// whether the server prints it or the offline CLI does.
+/// whether the server prints it or the offline CLI does. The spec must be within the
+/// default [`Limits`].
 pub fn book_for(
     secret: &[u8],
     serial: &str,
     spec: BookSpec,
     monitor: &mut dyn crate::puzzles::monitor::Monitor,
 ) -> Result<Book, BookError> {
-    spec.validate()?;
+    book_for_within(secret, serial, spec, &Limits::default(), monitor)
+}
+
+/// [`book_for`] with the spec checked against `limits` before any sampling.
+pub fn book_for_within(
+    secret: &[u8],
+    serial: &str,
+    spec: BookSpec,
+    limits: &Limits,
+    monitor: &mut dyn crate::puzzles::monitor::Monitor,
+) -> Result<Book, BookError> {
+    spec.validate_within(limits)?;
     Ok(generate(spec, book_seed(secret, serial, spec), monitor)?)
 }

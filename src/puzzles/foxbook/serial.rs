@@ -127,13 +127,22 @@ impl<'de> Deserialize<'de> for Serial {
 }
 
 /// Why a typed serial was rejected.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SerialError {
     /// Malformed: not 11 symbols once spaces and hyphens are removed.
+    #[error("a serial number has {SERIAL_LEN} characters (spaces and hyphens aside); found {found}")]
     WrongLength { found: usize },
     /// Malformed: a character outside the alphabet (`position` counts characters from 1).
+    #[error(
+        "character {position} ({character:?}) cannot appear in a serial number, which uses \
+         digits and the letters A-Z except U"
+    )]
     BadCharacter { character: char, position: usize },
     /// Well-formed but the check symbol disagrees: probably mistyped.
+    #[error(
+        "this serial number fails its check character; please compare it with the cover \
+         again (one character is probably mistyped or two are swapped)"
+    )]
     CheckFailed,
 }
 
@@ -144,27 +153,6 @@ impl SerialError {
         matches!(self, SerialError::CheckFailed)
     }
 }
-
-impl fmt::Display for SerialError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SerialError::WrongLength { found } => {
-                write!(f, "a serial number has {SERIAL_LEN} characters (spaces and hyphens aside); found {found}")
-            }
-            SerialError::BadCharacter { character, position } => write!(
-                f,
-                "character {position} ({character:?}) cannot appear in a serial number, which uses \
-                 digits and the letters A-Z except U"
-            ),
-            SerialError::CheckFailed => f.write_str(
-                "this serial number fails its check character; please compare it with the cover \
-                 again (one character is probably mistyped or two are swapped)",
-            ),
-        }
-    }
-}
-
-impl std::error::Error for SerialError {}
 
 #[cfg(test)]
 mod tests {

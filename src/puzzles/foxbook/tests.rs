@@ -408,7 +408,12 @@ fn pack_round_trip() {
     wrong.page = 4;
     assert!(matches!(Book::unpack(b.spec, &packed, wrong), Err(UnpackError::Answer(_))));
     let bad_spec = BookSpec { rows: 2, ..b.spec };
-    assert!(matches!(Book::unpack(bad_spec, &packed, b.answer), Err(UnpackError::Spec(_))));
+    let err = Book::unpack(bad_spec, &packed, b.answer).unwrap_err();
+    assert!(matches!(err, UnpackError::Spec(_)));
+    // The spec error is kept as the source, not flattened into the message only.
+    let source = std::error::Error::source(&err).expect("a source");
+    assert_eq!(source.to_string(), "`rows` must be between 3 and 64 (got 2)");
+    assert_eq!(err.to_string(), format!("invalid book spec: {source}"));
 }
 
 #[test]
@@ -444,4 +449,15 @@ fn lambda_keeps_both_states_frequent() {
         let share = diagnostics::one_fox_share(r, c, 150, 5);
         assert!((0.2..=0.8).contains(&share), "{r}x{c}: {share}");
     }
+}
+
+#[test]
+fn books_above_the_limits_are_refused_before_sampling() {
+    let narrow = Limits { max_pages: 2, ..Limits::default() };
+    let spec = BookSpec { pages: 3, rows: 8, cols: 8 };
+    let e = book_for_within(b"secret", "0123456789A", spec, &narrow, &mut Unmonitored).unwrap_err();
+    assert_eq!(e, BookError::Spec(SpecError::OutOfRange { field: "pages", value: 3, min: 1, max: 2 }));
+    let two = BookSpec { pages: 2, ..spec };
+    let within = book_for_within(b"secret", "0123456789A", two, &narrow, &mut Unmonitored).unwrap();
+    assert_eq!(within, book_for(b"secret", "0123456789A", two, &mut Unmonitored).unwrap());
 }

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::graph::{members, Graph, GraphError, Set};
+use super::graph::{members, Graph, GraphError, Limits, Set};
 
 /// Result of replaying an inspection list.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -45,6 +45,15 @@ pub fn candidate_sets(graph: &Graph, inspections: &[usize]) -> Result<Vec<Vec<us
 /// Inspections after the catching day are ignored. An empty list catches nothing:
 /// `caught: false` with an empty `escape` (the fox may be in any hole).
 pub fn check(graph: &Graph, inspections: &[usize]) -> Result<CheckOutcome, GraphError> {
+    check_within(graph, inspections, &Limits::default())
+}
+
+/// [`check`] within `limits` (the graph's holes and the list's length).
+pub fn check_within(graph: &Graph, inspections: &[usize], limits: &Limits) -> Result<CheckOutcome, GraphError> {
+    graph.check_limits(limits)?;
+    if inspections.len() > limits.max_inspections {
+        return Err(GraphError::InspectionLimit { count: inspections.len(), max: limits.max_inspections });
+    }
     let states = replay(graph, inspections)?;
     if let Some(day) = states.iter().position(|&s| s == 0) {
         return Ok(CheckOutcome { caught: true, day: Some(day + 1), escape: None });

@@ -1,83 +1,65 @@
 //! The holes and which holes the fox can reach overnight, validated once so the
 //! search and the checker can trust it.
 
-use std::fmt;
-
 /// Candidate sets are bitsets over holes, so the hole count is capped by `u32`
 /// (and by the 2^n-bit visited map the search allocates).
 pub const MAX_HOLES: usize = 30;
+
+/// The maxima a server enforces on fox-hole requests; above one a request is refused
+/// ([`Graph::check_limits`], [`super::check_within`]), never clamped.
+///
+/// The search on any graph of up to [`MAX_HOLES`] holes is bounded by the sets it may
+/// store (2^27); on the graphs tried (lines, caterpillars, lobsters, spiders, grids,
+/// random trees of 30 holes) it takes at most 20 ms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// Most holes in a graph (a larger value acts as [`MAX_HOLES`]).
+    pub max_holes: usize,
+    /// Longest inspection list a check replays (its answer lists as many holes).
+    pub max_inspections: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_holes: MAX_HOLES, max_inspections: 100_000 }
+    }
+}
 
 /// A set of holes, bit `i` = hole `i`.
 pub(crate) type Set = u32;
 
 /// What is wrong with a graph or with an inspection list.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GraphError {
     /// The graph must have `1..=MAX_HOLES` holes.
-    HoleCount {
-        holes: usize,
-    },
-    NeighbourOutOfRange {
-        hole: usize,
-        neighbour: usize,
-        holes: usize,
-    },
-    SelfLoop {
-        hole: usize,
-    },
-    DuplicateNeighbour {
-        hole: usize,
-        neighbour: usize,
-    },
+    #[error("the graph must have between 1 and {MAX_HOLES} holes, got {holes}")]
+    HoleCount { holes: usize },
+    /// More holes than [`Limits::max_holes`] allows.
+    #[error("the graph may have at most {max} holes, got {holes}")]
+    HoleLimit { holes: usize, max: usize },
+    /// A longer inspection list than [`Limits::max_inspections`] allows.
+    #[error("at most {max} inspections can be checked, got {count}")]
+    InspectionLimit { count: usize, max: usize },
+    #[error("hole {hole} lists neighbour {neighbour}, but the holes are numbered 0 to {}", .holes - 1)]
+    NeighbourOutOfRange { hole: usize, neighbour: usize, holes: usize },
+    #[error("hole {hole} lists itself as a neighbour; the fox must move to a different hole each night")]
+    SelfLoop { hole: usize },
+    #[error("hole {hole} lists neighbour {neighbour} more than once")]
+    DuplicateNeighbour { hole: usize, neighbour: usize },
     /// `hole` lists `neighbour`, but `neighbour` does not list `hole`.
-    Asymmetric {
-        hole: usize,
-        neighbour: usize,
-    },
+    #[error("hole {hole} lists {neighbour} but {neighbour} does not list {hole}; tunnels go both ways")]
+    Asymmetric { hole: usize, neighbour: usize },
     /// Only the one-hole graph may have a hole without neighbours.
-    NoNeighbours {
-        hole: usize,
-    },
+    #[error("hole {hole} has no neighbours; the fox must be able to move")]
+    NoNeighbours { hole: usize },
     /// Inspection number `index` (0-based; day `index + 1`) names a hole that does not exist.
-    InspectionOutOfRange {
-        index: usize,
-        hole: usize,
-        holes: usize,
-    },
+    #[error(
+        "inspection {index} (day {}) is hole {hole}, but the holes are numbered 0 to {}",
+        .index + 1,
+        .holes - 1
+    )]
+    InspectionOutOfRange { index: usize, hole: usize, holes: usize },
 }
-
-impl fmt::Display for GraphError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            GraphError::HoleCount { holes } => {
-                write!(f, "the graph must have between 1 and {MAX_HOLES} holes, got {holes}")
-            }
-            GraphError::NeighbourOutOfRange { hole, neighbour, holes } => {
-                write!(f, "hole {hole} lists neighbour {neighbour}, but the holes are numbered 0 to {}", holes - 1)
-            }
-            GraphError::SelfLoop { hole } => {
-                write!(f, "hole {hole} lists itself as a neighbour; the fox must move to a different hole each night")
-            }
-            GraphError::DuplicateNeighbour { hole, neighbour } => {
-                write!(f, "hole {hole} lists neighbour {neighbour} more than once")
-            }
-            GraphError::Asymmetric { hole, neighbour } => {
-                write!(f, "hole {hole} lists {neighbour} but {neighbour} does not list {hole}; tunnels go both ways")
-            }
-            GraphError::NoNeighbours { hole } => {
-                write!(f, "hole {hole} has no neighbours; the fox must be able to move")
-            }
-            GraphError::InspectionOutOfRange { index, hole, holes } => write!(
-                f,
-                "inspection {index} (day {}) is hole {hole}, but the holes are numbered 0 to {}",
-                index + 1,
-                holes - 1
-            ),
-        }
-    }
-}
-
-impl std::error::Error for GraphError {}
 
 /// An undirected graph of 1..=30 holes in which every hole has a neighbour
 /// (except the lone hole of the one-hole graph, where day 1 catches the fox).
@@ -92,6 +74,9 @@ pub struct Graph {
 impl Graph {
     /// Holes `0..n` in a row, each next to the one before and after it.
     pub fn line(n: usize) -> Result<Graph, GraphError> {
+        if n == 0 || n > MAX_HOLES {
+            return Err(GraphError::HoleCount { holes: n });
+        }
         let adjacency = (0..n)
             .map(|i| {
                 let mut next = Vec::with_capacity(2);
@@ -152,6 +137,15 @@ impl Graph {
             }
         }
         Ok(Graph { adjacency, spread })
+    }
+
+    /// Refuses a graph with more holes than `limits` allow.
+    pub fn check_limits(&self, limits: &Limits) -> Result<(), GraphError> {
+        let max = limits.max_holes.min(MAX_HOLES);
+        match self.holes() {
+            holes if holes > max => Err(GraphError::HoleLimit { holes, max }),
+            _ => Ok(()),
+        }
     }
 
     pub fn holes(&self) -> usize {

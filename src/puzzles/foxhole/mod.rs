@@ -13,6 +13,6 @@ mod search;
 #[cfg(test)]
 mod tests;
 
-pub use check::{candidate_sets, check, CheckOutcome};
-pub use graph::{Graph, GraphError, MAX_HOLES};
+pub use check::{candidate_sets, check, check_within, CheckOutcome};
+pub use graph::{Graph, GraphError, Limits, MAX_HOLES};
 pub use search::{shortest_strategy, StrategyOutcome};

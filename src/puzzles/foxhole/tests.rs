@@ -360,3 +360,29 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn hole_and_inspection_limits() {
+    // Refused before anything is allocated.
+    assert_eq!(Graph::line(usize::MAX).unwrap_err(), GraphError::HoleCount { holes: usize::MAX });
+    let limits = Limits::default();
+    assert_eq!(Graph::line(MAX_HOLES).unwrap().check_limits(&limits), Ok(()));
+    let narrow = Limits { max_holes: 10, max_inspections: 4 };
+    assert_eq!(Graph::line(10).unwrap().check_limits(&narrow), Ok(()));
+    let e = Graph::line(11).unwrap().check_limits(&narrow).unwrap_err();
+    assert_eq!(e, GraphError::HoleLimit { holes: 11, max: 10 });
+    assert_eq!(e.to_string(), "the graph may have at most 10 holes, got 11");
+    // A limit above what the search supports acts as that.
+    let wide = Limits { max_holes: 1000, ..Limits::default() };
+    assert_eq!(Graph::line(30).unwrap().check_limits(&wide), Ok(()));
+    let g = Graph::line(3).unwrap();
+    assert!(check_within(&g, &[1, 1, 1, 1], &narrow).is_ok());
+    let e = check_within(&g, &[1, 1, 1, 1, 1], &narrow).unwrap_err();
+    assert_eq!(e.to_string(), "at most 4 inspections can be checked, got 5");
+    assert!(check(&g, &vec![1; limits.max_inspections]).is_ok());
+    assert_eq!(
+        check(&g, &vec![1; limits.max_inspections + 1]).unwrap_err(),
+        GraphError::InspectionLimit { count: limits.max_inspections + 1, max: limits.max_inspections }
+    );
+    assert!(check_within(&Graph::line(11).unwrap(), &[1], &narrow).is_err());
+}

@@ -12,8 +12,6 @@ mod cursor;
 mod tests;
 mod walk;
 
-use std::fmt;
-
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::puzzles::monitor::{Cancelled, Monitor};
@@ -21,12 +19,44 @@ use walk::{Meter, Order, Shape, Stop, Visited, Walk, Wide};
 
 pub const MAX_BITS: u32 = 16;
 pub const DEFAULT_LIMIT: usize = 100;
-pub const MAX_LIMIT: usize = 10_000;
-/// Most codes one page may hold (`limit × length`).
-pub const MAX_PAGE_CODES: usize = 1_000_000;
 /// Search nodes (codes placed) one request may spend unless it asks otherwise:
-/// a few seconds of work.
+/// a few seconds of work (16 s counting, 25 s listing on a loaded 2-core machine).
 pub const DEFAULT_NODE_BUDGET: u64 = 1_000_000_000;
+
+/// The maxima a server enforces on Gray code requests; a request above one is refused
+/// before any search ([`GrayError::field`] names the field), never clamped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest `node_budget` (about 25 M nodes a second listing, 60 M counting, on a
+    /// loaded 2-core machine).
+    pub max_node_budget: u64,
+    /// Largest `limit` (sequences per page).
+    pub max_limit: usize,
+    /// Largest page, as compact JSON: `limit` sequences of `length` codes must fit.
+    pub max_result_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_node_budget: 2_000_000_000, max_limit: 10_000, max_result_bytes: 4 << 20 }
+    }
+}
+
+/// Room kept in a page for everything besides the sequences and the cursor.
+const ENVELOPE_BYTES: usize = 1024;
+
+/// Upper bound of one sequence of `length` codes of `bits` bits as compact JSON, with
+/// its separating comma: `[c,c,…,c],`.
+fn sequence_bytes(bits: u32, length: usize) -> usize {
+    let digits = ((1u64 << bits) - 1).to_string().len();
+    length * (digits + 1) + 2
+}
+
+/// How many sequences of `length` codes fit in a page of `max_bytes` (with its cursor,
+/// which spells one hex digit per step).
+fn page_fits(bits: u32, length: usize, max_bytes: usize) -> usize {
+    max_bytes.saturating_sub(ENVELOPE_BYTES + length) / sequence_bytes(bits, length)
+}
 
 /// A request, as the API receives it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -138,65 +168,40 @@ impl<'de> Deserialize<'de> for Count {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GrayError {
-    Bits {
-        bits: u32,
-    },
-    Length {
-        length: usize,
-        bits: u32,
-    },
+    #[error("bits must be between 1 and {MAX_BITS}, got {bits}")]
+    Bits { bits: u32 },
+    #[error(
+        "length must be between 1 and 2^{bits} = {} (the number of {bits}-bit codes), got {length}",
+        1u64 << .bits
+    )]
+    Length { length: usize, bits: u32 },
     /// Circular codes need an even length.
-    OddCircular {
-        length: usize,
-    },
-    Limit {
-        limit: usize,
-    },
-    PageTooLarge {
-        limit: usize,
-        length: usize,
-    },
+    #[error(
+        "a circular Gray code needs an even length: each step changes the number of 1-bits \
+         by one, so getting back next to the start takes an even number of codes; got length {length}"
+    )]
+    OddCircular { length: usize },
+    #[error("limit must be between 1 and {max}, got {limit}")]
+    Limit { limit: usize, max: usize },
+    /// `limit` sequences of `length` codes would not fit in `max_bytes`; `fits` would.
+    #[error(
+        "a page may take at most {max_bytes} bytes, which holds at most {fits} sequences of length \
+         {length}, but limit is {limit}; lower the limit"
+    )]
+    PageTooLarge { limit: usize, length: usize, fits: usize, max_bytes: usize },
+    #[error("node_budget must be at least 1")]
     ZeroBudget,
+    #[error("node_budget must be at most {max} (got {budget})")]
+    BudgetTooLarge { budget: u64, max: u64 },
+    #[error("cursor pages through a listing; it cannot be combined with count_only")]
     CursorWithCount,
-    BadCursor {
-        why: String,
-    },
+    #[error("invalid cursor: {why}")]
+    BadCursor { why: String },
+    #[error("cancelled")]
     Cancelled,
 }
-
-impl fmt::Display for GrayError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            GrayError::Bits { bits } => write!(f, "bits must be between 1 and {MAX_BITS}, got {bits}"),
-            GrayError::Length { length, bits } => write!(
-                f,
-                "length must be between 1 and 2^{bits} = {} (the number of {bits}-bit codes), got {length}",
-                1u64 << bits
-            ),
-            GrayError::OddCircular { length } => write!(
-                f,
-                "a circular Gray code needs an even length: each step changes the number of 1-bits \
-                 by one, so getting back next to the start takes an even number of codes; got length {length}"
-            ),
-            GrayError::Limit { limit } => write!(f, "limit must be between 1 and {MAX_LIMIT}, got {limit}"),
-            GrayError::PageTooLarge { limit, length } => write!(
-                f,
-                "a page may hold at most {MAX_PAGE_CODES} codes, but limit {limit} × length {length} = {}; lower the limit",
-                limit.saturating_mul(*length)
-            ),
-            GrayError::ZeroBudget => f.write_str("node_budget must be at least 1"),
-            GrayError::CursorWithCount => {
-                f.write_str("cursor pages through a listing; it cannot be combined with count_only")
-            }
-            GrayError::BadCursor { why } => write!(f, "invalid cursor: {why}"),
-            GrayError::Cancelled => f.write_str("cancelled"),
-        }
-    }
-}
-
-impl std::error::Error for GrayError {}
 
 impl GrayError {
     /// The request field at fault.
@@ -205,7 +210,7 @@ impl GrayError {
             GrayError::Bits { .. } => "bits",
             GrayError::Length { .. } | GrayError::OddCircular { .. } => "length",
             GrayError::Limit { .. } | GrayError::PageTooLarge { .. } => "limit",
-            GrayError::ZeroBudget => "node_budget",
+            GrayError::ZeroBudget | GrayError::BudgetTooLarge { .. } => "node_budget",
             GrayError::CursorWithCount | GrayError::BadCursor { .. } => "cursor",
             GrayError::Cancelled => "",
         }
@@ -253,13 +258,18 @@ enum Plan {
     List { limit: usize, resume: Option<walk::Position> },
 }
 
-/// Checks a request without running it: every error names its field (see
-/// [`GrayError::field`]).
+/// Checks a request without running it, within the default [`Limits`]: every error
+/// names its field (see [`GrayError::field`]).
 pub fn validate(req: &GrayRequest) -> Result<(), GrayError> {
-    plan(req).map(|_| ())
+    validate_within(req, &Limits::default())
 }
 
-fn plan(req: &GrayRequest) -> Result<(Spec, u64, Plan), GrayError> {
+/// [`validate`] within `limits`.
+pub fn validate_within(req: &GrayRequest, limits: &Limits) -> Result<(), GrayError> {
+    plan(req, limits).map(|_| ())
+}
+
+fn plan(req: &GrayRequest, limits: &Limits) -> Result<(Spec, u64, Plan), GrayError> {
     if !(1..=MAX_BITS).contains(&req.bits) {
         return Err(GrayError::Bits { bits: req.bits });
     }
@@ -269,9 +279,12 @@ fn plan(req: &GrayRequest) -> Result<(Spec, u64, Plan), GrayError> {
     if req.circular && req.length % 2 == 1 {
         return Err(GrayError::OddCircular { length: req.length });
     }
-    let budget = req.node_budget.unwrap_or(DEFAULT_NODE_BUDGET);
+    let budget = req.node_budget.unwrap_or(DEFAULT_NODE_BUDGET.min(limits.max_node_budget));
     if budget == 0 {
         return Err(GrayError::ZeroBudget);
+    }
+    if budget > limits.max_node_budget {
+        return Err(GrayError::BudgetTooLarge { budget, max: limits.max_node_budget });
     }
     let spec = Spec { bits: req.bits, length: req.length, circular: req.circular, start_at_zero: req.start_at_zero };
     if req.count_only {
@@ -281,22 +294,32 @@ fn plan(req: &GrayRequest) -> Result<(Spec, u64, Plan), GrayError> {
         return Ok((spec, budget, Plan::Count));
     }
     let limit = req.limit.unwrap_or(DEFAULT_LIMIT);
-    if !(1..=MAX_LIMIT).contains(&limit) {
-        return Err(GrayError::Limit { limit });
+    if !(1..=limits.max_limit).contains(&limit) {
+        return Err(GrayError::Limit { limit, max: limits.max_limit });
     }
-    if limit * spec.length > MAX_PAGE_CODES {
-        return Err(GrayError::PageTooLarge { limit, length: spec.length });
+    let fits = page_fits(spec.bits, spec.length, limits.max_result_bytes);
+    if limit > fits {
+        return Err(GrayError::PageTooLarge { limit, length: spec.length, fits, max_bytes: limits.max_result_bytes });
     }
     let resume = req.cursor.as_deref().map(|c| cursor::decode(&spec, c)).transpose()?;
     Ok((spec, budget, Plan::List { limit, resume }))
 }
 
-/// Lists or counts, as the request says. Errors name the field at fault;
-/// `GrayError::Cancelled` when `progress` asks to stop.
+/// Lists or counts, as the request says, within the default [`Limits`]. Errors name the
+/// field at fault; `GrayError::Cancelled` when `progress` asks to stop.
 ///
 /// Circular codes of length 2 are allowed: the two codes are neighbours both ways.
 pub fn gray_codes(req: &GrayRequest, progress: &mut dyn Monitor) -> Result<GrayOutcome, GrayError> {
-    let (spec, budget, plan) = plan(req)?;
+    gray_codes_within(req, &Limits::default(), progress)
+}
+
+/// [`gray_codes`] within `limits`: a request above them is refused before any search.
+pub fn gray_codes_within(
+    req: &GrayRequest,
+    limits: &Limits,
+    progress: &mut dyn Monitor,
+) -> Result<GrayOutcome, GrayError> {
+    let (spec, budget, plan) = plan(req, limits)?;
     let mut meter = Meter::new(budget, progress);
     match plan {
         Plan::Count => match spec.bits {

@@ -287,3 +287,57 @@ proptest! {
         prop_assert_eq!(list_all(&r), naive(bits, length, circular, zero));
     }
 }
+
+#[test]
+fn node_budget_at_the_maximum_is_accepted_and_above_refused() {
+    let l = Limits::default();
+    let at =
+        |b| validate_within(&GrayRequest { node_budget: Some(b), limit: Some(1), ..req(16, 65_536, false, false) }, &l);
+    assert_eq!(at(l.max_node_budget), Ok(()));
+    let e = at(l.max_node_budget + 1).unwrap_err();
+    assert_eq!(e.field(), "node_budget");
+    assert_eq!(e.to_string(), "node_budget must be at most 2000000000 (got 2000000001)");
+    // Counting too, and before any search.
+    let count = GrayRequest { count_only: true, node_budget: Some(u64::MAX), ..req(6, 64, false, false) };
+    assert_eq!(gray_codes(&count, &mut Unmonitored).unwrap_err().field(), "node_budget");
+    // A server may allow less than the default budget: absent means its maximum then.
+    let small = Limits { max_node_budget: 10, ..Limits::default() };
+    let out =
+        gray_codes_within(&GrayRequest { count_only: true, ..req(4, 16, false, false) }, &small, &mut Unmonitored);
+    assert!(out.unwrap().reason.unwrap().contains("node budget of 10 exhausted"));
+}
+
+#[test]
+fn limit_at_the_maximum_is_accepted_and_above_refused() {
+    let l = Limits::default();
+    let at = |limit| validate_within(&GrayRequest { limit: Some(limit), ..req(3, 8, false, false) }, &l);
+    assert_eq!(at(l.max_limit), Ok(()));
+    let e = at(l.max_limit + 1).unwrap_err();
+    assert_eq!((e.field(), e.to_string().as_str()), ("limit", "limit must be between 1 and 10000, got 10001"));
+    let narrow = Limits { max_limit: 5, ..Limits::default() };
+    let e = validate_within(&GrayRequest { limit: Some(6), ..req(3, 8, false, false) }, &narrow).unwrap_err();
+    assert_eq!(e.to_string(), "limit must be between 1 and 5, got 6");
+}
+
+#[test]
+fn pages_are_capped_by_their_size() {
+    let l = Limits::default();
+    // 65536 codes of up to 5 digits: 10 sequences (3.9 MB) fit in 4 MiB, 11 do not.
+    let at = |limit| validate_within(&GrayRequest { limit: Some(limit), ..req(16, 65_536, false, false) }, &l);
+    assert_eq!(at(10), Ok(()));
+    let e = at(11).unwrap_err();
+    assert_eq!(e.field(), "limit");
+    assert_eq!(
+        e.to_string(),
+        "a page may take at most 4194304 bytes, which holds at most 10 sequences of length 65536, but limit is 11; \
+         lower the limit"
+    );
+    // The estimate bounds real pages, cursor included.
+    for (bits, length, limit) in [(4, 16, 100), (5, 32, 7), (10, 1000, 3), (16, 300, 20)] {
+        let r = GrayRequest { limit: Some(limit), ..req(bits, length, false, false) };
+        let out = gray_codes(&r, &mut Unmonitored).unwrap();
+        assert_eq!(out.sequences.len(), limit);
+        let bytes = serde_json::to_string(&out).unwrap().len();
+        assert!(bytes <= ENVELOPE_BYTES + length + limit * sequence_bytes(bits, length), "{bits} {length}: {bytes}");
+    }
+}

@@ -1,7 +1,6 @@
 //! Parse/validation errors for One Up puzzles, located by text line or JSON field.
 
 use serde::Serialize;
-use std::fmt;
 
 /// What went wrong, so callers (and tests) can branch on it without parsing messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -45,7 +44,8 @@ pub enum ErrorKind {
 
 /// A user-actionable error: `line` (1-based, text input) or `field` (JSON path such as
 /// `clues[2].digit`) says where, `message` says what was expected.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
+#[error("{}", located(.line, .field, .message))]
 pub struct ParseError {
     pub kind: ErrorKind,
     pub line: Option<usize>,
@@ -72,14 +72,11 @@ impl ParseError {
     }
 }
 
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (&self.line, &self.field) {
-            (Some(line), _) => write!(f, "line {line}: {}", self.message),
-            (None, Some(field)) => write!(f, "{field}: {}", self.message),
-            (None, None) => f.write_str(&self.message),
-        }
+/// `line N: message`, `field: message` or just the message.
+fn located(line: &Option<usize>, field: &Option<String>, message: &str) -> String {
+    match (line, field) {
+        (Some(line), _) => format!("line {line}: {message}"),
+        (None, Some(field)) => format!("{field}: {message}"),
+        (None, None) => message.to_string(),
     }
 }
-
-impl std::error::Error for ParseError {}

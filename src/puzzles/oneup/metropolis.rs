@@ -11,6 +11,46 @@ use serde::{Deserialize, Serialize};
 
 /// Default step budget.
 pub const DEFAULT_MAX_STEPS: u64 = 20_000_000;
+
+/// The maxima a server enforces on One Up solve options; options above one are refused
+/// before any step ([`OptionsError::field`] names the field), never clamped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest `max_steps` of the Metropolis sampler (about 34 M steps a second on a
+    /// loaded 2-core machine, whatever the puzzle size).
+    pub max_steps: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_steps: 1_000_000_000 }
+    }
+}
+
+/// Sampler options a server does not accept.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OptionsError {
+    #[error("max_steps must be between 1 and {max} (got {steps})")]
+    MaxSteps { steps: u64, max: u64 },
+}
+
+impl OptionsError {
+    /// The option at fault.
+    pub fn field(&self) -> &'static str {
+        match self {
+            OptionsError::MaxSteps { .. } => "max_steps",
+        }
+    }
+}
+
+/// Why the sampler gave no outcome.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MetropolisError {
+    #[error(transparent)]
+    Options(#[from] OptionsError),
+    #[error(transparent)]
+    Cancelled(#[from] Cancelled),
+}
 /// Default (constant) temperature, tuned on the 7 July 2024 example.
 pub const DEFAULT_TEMPERATURE: f64 = 0.5;
 /// Penalty for a disagreeing clue and per copy of a digit too large for its region.
@@ -45,13 +85,42 @@ pub struct MetropolisStats {
     pub best_energy: u32,
 }
 
-/// Runs the chain until energy 0 (a solution) or the step budget.
+impl MetropolisOptions {
+    /// Checks the options against `limits`; the error names the option.
+    pub fn validate(&self, limits: &Limits) -> Result<(), OptionsError> {
+        self.max_steps_within(limits).map(drop)
+    }
+
+    /// The step budget: `max_steps` as given (1..=`limits.max_steps`), or the default.
+    fn max_steps_within(&self, limits: &Limits) -> Result<u64, OptionsError> {
+        match self.max_steps {
+            Some(steps) if steps == 0 || steps > limits.max_steps => {
+                Err(OptionsError::MaxSteps { steps, max: limits.max_steps })
+            }
+            Some(steps) => Ok(steps),
+            None => Ok(DEFAULT_MAX_STEPS.min(limits.max_steps)),
+        }
+    }
+}
+
+/// Runs the chain until energy 0 (a solution) or the step budget, within the default
+/// [`Limits`].
 pub fn metropolis(
     puzzle: &Puzzle,
     options: &MetropolisOptions,
     progress: &mut dyn Monitor,
-) -> Result<SolveOutcome<MetropolisStats>, Cancelled> {
-    let max_steps = options.max_steps.unwrap_or(DEFAULT_MAX_STEPS);
+) -> Result<SolveOutcome<MetropolisStats>, MetropolisError> {
+    metropolis_within(puzzle, options, &Limits::default(), progress)
+}
+
+/// [`metropolis`] within `limits`: options above them are refused before the first step.
+pub fn metropolis_within(
+    puzzle: &Puzzle,
+    options: &MetropolisOptions,
+    limits: &Limits,
+    progress: &mut dyn Monitor,
+) -> Result<SolveOutcome<MetropolisStats>, MetropolisError> {
+    let max_steps = options.max_steps_within(limits)?;
     // NaN and negative temperatures act as 0 (only downhill or level moves).
     let temperature = options.temperature.unwrap_or(DEFAULT_TEMPERATURE).max(0.0);
     let mut rng = Rng::from_u64(options.seed);
@@ -63,7 +132,7 @@ pub fn metropolis(
     let (mut steps, mut accepted) = (0u64, 0u64);
     while chain.energy > 0 && steps < max_steps {
         if steps > 0 && steps.is_multiple_of(PROGRESS_EVERY) && !progress.update(steps, max_steps) {
-            return Err(Cancelled);
+            return Err(Cancelled.into());
         }
         steps += 1;
         let cell = rng.index(chain.cells);

@@ -20,7 +20,10 @@ mod text;
 
 pub use error::{ErrorKind, ParseError};
 pub use generate::{generate, Difficulty, Generated, Level, MEDIUM_NODES};
-pub use metropolis::{metropolis, MetropolisOptions, MetropolisStats, DEFAULT_MAX_STEPS, DEFAULT_TEMPERATURE};
+pub use metropolis::{
+    metropolis, metropolis_within, Limits, MetropolisError, MetropolisOptions, MetropolisStats, OptionsError,
+    DEFAULT_MAX_STEPS, DEFAULT_TEMPERATURE,
+};
 pub use puzzle::{Clue, Puzzle, MAX_SIZE, MIN_SIZE};
 pub use solve::{solve, solve_with, ExactOptions, ExactStats, DEFAULT_MAX_NODES};
 

@@ -308,3 +308,25 @@ fn render_draws_walls() {
 
 mod errors;
 mod props;
+
+#[test]
+fn metropolis_steps_at_the_maximum_are_accepted_and_above_refused() {
+    let limits = Limits::default();
+    let steps = |s| MetropolisOptions { max_steps: Some(s), ..Default::default() };
+    assert_eq!(steps(limits.max_steps).validate(&limits), Ok(()));
+    assert_eq!(MetropolisOptions::default().validate(&limits), Ok(()));
+    let e = steps(limits.max_steps + 1).validate(&limits).unwrap_err();
+    assert_eq!(e.field(), "max_steps");
+    assert_eq!(e.to_string(), "max_steps must be between 1 and 1000000000 (got 1000000001)");
+    assert_eq!(steps(0).validate(&limits).unwrap_err().field(), "max_steps");
+    // Refused before the first step.
+    let puzzle = Puzzle::from_text(EXAMPLE).unwrap();
+    let e = metropolis(&puzzle, &steps(u64::MAX), &mut Unmonitored).unwrap_err();
+    assert!(matches!(e, MetropolisError::Options(OptionsError::MaxSteps { steps: u64::MAX, max: 1_000_000_000 })));
+    // A narrower server limit also bounds the default budget.
+    let narrow = Limits { max_steps: 100 };
+    let hot = MetropolisOptions { temperature: Some(1000.0), ..Default::default() };
+    let out = metropolis_within(&puzzle, &hot, &narrow, &mut Unmonitored).unwrap();
+    assert_eq!(out.stats.steps, 100);
+    assert!(metropolis_within(&puzzle, &steps(101), &narrow, &mut Unmonitored).is_err());
+}

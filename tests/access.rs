@@ -1,0 +1,208 @@
+//! Publishers' keys against the real binary on both backends: who may order, read and
+//! cancel what, idempotency per caller, revocation across processes, quotas, and the
+//! refusal to serve the network without keys.
+
+mod common;
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use common::{on_both, Server, TestDb};
+use reqwest::{Method, StatusCode};
+use serde_json::{json, Value};
+
+/// `puzzlepress keys …` against the database; returns stdout.
+fn keys(db: &TestDb, args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_puzzlepress"))
+        .arg("keys")
+        .args(args)
+        .args(["--database-url", &db.url])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "keys {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn create_key(db: &TestDb, name: &str, role: &str) -> String {
+    let token = keys(db, &["create", "--name", name, "--role", role]).trim().to_string();
+    assert!(token.starts_with("pp_") && token.len() == 67, "token {token:?}");
+    token
+}
+
+/// Sends a request as `token` (None: anonymous); returns status, headers and JSON body.
+async fn call(
+    server: &Server,
+    method: Method,
+    path: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+    key: Option<&str>,
+) -> (StatusCode, reqwest::header::HeaderMap, Value) {
+    let mut request = common::client().request(method, server.url(path));
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    if let Some(key) = key {
+        request = request.header("Idempotency-Key", key);
+    }
+    let response = request.send().await.unwrap();
+    let (status, headers) = (response.status(), response.headers().clone());
+    (status, headers, response.json().await.unwrap_or(Value::Null))
+}
+
+async fn printed(server: &Server, serial: &str, token: &str) -> Value {
+    let start = Instant::now();
+    loop {
+        let (_, _, book) = call(server, Method::GET, &format!("/books/{serial}"), Some(token), None, None).await;
+        if book["state"] == "succeeded" {
+            return book;
+        }
+        assert!(start.elapsed() < Duration::from_secs(60), "book never printed: {book}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn publishers_see_only_their_own_books_and_readers_only_the_answer() {
+    on_both(|db| async move {
+        let a = create_key(&db, "publisher-a", "publisher");
+        let b = create_key(&db, "publisher-b", "publisher");
+        let ops = create_key(&db, "ops", "admin");
+        let listed = keys(&db, &["list"]);
+        assert!(listed.contains("publisher-a") && listed.contains("admin") && !listed.contains(&a), "{listed}");
+        let server = Server::start(&db.url, &["--workers", "2"]);
+        let order = json!({"pages": 4, "rows": 8, "cols": 8});
+
+        // Ordering needs a key; a bad token is refused whatever it asks for.
+        let (status, headers, problem) = call(&server, Method::POST, "/books", None, Some(order.clone()), None).await;
+        assert_eq!(status, 401, "{problem}");
+        assert_eq!(headers["www-authenticate"], "Bearer");
+        assert_eq!(headers["content-type"], "application/problem+json");
+        let (status, ..) = call(&server, Method::GET, "/books", Some("pp_wrong"), None, None).await;
+        assert_eq!(status, 401);
+
+        let (status, _, ordered) =
+            call(&server, Method::POST, "/books", Some(&a), Some(order.clone()), Some("k1")).await;
+        assert_eq!(status, 202, "{ordered}");
+        let serial = ordered["serial"].as_str().unwrap().to_string();
+        let book = printed(&server, &serial, &a).await;
+        let job = book["job"].as_str().unwrap().to_string();
+        let (_, _, answer) = call(&server, Method::GET, &format!("/books/{serial}/answer"), None, None, None).await;
+        let fox_page = answer["page"].as_u64().unwrap();
+        let other_page = if fox_page == 1 { 2 } else { 1 };
+
+        // Idempotency keys are per caller: B's "k1" is B's own order.
+        let (_, _, again) = call(&server, Method::POST, "/books", Some(&a), Some(order.clone()), Some("k1")).await;
+        assert_eq!(again["serial"], serial.as_str());
+        let (_, _, bs) = call(&server, Method::POST, "/books", Some(&b), Some(order.clone()), Some("k1")).await;
+        assert_ne!(bs["serial"], serial.as_str(), "{bs}");
+
+        let paths = |p: &str| format!("/books/{serial}{p}");
+        // The owner and admins see everything.
+        for token in [&a, &ops] {
+            for path in [paths("/book.pdf"), paths(&format!("/pages/{other_page}")), job.clone()] {
+                let (status, ..) = call(&server, Method::GET, &path, Some(token), None, None).await;
+                assert_eq!(status, 200, "GET {path}");
+            }
+        }
+        // Another publisher and an anonymous reader: the state, the answer, its PDF and the
+        // fox's page; not the job, the rest of the book or its PDF (404, as if absent).
+        for token in [Some(b.as_str()), None] {
+            let (_, _, seen) = call(&server, Method::GET, &paths(""), token, None, None).await;
+            assert_eq!((seen["state"].as_str(), &seen["job"]), (Some("succeeded"), &Value::Null), "{seen}");
+            for path in [paths("/answer"), paths("/answer.pdf"), paths(&format!("/pages/{fox_page}"))] {
+                let (status, ..) = call(&server, Method::GET, &path, token, None, None).await;
+                assert_eq!(status, 200, "GET {path} as {token:?}");
+            }
+            for path in [paths("/book.pdf"), paths(&format!("/pages/{other_page}")), job.clone()] {
+                let (status, ..) = call(&server, Method::GET, &path, token, None, None).await;
+                assert_eq!(status, 404, "GET {path} as {token:?}");
+            }
+            let (status, ..) = call(&server, Method::DELETE, &job, token, None, None).await;
+            assert_eq!(status, 404, "DELETE {job} as {token:?}");
+        }
+        // Metrics are for admins.
+        for (token, want) in [(Some(ops.as_str()), 200), (Some(a.as_str()), 401), (None, 401)] {
+            let response = common::client().get(server.url("/metrics"));
+            let response = match token {
+                Some(t) => response.bearer_auth(t),
+                None => response,
+            };
+            assert_eq!(response.send().await.unwrap().status(), want, "/metrics as {token:?}");
+        }
+
+        // Revoking a key (from another process) locks it out within about a second.
+        keys(&db, &["revoke", "publisher-b"]);
+        let start = Instant::now();
+        loop {
+            let (status, ..) = call(&server, Method::GET, &paths(""), Some(&b), None, None).await;
+            if status == 401 {
+                break;
+            }
+            assert!(start.elapsed() < Duration::from_secs(5), "a revoked key still works");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_caller_over_its_quota_waits_with_429() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db.url, &["--workers", "0", "--jobs-per-address", "2"]);
+    for n in 1..=2 {
+        let (status, ..) =
+            call(&server, Method::POST, "/foxhole/strategies", None, Some(json!({"holes": n})), None).await;
+        assert_eq!(status, 202);
+    }
+    let (status, headers, problem) =
+        call(&server, Method::POST, "/foxhole/strategies", None, Some(json!({"holes": 3})), None).await;
+    assert_eq!(status, 429, "{problem}");
+    assert!(headers.contains_key("retry-after"));
+    assert!(problem["detail"].as_str().unwrap().contains("2 jobs queued or running"), "{problem}");
+}
+
+#[test]
+fn without_keys_a_server_reachable_from_other_machines_refuses_to_start_unless_open() {
+    let db = TestDb::sqlite();
+    let out = Command::new(env!("CARGO_BIN_EXE_puzzlepress"))
+        .args(["serve", "--bind", "0.0.0.0:0", "--database-url", &db.url, "--workers", "0"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("no API key exists") && stderr.contains("--open"), "{stderr}");
+    // With --open it serves.
+    let mut open = Command::new(env!("CARGO_BIN_EXE_puzzlepress"))
+        .args(["serve", "--bind", "0.0.0.0:0", "--database-url", &db.url, "--workers", "0", "--open"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = open.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut listening = None;
+    while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+        match rx.recv_timeout(left) {
+            Ok(line) if line.starts_with("puzzlepress listening on ") => {
+                listening = Some(line);
+                break;
+            }
+            Ok(_) => {}
+            Err(_) => break,
+        }
+    }
+    let _ = open.kill();
+    let _ = open.wait();
+    let line = listening.expect("an open server starts listening");
+    assert!(line.starts_with("puzzlepress listening on http://0.0.0.0:"), "{line}");
+}

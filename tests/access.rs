@@ -81,7 +81,9 @@ async fn publishers_see_only_their_own_books_and_readers_only_the_answer() {
         assert_eq!(status, 401, "{problem}");
         assert_eq!(headers["www-authenticate"], "Bearer");
         assert_eq!(headers["content-type"], "application/problem+json");
-        let (status, ..) = call(&server, Method::GET, "/books", Some("pp_wrong"), None, None).await;
+        let (status, ..) =
+            call(&server, Method::GET, "/jobs/00000000-0000-0000-0000-000000000000", Some("pp_wrong"), None, None)
+                .await;
         assert_eq!(status, 401);
 
         let (status, _, ordered) =

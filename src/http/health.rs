@@ -52,7 +52,11 @@ pub(crate) async fn readyz(State(state): State<AppState>) -> Result<Json<Status>
         .store
         .ping()
         .await
-        .map_err(|e| ApiError::Unavailable { detail: format!("the database is not reachable: {e}"), retry_after: 5 })?;
+        // The raw error (host names, driver text) goes to the log, not to whoever asks.
+        .map_err(|e| {
+            tracing::warn!(error = %e, "readiness check: database unreachable");
+            ApiError::Unavailable { detail: "database unreachable".into(), retry_after: 5 }
+        })?;
     Ok(Json(Status { status: "ready" }))
 }
 

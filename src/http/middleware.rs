@@ -26,7 +26,11 @@ pub fn trace_layer() -> TraceLayer<SharedClassifier<ServerErrorsAsFailures>, imp
 }
 
 pub async fn count_requests(State(metrics): State<Arc<Metrics>>, req: Request, next: Next) -> Response {
-    let method = req.method().to_string();
+    // Invented methods would each add a metrics series: only the standard ones are named.
+    let method = match req.method().as_str() {
+        m @ ("GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS") => m.to_string(),
+        _ => "other".to_string(),
+    };
     let route =
         req.extensions().get::<MatchedPath>().map(|p| p.as_str().to_string()).unwrap_or_else(|| "unmatched".into());
     let response = next.run(req).await;

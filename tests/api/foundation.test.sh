@@ -92,8 +92,13 @@ if [ "$(header location)" = "$first" ]; then pass; else fail "same Idempotency-K
 post_json /foxhole/strategies '{"holes": 10}' -H 'Idempotency-Key: api-suite-key-1'
 check_problem 422 "Idempotency-Key" "reused Idempotency-Key with another body"
 
+# Invented methods do not add metrics series of their own.
+req FROBNICATE-1 /healthz
+req FROBNICATE-2 /healthz
 req GET /metrics
 check_status 200 "metrics"
+if grep -q 'FROBNICATE' "$BODY_FILE"; then fail "invented methods are not metrics labels"; else pass; fi
+if grep -q 'puzzlepress_http_requests_total{method="other",route="/healthz"' "$BODY_FILE"; then pass; else fail "invented methods count as other"; fi
 if grep -q 'puzzlepress_jobs{kind="foxhole.strategies",state="succeeded"}' "$BODY_FILE"; then pass; else fail "metrics count jobs by kind and state"; fi
 if grep -q 'puzzlepress_http_requests_total{method="POST",route="/foxhole/strategies",status="202"}' "$BODY_FILE"; then pass; else fail "metrics count HTTP requests"; fi
 if grep -q 'puzzlepress_job_duration_seconds_count{kind="foxhole.strategies"}' "$BODY_FILE"; then pass; else fail "metrics time jobs"; fi

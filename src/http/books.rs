@@ -13,7 +13,7 @@ use super::error::ApiError;
 use super::extract::OptionalJson;
 use super::jobs::location as job_location;
 use super::resource::Progress;
-use super::respond::{accepted, blocking, idempotency_key, pdf_response, timestamp};
+use super::respond::{accepted, blocking, echo, idempotency_key, pdf_response, timestamp};
 use super::AppState;
 use crate::jobs::kinds::books::BookParams;
 use crate::jobs::kinds::Books;
@@ -181,9 +181,9 @@ fn parse_serial(raw: &str) -> Result<Serial, ApiError> {
     Serial::parse(raw).map_err(|e| match e {
         SerialError::CheckFailed => ApiError::bad_request(
             "Mistyped serial",
-            format!("{raw:?} is not a valid serial number: its check symbol does not match, so it was probably mistyped; check each character"),
+            format!("{} is not a valid serial number: its check symbol does not match, so it was probably mistyped; check each character", echo(raw)),
         ),
-        other => ApiError::bad_request("Malformed serial", format!("{raw:?} is not a serial number: {other}")),
+        other => ApiError::bad_request("Malformed serial", format!("{} is not a serial number: {other}", echo(raw))),
     })
 }
 
@@ -287,7 +287,9 @@ pub(crate) async fn page(
         .ok()
         .filter(|n| (1..=pages).contains(n))
         .filter(|n| owner_sees || *n == book.answer.page as usize)
-        .ok_or_else(|| ApiError::not_found(format!("page {n:?} is not in this book; its pages are 1 to {pages}")))?;
+        .ok_or_else(|| {
+            ApiError::not_found(format!("page {} is not in this book; its pages are 1 to {pages}", echo(&n)))
+        })?;
     let rows = book.pages[index - 1].rows_text();
     let wants_text = headers
         .get(header::ACCEPT)

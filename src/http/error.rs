@@ -9,6 +9,9 @@ use crate::store::StoreError;
 
 pub const PROBLEM_JSON: &str = "application/problem+json";
 
+/// The longest `detail` a problem carries.
+const DETAIL_CHARS: usize = 1_000;
+
 /// Everything a handler can answer besides success.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -143,6 +146,12 @@ pub fn problem(status: StatusCode, title: &str, detail: &str, field: Option<&str
 
 fn problem_at(status: StatusCode, title: &str, detail: &str, field: Option<&str>, line: Option<usize>) -> Response {
     let slug = title.to_ascii_lowercase().replace([' ', '\''], "-");
+    // A backstop for messages that repeat input (serde's "unknown field …"): none grows
+    // past a screenful whatever the request held.
+    let detail = match detail.char_indices().nth(DETAIL_CHARS) {
+        Some((cut, _)) => &detail[..cut],
+        None => detail,
+    };
     let body = Problem { kind: format!("/problems/{slug}"), title, status: status.as_u16(), detail, field, line };
     let json = serde_json::to_vec(&body).unwrap_or_default();
     let mut response = (status, json).into_response();

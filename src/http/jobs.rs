@@ -12,7 +12,7 @@ use serde_json::value::RawValue;
 use super::caller::Caller;
 use super::error::ApiError;
 use super::resource::Progress;
-use super::respond::timestamp;
+use super::respond::{echo, timestamp};
 use super::AppState;
 use crate::store::{Attempt, Job, JobState};
 
@@ -116,7 +116,7 @@ pub fn location(id: &str) -> String {
 async fn find(state: &AppState, caller: &Caller, id: &str) -> Result<Job, ApiError> {
     match state.store.job(id).await? {
         Some(job) if caller.may_see(&job.owner) => Ok(job),
-        _ => Err(ApiError::not_found(format!("there is no job {id:?}"))),
+        _ => Err(ApiError::not_found(format!("there is no job {}", echo(id)))),
     }
 }
 
@@ -173,7 +173,8 @@ pub(crate) async fn cancel(
             retry_after: None,
         });
     }
-    let after = state.store.cancel(&id).await?.ok_or_else(|| ApiError::not_found(format!("there is no job {id:?}")))?;
+    let after =
+        state.store.cancel(&id).await?.ok_or_else(|| ApiError::not_found(format!("there is no job {}", echo(&id))))?;
     let attempts = state.store.attempts(&id).await?;
     let status = if after.state.is_terminal() { StatusCode::OK } else { StatusCode::ACCEPTED };
     Ok((status, Json(job_view(after, attempts)?)).into_response())

@@ -13,7 +13,7 @@ use super::caller::Caller;
 use super::error::ApiError;
 use super::extract::{self, media_type, read_body};
 use super::resource::{self, finished_result, Resource};
-use super::respond::{blocking, idempotency_key, pdf_response};
+use super::respond::{blocking, echo, idempotency_key, pdf_response};
 use super::AppState;
 use crate::jobs::kinds::oneup::{GenerateParams, SolveParams};
 use crate::jobs::kinds::{OneUpPuzzles, OneUpSolves};
@@ -141,7 +141,9 @@ fn parse_query(raw: Option<&str>) -> Result<SolveParams, ApiError> {
     let method = match q.method.as_deref().unwrap_or("exact") {
         "exact" => Method::Exact,
         "metropolis" => Method::Metropolis,
-        other => return Err(ApiError::invalid("method", format!("method must be exact or metropolis, not {other:?}"))),
+        other => {
+            return Err(ApiError::invalid("method", format!("method must be exact or metropolis, not {}", echo(other))))
+        }
     };
     if method == Method::Exact && (q.seed.is_some() || q.max_steps.is_some() || q.temperature.is_some()) {
         return Err(ApiError::invalid("method", "seed, max_steps and temperature apply to method=metropolis only"));

@@ -56,7 +56,8 @@ fn lookup(name: &str) -> Option<EmbeddedFile> {
 
 /// The file `name`, or 304 when the request's `If-None-Match` names its current ETag.
 fn asset(name: &str, request: &HeaderMap) -> Result<Response, ApiError> {
-    let file = lookup(name).ok_or_else(|| ApiError::not_found(format!("there is no file {name:?}")))?;
+    let file =
+        lookup(name).ok_or_else(|| ApiError::not_found(format!("there is no file {}", super::respond::echo(name))))?;
     let hash: String = file.metadata.sha256_hash().iter().map(|b| format!("{b:02x}")).collect();
     let etag: ETag = format!("\"{hash}\"").parse().expect("a quoted hex digest is a valid ETag");
     let mut headers = HeaderMap::new();

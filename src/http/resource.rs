@@ -18,7 +18,7 @@ use utoipa::{PartialSchema, ToSchema};
 
 use super::caller::Caller;
 use super::error::ApiError;
-use super::respond::{accepted, idempotency_key, timestamp};
+use super::respond::{accepted, echo, idempotency_key, timestamp};
 use super::AppState;
 use crate::jobs::JobKind;
 use crate::store::{Job, JobState};
@@ -116,7 +116,7 @@ pub async fn enqueue<K: Resource>(
 pub async fn find<K: Resource>(state: &AppState, caller: &Caller, id: &str) -> Result<Job, ApiError> {
     match state.store.job(id).await? {
         Some(job) if job.kind == K::NAME && caller.may_see(&job.owner) => Ok(job),
-        _ => Err(ApiError::not_found(format!("there is no {} {id:?}", K::WHAT))),
+        _ => Err(ApiError::not_found(format!("there is no {} {}", K::WHAT, echo(id)))),
     }
 }
 

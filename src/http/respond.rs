@@ -49,3 +49,29 @@ pub fn timestamp(ms: i64) -> String {
         .and_then(|t| t.format(&time::format_description::well_known::Rfc3339).ok())
         .unwrap_or_default()
 }
+
+/// How much of a client's input an error message repeats.
+pub const ECHO_CHARS: usize = 200;
+
+/// `input` quoted for an error message, cut after [`ECHO_CHARS`] characters so that a huge
+/// input does not make a huge answer.
+pub fn echo(input: &str) -> String {
+    match input.char_indices().nth(ECHO_CHARS) {
+        Some((cut, _)) => format!("{:?}… ({} characters)", &input[..cut], input.chars().count()),
+        None => format!("{input:?}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn echo_quotes_short_input_and_cuts_long_input() {
+        assert_eq!(echo("AB-12"), "\"AB-12\"");
+        let long = "x".repeat(16_000);
+        let echoed = echo(&long);
+        assert!(echoed.len() < 250, "{echoed}");
+        assert!(echoed.ends_with("… (16000 characters)"));
+    }
+}

@@ -10,8 +10,6 @@ pub mod kinds;
 pub mod pool;
 mod wake;
 
-use std::sync::Arc;
-
 use crate::store::{Job, NewJob, Store, StoreError};
 
 pub use kind::{Context, JobKind, Registry, RunError};
@@ -126,11 +124,4 @@ impl Queue {
         }
         Ok((job, created))
     }
-
-    pub fn store(&self) -> &Store {
-        &self.store
-    }
 }
-
-/// Shared handle type for the queue.
-pub type SharedQueue = Arc<Queue>;

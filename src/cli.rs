@@ -41,11 +41,28 @@ pub enum Command {
     Book(BookArgs),
     /// Create, list and revoke API keys.
     Keys(KeysArgs),
+    /// The book secret, for operators (`secret show` prints the one `serve` uses).
+    Secret(SecretArgs),
     /// Print the OpenAPI description (YAML) generated from the code: `openapi.yaml`.
     Openapi,
     /// Health check for containers: GET a running server's /healthz; exit 0 on 200 within
     /// 2 s, else 1 with the reason on stderr.
     Health(HealthArgs),
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct SecretArgs {
+    #[command(subcommand)]
+    pub command: SecretCommand,
+    #[command(flatten)]
+    pub database: DatabaseArgs,
+}
+
+#[derive(Subcommand, Debug, Clone)]
+pub enum SecretCommand {
+    /// Print the book secret: PUZZLEPRESS_SECRET(_FILE) if set, else the one `serve`
+    /// generated and keeps in the database.
+    Show,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -94,6 +111,10 @@ pub struct BookArgs {
     /// Directory to write into (created if missing).
     #[arg(long)]
     pub out: std::path::PathBuf,
+    /// Where the server keeps its generated secret, read when PUZZLEPRESS_SECRET(_FILE)
+    /// is not set.
+    #[command(flatten)]
+    pub database: DatabaseArgs,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -164,9 +185,27 @@ pub struct ServeArgs {
     #[arg(long, env = "PUZZLEPRESS_REQUEST_TIMEOUT_SECS", default_value_t = 30.0)]
     pub request_timeout_secs: f64,
 
-    /// Requests handled at once; more wait their turn.
+    /// Requests handled at once; more wait their turn. /healthz and /readyz are outside it.
     #[arg(long, env = "PUZZLEPRESS_MAX_CONCURRENT_REQUESTS", default_value_t = 512)]
     pub max_concurrent_requests: usize,
+
+    /// A JSON file of the engines' maxima per tier of caller, `{"publisher": {…},
+    /// "anonymous": {…}}`, each member optional (see the README); without it, the defaults.
+    #[arg(long, env = "PUZZLEPRESS_LIMITS_FILE")]
+    pub limits: Option<std::path::PathBuf>,
+
+    /// Seconds a client may take to send a request's headers before it is cut off.
+    #[arg(long, env = "PUZZLEPRESS_HEADER_TIMEOUT_SECS", default_value_t = 10.0)]
+    pub header_timeout_secs: f64,
+
+    /// Seconds a request body may send nothing before it is abandoned with 408.
+    #[arg(long, env = "PUZZLEPRESS_BODY_TIMEOUT_SECS", default_value_t = 10.0)]
+    pub body_timeout_secs: f64,
+
+    /// Requests without an API key per client address (IPv6: per /64) and minute; more
+    /// get 429 with Retry-After. Bursts of a quarter of it are allowed.
+    #[arg(long, env = "PUZZLEPRESS_ANONYMOUS_REQUESTS_PER_MINUTE", default_value_t = 300)]
+    pub anonymous_requests_per_minute: u32,
 }
 
 pub const SECRET_ENV: &str = "PUZZLEPRESS_SECRET";
@@ -176,6 +215,25 @@ pub const SECRET_FILE_ENV: &str = "PUZZLEPRESS_SECRET_FILE";
 /// names (a mounted Docker or Kubernetes secret), without the line breaks ending the file.
 /// Never a flag: command lines show in `ps` and in shell history. `None` when neither is
 /// set; an empty secret is an error rather than a quiet fallback to the generated one.
+/// The book secret as `serve` uses it: configured (environment or file), else the one
+/// kept in the database at `database_url` (refused when there is none yet).
+pub async fn book_secret(database_url: &str) -> anyhow::Result<String> {
+    if let Some(secret) = configured_secret()? {
+        return Ok(secret);
+    }
+    let store = crate::store::Store::connect(database_url).await?;
+    // A database `serve` never ran on has no settings table: the same answer as no secret.
+    let stored = store.setting(crate::store::BOOK_SECRET).await.ok().flatten();
+    store.close().await;
+    match stored {
+        Some(secret) if !secret.is_empty() => Ok(secret),
+        _ => bail!(
+            "no book secret: {database_url} holds none yet (`serve` makes one at its first start) and neither \
+             {SECRET_ENV} nor {SECRET_FILE_ENV} is set"
+        ),
+    }
+}
+
 pub fn configured_secret() -> anyhow::Result<Option<String>> {
     secret_from(|name| std::env::var_os(name))
 }

@@ -9,7 +9,11 @@ async fn main() -> anyhow::Result<()> {
         None => puzzlepress::server::serve(cli.serve).await,
         Some(Command::Serve(args)) => puzzlepress::server::serve(args).await,
         Some(Command::Migrate(args)) => puzzlepress::server::migrate(&args.database_url).await,
-        Some(Command::Book(args)) => puzzlepress::offline::print_book(&args),
+        Some(Command::Book(args)) => puzzlepress::offline::print_book(&args).await,
+        Some(Command::Secret(args)) => {
+            println!("{}", puzzlepress::cli::book_secret(&args.database.database_url).await?);
+            Ok(())
+        }
         Some(Command::Openapi) => {
             print!("{}", puzzlepress::http::openapi::yaml());
             Ok(())

@@ -8,13 +8,11 @@ use crate::puzzles::foxbook::{book_for, BookSpec, Serial};
 use crate::puzzles::monitor::Unmonitored;
 use crate::render::foxbook::{answer_pdf, book_pdf};
 
-pub fn print_book(args: &BookArgs) -> anyhow::Result<()> {
+pub async fn print_book(args: &BookArgs) -> anyhow::Result<()> {
     let serial =
         Serial::parse(&args.serial).map_err(|e| anyhow::anyhow!("--serial {:?}: {e}", args.serial))?.to_string();
     let spec = BookSpec { pages: args.pages, rows: args.rows, cols: args.cols };
-    let secret = crate::cli::configured_secret()?.with_context(|| {
-        format!("the book secret is needed: set {} or {}", crate::cli::SECRET_ENV, crate::cli::SECRET_FILE_ENV)
-    })?;
+    let secret = crate::cli::book_secret(&args.database.database_url).await?;
     let book = book_for(secret.as_bytes(), &serial, spec, &mut Unmonitored)?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
     let files: [(&str, Vec<u8>); 4] = [

@@ -10,7 +10,7 @@ use crate::cli::ServeArgs;
 use crate::http::Quotas;
 use crate::http::{AppState, HttpLimits};
 use crate::jobs::pool::{self, PoolConfig, Shutdown};
-use crate::jobs::{self, kinds, Queue, QueueLimits, Wake};
+use crate::jobs::{self, kinds, Queue, QueueLimits, TierLimits, Wake};
 use crate::metrics::Metrics;
 use crate::store::Store;
 
@@ -43,7 +43,7 @@ async fn book_secret(store: &Store, configured: Option<String>) -> anyhow::Resul
         return Ok(secret.into_bytes());
     }
     let candidate: String = (0..32).map(|_| format!("{:02x}", rand::random::<u8>())).collect();
-    Ok(store.setting_or_insert("book_secret", &candidate).await?.into_bytes())
+    Ok(store.setting_or_insert(crate::store::BOOK_SECRET, &candidate).await?.into_bytes())
 }
 
 fn seconds(what: &str, secs: f64) -> anyhow::Result<Duration> {
@@ -58,8 +58,12 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let grace = Duration::try_from_secs_f64(args.shutdown_grace_secs).context("--shutdown-grace-secs must be >= 0")?;
     let limits = HttpLimits {
         request_timeout: seconds("--request-timeout-secs", args.request_timeout_secs)?,
+        body_timeout: seconds("--body-timeout-secs", args.body_timeout_secs)?,
         concurrency: args.max_concurrent_requests.max(1),
+        anonymous_per_minute: args.anonymous_requests_per_minute,
     };
+    let header_timeout = seconds("--header-timeout-secs", args.header_timeout_secs)?;
+    anyhow::ensure!(args.anonymous_requests_per_minute >= 1, "--anonymous-requests-per-minute must be at least 1");
     anyhow::ensure!(args.max_attempts >= 1, "--max-attempts must be at least 1");
     anyhow::ensure!(args.queue_limit >= 1, "--queue-limit must be at least 1");
     anyhow::ensure!(args.jobs_per_key >= 1, "--jobs-per-key must be at least 1");
@@ -68,8 +72,16 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         .ok()
         .filter(|d| !d.is_zero())
         .context("--retention-days must be a positive number of days")?;
-    // Read before touching the database, so a bad secret fails fast.
+    // Read before touching the database, so a bad secret or limits file fails fast.
     let configured_secret = crate::cli::configured_secret()?;
+    let engine_limits = match &args.limits {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+            serde_json::from_str::<TierLimits>(&text)
+                .with_context(|| format!("{}: not a limits file", path.display()))?
+        }
+        None => TierLimits::default(),
+    };
 
     let store = Store::connect(&args.database.database_url)
         .await
@@ -103,13 +115,16 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let shutdown = Shutdown::default();
     let workers = args.workers.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let secret: Arc<[u8]> = secret.into();
+    let wordlists = Arc::new(jobs::WordLists::new(store.clone(), jobs::wordlists::CACHED_LISTS));
     let config = PoolConfig {
         workers,
         lease,
         poll: Duration::from_millis(args.poll_ms.max(10)),
         tick: Duration::from_millis(250).min(lease / 4),
         backoff: Duration::from_secs(1).min(lease),
-        context: jobs::Context { secret: secret.clone() },
+        secret: secret.clone(),
+        limits: engine_limits.clone(),
+        wordlists: wordlists.clone(),
         registry: kinds::registry(),
     };
     let swept = config.registry.swept();
@@ -123,7 +138,15 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     ));
 
     let quotas = Quotas { per_key: args.jobs_per_key, per_address: args.jobs_per_address };
-    let state = AppState { store: store.clone(), queue, metrics, quotas, key_presence: Default::default() };
+    let state = AppState {
+        store: store.clone(),
+        queue,
+        metrics,
+        quotas,
+        limits: engine_limits,
+        key_presence: Default::default(),
+        wordlists,
+    };
     let app = crate::http::router(state, &limits);
     let listener = TcpListener::bind(args.bind).await.with_context(|| format!("binding {}", args.bind))?;
     let addr = listener.local_addr()?;
@@ -131,13 +154,14 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     println!("puzzlepress listening on http://{addr}");
 
     let drain = shutdown.drain.clone();
-    axum::serve(listener, app.into_make_service_with_connect_info::<std::net::SocketAddr>())
-        .with_graceful_shutdown(async move {
-            shutdown_signal().await;
-            tracing::info!("shutting down: no new requests or jobs; running jobs may finish");
-            drain.cancel();
-        })
-        .await?;
+    // Open requests get as long to finish as any request may take.
+    let requests_drain = limits.request_timeout + Duration::from_secs(1);
+    crate::http::listen::serve(listener, app, header_timeout, requests_drain, async move {
+        shutdown_signal().await;
+        tracing::info!("shutting down: no new requests or jobs; running jobs may finish");
+        drain.cancel();
+    })
+    .await;
 
     // Let running jobs finish within the grace period, then hand the rest back.
     if tokio::time::timeout(grace, async { while pool.join_next().await.is_some() {} }).await.is_err() {

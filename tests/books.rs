@@ -160,3 +160,61 @@ async fn a_secret_file_gives_the_books_of_the_same_secret_and_an_empty_secret_is
     assert!(!out.exists(), "nothing was printed");
     std::fs::remove_file(file).unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_offline_cli_reads_the_secret_the_server_generated_from_its_database() {
+    let db = TestDb::sqlite();
+    // No secret configured: `serve` generates one and keeps it in the database.
+    let server = Server::start(&db.url, &["--workers", "1"]);
+    let (serial, book) = order(&server, json!({"pages": 3, "rows": 6, "cols": 6})).await;
+    let cli = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_puzzlepress"))
+            .args(args)
+            .args(["--database-url", &db.url])
+            .env_remove("PUZZLEPRESS_SECRET")
+            .env_remove("PUZZLEPRESS_SECRET_FILE")
+            .output()
+            .unwrap()
+    };
+    let out = std::env::temp_dir().join(format!("pp-book-{}", uuid::Uuid::new_v4().simple()));
+    let printed = cli(&[
+        "book",
+        "--serial",
+        &serial,
+        "--pages",
+        "3",
+        "--rows",
+        "6",
+        "--cols",
+        "6",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(printed.status.success(), "{}", String::from_utf8_lossy(&printed.stderr));
+    assert_eq!(hex(&Sha256::digest(std::fs::read(out.join("book.txt")).unwrap())), book["content_hash"]);
+    assert_eq!(
+        std::fs::read(out.join("book.pdf")).unwrap(),
+        bytes(&server, &format!("/books/{serial}/book.pdf")).await
+    );
+    std::fs::remove_dir_all(out).unwrap();
+
+    // `secret show` prints it for an operator: with it, `book` needs no database.
+    let shown = cli(&["secret", "show"]);
+    assert!(shown.status.success());
+    let secret = String::from_utf8(shown.stdout).unwrap().trim().to_string();
+    assert_eq!(secret.len(), 64, "{secret:?}");
+    let dir = offline(&serial, &secret, 3, 6, 6);
+    assert_eq!(hex(&Sha256::digest(std::fs::read(dir.join("book.txt")).unwrap())), book["content_hash"]);
+    std::fs::remove_dir_all(dir).unwrap();
+
+    // A database no server ran on has no secret: said plainly, nothing printed.
+    let empty = TestDb::sqlite();
+    let refused = Command::new(env!("CARGO_BIN_EXE_puzzlepress"))
+        .args(["book", "--serial", &serial, "--out", "/nonexistent/never", "--database-url", &empty.url])
+        .env_remove("PUZZLEPRESS_SECRET")
+        .env_remove("PUZZLEPRESS_SECRET_FILE")
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("no book secret"), "{refused:?}");
+}

@@ -109,9 +109,22 @@ async fn app(db: &TestDb) -> axum::Router {
     let limits = QueueLimits { queued: 1000, params_bytes: 1 << 20, max_attempts: 3 };
     let queue = Arc::new(Queue::new(store.clone(), Wake::default(), limits));
     let quotas = Quotas { per_key: 100, per_address: 100 };
-    let state =
-        AppState { store, queue, metrics: Arc::new(Metrics::default()), quotas, key_presence: Default::default() };
-    let limits = HttpLimits { request_timeout: Duration::from_secs(30), concurrency: 64 };
+    let wordlists = Arc::new(puzzlepress::jobs::WordLists::new(store.clone(), 2));
+    let state = AppState {
+        store,
+        queue,
+        metrics: Arc::new(Metrics::default()),
+        quotas,
+        limits: Default::default(),
+        key_presence: Default::default(),
+        wordlists,
+    };
+    let limits = HttpLimits {
+        request_timeout: Duration::from_secs(30),
+        body_timeout: Duration::from_secs(10),
+        concurrency: 64,
+        anonymous_per_minute: 100_000,
+    };
     puzzlepress::http::router(state, &limits)
 }
 

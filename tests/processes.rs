@@ -204,3 +204,60 @@ async fn sigterm_lets_short_jobs_finish_and_hands_long_ones_back() {
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_single_book_waits_at_most_about_one_job_behind_another_callers_long_queue() {
+    on_both(|db| async move {
+        let key = |name: &str| {
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_puzzlepress"))
+                .args(["keys", "create", "--name", name, "--database-url", &db.url])
+                .output()
+                .unwrap();
+            String::from_utf8(out.stdout).unwrap().trim().to_string()
+        };
+        let (a, b) = (key("a"), key("b"));
+        let server = Server::start(&db.url, &["--workers", "1", "--poll-ms", "50"]);
+        let send = |token: &str, path: &str, body: serde_json::Value| {
+            let request = common::client().post(server.url(path)).bearer_auth(token).json(&body);
+            async move {
+                let response = request.send().await.unwrap();
+                assert_eq!(response.status(), 202);
+                response.headers()["location"].to_str().unwrap().to_string()
+            }
+        };
+        // A queues ten jobs of 700 ms each; once the first runs, B orders one small book.
+        let mut queue = Vec::new();
+        for tag in 0..10 {
+            queue.push(send(&a, "/testing/blocking", blocking(Some(700), tag)).await);
+        }
+        let start = std::time::Instant::now();
+        loop {
+            let response = common::client().get(server.url(&queue[0])).bearer_auth(&a).send().await.unwrap();
+            if response.json::<serde_json::Value>().await.unwrap()["state"] == "running" {
+                break;
+            }
+            assert!(start.elapsed() < Duration::from_secs(30), "A's first job never started");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        let book = send(&b, "/books", json!({"pages": 2, "rows": 8, "cols": 8})).await;
+        let start = std::time::Instant::now();
+        loop {
+            let response = common::client().get(server.url(&book)).bearer_auth(&b).send().await.unwrap();
+            let view: serde_json::Value = response.json().await.unwrap();
+            if view["state"] == "succeeded" {
+                break;
+            }
+            assert!(start.elapsed() < Duration::from_secs(60), "{view}");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        // B's book ran right after A's running job: at most A's next job started meanwhile.
+        let mut a_done = 0;
+        for location in &queue {
+            let response = common::client().get(server.url(location)).bearer_auth(&a).send().await.unwrap();
+            let job: serde_json::Value = response.json().await.unwrap();
+            a_done += usize::from(job["state"] == "succeeded");
+        }
+        assert!(a_done <= 2, "{a_done} of A's jobs finished before B's single book");
+    })
+    .await;
+}

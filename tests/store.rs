@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use common::{on_both, TestDb};
-use puzzlepress::store::{Clock, JobState, Lease, NewJob, Outcome, Store};
+use puzzlepress::store::{Clock, JobState, Lease, NewJob, Outcome, Store, Tier};
 
 async fn store(db: &TestDb, clock: &Clock) -> Store {
     let store = Store::connect(&db.url).await.unwrap().with_clock(clock.clone());
@@ -25,6 +25,7 @@ fn job(n: u64) -> NewJob {
         params: format!("{{\"holes\":{n}}}"),
         idempotency_key: None,
         max_attempts: 3,
+        tier: Tier::Publisher,
         on_insert: None,
     }
 }

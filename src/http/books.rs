@@ -1,12 +1,12 @@
 //! Find the Fox books: order one (`POST /books`), follow it, read its pages and answer,
 //! and download the printable PDFs — all keyed by the book's serial number.
 
-use axum::extract::{Path, State};
+use axum::extract::{Path, RawQuery, State};
 use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::caller::Caller;
 use super::error::ApiError;
@@ -24,7 +24,7 @@ use crate::store::{BookRecord, JobState};
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/books", post(order))
+        .route("/books", post(order).get(list))
         .route("/books/{serial}", get(show))
         .route("/books/{serial}/pages/{n}", get(page))
         .route("/books/{serial}/answer", get(answer))
@@ -150,21 +150,19 @@ pub(crate) async fn order(
     headers: HeaderMap,
     OptionalJson(spec): OptionalJson<BookSpec>,
 ) -> Result<Response, ApiError> {
-    spec.validate().map_err(|e| {
+    caller.require_key("ordering a book")?;
+    spec.validate_within(&caller.limits(&state).foxbook).map_err(|e| {
         let crate::puzzles::foxbook::SpecError::OutOfRange { field, .. } = &e;
         ApiError::invalid(*field, e.to_string())
     })?;
-    caller.require_key("ordering a book")?;
     let key = idempotency_key(&headers)?;
     // 50 random bits make a collision rare; the primary key makes it harmless: try again.
     for _ in 0..5 {
         let params = BookParams { serial: Serial::from_bits(rand::random::<u64>()).to_string(), spec };
-        let (job, _) =
-            match state.queue.submit::<Books>(&caller.owner(), caller.quota(&state.quotas), &params, key.clone()).await
-            {
-                Err(SubmitError::Store(e)) if e.is_unique_violation() => continue,
-                other => other?,
-            };
+        let (job, _) = match state.queue.submit::<Books>(&caller.submitter(&state.quotas), &params, key.clone()).await {
+            Err(SubmitError::Store(e)) if e.is_unique_violation() => continue,
+            other => other?,
+        };
         let book = state
             .store
             .book_by_job(&job.id)
@@ -174,6 +172,86 @@ pub(crate) async fn order(
         return Ok(accepted(&view.links.this.clone(), view));
     }
     Err(ApiError::Internal("could not find a free serial number in 5 tries".into()))
+}
+
+/// Books a listing returns at most.
+const MAX_LIST_LIMIT: i64 = 100;
+
+/// The query of `GET /books`.
+#[derive(Deserialize, Default, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub(crate) struct ListQuery {
+    /// How many books (1 to 100).
+    #[param(minimum = 1, maximum = 100, default = 20)]
+    limit: Option<i64>,
+    /// Where to continue: the `next_cursor` of the previous page.
+    #[param(pattern = "^[0-9]{1,19}$")]
+    cursor: Option<String>,
+}
+
+/// A page of the caller's books.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = BookList)]
+pub(crate) struct BookList {
+    /// Newest first.
+    books: Vec<BookView>,
+    /// Pass as `cursor` for the next page; null on the last page.
+    #[schema(required = true)]
+    next_cursor: Option<String>,
+    /// The next page's address; null on the last page.
+    #[schema(required = true)]
+    next: Option<String>,
+}
+
+/// The caller's books (an admin's: everyone's), newest first, a page at a time.
+#[utoipa::path(
+    get,
+    path = "/books",
+    tag = "books",
+    summary = "The books you ordered, newest first, a page at a time.",
+    description = "Publishers see their own books, admins everyone's. Follow `next` (or pass `next_cursor` as \
+                   `cursor`) for the following page.",
+    params(ListQuery),
+    responses(
+        (status = 200, description = "A page of books.", body = BookList),
+        (status = 422, response = super::openapi::Invalid),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn list(
+    State(state): State<AppState>,
+    caller: Caller,
+    RawQuery(query): RawQuery,
+) -> Result<Json<BookList>, ApiError> {
+    caller.require_key("listing books")?;
+    let q: ListQuery = serde_urlencoded::from_str(query.as_deref().unwrap_or(""))
+        .map_err(|e| ApiError::invalid("query", format!("query string: {}", echo(&e.to_string()))))?;
+    let limit = q.limit.unwrap_or(20);
+    if !(1..=MAX_LIST_LIMIT).contains(&limit) {
+        return Err(ApiError::invalid("limit", format!("limit must be between 1 and {MAX_LIST_LIMIT}")));
+    }
+    let before =
+        q.cursor
+            .as_deref()
+            .map(|c| {
+                c.parse::<i64>().ok().filter(|n| *n > 0).ok_or_else(|| {
+                    ApiError::invalid("cursor", format!("{} is not a cursor from a previous page", echo(c)))
+                })
+            })
+            .transpose()?;
+    let owner = (!caller.is_admin()).then(|| caller.owner());
+    // One more than asked tells whether another page follows.
+    let mut books = state.store.books(owner.as_deref(), before, limit + 1).await?;
+    let next_cursor = (books.len() as i64 > limit).then(|| {
+        books.truncate(limit as usize);
+        books.last().map(|b| b.position.to_string()).unwrap_or_default()
+    });
+    Ok(Json(BookList {
+        next: next_cursor.as_ref().map(|c| format!("/books?limit={limit}&cursor={c}")),
+        next_cursor,
+        books: books.into_iter().map(|b| BookView::new(b, &caller)).collect(),
+    }))
 }
 
 /// Reads a serial as people type it: 400 if mistyped or malformed.
@@ -217,26 +295,38 @@ pub(crate) async fn show(
     Ok(Json(BookView::new(find(&state, &serial, false).await?, &caller)))
 }
 
-/// The stored book, or 409 while it is not printed.
-fn printed(record: BookRecord) -> Result<Book, ApiError> {
-    if record.state != JobState::Succeeded {
-        let pending = !record.state.is_terminal();
-        let detail = if pending {
-            format!("book {} is still printing ({}); try again shortly", record.serial, record.state.as_str())
-        } else {
-            format!(
-                "book {} was not printed: its job is {}{}",
-                record.serial,
-                record.state.as_str(),
-                record.error.map(|e| format!(" ({e})")).unwrap_or_default()
-            )
-        };
-        return Err(ApiError::Conflict { detail, retry_after: pending.then_some(1) });
+/// 409 unless the book is printed.
+fn ensure_printed(record: &BookRecord) -> Result<(), ApiError> {
+    if record.state == JobState::Succeeded {
+        return Ok(());
     }
+    let pending = !record.state.is_terminal();
+    let detail = if pending {
+        format!("book {} is still printing ({}); try again shortly", record.serial, record.state.as_str())
+    } else {
+        format!(
+            "book {} was not printed: its job is {}{}",
+            record.serial,
+            record.state.as_str(),
+            record.error.as_deref().map(|e| format!(" ({e})")).unwrap_or_default()
+        )
+    };
+    Err(ApiError::Conflict { detail, retry_after: pending.then_some(1) })
+}
+
+/// A printed book's answer, read from its record (no letters needed).
+fn stored_answer(record: &BookRecord) -> Result<Answer, ApiError> {
+    ensure_printed(record)?;
+    let corrupt = |what: String| ApiError::Internal(format!("book {}: {what}", record.serial));
+    serde_json::from_value(record.answer.clone().ok_or_else(|| corrupt("no answer".into()))?)
+        .map_err(|e| corrupt(e.to_string()))
+}
+
+/// Unpacks a printed book's letters (CPU work for a big book: call it off the async threads).
+fn unpack(record: BookRecord) -> Result<Book, ApiError> {
+    let answer = stored_answer(&record)?;
     let corrupt = |what: String| ApiError::Internal(format!("book {}: {what}", record.serial));
     let spec = BookSpec { pages: record.pages as u32, rows: record.rows as u32, cols: record.cols as u32 };
-    let answer: Answer = serde_json::from_value(record.answer.clone().ok_or_else(|| corrupt("no answer".into()))?)
-        .map_err(|e| corrupt(e.to_string()))?;
     let letters = record.letters.as_deref().ok_or_else(|| corrupt("no letters".into()))?;
     Book::unpack(spec, letters, answer).map_err(|e| corrupt(format!("{e:?}")))
 }
@@ -278,19 +368,23 @@ pub(crate) async fn page(
 ) -> Result<Response, ApiError> {
     let record = find(&state, &serial, true).await?;
     let owner_sees = caller.may_see(&record.owner);
-    let book = printed(record)?;
-    let pages = book.pages.len();
+    let answer = stored_answer(&record)?;
+    let pages = record.pages as usize;
     // A reader holding the book may see the page that holds the fox; the rest of the book
     // is its publisher's.
     let index = n
         .parse::<usize>()
         .ok()
         .filter(|n| (1..=pages).contains(n))
-        .filter(|n| owner_sees || *n == book.answer.page as usize)
+        .filter(|n| owner_sees || *n == answer.page as usize)
         .ok_or_else(|| {
             ApiError::not_found(format!("page {} is not in this book; its pages are 1 to {pages}", echo(&n)))
         })?;
-    let rows = book.pages[index - 1].rows_text();
+    let spec = BookSpec { pages: record.pages as u32, rows: record.rows as u32, cols: record.cols as u32 };
+    let letters = record.letters.ok_or_else(|| ApiError::Internal(format!("book {}: no letters", record.serial)))?;
+    let page = Book::unpack_page(spec, &letters, index - 1)
+        .map_err(|e| ApiError::Internal(format!("book {}: {e:?}", record.serial)))?;
+    let rows = page.rows_text();
     let wants_text = headers
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok())
@@ -321,7 +415,7 @@ pub(crate) async fn answer(
     State(state): State<AppState>,
     Path(serial): Path<String>,
 ) -> Result<Json<Answer>, ApiError> {
-    Ok(Json(printed(find(&state, &serial, true).await?)?.answer))
+    Ok(Json(stored_answer(&find(&state, &serial, false).await?)?))
 }
 
 #[utoipa::path(
@@ -380,11 +474,11 @@ async fn pdf(
     if owner_only.is_some_and(|caller| !caller.may_see(&record.owner)) {
         return Err(ApiError::not_found(format!("there is no book with serial number {}", record.serial)));
     }
+    ensure_printed(&record)?;
     let serial = record.serial.clone();
-    let book = printed(record)?;
     let bytes = {
         let serial = serial.clone();
-        blocking(move || render(&book, &serial)).await?
+        blocking(move || unpack(record).map(|book| render(&book, &serial))).await??
     };
     Ok(pdf_response(bytes, &format!("{name}-{serial}.pdf")))
 }

@@ -14,7 +14,9 @@ use axum::http::request::Parts;
 
 use super::error::ApiError;
 use super::{AppState, Quotas};
+use crate::jobs::{Submitter, Tier};
 use crate::keys::{token_hash, Role};
+use crate::puzzles::Limits;
 use crate::store::{Store, StoreError};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,12 +43,26 @@ impl Caller {
         }
     }
 
-    /// Jobs this caller may have queued or running at once.
-    pub fn quota(&self, quotas: &Quotas) -> i64 {
+    /// The limits this caller gets: small ones without a key once keys are in use.
+    pub fn tier(&self) -> Tier {
         match self.identity {
+            Identity::Anonymous { .. } if self.closed => Tier::Anonymous,
+            _ => Tier::Publisher,
+        }
+    }
+
+    /// The caller as the queue knows them: owner, quota of queued or running jobs, tier.
+    pub fn submitter(&self, quotas: &Quotas) -> Submitter {
+        let quota = match self.identity {
             Identity::Anonymous { .. } => quotas.per_address,
             Identity::Key { .. } => quotas.per_key,
-        }
+        };
+        Submitter { owner: self.owner(), quota, tier: self.tier() }
+    }
+
+    /// The engines' limits for this caller.
+    pub fn limits<'a>(&self, state: &'a AppState) -> &'a Limits {
+        state.limits.of(self.tier())
     }
 
     pub fn is_admin(&self) -> bool {

@@ -2,6 +2,8 @@
 //! `POST /wordsquares`. Each is a job-backed resource read at its route + `/{id}`, whose
 //! `result` holds the output.
 
+use std::sync::Arc;
+
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
@@ -12,11 +14,11 @@ use super::caller::Caller;
 use super::error::ApiError;
 use super::extract::Json;
 use super::resource::{self, finished_result, Resource};
-use super::respond::{blocking, pdf_response};
+use super::respond::{blocking, echo, pdf_response};
 use super::AppState;
 use crate::jobs::kinds::crossword::FillOutput;
 use crate::jobs::kinds::{CrosswordFills, CrosswordPatterns, WordSquares};
-use crate::puzzles::crossword::{self, CrosswordError, FillRequest, PatternRequest, WordSquareRequest};
+use crate::puzzles::crossword::{self, CrosswordError, FillRequest, PatternRequest, WordList, WordSquareRequest};
 use crate::puzzles::monitor::Monitor;
 use crate::render;
 
@@ -159,20 +161,43 @@ fn validate<T>(run: impl FnOnce(&mut dyn Monitor) -> Result<T, CrosswordError>) 
     }
 }
 
-/// Checks a request on a blocking thread (see [`validate`]), then queues it.
+/// Runs an engine on a request, the uploaded list it names and the caller's limits, to
+/// check it.
+type CheckFn<P> = fn(&P, Option<&WordList>, &crossword::Limits, &mut dyn Monitor) -> Result<(), CrosswordError>;
+
+/// Checks a request on a blocking thread (see [`validate`]) within the caller's limits and
+/// with the uploaded list it names (`wordlist`, which the caller must be able to see), then
+/// queues it. A full queue or quota is answered first: validation (indexing a word list)
+/// costs more than the check.
 async fn enqueue<K: Resource>(
     state: &AppState,
     caller: &Caller,
     headers: &HeaderMap,
     req: K::Params,
-    run: fn(&K::Params, &mut dyn Monitor) -> Result<(), CrosswordError>,
+    wordlist: Option<&str>,
+    run: CheckFn<K::Params>,
 ) -> Result<Response, ApiError>
 where
     K::Params: Clone + Sync,
 {
+    state.queue.admit(&caller.submitter(&state.quotas)).await?;
+    let stored = match wordlist {
+        Some(id) => Some(stored_list(state, caller, id).await?),
+        None => None,
+    };
     let checked = req.clone();
-    blocking(move || validate(|p| run(&checked, p))).await??;
+    let limits = caller.limits(state).crossword.clone();
+    blocking(move || validate(|p| run(&checked, stored.as_deref(), &limits, p))).await??;
     resource::enqueue::<K>(state, caller, headers, &req).await
+}
+
+/// The uploaded list `id`, if the caller may use it (422 naming `wordlist` otherwise).
+async fn stored_list(state: &AppState, caller: &Caller, id: &str) -> Result<Arc<WordList>, ApiError> {
+    let missing = || {
+        ApiError::invalid("wordlist", format!("wordlist: no word list {}; upload one with POST /wordlists", echo(id)))
+    };
+    super::wordlists::visible(state, caller, id).await.map_err(|_| missing())?;
+    state.wordlists.load(id).await.map_err(|e| ApiError::Internal(e.to_string()))?.ok_or_else(missing)
 }
 
 #[utoipa::path(
@@ -206,8 +231,10 @@ pub(crate) async fn patterns(
     headers: HeaderMap,
     Json(req): Json<PatternRequest>,
 ) -> Result<Response, ApiError> {
-    enqueue::<CrosswordPatterns>(&state, &caller, &headers, req, |r, p| crossword::generate_patterns(r, p).map(drop))
-        .await
+    enqueue::<CrosswordPatterns>(&state, &caller, &headers, req, None, |r, _, l, p| {
+        crossword::generate_patterns_within(r, l, p).map(drop)
+    })
+    .await
 }
 
 #[utoipa::path(
@@ -238,7 +265,11 @@ pub(crate) async fn fills(
     headers: HeaderMap,
     Json(req): Json<FillRequest>,
 ) -> Result<Response, ApiError> {
-    enqueue::<CrosswordFills>(&state, &caller, &headers, req, |r, p| crossword::fill(r, p).map(drop)).await
+    let wordlist = req.wordlist.clone();
+    enqueue::<CrosswordFills>(&state, &caller, &headers, req, wordlist.as_deref(), |r, list, l, p| {
+        crossword::fill_within(r, list, l, p).map(drop)
+    })
+    .await
 }
 
 #[utoipa::path(
@@ -267,5 +298,9 @@ pub(crate) async fn word_squares(
     headers: HeaderMap,
     Json(req): Json<WordSquareRequest>,
 ) -> Result<Response, ApiError> {
-    enqueue::<WordSquares>(&state, &caller, &headers, req, |r, p| crossword::word_squares(r, p).map(drop)).await
+    let wordlist = req.wordlist.clone();
+    enqueue::<WordSquares>(&state, &caller, &headers, req, wordlist.as_deref(), |r, list, l, p| {
+        crossword::word_squares_within(r, list, l, p).map(drop)
+    })
+    .await
 }

@@ -33,6 +33,9 @@ pub enum ApiError {
     /// 409: the resource is not in a state that allows this (yet).
     #[error("{detail}")]
     Conflict { detail: String, retry_after: Option<u64> },
+    /// 408: the client sent its request too slowly.
+    #[error("{detail}")]
+    TooSlow { detail: String },
     /// 413
     #[error("{detail}")]
     TooLarge { detail: String },
@@ -127,6 +130,7 @@ impl ApiError {
             ApiError::Unauthorized { .. } => StatusCode::UNAUTHORIZED,
             ApiError::NotFound { .. } => StatusCode::NOT_FOUND,
             ApiError::Conflict { .. } => StatusCode::CONFLICT,
+            ApiError::TooSlow { .. } => StatusCode::REQUEST_TIMEOUT,
             ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::TooMany { .. } => StatusCode::TOO_MANY_REQUESTS,
@@ -173,6 +177,7 @@ impl IntoResponse for ApiError {
             ApiError::Unauthorized { detail } => ("Unauthorized", detail.as_str(), None, None),
             ApiError::NotFound { detail } => ("Not found", detail.as_str(), None, None),
             ApiError::Conflict { detail, retry_after } => ("Conflict", detail.as_str(), None, *retry_after),
+            ApiError::TooSlow { detail } => ("Request timeout", detail.as_str(), None, None),
             ApiError::TooLarge { detail } => ("Payload too large", detail.as_str(), None, None),
             ApiError::UnsupportedMediaType { detail } => ("Unsupported media type", detail.as_str(), None, None),
             ApiError::TooMany { detail, retry_after } => {

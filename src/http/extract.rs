@@ -65,15 +65,36 @@ fn require_json(req: &Request) -> Result<(), ApiError> {
     }
 }
 
-/// Reads the whole body, mapping the size limit to 413.
+/// Reads the whole body, mapping the size limit to 413 and a stalled body to 408.
 pub async fn read_body<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes, ApiError> {
     Bytes::from_request(req, state).await.map_err(|rejection| {
         if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::TooLarge { detail: "the request body is larger than 1 MiB".into() }
-        } else {
-            ApiError::bad_request("Unreadable body", rejection.body_text())
+            return too_large("the request body is larger than 1 MiB");
         }
+        body_error(&rejection, "the request body is larger than 1 MiB")
+            .unwrap_or_else(|| ApiError::bad_request("Unreadable body", rejection.body_text()))
     })
+}
+
+fn too_large(detail: &str) -> ApiError {
+    ApiError::TooLarge { detail: detail.into() }
+}
+
+/// What a failed body read means for the client, found in the error's source chain: the
+/// body-limit layer's error (a chunked body past the limit, 413 with `too_large_detail`) or
+/// the body timeout (408). `None` for anything else (a broken connection).
+pub fn body_error(error: &(dyn std::error::Error + 'static), too_large_detail: &str) -> Option<ApiError> {
+    let mut source = Some(error);
+    while let Some(e) = source {
+        if e.is::<http_body_util::LengthLimitError>() {
+            return Some(too_large(too_large_detail));
+        }
+        if e.is::<tower_http::timeout::TimeoutError>() {
+            return Some(ApiError::TooSlow { detail: "the request body stopped arriving; send it at once".into() });
+        }
+        source = e.source();
+    }
+    None
 }
 
 /// Parses JSON, telling syntax errors (400) from data errors (422 naming the field).

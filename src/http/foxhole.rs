@@ -109,11 +109,15 @@ impl utoipa::ToSchema for CheckRequest {}
         (status = 422, response = super::openapi::Invalid),
     )
 )]
-pub(crate) async fn check(Json(req): Json<CheckRequest>) -> Result<axum::Json<CheckOutcome>, ApiError> {
+pub(crate) async fn check(
+    State(state): State<AppState>,
+    caller: Caller,
+    Json(req): Json<CheckRequest>,
+) -> Result<axum::Json<CheckOutcome>, ApiError> {
     let graph = Holes { holes: req.holes, graph: req.graph }
         .to_graph()
         .map_err(|(field, msg)| ApiError::invalid(field, msg))?;
-    let outcome =
-        foxhole::check(&graph, &req.inspections).map_err(|e| ApiError::invalid("inspections", e.to_string()))?;
+    let outcome = foxhole::check_within(&graph, &req.inspections, &caller.limits(&state).foxhole)
+        .map_err(|e| ApiError::invalid("inspections", e.to_string()))?;
     Ok(axum::Json(outcome))
 }

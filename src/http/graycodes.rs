@@ -63,6 +63,7 @@ pub(crate) async fn create(
     headers: HeaderMap,
     Json(req): Json<GrayRequest>,
 ) -> Result<Response, ApiError> {
-    graycode::validate(&req).map_err(|e| ApiError::invalid(e.field(), e.to_string()))?;
+    graycode::validate_within(&req, &caller.limits(&state).graycode)
+        .map_err(|e| ApiError::invalid(e.field(), e.to_string()))?;
     resource::enqueue::<GrayCodes>(&state, &caller, &headers, &req).await
 }

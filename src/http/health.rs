@@ -11,12 +11,13 @@ use super::caller::Caller;
 use super::error::ApiError;
 use super::AppState;
 
+/// Liveness and readiness, served outside the request limits.
+pub fn probes() -> Router<AppState> {
+    Router::new().route("/healthz", get(healthz)).route("/readyz", get(readyz))
+}
+
 pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/healthz", get(healthz))
-        .route("/readyz", get(readyz))
-        .route("/metrics", get(metrics))
-        .route("/openapi.yaml", get(openapi_yaml))
+    Router::new().route("/metrics", get(metrics)).route("/openapi.yaml", get(openapi_yaml))
 }
 
 /// `{"status": …}`.

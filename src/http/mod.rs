@@ -10,12 +10,14 @@ mod foxhole;
 mod graycodes;
 mod health;
 mod jobs;
+pub mod listen;
 mod middleware;
 mod oneup;
 pub mod openapi;
 mod pages;
 mod resource;
 mod respond;
+mod wordlists;
 
 pub use respond::timestamp;
 #[cfg(feature = "test-jobs")]
@@ -28,16 +30,20 @@ use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
 use axum::Router;
 use tower::ServiceBuilder;
+use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
-use tower_http::timeout::TimeoutLayer;
+use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutLayer};
 
-use crate::jobs::Queue;
+use crate::jobs::{Queue, TierLimits};
 use crate::metrics::Metrics;
 use crate::store::Store;
 use error::ApiError;
 
-/// Largest request body accepted.
+/// Largest request body accepted (word list uploads have their own).
 pub const BODY_LIMIT: usize = 1 << 20;
+
+/// Time a word list upload may take at least.
+const UPLOAD_TIMEOUT: Duration = Duration::from_secs(300);
 
 /// What every handler can reach.
 #[derive(Clone)]
@@ -46,7 +52,11 @@ pub struct AppState {
     pub queue: Arc<Queue>,
     pub metrics: Arc<Metrics>,
     pub quotas: Quotas,
+    /// The engines' limits of each tier of caller.
+    pub limits: TierLimits,
     pub key_presence: Arc<caller::KeyPresence>,
+    /// Uploaded word lists, parsed once per process.
+    pub wordlists: Arc<crate::jobs::WordLists>,
 }
 
 /// Jobs a caller may have queued or running at once.
@@ -59,13 +69,19 @@ pub struct Quotas {
 /// Limits applied to every request.
 #[derive(Debug, Clone)]
 pub struct HttpLimits {
+    /// A request must be answered within this (else 408).
     pub request_timeout: Duration,
+    /// A request body that sends nothing for this long is abandoned (408).
+    pub body_timeout: Duration,
+    /// Requests handled at once; more wait their turn.
     pub concurrency: usize,
+    /// Requests without a key, per client address and minute (answer look-ups included).
+    pub anonymous_per_minute: u32,
 }
 
 pub fn router(state: AppState, limits: &HttpLimits) -> Router {
     let metrics = state.metrics.clone();
-    let router = Router::new()
+    let api = Router::new()
         .merge(health::router())
         .merge(jobs::router())
         .merge(books::router())
@@ -75,8 +91,31 @@ pub fn router(state: AppState, limits: &HttpLimits) -> Router {
         .merge(oneup::router())
         .merge(pages::router());
     #[cfg(feature = "test-jobs")]
-    let router = router.merge(testing::router());
-    router
+    let api = api.merge(testing::router());
+    // One rate limiter and one concurrency limit for every guarded route.
+    let rate = Arc::new(middleware::AnonymousRate::per_minute(limits.anonymous_per_minute));
+    let concurrency = tower::limit::GlobalConcurrencyLimitLayer::new(limits.concurrency);
+    let guard = |routes: Router<AppState>, body_limit: usize, timeout: Duration| {
+        routes.layer(
+            ServiceBuilder::new()
+                .layer(axum::middleware::from_fn_with_state(rate.clone(), middleware::anonymous_rate))
+                .layer(axum::middleware::from_fn(middleware::same_site_only))
+                // A declared length above the limit is refused before the body is read.
+                .layer(RequestBodyLimitLayer::new(body_limit))
+                .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, timeout))
+                .layer(RequestBodyTimeoutLayer::new(limits.body_timeout))
+                .layer(concurrency.clone()),
+        )
+    };
+    let api = guard(api.layer(DefaultBodyLimit::max(BODY_LIMIT)), BODY_LIMIT, limits.request_timeout);
+    // Word lists stream up to 64 MiB: their own body limit, and time to send it.
+    let uploads = guard(wordlists::router(), wordlists::MAX_BYTES, limits.request_timeout.max(UPLOAD_TIMEOUT));
+    // The probes stay outside the limits above: they answer while slow or abusive clients
+    // hold every request slot.
+    Router::new()
+        .merge(health::probes())
+        .merge(api)
+        .merge(uploads)
         .fallback(|| async { ApiError::not_found("no such route; see /openapi.yaml for the API") })
         .with_state(state)
         .layer(
@@ -85,9 +124,8 @@ pub fn router(state: AppState, limits: &HttpLimits) -> Router {
                 .layer(PropagateRequestIdLayer::x_request_id())
                 .layer(middleware::trace_layer())
                 .layer(axum::middleware::from_fn_with_state(metrics, middleware::count_requests))
+                .layer(axum::middleware::from_fn(middleware::security_headers))
                 .layer(axum::middleware::from_fn(middleware::problem_bodies))
-                .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, limits.request_timeout))
-                .layer(tower::limit::GlobalConcurrencyLimitLayer::new(limits.concurrency))
-                .layer(DefaultBodyLimit::max(BODY_LIMIT)),
+                .layer(axum::middleware::from_fn(middleware::head_limits)),
         )
 }

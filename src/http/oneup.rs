@@ -135,7 +135,7 @@ pub(crate) struct SolveQuery {
     temperature: Option<f64>,
 }
 
-fn parse_query(raw: Option<&str>) -> Result<SolveParams, ApiError> {
+fn parse_query(raw: Option<&str>, limits: &crate::puzzles::oneup::Limits) -> Result<SolveParams, ApiError> {
     let q: SolveQuery = serde_urlencoded::from_str(raw.unwrap_or(""))
         .map_err(|e| ApiError::invalid("query", format!("query string: {e}")))?;
     let method = match q.method.as_deref().unwrap_or("exact") {
@@ -148,14 +148,12 @@ fn parse_query(raw: Option<&str>) -> Result<SolveParams, ApiError> {
     if method == Method::Exact && (q.seed.is_some() || q.max_steps.is_some() || q.temperature.is_some()) {
         return Err(ApiError::invalid("method", "seed, max_steps and temperature apply to method=metropolis only"));
     }
-    if q.max_steps.is_some_and(|s| !(1..=1_000_000_000).contains(&s)) {
-        return Err(ApiError::invalid("max_steps", "max_steps must be between 1 and 1000000000"));
-    }
     if q.temperature.is_some_and(|t| !t.is_finite() || t < 0.0) {
         return Err(ApiError::invalid("temperature", "temperature must be a number >= 0"));
     }
     let metropolis =
         MetropolisOptions { seed: q.seed.unwrap_or(0), max_steps: q.max_steps, temperature: q.temperature };
+    metropolis.validate(limits).map_err(|e| ApiError::invalid(e.field(), e.to_string()))?;
     Ok(SolveParams { puzzle: Value::Null, method, metropolis })
 }
 
@@ -207,7 +205,7 @@ pub(crate) async fn create_solve(
     RawQuery(query): RawQuery,
     req: Request,
 ) -> Result<Response, ApiError> {
-    let mut params = parse_query(query.as_deref())?;
+    let mut params = parse_query(query.as_deref(), &caller.limits(&state).oneup)?;
     let headers = req.headers().clone();
     let kind = media_type(&req);
     let body = read_body(req, &state).await?;

@@ -15,7 +15,7 @@ use utoipa::openapi::{Content, Ref, RefOr, Required};
 use utoipa::OpenApi;
 
 use super::error::{Problem, PROBLEM_JSON};
-use super::{books, crosswords, foxhole, graycodes, health, jobs, oneup};
+use super::{books, crosswords, foxhole, graycodes, health, jobs, oneup, wordlists};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -41,11 +41,12 @@ use super::{books, crosswords, foxhole, graycodes, health, jobs, oneup};
         page_find_the_fox, page_order, page_book_viewer, page_foxhole, page_oneup, page_crosswords, static_file,
         health::healthz, health::readyz, health::metrics, health::openapi_yaml,
         jobs::show, jobs::cancel,
-        books::order, books::show, books::page, books::answer, books::book_pdf, books::answer_pdf,
+        books::order, books::list, books::show, books::page, books::answer, books::book_pdf, books::answer_pdf,
         oneup::create_solve, oneup::show_solve, oneup::create_puzzle, oneup::show_puzzle,
         oneup::puzzle_pdf, oneup::solution_pdf,
         crosswords::patterns, crosswords::show_patterns, crosswords::fills, crosswords::show_fill,
         crosswords::grid_pdf, crosswords::solution_pdf, crosswords::word_squares, crosswords::show_word_squares,
+        wordlists::upload, wordlists::list, wordlists::show, wordlists::remove,
         foxhole::strategy, foxhole::show_strategy, foxhole::check,
         graycodes::create, graycodes::show,
     ),
@@ -119,11 +120,20 @@ fn required(mut header: Header) -> Header {
 /// Operations that know their caller read `Authorization: Bearer` (a bad token is 401);
 /// those that queue a job do so for their caller, who may have too many already (429).
 fn caller_responses(path: &str, op: &mut Operation) {
-    let knows_caller =
-        ["/books", "/jobs", "/oneup", "/crosswords", "/wordsquares", "/foxhole/strategies", "/graycodes", "/metrics"]
-            .iter()
-            .any(|prefix| path.starts_with(prefix))
-            && !path.ends_with("/view");
+    let knows_caller = [
+        "/books",
+        "/jobs",
+        "/oneup",
+        "/crosswords",
+        "/wordsquares",
+        "/wordlists",
+        "/foxhole/strategies",
+        "/graycodes",
+        "/metrics",
+    ]
+    .iter()
+    .any(|prefix| path.starts_with(prefix))
+        && !path.ends_with("/view");
     if knows_caller {
         op.responses.responses.insert("401".into(), RefOr::Ref(Ref::from_response_name("Unauthorized")));
         op.security =

@@ -102,10 +102,7 @@ pub async fn enqueue<K: Resource>(
     headers: &HeaderMap,
     params: &K::Params,
 ) -> Result<Response, ApiError> {
-    let (job, _) = state
-        .queue
-        .submit::<K>(&caller.owner(), caller.quota(&state.quotas), params, idempotency_key(headers)?)
-        .await?;
+    let (job, _) = state.queue.submit::<K>(&caller.submitter(&state.quotas), params, idempotency_key(headers)?).await?;
     let view = view::<K>(job)?;
     let location = view.links["self"].clone();
     Ok(accepted(&location, view))

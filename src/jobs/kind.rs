@@ -4,10 +4,11 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::puzzles::monitor::{Cancelled, Monitor};
-use crate::store::{OnInsert, OnSuccess};
+use crate::puzzles::Limits;
+use crate::store::{OnInsert, OnSuccess, Tier};
 
 /// A kind of job. Its name is its resource's route without the leading slash, with `/`
 /// read as `.` (`books`, `oneup.solves`, `crosswords.fills`): the same word in the API,
@@ -43,16 +44,44 @@ pub trait JobKind: Send + Sync + 'static {
     }
 }
 
+/// The engines' limits of each [`Tier`], as `serve --limits FILE` configures them: JSON
+/// `{"publisher": {…}, "anonymous": {…}}`, each a partial [`Limits`].
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TierLimits {
+    pub publisher: Arc<Limits>,
+    pub anonymous: Arc<Limits>,
+}
+
+impl Default for TierLimits {
+    fn default() -> Self {
+        TierLimits { publisher: Arc::new(Limits::default()), anonymous: Arc::new(Limits::anonymous()) }
+    }
+}
+
+impl TierLimits {
+    pub fn of(&self, tier: Tier) -> &Arc<Limits> {
+        match tier {
+            Tier::Publisher => &self.publisher,
+            Tier::Anonymous => &self.anonymous,
+        }
+    }
+}
+
 /// What jobs may use besides their params.
 #[derive(Clone)]
 pub struct Context {
     /// Key from which per-book seeds are derived.
     pub secret: Arc<[u8]>,
+    /// The limits of the job's tier (checked when it was queued, and again as it runs).
+    pub limits: Arc<Limits>,
+    /// Uploaded word lists, loaded by id.
+    pub wordlists: Arc<super::WordLists>,
 }
 
 impl std::fmt::Debug for Context {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Context { secret: <hidden> }")
+        f.debug_struct("Context").field("secret", &"<hidden>").field("limits", &self.limits).finish()
     }
 }
 

@@ -9,12 +9,15 @@ mod kind;
 pub mod kinds;
 pub mod pool;
 mod wake;
+pub mod wordlists;
 
 use crate::store::{Job, NewJob, Store, StoreError};
 
-pub use kind::{Context, JobKind, Registry, RunError};
+pub use crate::store::Tier;
+pub use kind::{Context, JobKind, Registry, RunError, TierLimits};
 pub use pool::sweep_finished;
 pub use wake::Wake;
+pub use wordlists::WordLists;
 
 /// Why a job was not queued.
 #[derive(Debug, thiserror::Error)]
@@ -56,14 +59,24 @@ pub struct Queue {
     limits: QueueLimits,
 }
 
+/// Who queues a job: its owner (`key:ID`, `anon:ADDRESS`), how many jobs they may have
+/// queued or running at once, and the limits they get.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Submitter {
+    pub owner: String,
+    pub quota: i64,
+    pub tier: Tier,
+}
+
 impl Queue {
     pub fn new(store: Store, wake: Wake, limits: QueueLimits) -> Queue {
         Queue { store, wake, limits }
     }
 
-    /// Whether `owner`, who may have `quota` jobs queued or running at once, may queue one
-    /// more now: cheap, so handlers ask before any costly validation.
-    pub async fn admit(&self, owner: &str, quota: i64) -> Result<(), SubmitError> {
+    /// Whether `by` may queue one more job now: cheap, so handlers ask before any costly
+    /// validation.
+    pub async fn admit(&self, by: &Submitter) -> Result<(), SubmitError> {
+        let (owner, quota) = (by.owner.as_str(), by.quota);
         let queued = self.store.queued_count(self.limits.queued).await?;
         if queued >= self.limits.queued {
             return Err(SubmitError::Full { queued });
@@ -75,16 +88,15 @@ impl Queue {
         Ok(())
     }
 
-    /// Queues a job of kind `K` for `owner`, who may have `quota` jobs queued or running
-    /// at once (or finds the one `owner`'s idempotency key already made), and wakes a
-    /// worker. Returns the job and whether it was newly created.
+    /// Queues a job of kind `K` for `by` (or finds the one `by`'s idempotency key already
+    /// made), and wakes a worker. Returns the job and whether it was newly created.
     pub async fn submit<K: JobKind>(
         &self,
-        owner: &str,
-        quota: i64,
+        by: &Submitter,
         params: &K::Params,
         idempotency_key: Option<String>,
     ) -> Result<(Job, bool), SubmitError> {
+        let owner = by.owner.as_str();
         let earlier = match &idempotency_key {
             Some(key) => self.store.job_by_idempotency_key(owner, K::NAME, key).await?,
             None => None,
@@ -95,7 +107,7 @@ impl Queue {
             None => {
                 // Checked before inserting, so concurrent submits may overshoot the limits
                 // by a few: they bound the queue, they are not exact.
-                self.admit(owner, quota).await?;
+                self.admit(by).await?;
                 let params_text = serde_json::to_string(params)?;
                 if params_text.len() > self.limits.params_bytes {
                     return Err(SubmitError::ParamsTooLarge {
@@ -109,6 +121,7 @@ impl Queue {
                     params: params_text,
                     idempotency_key,
                     max_attempts: self.limits.max_attempts,
+                    tier: by.tier,
                     on_insert: K::on_insert(params),
                 };
                 self.store.insert_job(&new).await?

@@ -15,7 +15,7 @@ use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
 use super::kind::Completed;
-use super::{Context, Registry, RunError, Wake};
+use super::{Context, Registry, RunError, TierLimits, Wake};
 use crate::metrics::Metrics;
 use crate::puzzles::monitor::Monitor;
 use crate::store::{Claimed, Lease, Outcome, Store};
@@ -31,7 +31,12 @@ pub struct PoolConfig {
     pub tick: Duration,
     /// A job whose worker died waits this long times its attempts before it runs again.
     pub backoff: Duration,
-    pub context: Context,
+    /// Key from which per-book seeds are derived.
+    pub secret: Arc<[u8]>,
+    /// Each job runs with the limits of the tier it was queued under.
+    pub limits: TierLimits,
+    /// Uploaded word lists, loaded by id.
+    pub wordlists: Arc<super::WordLists>,
     pub registry: Registry,
 }
 
@@ -146,7 +151,12 @@ impl Worker {
         let control = Arc::new(Control::default());
         let engine = {
             let (kind, params, control) = (job.kind.clone(), job.params.clone(), control.clone());
-            let (context, registry) = (self.config.context.clone(), self.config.registry.clone());
+            let context = Context {
+                secret: self.config.secret.clone(),
+                limits: self.config.limits.of(job.tier).clone(),
+                wordlists: self.config.wordlists.clone(),
+            };
+            let registry = self.config.registry.clone();
             tokio::task::spawn_blocking(move || {
                 let mut monitor = JobMonitor(control);
                 guarded(|| registry.run(&context, &kind, &params, &mut monitor))

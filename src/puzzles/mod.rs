@@ -5,6 +5,8 @@ pub mod crossword;
 pub mod foxbook;
 pub mod foxhole;
 pub mod graycode;
+mod limits;
 pub mod monitor;
 pub mod oneup;
 pub mod rng;
+pub use limits::Limits;

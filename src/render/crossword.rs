@@ -26,12 +26,13 @@ const LETTER_FONT: Font = Font::Helvetica;
 
 /// The empty grid with its numbers, and every entry listed as "1 Across (5 letters)".
 pub fn grid_pdf(grid: &Grid, title: &str) -> Vec<u8> {
-    let n = grid.size();
+    let (h, w) = (grid.height(), grid.width());
     let slots = grid.slots();
     let sheet = Sheet {
-        n,
-        black: (0..n * n).map(|i| !grid.is_white(i / n, i % n)).collect(),
-        letters: vec![None; n * n],
+        h,
+        w,
+        black: (0..h * w).map(|i| !grid.is_white(i / w, i % w)).collect(),
+        letters: vec![None; h * w],
         numbers: slots.iter().map(|s| (s.row, s.col, s.number)).collect(),
         // `slots` lists the across ones first, like the entry list.
         entries: slots.iter().map(|s| format!("{} {} ({} letters)", s.number, direction(s.dir), s.len)).collect(),
@@ -44,12 +45,14 @@ pub fn grid_pdf(grid: &Grid, title: &str) -> Vec<u8> {
 /// Rows use `#` for black squares; a malformed fill is drawn as far as it goes (short
 /// rows end in white squares, entries outside the grid are listed but not numbered).
 pub fn solution_pdf(fill: &Fill, title: &str) -> Vec<u8> {
-    let n = fill.rows.len();
+    let h = fill.rows.len();
+    let w = fill.rows.first().map_or(0, |r| r.chars().count());
     let squares: Vec<Option<char>> =
-        fill.rows.iter().flat_map(|row| row.chars().map(Some).chain(std::iter::repeat(None)).take(n)).collect();
+        fill.rows.iter().flat_map(|row| row.chars().map(Some).chain(std::iter::repeat(None)).take(w)).collect();
     let entries = fill.across.iter().map(|e| (e, "Across")).chain(fill.down.iter().map(|e| (e, "Down")));
     let sheet = Sheet {
-        n,
+        h,
+        w,
         black: squares.iter().map(|&sq| sq == Some('#')).collect(),
         letters: squares
             .iter()
@@ -77,7 +80,9 @@ fn direction(d: Direction) -> &'static str {
 
 /// What both PDFs draw, squares row-major.
 struct Sheet {
-    n: usize,
+    /// Rows and columns.
+    h: usize,
+    w: usize,
     black: Vec<bool>,
     letters: Vec<Option<char>>,
     /// (row, col, number), 0-based; a square starting both an across and a down entry
@@ -159,7 +164,7 @@ impl Sheet {
         let leading = size * 1.15;
         let list_height = if lines.is_empty() { 0.0 } else { GAP + rows as f32 * leading };
         let grid_height = (height - list_height).max(0.0);
-        let grid = CellGrid::fit(self.n, self.n, (SIDE, h - GRID_TOP - grid_height, width, grid_height), MAX_PITCH);
+        let grid = CellGrid::fit(self.h, self.w, (SIDE, h - GRID_TOP - grid_height, width, grid_height), MAX_PITCH);
         let list = ListLayout {
             size,
             leading,
@@ -172,10 +177,10 @@ impl Sheet {
     }
 
     fn draw_grid(&self, c: &mut Canvas, grid: &CellGrid) {
-        let n = self.n;
+        let (h, w) = (self.h, self.w);
         let pitch = grid.pitch;
-        for r in 0..n {
-            for (a, b) in runs(n, |col| self.black[r * n + col]) {
+        for r in 0..h {
+            for (a, b) in runs(w, |col| self.black[r * w + col]) {
                 let width = (b - a) as f32 * pitch;
                 c.rect(grid.x(a), grid.y(r + 1), width, pitch, Paint::Fill(Rgb::BLACK));
             }
@@ -189,14 +194,14 @@ impl Sheet {
         let mut numbered: Vec<(usize, usize, u32)> = self.numbers.clone();
         numbered.sort_unstable();
         numbered.dedup();
-        for (r, col, num) in numbered.into_iter().filter(|&(r, col, _)| r < n && col < n) {
+        for (r, col, num) in numbered.into_iter().filter(|&(r, col, _)| r < h && col < w) {
             let cap = NUMBER_FONT.cap_height() * number.size / 1000.0;
             c.text(number, grid.x(col) + pitch * 0.07, grid.y(r) - pitch * 0.06 - cap, &num.to_string());
         }
         let letter = Style::new(LETTER_FONT, pitch * 0.58);
-        for r in 0..n {
+        for r in 0..h {
             let y = grid.y(r + 1) + pitch * 0.14;
-            c.cell_row(letter, grid.left, y, pitch, &self.letters[r * n..(r + 1) * n]);
+            c.cell_row(letter, grid.left, y, pitch, &self.letters[r * w..(r + 1) * w]);
         }
     }
 }
@@ -297,13 +302,14 @@ mod tests {
     fn solution_pdf_draws_a_malformed_fill_without_panicking() {
         let fill = Fill {
             rows: vec!["AB#".into(), "c".into(), "".into()],
-            across: vec![Entry { number: 7, row: 0, col: 9, word: "AB".into() }],
+            across: vec![Entry { number: 7, row: 0, col: 9, word: "AB".into(), score: None }],
             down: vec![],
+            quality: None,
         };
         let text = page_text(|| solution_pdf(&fill, "odd"));
         assert_eq!(list(&text), ["7 Across AB"]);
         assert!(text.iter().any(|s| s.text == "C"));
-        solution_pdf(&Fill { rows: vec![], across: vec![], down: vec![] }, "empty");
+        solution_pdf(&Fill { rows: vec![], across: vec![], down: vec![], quality: None }, "empty");
     }
 
     /// Every size keeps the whole list on the page, even with the most entries a valid
@@ -317,7 +323,8 @@ mod tests {
                 .map(|i| format!("{} {} ({} letters)", i + 1, if i % 2 == 0 { "Across" } else { "Down" }, n))
                 .collect();
             let sheet = Sheet {
-                n,
+                h: n,
+                w: n,
                 black: vec![false; n * n],
                 letters: vec![None; n * n],
                 numbers: vec![],

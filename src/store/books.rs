@@ -29,6 +29,8 @@ pub struct PrintedBook {
 /// A stored book and the state of the job printing it.
 #[derive(Debug, Clone)]
 pub struct BookRecord {
+    /// Where the book stands in the order books were ordered (a cursor for listings).
+    pub position: i64,
     pub serial: String,
     pub job_id: String,
     /// Who ordered it (the owner of its job).
@@ -51,6 +53,7 @@ pub struct BookRecord {
 
 #[derive(sqlx::FromRow)]
 struct BookRow {
+    seq: i64,
     serial: String,
     job_id: String,
     owner: String,
@@ -73,6 +76,7 @@ impl TryFrom<BookRow> for BookRecord {
     type Error = StoreError;
     fn try_from(r: BookRow) -> Result<BookRecord> {
         Ok(BookRecord {
+            position: r.seq,
             state: JobState::parse(&r.state)
                 .ok_or_else(|| StoreError::Corrupt(format!("book {} has job state {:?}", r.serial, r.state)))?,
             answer: r
@@ -99,6 +103,11 @@ impl TryFrom<BookRow> for BookRecord {
     }
 }
 
+/// A book with its job; `LETTERS` is replaced by `b.letters` or `NULL`.
+const BOOK_SELECT: &str = "SELECT j.seq, b.serial, b.job_id, j.owner, b.generator_version, b.pages, b.rows, b.cols, \
+     LETTERS AS letters, b.answer, b.content_hash, b.created_at, b.finished_at, j.state, j.progress_done, \
+     j.progress_total, j.error FROM books b JOIN jobs j ON j.id = b.job_id";
+
 impl Store {
     /// The book with this canonical serial; `with_letters` loads its packed letters too.
     #[tracing::instrument(skip(self), err)]
@@ -112,13 +121,30 @@ impl Store {
         self.find_book("b.job_id = $1", job_id, false).await
     }
 
+    /// A page of books, newest first: `owner`'s (or everyone's when `None`), ordered before
+    /// the position `before` (a value of [`BookRecord::position`]; `None` starts at the newest).
+    #[tracing::instrument(skip(self), err)]
+    pub async fn books(&self, owner: Option<&str>, before: Option<i64>, limit: i64) -> Result<Vec<BookRecord>> {
+        // Two statements rather than `$1 IS NULL OR …`, so each uses its index.
+        let select = BOOK_SELECT.replace("LETTERS", "NULL");
+        let order = "ORDER BY j.seq DESC LIMIT";
+        let before = before.unwrap_or(i64::MAX);
+        let rows: Vec<BookRow> = match owner {
+            Some(owner) => {
+                let sql = format!("{select} WHERE j.owner = $1 AND j.kind = 'books' AND j.seq < $2 {order} $3");
+                with_pool!(self, p => sqlx::query_as(&sql).bind(owner).bind(before).bind(limit).fetch_all(p).await?)
+            }
+            None => {
+                let sql = format!("{select} WHERE j.kind = 'books' AND j.seq < $1 {order} $2");
+                with_pool!(self, p => sqlx::query_as(&sql).bind(before).bind(limit).fetch_all(p).await?)
+            }
+        };
+        rows.into_iter().map(BookRecord::try_from).collect()
+    }
+
     async fn find_book(&self, condition: &str, key: &str, with_letters: bool) -> Result<Option<BookRecord>> {
         let letters = if with_letters { "b.letters" } else { "NULL" };
-        let sql = format!(
-            "SELECT b.serial, b.job_id, j.owner, b.generator_version, b.pages, b.rows, b.cols, {letters} AS letters, \
-             b.answer, b.content_hash, b.created_at, b.finished_at, j.state, j.progress_done, j.progress_total, j.error \
-             FROM books b JOIN jobs j ON j.id = b.job_id WHERE {condition}"
-        );
+        let sql = format!("{} WHERE {condition}", BOOK_SELECT.replace("LETTERS", letters));
         let row: Option<BookRow> = with_pool!(self, p => {
             sqlx::query_as(&sql).bind(key).fetch_optional(p).await?
         });

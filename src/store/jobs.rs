@@ -64,6 +64,33 @@ pub struct Job {
     pub finished_at: Option<i64>,
 }
 
+/// Which limits a job was accepted under, and so runs with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Tier {
+    /// A key holder's (or anyone's, while no key is in use).
+    #[default]
+    Publisher,
+    /// A caller without a key, once keys are in use.
+    Anonymous,
+}
+
+impl Tier {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Tier::Publisher => "publisher",
+            Tier::Anonymous => "anonymous",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Tier> {
+        match s {
+            "publisher" => Some(Tier::Publisher),
+            "anonymous" => Some(Tier::Anonymous),
+            _ => None,
+        }
+    }
+}
+
 /// A job to be queued.
 #[derive(Debug, Clone)]
 pub struct NewJob {
@@ -77,6 +104,7 @@ pub struct NewJob {
     pub idempotency_key: Option<String>,
     /// Runs (counting crashed ones) before the job is failed.
     pub max_attempts: i64,
+    pub tier: Tier,
     /// Rows its kind keeps beside the job, inserted in the same transaction.
     pub on_insert: Option<OnInsert>,
 }
@@ -101,6 +129,7 @@ pub struct Claimed {
     /// JSON text.
     pub params: String,
     pub attempts: i64,
+    pub tier: Tier,
 }
 
 /// How a claimed job ended, as the worker reports it.
@@ -198,6 +227,7 @@ struct ClaimRow {
     kind: String,
     params: String,
     attempts: i64,
+    tier: String,
 }
 
 /// Number of jobs of one kind in one state.
@@ -220,7 +250,7 @@ const NEXT_TURN: &str = "SELECT owner, seq FROM (SELECT o.owner, o.last_claimed,
 /// Hands job `$4` to `$2` with a lease of `$3` ms, if it is still queued.
 const CLAIM: &str = "UPDATE jobs SET state = 'running', attempts = attempts + 1, lease_owner = $2, \
      lease_expires_at = {NOW} + $3, started_at = COALESCE(started_at, {NOW}) \
-     WHERE seq = $4 AND state = 'queued' RETURNING id, kind, params, attempts";
+     WHERE seq = $4 AND state = 'queued' RETURNING id, kind, params, attempts, tier";
 
 const TAKE_TURN: &str = "UPDATE job_owners SET last_claimed = {NOW} WHERE owner = $2";
 
@@ -245,8 +275,8 @@ impl Store {
         }
         let id = uuid::Uuid::new_v4().to_string();
         let insert_job = self.sql(
-            "INSERT INTO jobs (id, kind, params, state, max_attempts, idempotency_key, created_at, owner) \
-             VALUES ($2, $3, $4, 'queued', $5, $6, {NOW}, $7)",
+            "INSERT INTO jobs (id, kind, params, state, max_attempts, idempotency_key, created_at, owner, tier) \
+             VALUES ($2, $3, $4, 'queued', $5, $6, {NOW}, $7, $8)",
         );
         let insert_book = self.sql(
             "INSERT INTO books (serial, job_id, generator_version, pages, rows, cols, created_at) \
@@ -263,6 +293,7 @@ impl Store {
                 .bind(new.max_attempts)
                 .bind(&new.idempotency_key)
                 .bind(&new.owner)
+                .bind(new.tier.as_str())
                 .execute(&mut *tx)
                 .await?;
             sqlx::query("INSERT INTO job_owners (owner) VALUES ($1) ON CONFLICT (owner) DO NOTHING")
@@ -428,7 +459,12 @@ impl Store {
             Ok::<_, sqlx::Error>(row)
         }
         .await)?;
-        Ok(row.map(|r| Claimed { id: r.id, kind: r.kind, params: r.params, attempts: r.attempts }))
+        row.map(|r| {
+            let tier = Tier::parse(&r.tier)
+                .ok_or_else(|| StoreError::Corrupt(format!("job {} has tier {:?}", r.id, r.tier)))?;
+            Ok(Claimed { id: r.id, kind: r.kind, params: r.params, attempts: r.attempts, tier })
+        })
+        .transpose()
     }
 
     /// Deals with running jobs whose lease expired (their worker died or hung): records the

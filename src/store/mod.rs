@@ -10,6 +10,7 @@ mod clock;
 mod jobs;
 mod keys;
 mod settings;
+mod wordlists;
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -19,8 +20,11 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePo
 
 pub use books::{BookRecord, NewBook, PrintedBook};
 pub use clock::Clock;
-pub use jobs::{Attempt, Claimed, Job, JobCount, JobState, Lease, NewJob, OnInsert, OnSuccess, Outcome, QueueListener};
+pub use jobs::{
+    Attempt, Claimed, Job, JobCount, JobState, Lease, NewJob, OnInsert, OnSuccess, Outcome, QueueListener, Tier,
+};
 pub use keys::ApiKey;
+pub use wordlists::{NewWordList, WordListRecord};
 
 /// Which database a `Store` talks to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,6 +50,9 @@ macro_rules! with_pool {
     };
 }
 pub(crate) use with_pool;
+
+/// The setting holding the book secret `serve` generated (when none is configured).
+pub const BOOK_SECRET: &str = "book_secret";
 
 /// Errors from the database layer.
 #[derive(Debug, thiserror::Error)]

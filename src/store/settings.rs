@@ -20,4 +20,13 @@ impl Store {
         });
         Ok(value)
     }
+
+    /// The stored value of `name`, if any.
+    #[tracing::instrument(skip(self), err)]
+    pub async fn setting(&self, name: &str) -> Result<Option<String>> {
+        let value: Option<String> = with_pool!(self, p => {
+            sqlx::query_scalar("SELECT value FROM settings WHERE name = $1").bind(name).fetch_optional(p).await?
+        });
+        Ok(value)
+    }
 }

@@ -61,10 +61,12 @@ if [ "$swapped" != "$serial" ]; then
 fi
 req GET "/books/ABC"
 check_problem 400 "not a serial" "malformed serial"
-# A huge serial is not repeated back in full.
-req GET "/books/$(head -c 16000 /dev/zero | tr '\0' 'A')"
-check_problem 400 "16000 characters" "a 16 KB serial is refused"
+# A huge serial is not repeated back in full; a URL over 8 KiB is refused as such.
+req GET "/books/$(head -c 7000 /dev/zero | tr '\0' 'A')"
+check_problem 400 "7000 characters" "a 7 KB serial is refused"
 check_jq '(.detail | length) < 400' "the answer repeats at most 200 characters of it"
+req GET "/books/$(head -c 16000 /dev/zero | tr '\0' 'A')"
+check_problem 414 "at most 8192" "a 16 KB URL is 414, as problem+json"
 req GET /books/00000000000
 check_problem 404 "no book" "well-formed unknown serial"
 req GET "/books/$serial/pages/4"

@@ -40,6 +40,11 @@ impl TestDb {
         [TestDb::sqlite(), TestDb::postgres()]
     }
 
+    /// The PostgreSQL database's name (None for SQLite).
+    pub fn pg_database(&self) -> Option<&str> {
+        self.pg_name.as_deref()
+    }
+
     pub fn backend(&self) -> &'static str {
         if self.pg_name.is_some() {
             "PostgreSQL"
@@ -74,7 +79,7 @@ where
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-fn psql(url: &str, sql: &str) {
+pub fn psql(url: &str, sql: &str) {
     let out = Command::new("psql")
         .args([url, "-q", "-v", "ON_ERROR_STOP=1", "-c", sql])
         .output()
@@ -118,6 +123,8 @@ impl Server {
             .args(["--bind", "127.0.0.1:0", "--database-url", db_url])
             .args(args)
             .env("RUST_LOG", "warn")
+            // Tests make many anonymous requests quickly; the rate limit has its own test.
+            .env("PUZZLEPRESS_ANONYMOUS_REQUESTS_PER_MINUTE", "1000000")
             // A secret in the developer's shell must not leak into the tests.
             .env_remove("PUZZLEPRESS_SECRET")
             .env_remove("PUZZLEPRESS_SECRET_FILE")
@@ -149,6 +156,11 @@ impl Server {
 
     pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base)
+    }
+
+    /// `host:port`, for raw TCP clients.
+    pub fn addr(&self) -> String {
+        self.base.trim_start_matches("http://").to_string()
     }
 
     /// SIGKILL: the process dies without releasing anything.

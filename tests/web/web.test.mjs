@@ -13,6 +13,9 @@ import { chromium } from 'playwright-core';
 import { ALPHABET, groupSerial, parseSerial, serialFromData } from '../../web/static/serial.js';
 
 const BASE_URL = (process.env.BASE_URL || '').replace(/\/+$/, '');
+// A server with an API key (its token in KEYED_TOKEN): ordering there needs the key.
+const KEYED_BASE_URL = (process.env.KEYED_BASE_URL || '').replace(/\/+$/, '');
+const KEYED_TOKEN = process.env.KEYED_TOKEN || '';
 const SCREENSHOT_DIR = process.env.SCREENSHOT_DIR || 'target/screenshots';
 const SCENARIO_TIMEOUT_MS = 180_000;
 
@@ -116,6 +119,33 @@ scenario('order a 3-page book, watch it print, and find its fox by serial', asyn
   const pdf = await page.getAttribute('#answer-pdf', 'href');
   assert.equal(pdf, `/books/${serial}/answer.pdf`);
   await screenshot(page, 'index-answer');
+});
+
+scenario('with keys in use, /order asks for a publisher key, refuses a wrong one, and prints with the right one', async (page) => {
+  assert.ok(KEYED_BASE_URL && KEYED_TOKEN.startsWith('pp_'), 'KEYED_BASE_URL and KEYED_TOKEN are set (tests/web/run.sh)');
+  await page.goto(`${KEYED_BASE_URL}/order`);
+  assert.equal(await page.isVisible('#api-key'), false, 'no key field until one is needed');
+  await page.fill('#pages', '2');
+  await page.fill('#rows', '6');
+  await page.fill('#cols', '6');
+  await page.click('#print');
+  await page.waitForSelector('#api-key', { state: 'visible' });
+  const asked = await waitForText(page, '#order-error', (t) => t.length > 0);
+  assert.match(asked, /API key/, 'the page says a key is needed');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'api-key', 'the key field has the focus');
+  await page.fill('#api-key', 'pp_not-a-real-key');
+  await page.click('#print');
+  await waitForText(page, '#order-error', (t) => /not accepted/.test(t));
+  await page.fill('#api-key', KEYED_TOKEN);
+  await page.click('#print');
+  await page.waitForFunction(() => !document.querySelector('#order-done').hidden, null, { timeout: 120_000 });
+  const serial = parseSerial((await page.textContent('#order-serial')).trim()).serial;
+  // The book PDF is the publisher's: the page fetches it with the key.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#link-book')]);
+  const file = await download.path();
+  const head = (await fs.readFile(file)).subarray(0, 5).toString();
+  assert.equal(head, '%PDF-', `the downloaded book ${serial} is a PDF`);
+  await screenshot(page, 'order-with-key');
 });
 
 scenario('a mistyped serial is caught before any request; an unknown one is reported', async (page) => {
@@ -355,6 +385,10 @@ async function main() {
       page.setDefaultTimeout(30_000);
       const pageErrors = [];
       page.on('pageerror', (err) => pageErrors.push(err.message));
+      // A page that needs what the Content-Security-Policy forbids is broken in production.
+      page.on('console', (msg) => {
+        if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text())) pageErrors.push(msg.text());
+      });
       const started = Date.now();
       try {
         let timer;

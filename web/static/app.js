@@ -31,8 +31,30 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * Calls the API. `json` or `text` give a body. Resolves to {status, body, location};
  * rejects with ApiError (status 0 when the server could not be reached).
  */
+const KEY_STORE = 'puzzlepress-api-key';
+
+/** The publisher's API key this tab was given, if any (kept for the tab's session only). */
+export function apiKey() {
+  try {
+    return sessionStorage.getItem(KEY_STORE) || '';
+  } catch {
+    return '';
+  }
+}
+
+export function setApiKey(token) {
+  try {
+    if (token) sessionStorage.setItem(KEY_STORE, token);
+    else sessionStorage.removeItem(KEY_STORE);
+  } catch {
+    // Storage disabled: the key lasts until the page is left.
+  }
+}
+
 export async function api(path, { method = 'GET', json, text } = {}) {
   const headers = { Accept: 'application/json, application/problem+json' };
+  const key = apiKey();
+  if (key) headers.Authorization = `Bearer ${key}`;
   const init = { method, headers };
   if (json !== undefined) {
     init.body = JSON.stringify(json);

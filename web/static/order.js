@@ -1,5 +1,5 @@
 // "/order": order a book, watch it print, then offer its PDFs and viewer.
-import { api, poll, showProgress, say } from '/static/app.js';
+import { api, apiKey, setApiKey, poll, showProgress, say } from '/static/app.js';
 import { groupSerial } from '/static/serial.js';
 import { bookFailure, bookLinks } from '/static/books.js';
 
@@ -13,6 +13,22 @@ const status = $('#order-status');
 const bar = $('#book-progress');
 const barText = $('#book-progress-text');
 const done = $('#order-done');
+const keyField = $('#key-field');
+const keyInput = $('#api-key');
+
+// A key given earlier in this tab is shown (and used) again.
+if (apiKey()) {
+  keyField.hidden = false;
+  keyInput.value = apiKey();
+}
+
+/** Asks for a key: the service refused the order without one (or the one given). */
+function askForKey(message) {
+  keyField.hidden = false;
+  keyInput.setAttribute('aria-invalid', 'true');
+  formError.textContent = message;
+  keyInput.focus();
+}
 
 const FIELDS = [
   { name: 'pages', label: 'Pages', min: 1, max: 1000 },
@@ -56,6 +72,8 @@ async function order(event) {
     $(`#${field}`).focus();
     return;
   }
+  if (!keyField.hidden) setApiKey(keyInput.value.trim());
+  keyInput.removeAttribute('aria-invalid');
   button.disabled = true;
   section.hidden = true;
   try {
@@ -83,6 +101,15 @@ async function order(event) {
       say(status, await bookFailure(book), 'error');
     }
   } catch (err) {
+    if (err.status === 401) {
+      section.hidden = true;
+      askForKey(
+        apiKey()
+          ? 'That API key was not accepted. Check it and try again.'
+          : 'This service needs a publisher\'s API key to print a book. Enter yours and print again.',
+      );
+      return;
+    }
     const f = err.problem?.field;
     if (FIELDS.some((x) => x.name === f)) markInvalid(f);
     if (section.hidden) formError.textContent = err.message;
@@ -91,5 +118,24 @@ async function order(event) {
     button.disabled = false;
   }
 }
+
+// With a key, the book PDF is the publisher's alone: fetch it with the key.
+$('#link-book').addEventListener('click', async (event) => {
+  const key = apiKey();
+  if (!key) return;
+  event.preventDefault();
+  const link = event.currentTarget;
+  const res = await fetch(link.href, { headers: { Authorization: `Bearer ${key}` } }).catch(() => null);
+  if (!res || !res.ok) {
+    say(status, 'The book PDF could not be downloaded. Try again in a moment.', 'error');
+    return;
+  }
+  const url = URL.createObjectURL(await res.blob());
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = link.href.split('/').slice(-2).join('-');
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+});
 
 form.addEventListener('submit', order);

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::jobs::{Context, JobKind, RunError};
-use crate::puzzles::foxbook::{book_for, BookError, BookSpec, GENERATOR_VERSION};
+use crate::puzzles::foxbook::{book_for_within, BookError, BookSpec, GENERATOR_VERSION};
 use crate::puzzles::monitor::Monitor;
 use crate::store::{NewBook, OnInsert, OnSuccess, PrintedBook};
 
@@ -35,10 +35,12 @@ impl JobKind for Books {
     type Output = BookResult;
 
     fn run(ctx: &Context, params: BookParams, monitor: &mut dyn Monitor) -> Result<BookResult, RunError> {
-        let book = book_for(&ctx.secret, &params.serial, params.spec, monitor).map_err(|e| match e {
-            BookError::Cancelled(_) => RunError::Cancelled,
-            e @ BookError::Spec(_) => RunError::Failed(e.to_string()),
-        })?;
+        let book = book_for_within(&ctx.secret, &params.serial, params.spec, &ctx.limits.foxbook, monitor).map_err(
+            |e| match e {
+                BookError::Cancelled(_) => RunError::Cancelled,
+                e @ BookError::Spec(_) => RunError::Failed(e.to_string()),
+            },
+        )?;
         let content_hash = book.content_hash_hex();
         let answer = serde_json::to_string(&book.answer).map_err(|e| RunError::Failed(e.to_string()))?;
         let printed = PrintedBook {

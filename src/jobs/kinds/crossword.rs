@@ -4,9 +4,11 @@
 use serde::{Deserialize, Serialize};
 
 use crate::jobs::{Context, JobKind, RunError};
+use std::sync::Arc;
+
 use crate::puzzles::crossword::{
-    self, CrosswordError, Entry, Fill, FillRequest, Pattern, PatternRequest, PatternResult, WordSquareRequest,
-    WordSquareResult,
+    self, CrosswordError, Entry, Fill, FillRequest, Pattern, PatternRequest, PatternResult, Quality, WordList,
+    WordSquareRequest, WordSquareResult,
 };
 use crate::puzzles::monitor::Monitor;
 
@@ -40,6 +42,10 @@ pub struct FillOutput {
     pub rows: Option<Vec<String>>,
     pub across: Vec<Entry>,
     pub down: Vec<Entry>,
+    /// The lowest and the mean score of the entries (absent when none has a score).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub quality: Option<Quality>,
     /// Why no fill was found (none exists, or the budget ran out).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
@@ -50,7 +56,7 @@ impl FillOutput {
     /// The fill, if one was found.
     pub fn fill(self) -> Result<Fill, String> {
         match self.rows {
-            Some(rows) => Ok(Fill { rows, across: self.across, down: self.down }),
+            Some(rows) => Ok(Fill { rows, across: self.across, down: self.down, quality: self.quality }),
             None => Err(self.reason.unwrap_or_else(|| "no reason recorded".into())),
         }
     }
@@ -83,7 +89,7 @@ impl From<PatternResult> for PatternsOutput {
 
 impl From<Fill> for FillOutput {
     fn from(f: Fill) -> Self {
-        FillOutput { rows: Some(f.rows), across: f.across, down: f.down, reason: None }
+        FillOutput { rows: Some(f.rows), across: f.across, down: f.down, quality: f.quality, reason: None }
     }
 }
 
@@ -129,13 +135,23 @@ fn outcome<T, O: From<T> + WithReason>(result: Result<T, CrosswordError>) -> Res
     }
 }
 
+/// The uploaded list a request names, loaded through the store (the params hold its id).
+fn stored_list(ctx: &Context, id: Option<&str>) -> Result<Option<Arc<WordList>>, RunError> {
+    let Some(id) = id else { return Ok(None) };
+    match ctx.wordlists.load_blocking(id) {
+        Ok(Some(list)) => Ok(Some(list)),
+        Ok(None) => Err(RunError::Failed(format!("word list {id} was deleted before the job ran"))),
+        Err(e) => Err(RunError::Failed(format!("word list {id}: {e}"))),
+    }
+}
+
 impl JobKind for CrosswordPatterns {
     const NAME: &'static str = "crosswords.patterns";
     type Params = PatternRequest;
     type Output = PatternsOutput;
 
-    fn run(_: &Context, req: PatternRequest, monitor: &mut dyn Monitor) -> Result<PatternsOutput, RunError> {
-        outcome(crossword::generate_patterns(&req, monitor))
+    fn run(ctx: &Context, req: PatternRequest, monitor: &mut dyn Monitor) -> Result<PatternsOutput, RunError> {
+        outcome(crossword::generate_patterns_within(&req, &ctx.limits.crossword, monitor))
     }
 }
 
@@ -144,8 +160,9 @@ impl JobKind for CrosswordFills {
     type Params = FillRequest;
     type Output = FillOutput;
 
-    fn run(_: &Context, req: FillRequest, monitor: &mut dyn Monitor) -> Result<FillOutput, RunError> {
-        outcome(crossword::fill(&req, monitor))
+    fn run(ctx: &Context, req: FillRequest, monitor: &mut dyn Monitor) -> Result<FillOutput, RunError> {
+        let stored = stored_list(ctx, req.wordlist.as_deref())?;
+        outcome(crossword::fill_within(&req, stored.as_deref(), &ctx.limits.crossword, monitor))
     }
 }
 
@@ -154,7 +171,8 @@ impl JobKind for WordSquares {
     type Params = WordSquareRequest;
     type Output = WordSquaresOutput;
 
-    fn run(_: &Context, req: WordSquareRequest, monitor: &mut dyn Monitor) -> Result<WordSquaresOutput, RunError> {
-        outcome(crossword::word_squares(&req, monitor))
+    fn run(ctx: &Context, req: WordSquareRequest, monitor: &mut dyn Monitor) -> Result<WordSquaresOutput, RunError> {
+        let stored = stored_list(ctx, req.wordlist.as_deref())?;
+        outcome(crossword::word_squares_within(&req, stored.as_deref(), &ctx.limits.crossword, monitor))
     }
 }

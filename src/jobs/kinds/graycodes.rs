@@ -11,8 +11,8 @@ impl JobKind for GrayCodes {
     type Params = GrayRequest;
     type Output = GrayOutcome;
 
-    fn run(_: &Context, req: GrayRequest, monitor: &mut dyn Monitor) -> Result<GrayOutcome, RunError> {
-        graycode::gray_codes(&req, monitor).map_err(|e| match e {
+    fn run(ctx: &Context, req: GrayRequest, monitor: &mut dyn Monitor) -> Result<GrayOutcome, RunError> {
+        graycode::gray_codes_within(&req, &ctx.limits.graycode, monitor).map_err(|e| match e {
             GrayError::Cancelled => RunError::Cancelled,
             other => RunError::Failed(other.to_string()),
         })

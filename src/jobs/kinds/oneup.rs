@@ -55,15 +55,17 @@ impl JobKind for OneUpSolves {
     type Params = SolveParams;
     type Output = SolveOutput;
 
-    fn run(_: &Context, params: SolveParams, monitor: &mut dyn Monitor) -> Result<SolveOutput, RunError> {
+    fn run(ctx: &Context, params: SolveParams, monitor: &mut dyn Monitor) -> Result<SolveOutput, RunError> {
         let puzzle = Puzzle::from_json_value(&params.puzzle).map_err(|e| RunError::Failed(e.to_string()))?;
         Ok(match params.method {
             Method::Exact => SolveOutput::Exact(oneup::solve(&puzzle, 2, monitor)?),
-            Method::Metropolis => match oneup::metropolis(&puzzle, &params.metropolis, monitor) {
-                Ok(outcome) => SolveOutput::Metropolis(outcome),
-                Err(MetropolisError::Cancelled(_)) => return Err(RunError::Cancelled),
-                Err(e @ MetropolisError::Options(_)) => return Err(RunError::Failed(e.to_string())),
-            },
+            Method::Metropolis => {
+                match oneup::metropolis_within(&puzzle, &params.metropolis, &ctx.limits.oneup, monitor) {
+                    Ok(outcome) => SolveOutput::Metropolis(outcome),
+                    Err(MetropolisError::Cancelled(_)) => return Err(RunError::Cancelled),
+                    Err(e @ MetropolisError::Options(_)) => return Err(RunError::Failed(e.to_string())),
+                }
+            }
         })
     }
 }

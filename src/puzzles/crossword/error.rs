@@ -41,3 +41,11 @@ impl From<Cancelled> for CrosswordError {
         CrosswordError::Cancelled
     }
 }
+
+/// Client input as quoted in a message: at most 60 characters of it.
+pub(crate) fn clip(input: &str) -> String {
+    match input.char_indices().nth(60) {
+        Some((cut, _)) => format!("{}…", &input[..cut]),
+        None => input.to_string(),
+    }
+}

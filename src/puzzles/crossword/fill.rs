@@ -1,5 +1,10 @@
-//! Filling a pattern from a word list: every slot (run of >= 2 white squares) gets a
-//! distinct word of the list and crossing slots agree. The search is in `fill_search`.
+//! Filling a grid from a scored word list: every slot (run of >= 2 white squares) gets a
+//! distinct entry of the list, crossing slots agree and fixed letters are kept. A slot
+//! made wholly of fixed letters (a theme entry) is kept as it is and need not be in the
+//! list. Within its budget a fill prefers better entries: it raises the lowest score
+//! first, then the mean (see `fill_search`). The search is in `fill_search`.
+
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -8,10 +13,10 @@ use crate::puzzles::rng::Rng;
 
 use super::budget::Budget;
 use super::error::CrosswordError;
-use super::fill_search;
+use super::fill_search::{self, Given};
 use super::grid::{Direction, Grid, Slot};
 use super::limits::{at_most, Limits};
-use super::words::{LengthIndex, WordList};
+use super::words::{LengthIndex, WordFilter, WordList, DEFAULT_SCORE};
 
 /// Candidate words tried when a request gives no `max_nodes`, or fewer if
 /// [`Limits::fill_max_work`] allows fewer for the pattern and the list.
@@ -28,13 +33,14 @@ pub(crate) fn node_cost(slots: &[Slot], list: &WordList) -> u64 {
     NODE_OVERHEAD_WORDS + slots.iter().map(|s| list.count_of_len(s.len).div_ceil(64) as u64).sum::<u64>()
 }
 
-/// A pattern given as its hex string or as rows (`"#...#"`).
+/// A pattern given as its hex string or as rows (`"#..A#"`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(untagged)]
 pub enum PatternInput {
-    /// The pattern's hex form (as a pattern search returns it).
+    /// The pattern's hex form (as a pattern search returns it; square, side 5..21).
     Hex(String),
-    /// The pattern's rows: `#` black, `.` white.
+    /// The grid's rows, 3..31 of 3..31 squares: `#` black, `.` white, `A`-`Z` a white
+    /// square with its letter fixed.
     Rows(Vec<String>),
 }
 
@@ -51,14 +57,31 @@ impl PatternInput {
 #[serde(deny_unknown_fields)]
 pub struct FillRequest {
     pub pattern: PatternInput,
-    /// Word list to use instead of the bundled English one.
+    /// A small word list of its own instead of the bundled English one: entries, each
+    /// `entry` or `entry;score` (0..100, default 50).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false, max_items = 1000000)]
     pub words: Option<Vec<String>>,
+    /// The id of an uploaded word list (`POST /wordlists`) instead of the bundled one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub wordlist: Option<String>,
+    /// Entries scoring below are not used (0..100).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, minimum = 0, maximum = 100, default = 50)]
+    pub min_score: Option<u8>,
+    /// Whether entries of the block list of offensive and crude words may be used.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[schema(default = false)]
+    pub allow_offensive: bool,
+    /// No two entries share a run of more than this many letters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, minimum = 2, maximum = 31)]
+    pub max_shared_substring: Option<usize>,
     #[serde(default)]
     #[schema(default = 0)]
     pub seed: u64,
-    /// Candidate words tried, over all restarts.
+    /// Candidate words tried, over all restarts and improvements.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false, minimum = 1, default = 1000000)]
     pub max_nodes: Option<u64>,
@@ -74,6 +97,11 @@ pub struct FillOptions {
     /// Candidate words tried, over all restarts (default `DEFAULT_MAX_NODES`).
     pub max_nodes: Option<u64>,
     pub time_limit_ms: Option<u64>,
+    /// Which entries may be used (score, block list).
+    pub filter: WordFilter,
+    pub max_shared_substring: Option<usize>,
+    /// Return the first fill found, without trying to raise its lowest score (benchmarks).
+    pub first_fill: bool,
 }
 
 /// One clue position: 1-based `row` and `col` of its first letter.
@@ -83,35 +111,74 @@ pub struct Entry {
     pub row: usize,
     pub col: usize,
     pub word: String,
+    /// The entry's score in the word list; absent for an entry of fixed letters that the
+    /// list does not have.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, minimum = 0, maximum = 100)]
+    pub score: Option<u8>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// The scores of a fill's entries (those with a score).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct Quality {
+    #[schema(minimum = 0, maximum = 100)]
+    pub min_score: u8,
+    /// Rounded to two decimals.
+    pub mean_score: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Fill {
     /// Letters, `#` for black squares.
     pub rows: Vec<String>,
     pub across: Vec<Entry>,
     pub down: Vec<Entry>,
+    /// Absent when no entry has a score.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quality: Option<Quality>,
 }
 
 impl FillRequest {
+    /// A request for `pattern` with every other field at its default.
+    pub fn new(pattern: PatternInput) -> FillRequest {
+        FillRequest {
+            pattern,
+            words: None,
+            wordlist: None,
+            min_score: None,
+            allow_offensive: false,
+            max_shared_substring: None,
+            seed: 0,
+            max_nodes: None,
+            time_limit_ms: None,
+        }
+    }
+
     /// Checks the request against `limits` without searching; errors name the field.
     pub fn validate(&self, limits: &Limits) -> Result<(), CrosswordError> {
-        let (grid, _, _) = self.plan(limits)?;
+        self.validate_with(None, limits)
+    }
+
+    /// [`FillRequest::validate`] with the list `wordlist` names (the caller loads it).
+    pub fn validate_with(&self, stored: Option<&WordList>, limits: &Limits) -> Result<(), CrosswordError> {
+        let (grid, _, _) = self.plan(stored, limits)?;
         check_covered(&grid, &grid.slots())
     }
 
     /// The pattern, the word list and the options, checked against `limits`.
-    fn plan(
+    fn plan<'a>(
         &self,
+        stored: Option<&'a WordList>,
         limits: &Limits,
-    ) -> Result<(Grid, std::borrow::Cow<'static, WordList>, FillOptions), CrosswordError> {
+    ) -> Result<(Grid, std::borrow::Cow<'a, WordList>, FillOptions), CrosswordError> {
         let grid = self.pattern.to_grid()?;
-        if let Some(words) = &self.words {
-            if words.len() > limits.max_words {
-                return Err(at_most("words", limits.max_words as u64, words.len() as u64));
+        let list = choose_list(self.words.as_deref(), self.wordlist.as_deref(), stored, limits)?;
+        let filter = filter(self.min_score, self.allow_offensive)?;
+        if let Some(n) = self.max_shared_substring {
+            if n < 2 {
+                return Err(CrosswordError::field("max_shared_substring", format!("must be at least 2 (got {n})")));
             }
         }
-        let list = WordList::chosen(self.words.as_deref())?;
         let cost = node_cost(&grid.slots(), &list);
         let affordable = limits.fill_max_work / cost;
         if affordable < limits.fill_max_nodes && self.max_nodes.is_some_and(|n| n > affordable) {
@@ -128,24 +195,72 @@ impl FillRequest {
         let max = limits.fill_max_nodes.min(affordable);
         let max_nodes = Limits::max_nodes(self.max_nodes, DEFAULT_MAX_NODES, max)?;
         let time_limit_ms = limits.time_limit(self.time_limit_ms)?;
-        Ok((grid, list, FillOptions { seed: self.seed, max_nodes: Some(max_nodes), time_limit_ms }))
+        let opts = FillOptions {
+            seed: self.seed,
+            max_nodes: Some(max_nodes),
+            time_limit_ms,
+            filter,
+            max_shared_substring: self.max_shared_substring,
+            first_fill: false,
+        };
+        Ok((grid, list, opts))
     }
+}
+
+/// The list a request uses: its own `words`, the stored list `wordlist` names (loaded
+/// by the caller into `stored`), or the bundled English one.
+pub(crate) fn choose_list<'a>(
+    words: Option<&[String]>,
+    wordlist: Option<&str>,
+    stored: Option<&'a WordList>,
+    limits: &Limits,
+) -> Result<std::borrow::Cow<'a, WordList>, CrosswordError> {
+    use std::borrow::Cow;
+    match (words, wordlist) {
+        (Some(_), Some(_)) => Err(CrosswordError::field("wordlist", "give either words or wordlist, not both")),
+        (Some(words), None) => {
+            if words.len() > limits.max_words {
+                return Err(at_most("words", limits.max_words as u64, words.len() as u64));
+            }
+            Ok(Cow::Owned(WordList::from_words(words)?))
+        }
+        (None, Some(id)) => stored
+            .map(Cow::Borrowed)
+            .ok_or_else(|| CrosswordError::field("wordlist", format!("no word list {:?}", super::error::clip(id)))),
+        (None, None) => Ok(Cow::Borrowed(WordList::english())),
+    }
+}
+
+/// The entry filter of a request's `min_score` and `allow_offensive`.
+pub(crate) fn filter(min_score: Option<u8>, allow_offensive: bool) -> Result<WordFilter, CrosswordError> {
+    let min_score = min_score.unwrap_or(DEFAULT_SCORE);
+    if min_score > 100 {
+        return Err(CrosswordError::field("min_score", format!("must be at most 100 (got {min_score})")));
+    }
+    Ok(WordFilter { min_score, allow_offensive })
 }
 
 /// Fills the requested pattern (see `fill_grid`) within the default [`Limits`].
 pub fn fill(req: &FillRequest, progress: &mut dyn Monitor) -> Result<Fill, CrosswordError> {
-    fill_within(req, &Limits::default(), progress)
+    fill_within(req, None, &Limits::default(), progress)
 }
 
 /// [`fill`] within `limits`: a request above them is refused before any search.
-pub fn fill_within(req: &FillRequest, limits: &Limits, progress: &mut dyn Monitor) -> Result<Fill, CrosswordError> {
-    let (grid, list, opts) = req.plan(limits)?;
+/// `stored` is the list the request's `wordlist` names, loaded by the caller.
+pub fn fill_within(
+    req: &FillRequest,
+    stored: Option<&WordList>,
+    limits: &Limits,
+    progress: &mut dyn Monitor,
+) -> Result<Fill, CrosswordError> {
+    let (grid, list, opts) = req.plan(stored, limits)?;
     fill_grid(&grid, &list, &opts, progress)
 }
 
-/// Fills every slot (run of >= 2 white squares) with a distinct word of `list` so that
-/// crossing slots agree, with standard numbering. `opts` come from the caller, not a
-/// client: they are not checked against [`Limits`] (see [`fill_within`]).
+/// Fills every slot (run of >= 2 white squares) with a distinct entry of `list` so that
+/// crossing slots agree and fixed letters are kept, with standard numbering. `opts` come
+/// from the caller, not a client: they are not checked against [`Limits`] (see
+/// [`fill_within`]).
 pub fn fill_grid(
     grid: &Grid,
     list: &WordList,
@@ -156,49 +271,74 @@ pub fn fill_grid(
     super::budget::time_limit_ms(opts.time_limit_ms)?;
     let slots = grid.slots();
     check_covered(grid, &slots)?;
-    check_lengths(&slots, list)?;
-    // The seed shuffles each length's words (candidate order) and drives the restarts.
-    let mut rng = Rng::from_u64(opts.seed);
-    let mut indexes: Vec<Option<LengthIndex>> = (0..=grid.size()).map(|_| None).collect();
-    for s in &slots {
+    // Slots wholly of fixed letters are given; the others are searched.
+    let fixed = |s: &Slot| s.cells().all(|(r, c)| grid.letter(r, c).is_some());
+    let (given, open): (Vec<Slot>, Vec<Slot>) = slots.iter().partition(|s| fixed(s));
+    // The seed orders the candidates of equal score and drives the restarts.
+    let rng = Rng::from_u64(opts.seed);
+    let longest = slots.iter().map(|s| s.len).max().unwrap_or(0);
+    let mut indexes: Vec<Option<Arc<LengthIndex>>> = vec![None; longest + 1];
+    for s in &open {
         if indexes[s.len].is_none() {
-            indexes[s.len] = Some(LengthIndex::build(list, s.len, Some(&mut rng)));
+            indexes[s.len] = Some(list.index(s.len, &opts.filter));
         }
     }
+    check_candidates(grid, &open, &given, &indexes, &opts.filter)?;
+    let given: Vec<Given> = given.iter().map(|s| Given { slot: *s, word: slot_letters(grid, s) }).collect();
     let mut budget = Budget::new(max_nodes, opts.time_limit_ms, 128, progress);
-    let words = fill_search::solve(grid, &slots, &indexes, rng, &mut budget)?;
-    Ok(output(grid.size(), &slots, words))
+    let words = fill_search::solve(grid, &open, &given, &indexes, opts, rng, &mut budget)?;
+    let mut chosen: Vec<(Slot, String)> = open.into_iter().zip(words).collect();
+    chosen.extend(given.into_iter().map(|g| (g.slot, String::from_utf8(g.word).expect("ASCII"))));
+    Ok(output(grid, &slots, chosen, list))
 }
 
-fn output(n: usize, slots: &[Slot], words: Vec<String>) -> Fill {
-    let mut rows = vec![vec![b'#'; n]; n];
+/// The letters of a slot wholly of fixed letters.
+fn slot_letters(grid: &Grid, s: &Slot) -> Vec<u8> {
+    s.cells().map(|(r, c)| grid.letter(r, c).expect("fixed")).collect()
+}
+
+/// A slot as its fixed letters, `?` for the open squares: `?A?E??????`.
+pub(crate) fn slot_pattern(grid: &Grid, s: &Slot) -> String {
+    s.cells().map(|(r, c)| grid.letter(r, c).map_or('?', char::from)).collect()
+}
+
+fn output(grid: &Grid, slots: &[Slot], chosen: Vec<(Slot, String)>, list: &WordList) -> Fill {
+    let (h, w) = (grid.height(), grid.width());
+    let mut rows = vec![vec![b'#'; w]; h];
     let (mut across, mut down) = (Vec::new(), Vec::new());
-    for (slot, word) in slots.iter().zip(words) {
+    for slot in slots {
+        let word = &chosen.iter().find(|(s, _)| s == slot).expect("every slot chosen").1;
         for ((r, c), ch) in slot.cells().zip(word.bytes()) {
             rows[r][c] = ch;
         }
-        let entry = Entry { number: slot.number, row: slot.row + 1, col: slot.col + 1, word };
+        let score = list.score(word.as_bytes());
+        let entry = Entry { number: slot.number, row: slot.row + 1, col: slot.col + 1, word: word.clone(), score };
         match slot.dir {
             Direction::Across => across.push(entry),
             Direction::Down => down.push(entry),
         }
     }
     let rows = rows.into_iter().map(|r| String::from_utf8(r).expect("ASCII")).collect();
-    Fill { rows, across, down }
+    let scores: Vec<u8> = across.iter().chain(&down).filter_map(|e| e.score).collect();
+    let quality = (!scores.is_empty()).then(|| {
+        let mean = scores.iter().map(|&s| s as f64).sum::<f64>() / scores.len() as f64;
+        Quality { min_score: *scores.iter().min().expect("some"), mean_score: (mean * 100.0).round() / 100.0 }
+    });
+    Fill { rows, across, down, quality }
 }
 
 /// A pattern problem visible without searching: white squares in no word.
 fn check_covered(grid: &Grid, slots: &[Slot]) -> Result<(), CrosswordError> {
-    let n = grid.size();
-    let mut covered = vec![false; n * n];
+    let (h, w) = (grid.height(), grid.width());
+    let mut covered = vec![false; h * w];
     for s in slots {
         for (r, c) in s.cells() {
-            covered[r * n + c] = true;
+            covered[r * w + c] = true;
         }
     }
-    for r in 0..n {
-        for c in 0..n {
-            if grid.is_white(r, c) && !covered[r * n + c] {
+    for r in 0..h {
+        for c in 0..w {
+            if grid.is_white(r, c) && !covered[r * w + c] {
                 return Err(CrosswordError::field(
                     "pattern",
                     format!(
@@ -213,26 +353,42 @@ fn check_covered(grid: &Grid, slots: &[Slot]) -> Result<(), CrosswordError> {
     Ok(())
 }
 
-/// Word list problems visible without searching: slot lengths the list lacks, more slots
-/// of a length than distinct words of it.
-fn check_lengths(slots: &[Slot], list: &WordList) -> Result<(), CrosswordError> {
-    let n = slots.iter().map(|s| s.len).max().unwrap_or(0);
-    let mut need = vec![0usize; n + 1];
-    for s in slots {
+/// Problems visible without searching: a slot that no usable entry fits on its own
+/// (its length, its fixed letters), more slots of a length than usable entries.
+fn check_candidates(
+    grid: &Grid,
+    open: &[Slot],
+    given: &[Slot],
+    indexes: &[Option<Arc<LengthIndex>>],
+    filter: &WordFilter,
+) -> Result<(), CrosswordError> {
+    let blocked = if filter.allow_offensive { "" } else { " outside the block list" };
+    for s in open {
+        let idx = indexes[s.len].as_ref().expect("built");
+        let fits = (0..idx.count)
+            .any(|i| s.cells().zip(idx.word(i)).all(|((r, c), &a)| grid.letter(r, c).is_none_or(|l| l == a + b'A')));
+        if !fits {
+            return Err(CrosswordError::NoSolution(format!(
+                "{} {} has no entry with score >= {}{blocked}",
+                s.label(),
+                slot_pattern(grid, s),
+                filter.min_score
+            )));
+        }
+    }
+    let mut need = vec![0usize; indexes.len()];
+    for s in open {
         need[s.len] += 1;
     }
     for (len, &k) in need.iter().enumerate().filter(|(_, &k)| k > 0) {
-        let have = list.count_of_len(len);
-        if have == 0 {
-            let slot = slots.iter().find(|s| s.len == len).expect("counted");
-            return Err(CrosswordError::NoSolution(format!(
-                "the word list has no words of length {len}, needed by {}",
-                slot.label()
-            )));
-        }
+        let have = indexes[len].as_ref().map_or(0, |i| i.count);
+        let taken = given.iter().filter(|g| g.len == len).count();
         if have < k {
             return Err(CrosswordError::NoSolution(format!(
-                "the pattern has {k} slots of length {len} but the word list has only {have} distinct words of that length"
+                "the grid has {k} open slots of length {len} but the word list has only {have} distinct entries of \
+                 that length with score >= {}{blocked}{}",
+                filter.min_score,
+                if taken > 0 { format!(" ({taken} more are fixed)") } else { String::new() }
             )));
         }
     }

@@ -1,91 +1,129 @@
-//! The fill search. Each slot keeps a bitset of its candidate words (per-length
-//! letter-position index, `words::LengthIndex`) and each square a 26-bit set of letters
-//! still possible. After every choice the constraints are propagated to a fixpoint (arc
-//! consistency between slots and squares, plus "all words distinct"), so every crossing
-//! slot keeps at least one candidate. The search takes the slot with the fewest
-//! candidates first, tries its candidates in a seeded random order, and restarts with
+//! The fill search. Each slot keeps a bitset of its candidate entries (per-length
+//! letter-position index, `words::LengthIndex`, best scores first) and each square a
+//! 26-bit set of letters still possible (one letter where it is fixed). After every
+//! choice the constraints are propagated to a fixpoint (arc consistency between slots
+//! and squares, plus "all entries distinct"), so every crossing slot keeps at least one
+//! candidate. The search takes the slot with the fewest candidates first, tries its
+//! candidates best score first (equal scores in a seeded order), and restarts with
 //! doubling node caps; an attempt that finishes under its cap has searched everything
 //! and so proves that no fill exists.
+//!
+//! **Quality**: once a fill is found, the search runs again allowing only entries that
+//! score above the fill's lowest score, while its budget and an improvement allowance
+//! last (each round may spend [`IMPROVE_FACTOR`] times the nodes the first fill took, at
+//! least [`IMPROVE_MIN_NODES`]); the last fill found is returned. So the lowest score is
+//! raised first; the best-first candidate order raises the mean.
+//!
+//! **Shared substrings**: with `max_shared_substring` N, a candidate that shares a run of
+//! more than N letters with an entry already placed (or given) is skipped.
+
+use std::sync::Arc;
 
 use crate::puzzles::rng::Rng;
 
-use super::budget::Budget;
+use super::budget::{Budget, Stop};
 use super::error::CrosswordError;
+use super::fill::{slot_pattern, FillOptions};
 use super::grid::{Grid, Slot};
 use super::words::LengthIndex;
 
 /// Node cap of the first attempt; each restart doubles it.
 const FIRST_ATTEMPT_NODES: u64 = 500;
+/// Each improvement round may spend this many times the nodes of the first fill...
+const IMPROVE_FACTOR: u64 = 4;
+/// ...and at least this many.
+const IMPROVE_MIN_NODES: u64 = 10_000;
 const ALL_LETTERS: u32 = (1 << 26) - 1;
 const NONE: u32 = u32::MAX;
 
-/// Finds one word per slot (in `slots` order), or says why there is none.
+/// A slot wholly of fixed letters and its word (`A`–`Z`).
+pub(crate) struct Given {
+    pub slot: Slot,
+    pub word: Vec<u8>,
+}
+
+/// Finds one entry per open slot (in `slots` order), or says why there is none.
 pub(crate) fn solve(
     grid: &Grid,
     slots: &[Slot],
-    indexes: &[Option<LengthIndex>],
+    given: &[Given],
+    indexes: &[Option<Arc<LengthIndex>>],
+    opts: &FillOptions,
     rng: Rng,
     budget: &mut Budget,
 ) -> Result<Vec<String>, CrosswordError> {
-    let problem = Problem::new(grid, slots.to_vec(), indexes);
-    let mut root = problem.initial_state();
-    let mut scratch = Scratch::new(&problem);
-    let everything = (0..problem.slots.len()).collect();
-    if let Err(slot) = problem.propagate(&mut root, &mut scratch, everything) {
-        let slot = problem.slots[slot].label();
-        return Err(CrosswordError::NoSolution(format!(
-            "no word of the list fits {slot} once the crossing letters are taken into account"
-        )));
-    }
+    let problem = Problem::new(grid, slots.to_vec(), given, indexes, opts.max_shared_substring);
+    let min = opts.filter.min_score;
     let mut solver = Solver {
         problem: &problem,
-        states: vec![root],
-        scratch,
+        states: Vec::new(),
+        scratch: Scratch::new(&problem),
         rng,
         priority: vec![0; problem.slots.len()],
         attempt_left: 0,
         budget,
     };
-    let mut cap = FIRST_ATTEMPT_NODES;
-    loop {
-        solver.attempt_left = cap;
-        for p in solver.priority.iter_mut() {
-            *p = solver.rng.next_u32();
+    let first = match solver.run(min, u64::MAX) {
+        Run::Found(words) => words,
+        Run::Unfit(s) => {
+            let slot = &problem.slots[s];
+            return Err(CrosswordError::NoSolution(format!(
+                "{} {} has no entry with score >= {min} that fits its crossings",
+                slot.label(),
+                slot_pattern(grid, slot)
+            )));
         }
-        match solver.search(0) {
-            Outcome::Found(depth) => {
-                let st = &solver.states[depth];
-                let words =
-                    (0..problem.slots.len()).map(|s| problem.index[s].word_string(st.word[s] as usize)).collect();
-                return Ok(words);
-            }
-            Outcome::Failed => {
-                let nodes = solver.budget.nodes;
-                return Err(CrosswordError::NoSolution(format!(
-                    "an exhaustive search ({nodes} nodes) found no fill of this pattern with this word list"
-                )));
-            }
-            Outcome::Stopped if solver.budget.stop.is_some() => {
-                return Err(solver.budget.exhausted("no fill found"));
-            }
-            Outcome::Stopped => cap = cap.saturating_mul(2),
+        Run::Failed => {
+            let nodes = solver.budget.nodes;
+            return Err(CrosswordError::NoSolution(format!(
+                "an exhaustive search ({nodes} nodes) found no fill of this grid with this word list and min_score {min}"
+            )));
+        }
+        Run::Capped => return Err(solver.budget.exhausted("no fill found")),
+    };
+    let allowance = (solver.budget.nodes * IMPROVE_FACTOR).max(IMPROVE_MIN_NODES);
+    let mut best = first;
+    while let Some(low) = problem.lowest_score(&best).filter(|&low| low < u8::MAX && !opts.first_fill) {
+        match solver.run(low + 1, allowance) {
+            Run::Found(words) => best = words,
+            Run::Capped if solver.budget.stop == Some(Stop::Cancelled) => return Err(CrosswordError::Cancelled),
+            _ => break,
         }
     }
+    Ok((0..problem.slots.len()).map(|s| problem.index[s].word_string(best[s] as usize)).collect())
+}
+
+enum Run {
+    /// The chosen word (index) per slot.
+    Found(Vec<u32>),
+    /// Propagation at the root left this slot without candidates.
+    Unfit(usize),
+    /// The search space is exhausted.
+    Failed,
+    /// The allowance or the budget ran out.
+    Capped,
 }
 
 /// The fixed structure of one fill problem.
 struct Problem<'a> {
-    size: usize,
     slots: Vec<Slot>,
     index: Vec<&'a LengthIndex>,
-    /// Square index (r * size + c) of each slot letter, at `pos_off[s] + p`.
+    /// Square index (r * width + c) of each slot letter, at `pos_off[s] + p`.
     cells: Vec<usize>,
-    /// The other slot through that square, if any.
+    /// The other open slot through that square, if any.
     crossing: Vec<u32>,
     pos_off: Vec<usize>,
     dom_off: Vec<usize>,
     /// Slots of the same length as slot `s` (other than `s`).
     same_len: Vec<Vec<usize>>,
+    /// Fixed letter (0..26) per square, or NONE.
+    fixed: Vec<u32>,
+    /// Per slot: the index of each given entry of its length (they are taken).
+    taken: Vec<Vec<usize>>,
+    /// Given entries as letters 0..26 (for the shared substring rule).
+    given: Vec<Vec<u8>>,
+    /// Longest run of letters two entries may share.
+    max_shared: Option<usize>,
 }
 
 #[derive(Clone)]
@@ -154,19 +192,31 @@ fn bits_of(chunks: &[u64]) -> impl Iterator<Item = usize> + '_ {
     })
 }
 
+/// Whether `a` and `b` share a run of more than `max` letters.
+fn share_run(a: &[u8], b: &[u8], max: usize) -> bool {
+    let k = max + 1;
+    a.len() >= k && b.len() >= k && a.windows(k).any(|x| b.windows(k).any(|y| x == y))
+}
+
 impl<'a> Problem<'a> {
-    fn new(grid: &Grid, slots: Vec<Slot>, indexes: &'a [Option<LengthIndex>]) -> Problem<'a> {
-        let n = grid.size();
-        let index: Vec<&LengthIndex> = slots.iter().map(|s| indexes[s.len].as_ref().expect("built")).collect();
+    fn new(
+        grid: &Grid,
+        slots: Vec<Slot>,
+        given: &[Given],
+        indexes: &'a [Option<Arc<LengthIndex>>],
+        max_shared: Option<usize>,
+    ) -> Problem<'a> {
+        let (height, width) = (grid.height(), grid.width());
+        let index: Vec<&LengthIndex> = slots.iter().map(|s| &**indexes[s.len].as_ref().expect("built")).collect();
         let (mut pos_off, mut dom_off, mut cells) = (Vec::new(), Vec::new(), Vec::new());
         let mut dom_len = 0;
         for (s, slot) in slots.iter().enumerate() {
             pos_off.push(cells.len());
             dom_off.push(dom_len);
             dom_len += index[s].chunks;
-            cells.extend(slot.cells().map(|(r, c)| r * n + c));
+            cells.extend(slot.cells().map(|(r, c)| r * width + c));
         }
-        let mut owners: Vec<Vec<u32>> = vec![Vec::new(); n * n];
+        let mut owners: Vec<Vec<u32>> = vec![Vec::new(); height * width];
         for (s, slot) in slots.iter().enumerate() {
             for p in 0..slot.len {
                 owners[cells[pos_off[s] + p]].push(s as u32);
@@ -184,25 +234,54 @@ impl<'a> Problem<'a> {
         let same_len = (0..slots.len())
             .map(|s| (0..slots.len()).filter(|&t| t != s && slots[t].len == slots[s].len).collect())
             .collect();
-        Problem { size: n, slots, index, cells, crossing, pos_off, dom_off, same_len }
+        let fixed = (0..height * width)
+            .map(|i| grid.letter(i / width, i % width).map_or(NONE, |l| (l - b'A') as u32))
+            .collect();
+        let taken = index.iter().map(|idx| given.iter().filter_map(|g| idx.find(&g.word)).collect()).collect();
+        let given = given.iter().map(|g| g.word.iter().map(|&l| l - b'A').collect()).collect();
+        Problem { slots, index, cells, crossing, pos_off, dom_off, same_len, fixed, taken, given, max_shared }
     }
 
-    fn initial_state(&self) -> State {
+    /// The root state: the candidates scoring at least `min`, the fixed letters, the
+    /// given entries taken.
+    fn initial_state(&self, min: u8) -> State {
         let mut dom = Vec::new();
-        for idx in &self.index {
+        let mut count = Vec::new();
+        for (s, idx) in self.index.iter().enumerate() {
             let start = dom.len();
-            dom.resize(start + idx.chunks, u64::MAX);
-            if idx.count % 64 != 0 {
-                dom[start + idx.chunks - 1] = (1u64 << (idx.count % 64)) - 1;
+            let n = idx.count_at_least(min);
+            dom.resize(start + idx.chunks, 0);
+            dom[start..start + n / 64].fill(u64::MAX);
+            if n % 64 != 0 {
+                dom[start + n / 64] = (1u64 << (n % 64)) - 1;
             }
+            for &w in &self.taken[s] {
+                dom[start + w / 64] &= !(1 << (w % 64));
+            }
+            count.push(dom[start..].iter().map(|d| d.count_ones()).sum());
         }
         State {
-            mask: vec![ALL_LETTERS; self.size * self.size],
+            mask: self.fixed.iter().map(|&f| if f == NONE { ALL_LETTERS } else { 1 << f }).collect(),
             dom,
-            count: self.index.iter().map(|i| i.count as u32).collect(),
+            count,
             applied: vec![ALL_LETTERS; self.cells.len()],
             word: vec![NONE; self.slots.len()],
         }
+    }
+
+    /// The lowest score of the chosen words, if any slot is open.
+    fn lowest_score(&self, words: &[u32]) -> Option<u8> {
+        words.iter().enumerate().map(|(s, &w)| self.index[s].scores[w as usize]).min()
+    }
+
+    /// Whether word `w` of slot `s` shares too long a run with an entry placed or given.
+    fn shares_too_much(&self, st: &State, s: usize, w: usize) -> bool {
+        let Some(max) = self.max_shared else { return false };
+        let word = self.index[s].word(w);
+        self.given.iter().any(|g| share_run(word, g, max))
+            || (0..self.slots.len())
+                .filter(|&t| t != s && st.word[t] != NONE)
+                .any(|t| share_run(word, self.index[t].word(st.word[t] as usize), max))
     }
 
     /// Puts word `w` in slot `s` and propagates; Err(slot) names a slot left without candidates.
@@ -250,7 +329,6 @@ impl<'a> Problem<'a> {
         }
         Ok(())
     }
-
     /// Narrows slot `s` to the words its squares allow, then its squares to the letters
     /// its words allow, queueing crossing slots whose squares shrank.
     fn revise(&self, st: &mut State, sc: &mut Scratch, s: usize) -> Result<(), usize> {
@@ -340,6 +418,41 @@ struct Solver<'a, 'b, 'p> {
 }
 
 impl Solver<'_, '_, '_> {
+    /// Searches for a fill using entries scoring at least `min`, spending at most
+    /// `allowance` nodes (and what the budget has left), restarting with doubling caps.
+    fn run(&mut self, min: u8, allowance: u64) -> Run {
+        let p = self.problem;
+        let mut root = p.initial_state(min);
+        let everything = (0..p.slots.len()).collect();
+        if let Err(slot) = p.propagate(&mut root, &mut self.scratch, everything) {
+            return Run::Unfit(slot);
+        }
+        self.states.clear();
+        self.states.push(root);
+        let start = self.budget.nodes;
+        let mut cap = FIRST_ATTEMPT_NODES;
+        let mut attempt = 0;
+        loop {
+            let spent = self.budget.nodes - start;
+            if spent >= allowance {
+                return Run::Capped;
+            }
+            self.attempt_left = cap.min(allowance - spent);
+            let capped_by_allowance = self.attempt_left < cap;
+            for (s, prio) in self.priority.iter_mut().enumerate() {
+                // The first attempt breaks ties in slot order; later ones at random.
+                *prio = if attempt == 0 { s as u32 } else { self.rng.next_u32() };
+            }
+            match self.search(0) {
+                Outcome::Found(depth) => return Run::Found(self.states[depth].word.clone()),
+                Outcome::Failed => return Run::Failed,
+                Outcome::Stopped if self.budget.stop.is_some() || capped_by_allowance => return Run::Capped,
+                Outcome::Stopped => cap = cap.saturating_mul(2),
+            }
+            attempt += 1;
+        }
+    }
+
     fn search(&mut self, depth: usize) -> Outcome {
         let p = self.problem;
         let st = &self.states[depth];
@@ -350,10 +463,19 @@ impl Solver<'_, '_, '_> {
         };
         let idx = p.index[s];
         let dom = &st.dom[p.dom_off[s]..p.dom_off[s] + idx.chunks];
-        // Candidates in index order (shuffled per seed), rotated by a random amount.
+        // Candidates best score first (index order), each band of equal scores rotated by
+        // a random amount: the seed decides among equals, and restarts differ.
         let mut candidates: Vec<usize> = bits_of(dom).collect();
-        let rot = self.rng.index(candidates.len());
-        candidates.rotate_left(rot);
+        {
+            let mut from = 0;
+            while from < candidates.len() {
+                let score = idx.scores[candidates[from]];
+                let to = from + candidates[from..].partition_point(|&w| idx.scores[w] == score);
+                let rot = self.rng.index(to - from);
+                candidates[from..to].rotate_left(rot);
+                from = to;
+            }
+        }
         if self.states.len() == depth + 1 {
             let copy = self.states[depth].clone();
             self.states.push(copy);
@@ -365,6 +487,9 @@ impl Solver<'_, '_, '_> {
             self.attempt_left -= 1;
             if !self.budget.tick() {
                 return Outcome::Stopped;
+            }
+            if p.shares_too_much(&self.states[depth], s, w) {
+                continue;
             }
             let (done, next) = self.states.split_at_mut(depth + 1);
             next[0].clone_from(&done[depth]);

@@ -1,17 +1,26 @@
-//! A square black/white grid, its rows form and its numbered slots (words).
+//! A black/white grid, square (patterns, hex form) or rectangular (fills, rows form),
+//! with any fixed letters, its rows form and its numbered slots (words).
 
 use serde::{Deserialize, Serialize};
 
 use super::error::CrosswordError;
 
+/// Sides of the square patterns (generated, or in the hex form).
 pub const MIN_SIZE: usize = 5;
 pub const MAX_SIZE: usize = 21;
+/// Rows and columns of a grid given as rows (for fills).
+pub const FILL_MIN_SIDE: usize = 3;
+pub const FILL_MAX_SIDE: usize = 31;
 
-/// A square pattern; bit `c` of `rows[r]` is set when square (r, c) is white.
+/// A pattern of `height` rows and `width` columns; bit `c` of `rows[r]` is set when
+/// square (r, c) is white, and `letters[r * width + c]` holds its fixed letter (`A`–`Z`)
+/// or 0.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Grid {
-    size: usize,
+    height: usize,
+    width: usize,
     rows: Vec<u32>,
+    letters: Vec<u8>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -45,13 +54,13 @@ impl Slot {
         (0..self.len).map(|i| self.cell(i))
     }
 
-    /// "12-across" style label for messages.
+    /// Its clue name, `13-Across` or `2-Down`.
     pub fn label(&self) -> String {
         let dir = match self.dir {
-            Direction::Across => "across",
-            Direction::Down => "down",
+            Direction::Across => "Across",
+            Direction::Down => "Down",
         };
-        format!("{}-{} (row {}, col {})", self.number, dir, self.row + 1, self.col + 1)
+        format!("{}-{dir}", self.number)
     }
 }
 
@@ -67,17 +76,44 @@ impl Grid {
     /// An all-black grid. `size` must be in `MIN_SIZE..=MAX_SIZE`.
     pub fn black(size: usize) -> Result<Grid, CrosswordError> {
         check_size(size, "side").map_err(|m| CrosswordError::field("size", m))?;
-        Ok(Grid { size, rows: vec![0; size] })
+        Ok(Grid::empty(size, size))
+    }
+
+    fn empty(height: usize, width: usize) -> Grid {
+        Grid { height, width, rows: vec![0; height], letters: vec![0; height * width] }
     }
 
     /// From row bitsets (bit c = column c white); bits beyond `size` are ignored.
     pub(crate) fn from_bits(size: usize, rows: &[u32]) -> Grid {
         let mask = (1u32 << size) - 1;
-        Grid { size, rows: rows.iter().take(size).map(|r| r & mask).collect() }
+        let mut grid = Grid::empty(size, size);
+        for (row, bits) in grid.rows.iter_mut().zip(rows) {
+            *row = bits & mask;
+        }
+        grid
     }
 
+    /// The side of a square grid (its width).
     pub fn size(&self) -> usize {
-        self.size
+        self.width
+    }
+
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// The fixed letter (`A`–`Z`) of a white square, if it has one.
+    pub fn letter(&self, r: usize, c: usize) -> Option<u8> {
+        Some(self.letters[r * self.width + c]).filter(|&l| l != 0)
+    }
+
+    /// Whether any square has a fixed letter.
+    pub fn has_letters(&self) -> bool {
+        self.letters.iter().any(|&l| l != 0)
     }
 
     pub fn is_white(&self, r: usize, c: usize) -> bool {
@@ -89,6 +125,7 @@ impl Grid {
             self.rows[r] |= 1 << c;
         } else {
             self.rows[r] &= !(1 << c);
+            self.letters[r * self.width + c] = 0;
         }
     }
 
@@ -97,20 +134,32 @@ impl Grid {
     }
 
     pub fn black_count(&self) -> usize {
-        self.size * self.size - self.rows.iter().map(|r| r.count_ones() as usize).sum::<usize>()
+        self.height * self.width - self.rows.iter().map(|r| r.count_ones() as usize).sum::<usize>()
     }
 
-    /// Parses `["#...#", ...]`: `#` black, `.` white, one string per row, as many rows as columns.
+    /// Parses `["#..A#", ...]`: `#` black, `.` white, `A`–`Z` a white square with that
+    /// letter fixed; one string per row, all rows as long, 3..=31 rows and columns.
     pub fn from_rows<S: AsRef<str>>(rows: &[S]) -> Result<Grid, CrosswordError> {
-        let size = rows.len();
-        check_size(size, "number of rows").map_err(CrosswordError::BadRows)?;
-        let mut grid = Grid { size, rows: vec![0; size] };
+        let height = rows.len();
+        let sides = FILL_MIN_SIDE..=FILL_MAX_SIDE;
+        if !sides.contains(&height) {
+            return Err(CrosswordError::BadRows(format!(
+                "number of rows {height} is outside {FILL_MIN_SIDE}..={FILL_MAX_SIDE}"
+            )));
+        }
+        let width = rows[0].as_ref().chars().count();
+        if !sides.contains(&width) {
+            return Err(CrosswordError::BadRows(format!(
+                "row 1 has {width} squares; rows have {FILL_MIN_SIDE}..={FILL_MAX_SIDE}"
+            )));
+        }
+        let mut grid = Grid::empty(height, width);
         for (r, row) in rows.iter().enumerate() {
             let row = row.as_ref();
             let len = row.chars().count();
-            if len != size {
+            if len != width {
                 return Err(CrosswordError::BadRows(format!(
-                    "row {} has {len} squares; expected {size} (the grid must be square)",
+                    "row {} has {len} squares; expected {width} like row 1 (the grid must be rectangular)",
                     r + 1
                 )));
             }
@@ -118,9 +167,14 @@ impl Grid {
                 match ch {
                     '.' => grid.set_white(r, c, true),
                     '#' => {}
+                    'A'..='Z' => {
+                        grid.set_white(r, c, true);
+                        grid.letters[r * width + c] = ch as u8;
+                    }
                     other => {
                         return Err(CrosswordError::BadRows(format!(
-                            "row {}, column {}: symbol {other:?} is neither '#' (black) nor '.' (white)",
+                            "row {}, column {}: symbol {other:?} is not '#' (black), '.' (white) or a letter A-Z \
+                             (fixed)",
                             r + 1,
                             c + 1
                         )))
@@ -131,16 +185,27 @@ impl Grid {
         Ok(grid)
     }
 
+    /// The rows form: `#` black, `.` white, the fixed letters.
     pub fn to_rows(&self) -> Vec<String> {
-        (0..self.size).map(|r| (0..self.size).map(|c| if self.is_white(r, c) { '.' } else { '#' }).collect()).collect()
+        (0..self.height)
+            .map(|r| {
+                (0..self.width)
+                    .map(|c| match (self.is_white(r, c), self.letter(r, c)) {
+                        (false, _) => '#',
+                        (true, Some(l)) => l as char,
+                        (true, None) => '.',
+                    })
+                    .collect()
+            })
+            .collect()
     }
 
     /// All slots (runs of >= 2 white squares), across ones first, each group in
     /// reading order, numbered the standard way: squares that start an across or a
     /// down slot get 1, 2, 3, ... in reading order.
     pub fn slots(&self) -> Vec<Slot> {
-        let n = self.size;
-        let white = |r: usize, c: usize| r < n && c < n && self.is_white(r, c);
+        let (h, w) = (self.height, self.width);
+        let white = |r: usize, c: usize| r < h && c < w && self.is_white(r, c);
         let starts_across = |r: usize, c: usize| white(r, c) && (c == 0 || !white(r, c - 1)) && white(r, c + 1);
         let starts_down = |r: usize, c: usize| white(r, c) && (r == 0 || !white(r - 1, c)) && white(r + 1, c);
         let run = |mut r: usize, mut c: usize, dr: usize, dc: usize| {
@@ -154,8 +219,8 @@ impl Grid {
         };
         let (mut across, mut down) = (Vec::new(), Vec::new());
         let mut number = 0;
-        for r in 0..n {
-            for c in 0..n {
+        for r in 0..h {
+            for c in 0..w {
                 let (a, d) = (starts_across(r, c), starts_down(r, c));
                 if !(a || d) {
                     continue;

@@ -8,7 +8,8 @@ use super::Count;
 /// The maxima a server enforces on crossword requests (patterns, fills, word squares).
 /// `Default` gives the ones the service runs with: each keeps one job under about a
 /// minute on a loaded 2-core machine and every stored result under 4 MiB.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct Limits {
     /// Largest `max_nodes` of a pattern request (square-orbit colourings).
     pub pattern_max_nodes: u64,
@@ -144,13 +145,7 @@ mod tests {
     }
 
     fn fill_request() -> FillRequest {
-        FillRequest {
-            pattern: PatternInput::Hex(EX1.into()),
-            words: None,
-            seed: 0,
-            max_nodes: None,
-            time_limit_ms: None,
-        }
+        FillRequest::new(PatternInput::Hex(EX1.into()))
     }
 
     #[test]

@@ -18,8 +18,12 @@
 //! a final group of 1, 2 or 3 bits is one of `g h` / `i j k l` / `m n o p q r s t`
 //! (`0 1` / `00 01 10 11` / `000 … 111`). Odd sides end with `g` or `h`.
 //!
-//! **Fills** use the bundled English list (`data/words.txt`, from Debian's `wamerican`,
-//! see `data/words.LICENSE`) or a list from the request; every slot gets a distinct word.
+//! **Fills** take any rectangular grid of 3..31 rows and columns (as rows, with fixed
+//! letters) or a square hex pattern, and a scored list: the bundled English one
+//! (`data/words.txt.gz`, built from SCOWL by `scripts/build-wordlist`, see
+//! `data/words.LICENSE`), an uploaded one or the request's own; every slot gets a
+//! distinct entry scoring at least `min_score`, never one of the block list
+//! (`data/blocklist.txt`) unless `allow_offensive`, better scores preferred.
 //!
 //! **Word squares**: see `wordsquare` (all 2n words distinct unless `distinct: false`).
 //!
@@ -46,15 +50,17 @@ pub mod wordsquare;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod wordlist_tests;
 
 use serde::{Deserialize, Serialize};
 
 pub use error::CrosswordError;
-pub use fill::{fill, fill_within, Entry, Fill, FillRequest};
-pub use grid::{Direction, Grid, Slot, MAX_SIZE, MIN_SIZE};
+pub use fill::{fill, fill_within, Entry, Fill, FillRequest, Quality};
+pub use grid::{Direction, Grid, Slot, FILL_MAX_SIDE, FILL_MIN_SIDE, MAX_SIZE, MIN_SIZE};
 pub use limits::Limits;
 pub use pattern::{generate_patterns, generate_patterns_within, Pattern, PatternRequest, PatternResult, Symmetry};
-pub use words::WordList;
+pub use words::{LineError, WordFilter, WordList};
 pub use wordsquare::{word_squares, word_squares_within, WordSquareRequest, WordSquareResult};
 
 /// How many results a request wants: a number, or `"all"` (enumerate and count).

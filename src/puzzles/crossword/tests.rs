@@ -170,7 +170,8 @@ fn hex_errors_name_the_problem() {
 #[test]
 fn rows_errors_name_the_row() {
     let err = |rows: &[&str]| Grid::from_rows(rows).unwrap_err().to_string();
-    assert!(err(&["....."; 4]).contains("number of rows 4"));
+    assert!(err(&["....."; 2]).contains("number of rows 2"));
+    assert!(err(&["................................"; 5]).contains("row 1 has 32 squares"));
     let e = err(&[".....", ".....", "....", ".....", "....."]);
     assert!(e.contains("row 3 has 4 squares"), "{e}");
     let e = err(&[".....", ".....", ".....", "..x..", "....."]);
@@ -408,24 +409,30 @@ fn cancellation_is_reported() {
 
 // ---------------------------------------------------------------- fills
 
-/// Checks a fill independently: grid matches the pattern, entries are the grid's runs
-/// with standard numbering, all words in the list and distinct.
-fn check_fill(g: &Grid, f: &Fill, list: &WordList) {
-    let n = g.size();
+/// Checks a fill independently: grid matches the pattern (fixed letters kept), entries
+/// are the grid's runs with standard numbering and their scores, every entry not wholly
+/// fixed is in the list (and admitted by `filter`), all distinct.
+pub(super) fn check_fill_with(g: &Grid, f: &Fill, list: &WordList, filter: &WordFilter) {
+    let (h, w) = (g.height(), g.width());
     let rows: Vec<Vec<u8>> = f.rows.iter().map(|r| r.as_bytes().to_vec()).collect();
-    assert_eq!(rows.len(), n);
+    assert_eq!(rows.len(), h);
     for (r, row) in rows.iter().enumerate() {
-        assert_eq!(row.len(), n);
+        assert_eq!(row.len(), w);
         for (c, &x) in row.iter().enumerate() {
             assert_eq!(x == b'#', !g.is_white(r, c), "square {r},{c}");
             assert!(x == b'#' || x.is_ascii_uppercase());
+            if let Some(l) = g.letter(r, c) {
+                assert_eq!(x, l, "fixed letter at {r},{c}");
+            }
         }
     }
-    let letter = |r: usize, c: usize| if r < n && c < n { rows[r][c] } else { b'#' };
+    let letter = |r: usize, c: usize| if r < h && c < w { rows[r][c] } else { b'#' };
+    let fixed = |r: usize, c: usize| g.letter(r, c).is_some();
     let mut number = 0;
     let (mut across, mut down) = (Vec::new(), Vec::new());
-    for r in 0..n {
-        for c in 0..n {
+    let mut given = HashSet::new();
+    for r in 0..h {
+        for c in 0..w {
             if letter(r, c) == b'#' {
                 continue;
             }
@@ -435,12 +442,20 @@ fn check_fill(g: &Grid, f: &Fill, list: &WordList) {
                 number += 1;
             }
             if a {
-                let word: String = (c..n).map(|k| letter(r, k)).take_while(|&x| x != b'#').map(char::from).collect();
-                across.push(Entry { number, row: r + 1, col: c + 1, word });
+                let word: String = (c..w).map(|k| letter(r, k)).take_while(|&x| x != b'#').map(char::from).collect();
+                if (c..c + word.len()).all(|k| fixed(r, k)) {
+                    given.insert(word.clone());
+                }
+                let score = list.score(word.as_bytes());
+                across.push(Entry { number, row: r + 1, col: c + 1, word, score });
             }
             if d {
-                let word: String = (r..n).map(|k| letter(k, c)).take_while(|&x| x != b'#').map(char::from).collect();
-                down.push(Entry { number, row: r + 1, col: c + 1, word });
+                let word: String = (r..h).map(|k| letter(k, c)).take_while(|&x| x != b'#').map(char::from).collect();
+                if (r..r + word.len()).all(|k| fixed(k, c)) {
+                    given.insert(word.clone());
+                }
+                let score = list.score(word.as_bytes());
+                down.push(Entry { number, row: r + 1, col: c + 1, word, score });
             }
         }
     }
@@ -448,22 +463,31 @@ fn check_fill(g: &Grid, f: &Fill, list: &WordList) {
     assert_eq!(f.down, down);
     let mut seen = HashSet::new();
     for e in across.iter().chain(&down) {
-        assert!(list.contains(&e.word), "{} not in list", e.word);
+        if !given.contains(&e.word) {
+            let score = list.score(e.word.as_bytes()).unwrap_or_else(|| panic!("{} not in list", e.word));
+            assert!(filter.admits(e.word.as_bytes(), score), "{} ({score}) not admitted by {filter:?}", e.word);
+        }
         assert!(seen.insert(e.word.clone()), "{} used twice", e.word);
     }
+    let scores: Vec<u8> = across.iter().chain(&down).filter_map(|e| e.score).collect();
+    if let Some(q) = f.quality {
+        assert_eq!(q.min_score, *scores.iter().min().unwrap());
+        let mean = scores.iter().map(|&s| s as f64).sum::<f64>() / scores.len() as f64;
+        assert!((q.mean_score - mean).abs() < 0.006, "{q:?} {mean}");
+    } else {
+        assert!(scores.is_empty());
+    }
+}
+
+fn check_fill(g: &Grid, f: &Fill, list: &WordList) {
+    check_fill_with(g, f, list, &WordFilter::default())
 }
 
 #[test]
 fn examples_fill() {
     for ex in [EX1, EX2] {
         for seed in 0..3 {
-            let req = FillRequest {
-                pattern: PatternInput::Hex(ex.into()),
-                words: None,
-                seed,
-                max_nodes: None,
-                time_limit_ms: None,
-            };
+            let req = FillRequest { seed, ..FillRequest::new(PatternInput::Hex(ex.into())) };
             let f = fill(&req, &mut Unmonitored).unwrap();
             check_fill(&Grid::from_hex(ex).unwrap(), &f, WordList::english());
         }
@@ -509,11 +533,8 @@ fn generated_patterns_fill() {
 #[test]
 fn fill_with_own_list_and_rows() {
     let req = |rows: &[&str], words: &[&str]| FillRequest {
-        pattern: PatternInput::Rows(rows.iter().map(|r| r.to_string()).collect()),
         words: Some(words.iter().map(|w| w.to_lowercase()).collect()),
-        seed: 0,
-        max_nodes: None,
-        time_limit_ms: None,
+        ..FillRequest::new(PatternInput::Rows(rows.iter().map(|r| r.to_string()).collect()))
     };
     // The only 5x5 square from these words is symmetric (rows = columns), so it would
     // repeat every word: the search proves that no fill exists.
@@ -533,7 +554,7 @@ fn fill_small_custom_fills() {
     let g = Grid::from_bits(5, &[0b11111, 0b10001, 0b10001, 0b10001, 0b11111]);
     let list = WordList::from_words(&["cat", "arc", "tan"]).unwrap();
     let err = fill_grid(&g, &list, &FillOptions::default(), &mut Unmonitored).unwrap_err();
-    assert!(err.to_string().contains("no words of length 5"), "{err}");
+    assert!(err.to_string().contains("1-Across ????? has no entry with score >= 50"), "{err}");
     let list = WordList::from_words(&["abcde", "aghij", "eklmn", "jopqn", "zzzzz"]).unwrap();
     let f = fill_grid(&g, &list, &FillOptions::default(), &mut Unmonitored).unwrap();
     check_fill(&g, &f, &list);
@@ -544,18 +565,17 @@ fn fill_small_custom_fills() {
 #[test]
 fn fill_errors() {
     let req = |pattern: PatternInput, words: Option<Vec<&str>>| FillRequest {
-        pattern,
         words: words.map(|w| w.iter().map(|s| s.to_string()).collect()),
-        seed: 0,
-        max_nodes: None,
-        time_limit_ms: None,
+        ..FillRequest::new(pattern)
     };
-    let e = fill(&req(PatternInput::Hex(EX1.into()), Some(vec!["abc", "de f"])), &mut Unmonitored).unwrap_err();
+    let e = fill(&req(PatternInput::Hex(EX1.into()), Some(vec!["abc", "de4f"])), &mut Unmonitored).unwrap_err();
     assert_eq!(
         e,
         CrosswordError::BadWord {
             index: 1,
-            message: "\"de f\" contains ' '; words may only contain the letters A-Z".into()
+            message: "entry \"de4f\" has the digit '4'; entries hold letters (spaces, punctuation and accents are \
+                      dropped)"
+                .into()
         }
     );
     let e = fill(&req(PatternInput::Hex(EX1.into()), Some(vec!["abc", ""])), &mut Unmonitored).unwrap_err();
@@ -568,22 +588,22 @@ fn fill_errors() {
     assert!(e.to_string().contains("row 2, col 2 belongs to no word"), "{e}");
     let two = PatternInput::Rows(vec!["..###".into(), "#####".into(), "#####".into(), "#####".into(), "#####".into()]);
     let e = fill(&req(two, None), &mut Unmonitored).unwrap_err();
-    assert!(e.to_string().contains("no words of length 2, needed by 1-across (row 1, col 1)"), "{e}");
+    assert!(e.to_string().contains("1-Across ?? has no entry with score >= 50"), "{e}");
     let three =
         PatternInput::Rows(vec!["...##".into(), "#####".into(), "...##".into(), "#####".into(), "...##".into()]);
     let e = fill(&req(three, Some(vec!["abc", "def"])), &mut Unmonitored).unwrap_err();
-    assert!(e.to_string().contains("3 slots of length 3 but the word list has only 2"), "{e}");
+    assert!(e.to_string().contains("3 open slots of length 3 but the word list has only 2"), "{e}");
 }
 
 #[test]
 fn fill_budget_ends_with_reason() {
     // An all-white 7x7 is far beyond 200 nodes.
     let g = Grid::from_bits(7, &[0x7f; 7]);
-    let opts = FillOptions { seed: 0, max_nodes: Some(200), time_limit_ms: None };
+    let opts = FillOptions { max_nodes: Some(200), ..Default::default() };
     let e = fill_grid(&g, WordList::english(), &opts, &mut Unmonitored).unwrap_err();
     assert!(matches!(e, CrosswordError::BudgetExhausted(_)), "{e}");
     assert!(e.to_string().contains("max_nodes = 200"), "{e}");
-    let opts = FillOptions { seed: 0, max_nodes: None, time_limit_ms: Some(1) };
+    let opts = FillOptions { time_limit_ms: Some(1), ..Default::default() };
     let e = fill_grid(&g, WordList::english(), &opts, &mut Unmonitored).unwrap_err();
     assert!(e.to_string().contains("time limit (time_limit_ms = 1)"), "{e}");
 }
@@ -653,12 +673,12 @@ fn word_squares_counted() {
 fn word_squares_english_3x3_count() {
     let req = WordSquareRequest { count: Count::All, limit: Some(10), ..WordSquareRequest::new(3) };
     let res = word_squares(&req, &mut Unmonitored).unwrap();
-    assert_eq!(res.total, Some(82_680));
+    assert_eq!(res.total, Some(6_290_842));
     for sq in &res.squares {
         check_square(sq, 3, WordList::english(), true);
     }
     let req = WordSquareRequest { distinct: false, ..req };
-    assert_eq!(word_squares(&req, &mut Unmonitored).unwrap().total, Some(154_946));
+    assert_eq!(word_squares(&req, &mut Unmonitored).unwrap().total, Some(7_861_396));
 }
 
 #[test]

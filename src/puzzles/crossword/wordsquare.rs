@@ -14,8 +14,9 @@ use crate::puzzles::rng::Rng;
 
 use super::budget::{self, Attempt, Budget};
 use super::error::CrosswordError;
-use super::limits::{at_most, square_bytes, Limits};
-use super::words::WordList;
+use super::fill::{choose_list, filter};
+use super::limits::{square_bytes, Limits};
+use super::words::{WordFilter, WordList};
 use super::Count;
 
 pub const MIN_SIDE: usize = 3;
@@ -39,10 +40,23 @@ pub struct WordSquareRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false, minimum = 0, maximum = 10000)]
     pub limit: Option<usize>,
-    /// Word list to use instead of the bundled English one.
+    /// A small word list of its own instead of the bundled English one: entries, each
+    /// `entry` or `entry;score` (0..100, default 50).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false, max_items = 1000000)]
     pub words: Option<Vec<String>>,
+    /// The id of an uploaded word list (`POST /wordlists`) instead of the bundled one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub wordlist: Option<String>,
+    /// Entries scoring below are not used (0..100).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, minimum = 0, maximum = 100, default = 50)]
+    pub min_score: Option<u8>,
+    /// Whether entries of the block list of offensive and crude words may be used.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[schema(default = false)]
+    pub allow_offensive: bool,
     #[serde(default)]
     #[schema(default = 0)]
     pub seed: u64,
@@ -71,6 +85,9 @@ impl WordSquareRequest {
             count: Count::N(1),
             limit: None,
             words: None,
+            wordlist: None,
+            min_score: None,
+            allow_offensive: false,
             seed: 0,
             distinct: true,
             max_nodes: None,
@@ -293,15 +310,17 @@ impl<'a, 'b, 'p> Search<'a, 'b, 'p> {
 impl WordSquareRequest {
     /// Checks the request against `limits` without searching; errors name the field.
     pub fn validate(&self, limits: &Limits) -> Result<(), CrosswordError> {
-        self.plan(limits).map(drop)
+        self.plan(None, limits).map(drop)
     }
 
     /// The word list, the node budget, the time limit and how many squares to return
     /// (sample, or list with `"all"`), checked against `limits`.
-    fn plan(
+    #[allow(clippy::type_complexity)]
+    fn plan<'a>(
         &self,
+        stored: Option<&'a WordList>,
         limits: &Limits,
-    ) -> Result<(std::borrow::Cow<'static, WordList>, u64, Option<u64>, usize), CrosswordError> {
+    ) -> Result<(std::borrow::Cow<'a, WordList>, WordFilter, u64, Option<u64>, usize), CrosswordError> {
         let n = self.size;
         if !(MIN_SIDE..=MAX_SIDE).contains(&n) {
             return Err(CrosswordError::field(
@@ -309,12 +328,8 @@ impl WordSquareRequest {
                 format!("word squares have a side of {MIN_SIDE}..={MAX_SIDE}, got {n}"),
             ));
         }
-        if let Some(words) = &self.words {
-            if words.len() > limits.max_words {
-                return Err(at_most("words", limits.max_words as u64, words.len() as u64));
-            }
-        }
-        let list = WordList::chosen(self.words.as_deref())?;
+        let list = choose_list(self.words.as_deref(), self.wordlist.as_deref(), stored, limits)?;
+        let filter = filter(self.min_score, self.allow_offensive)?;
         let max_nodes = Limits::max_nodes(self.max_nodes, DEFAULT_MAX_NODES, limits.square_max_nodes)?;
         let time_limit_ms = limits.time_limit(self.time_limit_ms)?;
         let items = limits.items(
@@ -325,26 +340,28 @@ impl WordSquareRequest {
             square_bytes(n),
             &format!("{n}x{n} word squares"),
         )?;
-        Ok((list, max_nodes, time_limit_ms, items))
+        Ok((list, filter, max_nodes, time_limit_ms, items))
     }
 }
 
 /// Samples `count` distinct squares or counts them all, for side `size`, within the
 /// default [`Limits`].
 pub fn word_squares(req: &WordSquareRequest, progress: &mut dyn Monitor) -> Result<WordSquareResult, CrosswordError> {
-    word_squares_within(req, &Limits::default(), progress)
+    word_squares_within(req, None, &Limits::default(), progress)
 }
 
 /// [`word_squares`] within `limits`: a request above them is refused before any search.
+/// `stored` is the list the request's `wordlist` names, loaded by the caller.
 pub fn word_squares_within(
     req: &WordSquareRequest,
+    stored: Option<&WordList>,
     limits: &Limits,
     progress: &mut dyn Monitor,
 ) -> Result<WordSquareResult, CrosswordError> {
     let n = req.size;
-    let (list, max_nodes, time_limit_ms, items) = req.plan(limits)?;
+    let (list, filter, max_nodes, time_limit_ms, items) = req.plan(stored, limits)?;
     let mut budget = Budget::new(max_nodes, time_limit_ms, 1 << 14, progress);
-    let trie = Trie::new(n, list.of_len(n));
+    let trie = Trie::new(n, list.scored_of_len(n).filter(|&(w, s)| filter.admits(w, s)).map(|(w, _)| w));
     match req.count {
         Count::All => {
             let limit = items;

@@ -137,6 +137,29 @@ impl Book {
         Ok(book)
     }
 
+    /// Page `index` (0-based) of packed letters, without unpacking the rest: what serving one
+    /// page of a large book costs. Checks the length and the bytes it reads.
+    pub fn unpack_page(spec: BookSpec, bytes: &[u8], index: usize) -> Result<Page, UnpackError> {
+        spec.validate()?;
+        let expected = spec.cells().div_ceil(5);
+        if bytes.len() != expected || index >= spec.pages as usize {
+            return Err(UnpackError::Length { expected, found: bytes.len() });
+        }
+        let (rows, cols) = (spec.rows as usize, spec.cols as usize);
+        let first = index * rows * cols;
+        let mut letters = Vec::with_capacity(rows * cols);
+        for cell in first..first + rows * cols {
+            let (offset, place) = (cell / 5, cell % 5);
+            let b = bytes[offset];
+            if b >= 243 {
+                return Err(UnpackError::Byte { offset, value: b });
+            }
+            let digit = (b / [1, 3, 9, 27, 81][place]) % 3;
+            letters.push(Letter::from_digit(digit).expect("a base-3 digit"));
+        }
+        Ok(Page::from_letters(rows, cols, &letters).expect("dimensions were validated"))
+    }
+
     /// Checks that the answer is in range, consistent, and reads F, O, X.
     fn check_answer(&self) -> Result<(), String> {
         let a = &self.answer;

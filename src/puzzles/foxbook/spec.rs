@@ -36,7 +36,8 @@ pub const COLS_RANGE: (u32, u32) = (3, 64);
 ///
 /// The defaults are the ranges' maxima: the largest book (1000 pages of 64 x 64) takes
 /// about 0.1 s to sample and packs into 819200 bytes.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct Limits {
     pub max_pages: u32,
     pub max_rows: u32,

@@ -390,6 +390,10 @@ fn pack_round_trip() {
         let packed = b.pack();
         assert_eq!(packed.len(), b.spec.cells().div_ceil(5));
         let back = Book::unpack(b.spec, &packed, b.answer).unwrap();
+        for (i, page) in back.pages.iter().enumerate() {
+            assert_eq!(&Book::unpack_page(b.spec, &packed, i).unwrap(), page, "page {i} alone");
+        }
+        assert!(Book::unpack_page(b.spec, &packed, back.pages.len()).is_err());
         assert_eq!(back, b);
         assert_eq!(back.content_hash(), b.content_hash());
     }

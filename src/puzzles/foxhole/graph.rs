@@ -11,7 +11,8 @@ pub const MAX_HOLES: usize = 30;
 /// The search on any graph of up to [`MAX_HOLES`] holes is bounded by the sets it may
 /// store (2^27); on the graphs tried (lines, caterpillars, lobsters, spiders, grids,
 /// random trees of 30 holes) it takes at most 20 ms.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct Limits {
     /// Most holes in a graph (a larger value acts as [`MAX_HOLES`]).
     pub max_holes: usize,

@@ -25,7 +25,8 @@ pub const DEFAULT_NODE_BUDGET: u64 = 1_000_000_000;
 
 /// The maxima a server enforces on Gray code requests; a request above one is refused
 /// before any search ([`GrayError::field`] names the field), never clamped.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct Limits {
     /// Largest `node_budget` (about 25 M nodes a second listing, 60 M counting, on a
     /// loaded 2-core machine).

@@ -14,7 +14,8 @@ pub const DEFAULT_MAX_STEPS: u64 = 20_000_000;
 
 /// The maxima a server enforces on One Up solve options; options above one are refused
 /// before any step ([`OptionsError::field`] names the field), never clamped.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct Limits {
     /// Largest `max_steps` of the Metropolis sampler (about 34 M steps a second on a
     /// loaded 2-core machine, whatever the puzzle size).

@@ -1,0 +1,284 @@
+//! Word lists: `POST /wordlists` uploads a scored list (`text/plain`, up to 64 MiB, read
+//! as a stream and not bound by the 1 MiB JSON limit), `GET /wordlists` lists the
+//! caller's, `GET` and `DELETE /wordlists/{id}`. Fills and word squares name one by its
+//! id (`"wordlist": id`).
+//!
+//! A list's id is the first 32 hex digits of the SHA-256 of its bytes: the same file gets
+//! the same id, and its text is stored once however many owners upload it. Each owner
+//! has its own row (and name); deleting it leaves other owners' rows. Access follows the
+//! `Caller` rules: once API keys exist a caller sees only its own lists (others are 404).
+
+use std::collections::BTreeMap;
+
+use axum::body::Body;
+use axum::extract::{DefaultBodyLimit, Path, RawQuery, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use futures_util::StreamExt;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::caller::Caller;
+use super::error::ApiError;
+use super::respond::{blocking, echo, timestamp};
+use super::AppState;
+use crate::puzzles::crossword::WordList;
+use crate::store::{NewWordList, WordListRecord};
+
+/// Largest list accepted, in bytes.
+pub const MAX_BYTES: usize = 64 << 20;
+/// Most lists one owner may keep.
+pub const MAX_LISTS_PER_OWNER: i64 = 20;
+/// Most bytes of lists one owner may keep.
+pub const MAX_BYTES_PER_OWNER: i64 = 256 << 20;
+/// Longest `name`, in characters.
+const MAX_NAME_CHARS: usize = 200;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        // The body is read as a stream with its own limit (MAX_BYTES), not the JSON one.
+        .route("/wordlists", post(upload).layer(DefaultBodyLimit::disable()).get(list))
+        .route("/wordlists/{id}", get(show).delete(remove))
+}
+
+/// An uploaded word list.
+#[derive(Serialize, utoipa::ToSchema)]
+pub(crate) struct WordListView {
+    /// The first 32 hex digits of `sha256`: the same file always gets the same id.
+    id: String,
+    /// The name given at upload (`?name=`), or empty.
+    name: String,
+    /// Distinct entries (after normalisation to A-Z).
+    entries: i64,
+    /// Entries of each length, by length.
+    #[schema(value_type = BTreeMap<String, i64>)]
+    by_length: BTreeMap<u32, i64>,
+    /// SHA-256 of the uploaded bytes, in hex.
+    sha256: String,
+    /// Size of the uploaded file.
+    bytes: i64,
+    created_at: String,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub(crate) struct WordListsView {
+    /// The caller's lists, newest first.
+    wordlists: Vec<WordListView>,
+}
+
+fn view(r: WordListRecord) -> Result<WordListView, ApiError> {
+    let by_length = serde_json::from_str(&r.by_length)
+        .map_err(|e| ApiError::Internal(format!("word list {}: stored by_length: {e}", r.id)))?;
+    Ok(WordListView {
+        id: r.id,
+        name: r.name,
+        entries: r.entries,
+        by_length,
+        sha256: r.sha256,
+        bytes: r.bytes,
+        created_at: timestamp(r.created_at),
+    })
+}
+
+/// The query of `POST /wordlists`.
+#[derive(Deserialize, Default, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub(crate) struct UploadQuery {
+    /// A name for the list (up to 200 characters).
+    name: Option<String>,
+}
+
+/// Reads the body as a stream, refusing it (413) as soon as it passes `MAX_BYTES`.
+async fn read_limited(headers: &HeaderMap, body: Body) -> Result<Vec<u8>, ApiError> {
+    let limit = format!("a word list may have at most {MAX_BYTES} bytes (64 MiB)");
+    let too_large = || ApiError::TooLarge { detail: limit.clone() };
+    let declared = headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > MAX_BYTES as u64) {
+        return Err(too_large());
+    }
+    let mut out = Vec::with_capacity(declared.unwrap_or(0) as usize);
+    let mut stream = body.into_data_stream();
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk.map_err(|e| {
+            super::extract::body_error(&e, &limit).unwrap_or_else(|| ApiError::bad_request("Unreadable body", e.to_string()))
+        })?;
+        if out.len() + chunk.len() > MAX_BYTES {
+            return Err(too_large());
+        }
+        out.extend_from_slice(&chunk);
+    }
+    Ok(out)
+}
+
+/// The list's text parsed (422 naming the line) into what is stored and cached.
+fn parse(body: Vec<u8>) -> Result<(NewWordList, WordList), ApiError> {
+    let text = match std::str::from_utf8(&body) {
+        Ok(text) => text,
+        Err(e) => {
+            let line = body[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1;
+            return Err(ApiError::InvalidLine { line, detail: format!("line {line}: the text is not UTF-8") });
+        }
+    };
+    let list = WordList::parse(text).map_err(|e| ApiError::InvalidLine { line: e.line, detail: e.to_string() })?;
+    if list.is_empty() {
+        return Err(ApiError::invalid("body", "the word list has no entries of 2 to 31 letters"));
+    }
+    let sha256: String = Sha256::digest(&body).iter().map(|b| format!("{b:02x}")).collect();
+    let by_length: BTreeMap<usize, usize> = list.by_length().into_iter().enumerate().filter(|&(_, n)| n > 0).collect();
+    let by_length = serde_json::to_string(&by_length).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let new = NewWordList { id: sha256[..32].to_string(), sha256, body, entries: list.len() as i64, by_length };
+    Ok((new, list))
+}
+
+#[utoipa::path(
+    post,
+    path = "/wordlists",
+    tag = "crosswords",
+    summary = "Upload a scored word list for fills and word squares.",
+    description = "The body is `text/plain` (UTF-8), up to 64 MiB: one entry a line, `entry;score` with a score of \
+                   0..100 (a line without one scores 50); blank lines and lines starting with `#` are skipped. \
+                   Entries are normalised to A-Z (case, spaces, punctuation and accents dropped: `crème brûlée;60` \
+                   is CREMEBRULEE); a duplicate keeps its highest score; entries of 1 letter or over 31 fit no slot \
+                   and are left out. A bad line is 422 naming its `line`. The id is the first 32 hex digits of the \
+                   SHA-256 of the bytes, so the same file always gets the same id and is stored once: 201 for a list \
+                   new to the caller, 200 when the caller has it already. A caller keeps at most 20 lists and 256 MiB \
+                   of them.",
+    params(UploadQuery),
+    request_body(content = String, content_type = "text/plain",
+        example = json!("crème brûlée;60\nheart;70\nhouse\n")),
+    responses(
+        (status = 201, description = "Stored; it is at `Location`.", body = WordListView,
+            headers(("Location" = String, description = "`/wordlists/{id}`"))),
+        (status = 200, description = "The caller had this list already.", body = WordListView),
+        (status = 400, response = super::openapi::BadRequest),
+        (status = 413, response = super::openapi::TooLarge),
+        (status = 415, response = super::openapi::UnsupportedMediaType),
+        (status = 422, response = super::openapi::Invalid),
+        (status = 429, response = super::openapi::TooMany),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn upload(
+    State(state): State<AppState>,
+    caller: Caller,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let q: UploadQuery = serde_urlencoded::from_str(query.as_deref().unwrap_or(""))
+        .map_err(|e| ApiError::invalid("query", format!("query string: {e}")))?;
+    let name = q.name.unwrap_or_default();
+    if name.chars().count() > MAX_NAME_CHARS {
+        return Err(ApiError::invalid("name", format!("name may have at most {MAX_NAME_CHARS} characters")));
+    }
+    let media_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .map(|v| v.trim().to_ascii_lowercase())
+        .unwrap_or_default();
+    if media_type != "text/plain" {
+        return Err(ApiError::UnsupportedMediaType {
+            detail: "send the word list as Content-Type: text/plain (one entry;score a line)".into(),
+        });
+    }
+    let owner = caller.owner();
+    let (lists, bytes) = state.store.wordlist_usage(&owner).await?;
+    if lists >= MAX_LISTS_PER_OWNER {
+        return Err(ApiError::TooMany {
+            detail: format!("you have {lists} word lists, the most kept per caller; delete one first"),
+            retry_after: 60,
+        });
+    }
+    let body = read_limited(&headers, body).await?;
+    if bytes + body.len() as i64 > MAX_BYTES_PER_OWNER {
+        return Err(ApiError::TooLarge {
+            detail: format!(
+                "your word lists hold {bytes} bytes; with this one ({} bytes) they would pass the {MAX_BYTES_PER_OWNER} \
+                 kept per caller: delete one first",
+                body.len()
+            ),
+        });
+    }
+    let (new, list) = blocking(move || parse(body)).await??;
+    let (record, created) = state.store.save_wordlist(&owner, &name, &new).await?;
+    state.wordlists.insert(&new.id, std::sync::Arc::new(list));
+    let location = format!("/wordlists/{}", record.id);
+    let status = if created { StatusCode::CREATED } else { StatusCode::OK };
+    Ok((status, [(header::LOCATION, location)], Json(view(record)?)).into_response())
+}
+
+#[utoipa::path(
+    get,
+    path = "/wordlists",
+    tag = "crosswords",
+    summary = "The caller's word lists.",
+    responses(
+        (status = 200, description = "The caller's lists, newest first.", body = WordListsView),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn list(State(state): State<AppState>, caller: Caller) -> Result<Response, ApiError> {
+    let rows = state.store.wordlists_of(&caller.owner()).await?;
+    let wordlists = rows.into_iter().map(view).collect::<Result<_, _>>()?;
+    Ok(Json(WordListsView { wordlists }).into_response())
+}
+
+/// The row of list `id` the caller may see (its own first), or 404.
+pub(crate) async fn visible(state: &AppState, caller: &Caller, id: &str) -> Result<WordListRecord, ApiError> {
+    let owner = caller.owner();
+    let mut rows = state.store.wordlist_rows(id).await?;
+    rows.sort_by_key(|r| r.owner != owner);
+    rows.into_iter()
+        .find(|r| caller.may_see(&r.owner))
+        .ok_or_else(|| ApiError::not_found(format!("no word list {}", echo(id))))
+}
+
+#[utoipa::path(
+    get,
+    path = "/wordlists/{id}",
+    tag = "crosswords",
+    summary = "One word list: its name, entries by length and hash.",
+    params(("id" = String, Path, description = "The list's id.")),
+    responses(
+        (status = 200, description = "The list.", body = WordListView),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn show(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let record = visible(&state, &caller, &id).await?;
+    Ok(Json(view(record)?).into_response())
+}
+
+#[utoipa::path(
+    delete,
+    path = "/wordlists/{id}",
+    tag = "crosswords",
+    summary = "Delete the caller's copy of a word list (other owners keep theirs).",
+    params(("id" = String, Path, description = "The list's id.")),
+    responses(
+        (status = 204, description = "Deleted."),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn remove(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    if !state.store.delete_wordlist(&caller.owner(), &id).await? {
+        return Err(ApiError::not_found(format!("you have no word list {}", echo(&id))));
+    }
+    // Another owner may still have it: it is parsed again when next used.
+    state.wordlists.forget(&id);
+    Ok(StatusCode::NO_CONTENT.into_response())
+}

@@ -1,0 +1,144 @@
+//! Uploaded word lists: each text stored once by its SHA-256 (`wordlist_contents`), and a
+//! row per owner that uploaded it (`wordlists`), so one owner's delete leaves the others'.
+
+use super::{with_pool, Result, Store};
+
+/// A list's text and what was read from it, as an upload stores it.
+#[derive(Debug, Clone)]
+pub struct NewWordList {
+    pub id: String,
+    pub sha256: String,
+    pub body: Vec<u8>,
+    pub entries: i64,
+    /// JSON object: entry length → count.
+    pub by_length: String,
+}
+
+/// One owner's word list.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct WordListRecord {
+    pub id: String,
+    pub owner: String,
+    pub name: String,
+    pub sha256: String,
+    pub bytes: i64,
+    pub entries: i64,
+    /// JSON object: entry length → count.
+    pub by_length: String,
+    pub created_at: i64,
+}
+
+const COLUMNS: &str = "w.id, w.owner, w.name, c.sha256, c.bytes, c.entries, c.by_length, w.created_at";
+
+impl Store {
+    /// How many lists `owner` has and their bytes in all.
+    #[tracing::instrument(skip(self), err)]
+    pub async fn wordlist_usage(&self, owner: &str) -> Result<(i64, i64)> {
+        let sql = "SELECT COUNT(*), CAST(COALESCE(SUM(c.bytes), 0) AS BIGINT) FROM wordlists w \
+                   JOIN wordlist_contents c ON c.id = w.id WHERE w.owner = $1";
+        let usage = with_pool!(self, p => sqlx::query_as(sql).bind(owner).fetch_one(p).await?);
+        Ok(usage)
+    }
+
+    /// Stores `list` for `owner` (its text only if no owner has it yet). Returns the
+    /// owner's row and whether it is new (false: the owner had this list already, and
+    /// keeps its name).
+    #[tracing::instrument(skip(self, list), fields(id = %list.id), err)]
+    pub async fn save_wordlist(&self, owner: &str, name: &str, list: &NewWordList) -> Result<(WordListRecord, bool)> {
+        let content = self.sql(
+            "INSERT INTO wordlist_contents (id, sha256, body, bytes, entries, by_length, created_at) \
+             VALUES ($2, $3, $4, $5, $6, $7, {NOW}) ON CONFLICT (id) DO NOTHING",
+        );
+        let row = self.sql(
+            "INSERT INTO wordlists (owner, id, name, created_at) VALUES ($2, $3, $4, {NOW}) \
+             ON CONFLICT (owner, id) DO NOTHING",
+        );
+        let now = self.clock_param();
+        let bytes = list.body.len() as i64;
+        let created = with_pool!(self, p => {
+            let mut tx = p.begin().await?;
+            sqlx::query(&content)
+                .bind(now)
+                .bind(&list.id)
+                .bind(&list.sha256)
+                .bind(&list.body)
+                .bind(bytes)
+                .bind(list.entries)
+                .bind(&list.by_length)
+                .execute(&mut *tx)
+                .await?;
+            let n = sqlx::query(&row).bind(now).bind(owner).bind(&list.id).bind(name).execute(&mut *tx).await?;
+            tx.commit().await?;
+            n.rows_affected() == 1
+        });
+        let record = self
+            .owned_wordlist(owner, &list.id)
+            .await?
+            .ok_or_else(|| super::StoreError::Corrupt(format!("word list {} vanished after saving", list.id)))?;
+        Ok((record, created))
+    }
+
+    /// `owner`'s lists, newest first.
+    #[tracing::instrument(skip(self), err)]
+    pub async fn wordlists_of(&self, owner: &str) -> Result<Vec<WordListRecord>> {
+        let sql = format!(
+            "SELECT {COLUMNS} FROM wordlists w JOIN wordlist_contents c ON c.id = w.id \
+             WHERE w.owner = $1 ORDER BY w.created_at DESC, w.id"
+        );
+        let rows = with_pool!(self, p => sqlx::query_as(&sql).bind(owner).fetch_all(p).await?);
+        Ok(rows)
+    }
+
+    /// Every owner's row of list `id` (one per owner), oldest first.
+    #[tracing::instrument(skip(self), err)]
+    pub async fn wordlist_rows(&self, id: &str) -> Result<Vec<WordListRecord>> {
+        let sql = format!(
+            "SELECT {COLUMNS} FROM wordlists w JOIN wordlist_contents c ON c.id = w.id \
+             WHERE w.id = $1 ORDER BY w.created_at, w.owner"
+        );
+        let rows = with_pool!(self, p => sqlx::query_as(&sql).bind(id).fetch_all(p).await?);
+        Ok(rows)
+    }
+
+    async fn owned_wordlist(&self, owner: &str, id: &str) -> Result<Option<WordListRecord>> {
+        let sql = format!(
+            "SELECT {COLUMNS} FROM wordlists w JOIN wordlist_contents c ON c.id = w.id \
+             WHERE w.owner = $1 AND w.id = $2"
+        );
+        let row = with_pool!(self, p => sqlx::query_as(&sql).bind(owner).bind(id).fetch_optional(p).await?);
+        Ok(row)
+    }
+
+    /// The text of list `id`, while some owner has it.
+    #[tracing::instrument(skip(self), err)]
+    pub async fn wordlist_body(&self, id: &str) -> Result<Option<Vec<u8>>> {
+        let sql = "SELECT c.body FROM wordlist_contents c WHERE c.id = $1 \
+                   AND EXISTS (SELECT 1 FROM wordlists w WHERE w.id = c.id)";
+        let body: Option<(Vec<u8>,)> = with_pool!(self, p => sqlx::query_as(sql).bind(id).fetch_optional(p).await?);
+        Ok(body.map(|(b,)| b))
+    }
+
+    /// Deletes `owner`'s row of list `id`, and the text once no owner has it. False if
+    /// the owner had no such list.
+    #[tracing::instrument(skip(self), err)]
+    pub async fn delete_wordlist(&self, owner: &str, id: &str) -> Result<bool> {
+        let deleted = with_pool!(self, p => {
+            let mut tx = p.begin().await?;
+            let n = sqlx::query("DELETE FROM wordlists WHERE owner = $1 AND id = $2")
+                .bind(owner)
+                .bind(id)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+            sqlx::query(
+                "DELETE FROM wordlist_contents WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM wordlists w WHERE w.id = $1)",
+            )
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+            tx.commit().await?;
+            n == 1
+        });
+        Ok(deleted)
+    }
+}

@@ -1,0 +1,376 @@
+//! The edge under abuse, against the real binary: oversized and slow requests, slow
+//! connections crowding the probes, security headers, cross-site requests, the anonymous
+//! rate limit, per-tier budgets, and PostgreSQL connections killed under load.
+
+mod common;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+use common::{on_both, Server, TestDb};
+use serde_json::{json, Value};
+
+/// Sends `head` (and nothing more) on a fresh connection; returns what the server
+/// answers before closing or `wait` passing.
+fn raw(server: &Server, head: &str, wait: Duration) -> String {
+    let mut stream = TcpStream::connect(server.addr()).unwrap();
+    stream.set_read_timeout(Some(wait)).unwrap();
+    stream.write_all(head.as_bytes()).unwrap();
+    let mut answer = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                answer.extend_from_slice(&buf[..n]);
+                // One response is enough once its body has arrived.
+                let text = String::from_utf8_lossy(&answer);
+                if text.contains("\r\n\r\n") && text.trim_end().ends_with('}') {
+                    break;
+                }
+            }
+            Err(_) => break,
+        }
+    }
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+fn problem_of(answer: &str) -> Value {
+    let body = answer.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or("");
+    serde_json::from_str(body).unwrap_or(Value::Null)
+}
+
+#[test]
+fn a_declared_oversize_body_is_refused_at_once_and_a_stalled_body_times_out() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db.url, &["--workers", "0", "--body-timeout-secs", "1"]);
+    // Only the head is sent: a server that waited for the body would time out (408).
+    let answer = raw(
+        &server,
+        "POST /books HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 999999999\r\n\r\n",
+        Duration::from_secs(30),
+    );
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+    assert!(answer.contains("application/problem+json"), "{answer}");
+    assert_eq!(problem_of(&answer)["status"], 413);
+
+    let answer = raw(
+        &server,
+        "POST /graycodes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{",
+        Duration::from_secs(30),
+    );
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(problem_of(&answer)["detail"].as_str().unwrap().contains("stopped arriving"), "{answer}");
+}
+
+#[test]
+fn a_client_that_never_finishes_its_headers_is_cut_off() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db.url, &["--workers", "0", "--header-timeout-secs", "1"]);
+    let started = Instant::now();
+    // The read waits up to 30 s; the server closes the connection long before.
+    let answer = raw(&server, "GET /healthz HTTP/1.1\r\nHost: x\r\n", Duration::from_secs(30));
+    assert!(!answer.contains("200 OK"), "{answer}");
+    assert!(started.elapsed() < Duration::from_secs(25), "the connection was held open");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn probes_answer_while_500_slow_connections_hold_requests() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db.url, &["--workers", "0", "--max-concurrent-requests", "500"]);
+    let head =
+        "POST /graycodes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{";
+    let slow: Vec<TcpStream> = (0..500)
+        .map(|_| {
+            let mut s = TcpStream::connect(server.addr()).unwrap();
+            s.write_all(head.as_bytes()).unwrap();
+            s
+        })
+        .collect();
+    // Every request slot is taken by a body that is not coming; the probes are outside.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let client = reqwest::Client::builder().timeout(Duration::from_secs(3)).build().unwrap();
+    for probe in ["/healthz", "/readyz"] {
+        let response = client.get(server.url(probe)).send().await.unwrap_or_else(|e| panic!("{probe}: {e}"));
+        assert_eq!(response.status(), 200, "{probe}");
+    }
+    drop(slow);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn responses_carry_security_headers_and_pages_a_strict_policy() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db.url, &["--workers", "0"]);
+    for path in ["/", "/order", "/healthz", "/books/NCB5919RTQP", "/no/such/route"] {
+        let response = common::client().get(server.url(path)).send().await.unwrap();
+        let h = response.headers();
+        assert_eq!(h["x-content-type-options"], "nosniff", "{path}");
+        assert_eq!(h["referrer-policy"], "no-referrer", "{path}");
+        let csp = h["content-security-policy"].to_str().unwrap();
+        assert!(csp.contains("frame-ancestors 'none'"), "{path}: {csp}");
+        assert!(!csp.contains("unsafe-inline"), "{path}: {csp}");
+        if h["content-type"].to_str().unwrap().starts_with("text/html") {
+            assert!(csp.contains("script-src 'self'") && csp.contains("style-src 'self'"), "{path}: {csp}");
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn other_sites_cannot_make_a_browser_change_anything() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db.url, &["--workers", "0"]);
+    let host = server.addr();
+    let post = |headers: Vec<(&'static str, String)>| {
+        let mut request = common::client().post(server.url("/books"));
+        for (name, value) in headers {
+            request = request.header(name, value);
+        }
+        async move { request.send().await.unwrap() }
+    };
+    // A "simple" request (no body) from another site's page, by either signal.
+    for headers in [
+        vec![("sec-fetch-site", "cross-site".to_string())],
+        vec![("sec-fetch-site", "same-site".to_string())],
+        vec![("origin", "https://evil.example".to_string())],
+        vec![("origin", "null".to_string())],
+    ] {
+        let response = post(headers.clone()).await;
+        assert_eq!(response.status(), 403, "{headers:?}");
+        let problem: Value = response.json().await.unwrap();
+        assert!(problem["detail"].as_str().unwrap().contains("another web site"), "{problem}");
+    }
+    // This site's own pages, and clients that are not browsers, may.
+    for headers in
+        [vec![("sec-fetch-site", "same-origin".to_string())], vec![("origin", format!("http://{host}"))], vec![]]
+    {
+        assert_eq!(post(headers.clone()).await.status(), 202, "{headers:?}");
+    }
+    // Reading is not changing.
+    let response = common::client().get(server.url("/healthz")).header("sec-fetch-site", "cross-site").send().await;
+    assert_eq!(response.unwrap().status(), 200);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn oversized_urls_and_headers_get_problem_details() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db.url, &["--workers", "0"]);
+    let long = "a".repeat(9000);
+    let response = common::client().get(server.url(&format!("/books/{long}"))).send().await.unwrap();
+    assert_eq!(response.status(), 414);
+    assert_eq!(response.headers()["content-type"], "application/problem+json");
+    let response =
+        common::client().get(server.url("/healthz")).header("x-padding", "b".repeat(20_000)).send().await.unwrap();
+    assert_eq!(response.status(), 431);
+    let problem: Value = response.json().await.unwrap();
+    assert!(problem["detail"].as_str().unwrap().contains("headers"), "{problem}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn anonymous_callers_are_rate_limited_and_key_holders_are_not() {
+    let db = TestDb::sqlite();
+    let token = {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_puzzlepress"))
+            .args(["keys", "create", "--name", "p", "--database-url", &db.url])
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap().trim().to_string()
+    };
+    let server =
+        Server::start_with_env(&db.url, &["--workers", "0"], &[("PUZZLEPRESS_ANONYMOUS_REQUESTS_PER_MINUTE", "20")]);
+    // A burst of a quarter of the minute's budget, then 429 — serials cannot be scanned.
+    let mut statuses = Vec::new();
+    for _ in 0..12 {
+        let response = common::client().get(server.url("/books/NCB5919RTQP/answer")).send().await.unwrap();
+        statuses.push(response.status().as_u16());
+        if response.status() == 429 {
+            assert!(response.headers().contains_key("retry-after"));
+            assert_eq!(response.headers()["content-type"], "application/problem+json");
+        }
+    }
+    assert_eq!(statuses.iter().filter(|s| **s == 404).count(), 5, "{statuses:?}");
+    assert!(statuses[5..].iter().all(|s| *s == 429), "{statuses:?}");
+    for _ in 0..12 {
+        let response =
+            common::client().get(server.url("/books/NCB5919RTQP/answer")).bearer_auth(&token).send().await.unwrap();
+        assert_eq!(response.status(), 404);
+    }
+    // The probes are never limited.
+    assert_eq!(common::client().get(server.url("/healthz")).send().await.unwrap().status(), 200);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn budgets_above_the_callers_maximum_are_refused_naming_field_and_maximum() {
+    let db = TestDb::sqlite();
+    let token = {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_puzzlepress"))
+            .args(["keys", "create", "--name", "p", "--database-url", &db.url])
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap().trim().to_string()
+    };
+    let limits = std::env::temp_dir().join(format!("limits-{}.json", uuid::Uuid::new_v4().simple()));
+    std::fs::write(&limits, r#"{"publisher": {"graycode": {"max_node_budget": 5000}}}"#).unwrap();
+    let server = Server::start(&db.url, &["--workers", "0", "--limits", limits.to_str().unwrap()]);
+    let post = |body: Value, token: Option<String>| {
+        let mut request = common::client().post(server.url("/graycodes")).json(&body);
+        if let Some(t) = token {
+            request = request.bearer_auth(t);
+        }
+        async move {
+            let response = request.send().await.unwrap();
+            (response.status().as_u16(), response.json::<Value>().await.unwrap())
+        }
+    };
+    let gray = |budget: u64| json!({"bits": 4, "length": 16, "node_budget": budget});
+    // The configured publisher maximum.
+    assert_eq!(post(gray(5000), Some(token.clone())).await.0, 202);
+    let (status, problem) = post(gray(5001), Some(token.clone())).await;
+    assert_eq!((status, problem["field"].as_str()), (422, Some("node_budget")), "{problem}");
+    assert!(problem["detail"].as_str().unwrap().contains("5000"), "{problem}");
+    // Anonymous callers get the small default maxima (here: the default budget).
+    let (status, problem) = post(gray(1_000_000_001), None).await;
+    assert_eq!((status, problem["field"].as_str()), (422, Some("node_budget")), "{problem}");
+    let word_squares = json!({"size": 5, "max_nodes": 500_000_001u64});
+    let response = common::client().post(server.url("/wordsquares")).json(&word_squares).send().await.unwrap();
+    assert_eq!(response.status(), 422);
+    let response =
+        common::client().post(server.url("/wordsquares")).bearer_auth(&token).json(&word_squares).send().await.unwrap();
+    assert_eq!(response.status(), 202);
+    // The 70-byte request that once held a worker forever.
+    let huge = json!({"size": 7, "max_nodes": u64::MAX});
+    let response =
+        common::client().post(server.url("/wordsquares")).bearer_auth(&token).json(&huge).send().await.unwrap();
+    let problem: Value = response.json().await.unwrap();
+    assert_eq!(problem["field"], "max_nodes", "{problem}");
+    let _ = std::fs::remove_file(limits);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn postgres_connections_killed_under_load_give_503_and_nothing_is_lost() {
+    let db = TestDb::postgres();
+    let server = Server::start(&db.url, &["--workers", "2", "--jobs-per-address", "100000"]);
+    let name = db.pg_database().unwrap().to_string();
+    let admin = common::pg_server_url();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let killer = {
+        let (stop, admin) = (stop.clone(), admin.clone());
+        std::thread::spawn(move || {
+            let sql = format!(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity \
+                 WHERE datname = '{name}' AND pid <> pg_backend_pid()"
+            );
+            let mut rounds = 0;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                common::psql(&admin, &sql);
+                rounds += 1;
+                std::thread::sleep(Duration::from_millis(150));
+            }
+            rounds
+        })
+    };
+    let mut accepted = Vec::new();
+    let mut refused = 0;
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(6) {
+        let response = common::client()
+            .post(server.url("/foxhole/strategies"))
+            .json(&json!({"holes": 3 + accepted.len() % 5}))
+            .send()
+            .await
+            .unwrap();
+        match response.status().as_u16() {
+            202 => accepted.push(response.headers()["location"].to_str().unwrap().to_string()),
+            503 => {
+                assert!(response.headers().contains_key("retry-after"));
+                refused += 1;
+            }
+            other => panic!("{other}: {}", response.text().await.unwrap()),
+        }
+        // Readers too: never a 500.
+        let status = common::client().get(server.url("/readyz")).send().await.unwrap().status().as_u16();
+        assert!(status == 200 || status == 503, "/readyz {status}");
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let rounds = killer.join().unwrap();
+    assert!(rounds > 10 && !accepted.is_empty(), "{rounds} rounds, {} accepted", accepted.len());
+    // The pool recovers by itself, and every accepted job is done.
+    for location in &accepted {
+        let job = common::wait_job(&server, location, Duration::from_secs(60)).await;
+        assert_eq!(job["state"], "succeeded", "{job}");
+    }
+    let response = common::client().get(server.url("/readyz")).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+
+    // While the database refuses connections, /readyz says so without the driver's text;
+    // once it accepts them again, the pool reconnects by itself.
+    let name = db.pg_database().unwrap();
+    common::psql(&admin, &format!("ALTER DATABASE {name} ALLOW_CONNECTIONS false"));
+    common::psql(&admin, &format!("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'"));
+    let response = common::client().get(server.url("/readyz")).send().await.unwrap();
+    assert_eq!(response.status(), 503);
+    assert!(response.headers().contains_key("retry-after"));
+    let problem: Value = response.json().await.unwrap();
+    assert_eq!(problem["detail"], "database unreachable", "{problem}");
+    common::psql(&admin, &format!("ALTER DATABASE {name} ALLOW_CONNECTIONS true"));
+    let start = Instant::now();
+    while common::client().get(server.url("/readyz")).send().await.unwrap().status() != 200 {
+        assert!(start.elapsed() < Duration::from_secs(30), "the pool did not recover");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    eprintln!("{} accepted, {refused} refused with 503 over {rounds} rounds of terminations", accepted.len());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn publishers_list_their_own_books_newest_first_by_cursor() {
+    on_both(|db| async move {
+        let key = |name: &str, role: &str| {
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_puzzlepress"))
+                .args(["keys", "create", "--name", name, "--role", role, "--database-url", &db.url])
+                .output()
+                .unwrap();
+            String::from_utf8(out.stdout).unwrap().trim().to_string()
+        };
+        let (a, b, ops) = (key("a", "publisher"), key("b", "publisher"), key("ops", "admin"));
+        let server = Server::start(&db.url, &["--workers", "0"]);
+        let order = |token: String| {
+            let request = common::client().post(server.url("/books")).bearer_auth(token).json(&json!({"pages": 2}));
+            async move { request.send().await.unwrap().json::<Value>().await.unwrap()["serial"].clone() }
+        };
+        let mut mine = Vec::new();
+        for _ in 0..5 {
+            mine.push(order(a.clone()).await);
+        }
+        let theirs = order(b.clone()).await;
+        let list = |token: &str, query: &str| {
+            let request = common::client().get(server.url(&format!("/books{query}"))).bearer_auth(token);
+            async move {
+                let response = request.send().await.unwrap();
+                (response.status().as_u16(), response.json::<Value>().await.unwrap())
+            }
+        };
+        let (status, first) = list(&a, "?limit=2").await;
+        assert_eq!(status, 200, "{first}");
+        let serials = |page: &Value| page["books"].as_array().unwrap().iter().map(|b| b["serial"].clone()).collect();
+        let mut seen: Vec<Value> = serials(&first);
+        let mut next = first["next"].as_str().map(str::to_string);
+        while let Some(path) = next {
+            let (_, page) = list(&a, path.trim_start_matches("/books")).await;
+            seen.extend(serials(&page));
+            next = page["next"].as_str().map(str::to_string);
+        }
+        mine.reverse();
+        assert_eq!(seen, mine, "A's books, newest first, each once");
+        let (_, b_list) = list(&b, "").await;
+        assert_eq!(serials(&b_list), vec![theirs.clone()]);
+        let (_, all) = list(&ops, "?limit=100").await;
+        assert_eq!(all["books"].as_array().unwrap().len(), 6);
+        assert_eq!(all["next"], Value::Null);
+        // Without a key there is nothing to list; a bad cursor is named.
+        let response = common::client().get(server.url("/books")).send().await.unwrap();
+        assert_eq!(response.status(), 401);
+        let (status, problem) = list(&a, "?cursor=xyz").await;
+        assert_eq!((status, problem["field"].as_str()), (422, Some("cursor")), "{problem}");
+    })
+    .await;
+}

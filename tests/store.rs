@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use common::{on_both, TestDb};
-use puzzlepress::store::{Clock, JobState, Lease, NewJob, Outcome, Store, Tier};
+use puzzlepress::store::{Clock, JobState, Lease, NewJob, NewWordList, OnInsert, Outcome, Store, Tier};
 
 async fn store(db: &TestDb, clock: &Clock) -> Store {
     let store = Store::connect(&db.url).await.unwrap().with_clock(clock.clone());
@@ -26,7 +26,8 @@ fn job(n: u64) -> NewJob {
         idempotency_key: None,
         max_attempts: 3,
         tier: Tier::Publisher,
-        on_insert: None,
+        wordlist: None,
+        on_insert: Vec::new(),
     }
 }
 
@@ -324,6 +325,67 @@ async fn owners_take_turns_so_a_long_queue_does_not_starve_a_single_job() {
         let other = store.insert_job(&NewJob { owner: "key:b".into(), ..keyed.clone() }).await.unwrap();
         assert!(first.1 && other.1 && first.0.id != other.0.id);
         assert_eq!(store.insert_job(&keyed).await.unwrap().0.id, first.0.id);
+    })
+    .await;
+}
+
+fn text(id: &str, body: &str) -> NewWordList {
+    NewWordList {
+        id: id.into(),
+        sha256: format!("{id:0<64}"),
+        body: body.as_bytes().to_vec(),
+        entries: 1,
+        by_length: "{}".into(),
+    }
+}
+
+/// A fill that reads list `id`, stored with it when `inline`.
+fn fill_reading(id: &str, inline: Option<&NewWordList>) -> NewJob {
+    NewJob {
+        kind: "crosswords.fills".into(),
+        wordlist: Some(id.into()),
+        on_insert: inline.into_iter().cloned().map(OnInsert::WordList).collect(),
+        ..job(1)
+    }
+}
+
+async fn run_to_the_end(store: &Store) {
+    while let Some(claimed) = store.claim("w", LEASE).await.unwrap() {
+        assert!(store.finish(&claimed.id, "w", &done("{}"), (1, 1)).await.unwrap());
+    }
+}
+
+#[tokio::test]
+async fn finished_jobs_and_unread_list_texts_are_swept_after_the_retention_time() {
+    on_both(|db| async move {
+        let clock = Clock::manual(1_000);
+        let store = store(&db, &clock).await;
+        let kept = NewJob { kind: "books".into(), ..job(2) };
+        store.insert_job(&kept).await.unwrap();
+        // Two requests send the same inline list: its text is stored once.
+        let inline = text("aaaa", "HEART;70\n");
+        let (first, _) = store.insert_job(&fill_reading("aaaa", Some(&inline))).await.unwrap();
+        store.insert_job(&fill_reading("aaaa", Some(&inline))).await.unwrap();
+        // An uploaded list that a queued job reads, deleted by its owner.
+        store.save_wordlist("key:1", "mine", &text("bbbb", "HOUSE;50\n")).await.unwrap();
+        store.insert_job(&fill_reading("bbbb", None)).await.unwrap();
+        assert!(store.delete_wordlist("key:1", "bbbb").await.unwrap());
+        assert!(store.wordlist_body("bbbb").await.unwrap().is_some(), "kept while a job reads it");
+        assert_eq!(store.wordlist_body("aaaa").await.unwrap().as_deref(), Some(&b"HEART;70\n"[..]));
+
+        clock.set(2_000);
+        run_to_the_end(&store).await;
+        clock.set(2_500);
+        assert_eq!(store.delete_finished(&["crosswords.fills"], 1_000).await.unwrap(), 0, "within the retention");
+        assert!(store.wordlist_body("aaaa").await.unwrap().is_some());
+
+        clock.set(3_500);
+        assert_eq!(store.delete_finished(&["crosswords.fills"], 1_000).await.unwrap(), 3);
+        assert!(store.job(&first.id).await.unwrap().is_none());
+        assert!(store.wordlist_body("aaaa").await.unwrap().is_none(), "no job reads the inline text any more");
+        assert!(store.wordlist_body("bbbb").await.unwrap().is_none(), "no owner has the deleted list any more");
+        let books = store.job_counts().await.unwrap();
+        assert!(books.iter().any(|c| c.kind == "books" && c.count == 1), "books are kept: {books:?}");
     })
     .await;
 }

@@ -21,6 +21,7 @@ use crate::jobs::kinds::{CrosswordFills, CrosswordPatterns, WordSquares};
 use crate::puzzles::crossword::{self, CrosswordError, FillRequest, PatternRequest, WordList, WordSquareRequest};
 use crate::puzzles::monitor::Monitor;
 use crate::render;
+use crate::store::{NewWordList, OnInsert};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -145,27 +146,30 @@ impl Monitor for StopAtOnce {
 /// errors the job would, at the cost of at most one report interval (milliseconds).
 fn validate<T>(run: impl FnOnce(&mut dyn Monitor) -> Result<T, CrosswordError>) -> Result<(), ApiError> {
     match run(&mut StopAtOnce) {
-        Ok(_) | Err(CrosswordError::Cancelled) => Ok(()),
-        Err(CrosswordError::InvalidField { field, message }) => {
-            Err(ApiError::invalid(field, format!("{field}: {message}")))
-        }
-        Err(e @ (CrosswordError::BadHex(_) | CrosswordError::BadRows(_))) => {
-            Err(ApiError::invalid("pattern", e.to_string()))
-        }
-        Err(CrosswordError::BadWord { index, message }) => {
-            Err(ApiError::invalid(format!("words[{index}]"), format!("words[{index}]: {message}")))
-        }
-        Err(e @ CrosswordError::Impossible(_)) => Err(ApiError::invalid("request", e.to_string())),
-        // Searching, not input: the job will report it.
-        Err(CrosswordError::NoSolution(_) | CrosswordError::BudgetExhausted(_)) => Ok(()),
+        Ok(_) => Ok(()),
+        Err(e) => problem(e).map_or(Ok(()), Err),
     }
+}
+
+/// The client's error an engine error stands for; `None` when it is not about the input
+/// (cancelled at the first report; searching without a result, which the job reports).
+fn problem(e: CrosswordError) -> Option<ApiError> {
+    Some(match e {
+        CrosswordError::InvalidField { field, message } => ApiError::invalid(field, format!("{field}: {message}")),
+        e @ (CrosswordError::BadHex(_) | CrosswordError::BadRows(_)) => ApiError::invalid("pattern", e.to_string()),
+        CrosswordError::BadWord { index, message } => {
+            ApiError::invalid(format!("words[{index}]"), format!("words[{index}]: {message}"))
+        }
+        e @ CrosswordError::Impossible(_) => ApiError::invalid("request", e.to_string()),
+        CrosswordError::Cancelled | CrosswordError::NoSolution(_) | CrosswordError::BudgetExhausted(_) => return None,
+    })
 }
 
 /// Runs an engine on a request, the uploaded list it names and the caller's limits, to
 /// check it.
 type CheckFn<P> = fn(&P, Option<&WordList>, &crossword::Limits, &mut dyn Monitor) -> Result<(), CrosswordError>;
 
-/// Checks a request on a blocking thread (see [`validate`]) within the caller's limits and
+/// Checks a request on a blocking thread (see [`check`]) within the caller's limits and
 /// with the uploaded list it names (`wordlist`, which the caller must be able to see), then
 /// queues it. A full queue or quota is answered first: validation (indexing a word list)
 /// costs more than the check.
@@ -174,21 +178,76 @@ async fn enqueue<K: Resource>(
     caller: &Caller,
     headers: &HeaderMap,
     req: K::Params,
-    wordlist: Option<&str>,
     run: CheckFn<K::Params>,
 ) -> Result<Response, ApiError>
 where
-    K::Params: Clone + Sync,
+    K::Params: ListRequest + Sync,
 {
     state.queue.admit(&caller.submitter(&state.quotas)).await?;
-    let stored = match wordlist {
-        Some(id) => Some(stored_list(state, caller, id).await?),
+    let mut req = req;
+    let named = req.lists().and_then(|(_, wordlist)| wordlist.clone());
+    let stored = match named {
+        Some(id) => Some(stored_list(state, caller, &id).await?),
         None => None,
     };
-    let checked = req.clone();
     let limits = caller.limits(state).crossword.clone();
-    blocking(move || validate(|p| run(&checked, stored.as_deref(), &limits, p))).await??;
-    resource::enqueue::<K>(state, caller, headers, &req).await
+    let (req, inline) = blocking(move || check(req, stored, &limits, run)).await??;
+    let rows = match inline {
+        Some((new, list)) => {
+            state.wordlists.insert(&new.id, list);
+            vec![OnInsert::WordList(new)]
+        }
+        None => Vec::new(),
+    };
+    resource::enqueue_with::<K>(state, caller, headers, &req, rows).await
+}
+
+/// Requests that may carry a word list: inline `words`, or a stored list's id `wordlist`.
+pub(crate) trait ListRequest: Send + 'static {
+    fn lists(&mut self) -> Option<(&mut Option<Vec<String>>, &mut Option<String>)> {
+        None
+    }
+}
+
+impl ListRequest for PatternRequest {}
+
+impl ListRequest for FillRequest {
+    fn lists(&mut self) -> Option<(&mut Option<Vec<String>>, &mut Option<String>)> {
+        Some((&mut self.words, &mut self.wordlist))
+    }
+}
+
+impl ListRequest for WordSquareRequest {
+    fn lists(&mut self) -> Option<(&mut Option<Vec<String>>, &mut Option<String>)> {
+        Some((&mut self.words, &mut self.wordlist))
+    }
+}
+
+/// A list sent inline, as it is stored: its text (by hash) and the parsed list.
+type InlineList = (NewWordList, Arc<WordList>);
+
+/// Validates `req` (see [`validate`]). Its inline `words` become a list stored once by
+/// the hash of its text, which the job reads as `wordlist`: a list sent with many
+/// requests is kept once, not in every job's params.
+fn check<P: ListRequest>(
+    mut req: P,
+    mut stored: Option<Arc<WordList>>,
+    limits: &crossword::Limits,
+    run: CheckFn<P>,
+) -> Result<(P, Option<InlineList>), ApiError> {
+    let mut inline = None;
+    if let Some((words @ Some(_), wordlist @ None)) = req.lists() {
+        let list = crossword::inline_list(words.as_deref().unwrap_or_default(), limits)
+            .map_err(|e| problem(e).unwrap_or_else(|| ApiError::Internal("an inline list failed".into())))?;
+        let new = super::wordlists::stored(list.to_text().into_bytes(), &list)?;
+        *words = None;
+        *wordlist = Some(new.id.clone());
+        let list = Arc::new(list);
+        stored = Some(list.clone());
+        inline = Some((new, list));
+    }
+    validate(|p| run(&req, stored.as_deref(), limits, p))?;
+    Ok((req, inline))
 }
 
 /// The uploaded list `id`, if the caller may use it (422 naming `wordlist` otherwise).
@@ -231,7 +290,7 @@ pub(crate) async fn patterns(
     headers: HeaderMap,
     Json(req): Json<PatternRequest>,
 ) -> Result<Response, ApiError> {
-    enqueue::<CrosswordPatterns>(&state, &caller, &headers, req, None, |r, _, l, p| {
+    enqueue::<CrosswordPatterns>(&state, &caller, &headers, req, |r, _, l, p| {
         crossword::generate_patterns_within(r, l, p).map(drop)
     })
     .await
@@ -265,8 +324,7 @@ pub(crate) async fn fills(
     headers: HeaderMap,
     Json(req): Json<FillRequest>,
 ) -> Result<Response, ApiError> {
-    let wordlist = req.wordlist.clone();
-    enqueue::<CrosswordFills>(&state, &caller, &headers, req, wordlist.as_deref(), |r, list, l, p| {
+    enqueue::<CrosswordFills>(&state, &caller, &headers, req, |r, list, l, p| {
         crossword::fill_within(r, list, l, p).map(drop)
     })
     .await
@@ -298,8 +356,7 @@ pub(crate) async fn word_squares(
     headers: HeaderMap,
     Json(req): Json<WordSquareRequest>,
 ) -> Result<Response, ApiError> {
-    let wordlist = req.wordlist.clone();
-    enqueue::<WordSquares>(&state, &caller, &headers, req, wordlist.as_deref(), |r, list, l, p| {
+    enqueue::<WordSquares>(&state, &caller, &headers, req, |r, list, l, p| {
         crossword::word_squares_within(r, list, l, p).map(drop)
     })
     .await

@@ -21,7 +21,7 @@ use super::error::ApiError;
 use super::respond::{accepted, echo, idempotency_key, timestamp};
 use super::AppState;
 use crate::jobs::JobKind;
-use crate::store::{Job, JobState};
+use crate::store::{Job, JobState, OnInsert};
 
 /// A job kind served as a resource of its own.
 pub trait Resource: JobKind {
@@ -102,7 +102,19 @@ pub async fn enqueue<K: Resource>(
     headers: &HeaderMap,
     params: &K::Params,
 ) -> Result<Response, ApiError> {
-    let (job, _) = state.queue.submit::<K>(&caller.submitter(&state.quotas), params, idempotency_key(headers)?).await?;
+    enqueue_with::<K>(state, caller, headers, params, Vec::new()).await
+}
+
+/// [`enqueue`], storing `rows` with the job.
+pub async fn enqueue_with<K: Resource>(
+    state: &AppState,
+    caller: &Caller,
+    headers: &HeaderMap,
+    params: &K::Params,
+    rows: Vec<OnInsert>,
+) -> Result<Response, ApiError> {
+    let submitter = caller.submitter(&state.quotas);
+    let (job, _) = state.queue.submit_with::<K>(&submitter, params, idempotency_key(headers)?, rows).await?;
     let view = view::<K>(job)?;
     let location = view.links["self"].clone();
     Ok(accepted(&location, view))

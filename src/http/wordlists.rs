@@ -103,7 +103,8 @@ async fn read_limited(headers: &HeaderMap, body: Body) -> Result<Vec<u8>, ApiErr
     let mut stream = body.into_data_stream();
     while let Some(chunk) = stream.next().await {
         let chunk = chunk.map_err(|e| {
-            super::extract::body_error(&e, &limit).unwrap_or_else(|| ApiError::bad_request("Unreadable body", e.to_string()))
+            super::extract::body_error(&e, &limit)
+                .unwrap_or_else(|| ApiError::bad_request("Unreadable body", e.to_string()))
         })?;
         if out.len() + chunk.len() > MAX_BYTES {
             return Err(too_large());
@@ -126,11 +127,15 @@ fn parse(body: Vec<u8>) -> Result<(NewWordList, WordList), ApiError> {
     if list.is_empty() {
         return Err(ApiError::invalid("body", "the word list has no entries of 2 to 31 letters"));
     }
+    Ok((stored(body, &list)?, list))
+}
+
+/// What is stored of a list: its text, keyed by the first 32 hex digits of its SHA-256.
+pub(crate) fn stored(body: Vec<u8>, list: &WordList) -> Result<NewWordList, ApiError> {
     let sha256: String = Sha256::digest(&body).iter().map(|b| format!("{b:02x}")).collect();
     let by_length: BTreeMap<usize, usize> = list.by_length().into_iter().enumerate().filter(|&(_, n)| n > 0).collect();
     let by_length = serde_json::to_string(&by_length).map_err(|e| ApiError::Internal(e.to_string()))?;
-    let new = NewWordList { id: sha256[..32].to_string(), sha256, body, entries: list.len() as i64, by_length };
-    Ok((new, list))
+    Ok(NewWordList { id: sha256[..32].to_string(), sha256, body, entries: list.len() as i64, by_length })
 }
 
 #[utoipa::path(

@@ -32,6 +32,11 @@ pub trait JobKind: Send + Sync + 'static {
         None
     }
 
+    /// The stored word list the job reads (its text is kept while the job is).
+    fn wordlist(_params: &Self::Params) -> Option<&str> {
+        None
+    }
+
     /// Rows to write besides the result, in the transaction that marks the job done.
     fn on_success(_output: &mut Self::Output) -> Option<OnSuccess> {
         None

@@ -11,7 +11,7 @@ pub mod pool;
 mod wake;
 pub mod wordlists;
 
-use crate::store::{Job, NewJob, Store, StoreError};
+use crate::store::{Job, NewJob, OnInsert, Store, StoreError};
 
 pub use crate::store::Tier;
 pub use kind::{Context, JobKind, Registry, RunError, TierLimits};
@@ -96,6 +96,18 @@ impl Queue {
         params: &K::Params,
         idempotency_key: Option<String>,
     ) -> Result<(Job, bool), SubmitError> {
+        self.submit_with::<K>(by, params, idempotency_key, Vec::new()).await
+    }
+
+    /// [`Queue::submit`], storing `rows` with a new job (in its transaction) besides the
+    /// rows its kind keeps.
+    pub async fn submit_with<K: JobKind>(
+        &self,
+        by: &Submitter,
+        params: &K::Params,
+        idempotency_key: Option<String>,
+        rows: Vec<OnInsert>,
+    ) -> Result<(Job, bool), SubmitError> {
         let owner = by.owner.as_str();
         let earlier = match &idempotency_key {
             Some(key) => self.store.job_by_idempotency_key(owner, K::NAME, key).await?,
@@ -122,7 +134,8 @@ impl Queue {
                     idempotency_key,
                     max_attempts: self.limits.max_attempts,
                     tier: by.tier,
-                    on_insert: K::on_insert(params),
+                    wordlist: K::wordlist(params).map(str::to_string),
+                    on_insert: K::on_insert(params).into_iter().chain(rows).collect(),
                 };
                 self.store.insert_job(&new).await?
             }

@@ -8,6 +8,7 @@ use serde::Serialize;
 use sqlx::postgres::PgListener;
 
 use super::books::{NewBook, PrintedBook};
+use super::wordlists::{upsert_content, NewWordList, CONTENT_IN_USE, CONTENT_UPSERT};
 use super::{with_pool, Backend, Pool, Result, Store, StoreError};
 
 /// Lifecycle of a job. Terminal states are `succeeded`, `failed` and `cancelled`.
@@ -105,14 +106,18 @@ pub struct NewJob {
     /// Runs (counting crashed ones) before the job is failed.
     pub max_attempts: i64,
     pub tier: Tier,
-    /// Rows its kind keeps beside the job, inserted in the same transaction.
-    pub on_insert: Option<OnInsert>,
+    /// The word list the job reads (its text is kept while the job is).
+    pub wordlist: Option<String>,
+    /// Rows kept beside the job, inserted in the same transaction.
+    pub on_insert: Vec<OnInsert>,
 }
 
 /// Rows created with a job, in its transaction.
 #[derive(Debug, Clone)]
 pub enum OnInsert {
     Book(NewBook),
+    /// A request's inline word list, stored once by its hash (the job's `wordlist`).
+    WordList(NewWordList),
 }
 
 /// Rows written when a job succeeds, in the transaction that marks it done.
@@ -275,13 +280,14 @@ impl Store {
         }
         let id = uuid::Uuid::new_v4().to_string();
         let insert_job = self.sql(
-            "INSERT INTO jobs (id, kind, params, state, max_attempts, idempotency_key, created_at, owner, tier) \
-             VALUES ($2, $3, $4, 'queued', $5, $6, {NOW}, $7, $8)",
+            "INSERT INTO jobs (id, kind, params, state, max_attempts, idempotency_key, created_at, owner, tier, wordlist) \
+             VALUES ($2, $3, $4, 'queued', $5, $6, {NOW}, $7, $8, $9)",
         );
         let insert_book = self.sql(
             "INSERT INTO books (serial, job_id, generator_version, pages, rows, cols, created_at) \
              VALUES ($2, $3, $4, $5, $6, $7, {NOW})",
         );
+        let insert_content = self.sql(CONTENT_UPSERT);
         let now = self.clock_param();
         let inserted = with_pool!(self, p => async {
             let mut tx = p.begin().await?;
@@ -294,26 +300,31 @@ impl Store {
                 .bind(&new.idempotency_key)
                 .bind(&new.owner)
                 .bind(new.tier.as_str())
+                .bind(&new.wordlist)
                 .execute(&mut *tx)
                 .await?;
             sqlx::query("INSERT INTO job_owners (owner) VALUES ($1) ON CONFLICT (owner) DO NOTHING")
                 .bind(&new.owner)
                 .execute(&mut *tx)
                 .await?;
-            match &new.on_insert {
-                Some(OnInsert::Book(book)) => {
-                    sqlx::query(&insert_book)
-                        .bind(now)
-                        .bind(&book.serial)
-                        .bind(&id)
-                        .bind(book.generator_version)
-                        .bind(book.pages)
-                        .bind(book.rows)
-                        .bind(book.cols)
-                        .execute(&mut *tx)
-                        .await?;
+            for row in &new.on_insert {
+                match row {
+                    OnInsert::Book(book) => {
+                        sqlx::query(&insert_book)
+                            .bind(now)
+                            .bind(&book.serial)
+                            .bind(&id)
+                            .bind(book.generator_version)
+                            .bind(book.pages)
+                            .bind(book.rows)
+                            .bind(book.cols)
+                            .execute(&mut *tx)
+                            .await?;
+                    }
+                    OnInsert::WordList(list) => {
+                        upsert_content!(&insert_content, now, list, &mut *tx);
+                    }
                 }
-                None => {}
             }
             tx.commit().await
         }
@@ -397,7 +408,8 @@ impl Store {
     }
 
     /// Deletes jobs of the given kinds that ended more than `age_ms` ago (their attempts go
-    /// with them), and owners with no jobs left. Returns how many jobs were deleted.
+    /// with them), owners with no jobs left, and word-list texts no owner has and no job
+    /// reads. Returns how many jobs were deleted.
     #[tracing::instrument(skip(self), err)]
     pub async fn delete_finished(&self, kinds: &[&str], age_ms: i64) -> Result<u64> {
         if kinds.is_empty() {
@@ -411,6 +423,12 @@ impl Store {
             list.join(", ")
         ));
         let owners = "DELETE FROM job_owners WHERE NOT EXISTS (SELECT 1 FROM jobs j WHERE j.owner = job_owners.owner)";
+        // Texts no owner has and no job reads (inline lists once their jobs are gone), left
+        // alone for the retention time after they were last stored so that a request
+        // storing one never loses it to a concurrent sweep.
+        let texts = self.sql(&format!(
+            "DELETE FROM wordlist_contents AS c WHERE c.used_at < {{NOW}} - $2 AND NOT {CONTENT_IN_USE}"
+        ));
         let now = self.clock_param();
         let n = with_pool!(self, p => async {
             let mut tx = p.begin().await?;
@@ -420,6 +438,7 @@ impl Store {
             }
             let n = delete.execute(&mut *tx).await?.rows_affected();
             sqlx::query(owners).execute(&mut *tx).await?;
+            sqlx::query(&texts).bind(now).bind(age_ms).execute(&mut *tx).await?;
             tx.commit().await?;
             Ok::<u64, sqlx::Error>(n)
         }

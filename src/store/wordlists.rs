@@ -28,6 +28,33 @@ pub struct WordListRecord {
     pub created_at: i64,
 }
 
+/// Stores a list's text once (by its id, a prefix of its hash) and marks it as just used,
+/// which also keeps the sweeper off it ([`Store::delete_finished`]). `$1` is the clock.
+pub(super) const CONTENT_UPSERT: &str =
+    "INSERT INTO wordlist_contents (id, sha256, body, bytes, entries, by_length, created_at, used_at) \
+     VALUES ($2, $3, $4, $5, $6, $7, {NOW}, {NOW}) ON CONFLICT (id) DO UPDATE SET used_at = excluded.used_at";
+
+/// Runs [`CONTENT_UPSERT`] (made by `Store::sql`) for a [`NewWordList`] on an executor.
+macro_rules! upsert_content {
+    ($sql:expr, $now:expr, $list:expr, $executor:expr) => {
+        sqlx::query($sql)
+            .bind($now)
+            .bind(&$list.id)
+            .bind(&$list.sha256)
+            .bind(&$list.body)
+            .bind($list.body.len() as i64)
+            .bind($list.entries)
+            .bind(&$list.by_length)
+            .execute($executor)
+            .await?
+    };
+}
+pub(super) use upsert_content;
+
+/// A list's text is kept while an owner has it or a job reads it (SQL on `c`, the content).
+pub(super) const CONTENT_IN_USE: &str = "(EXISTS (SELECT 1 FROM wordlists w WHERE w.id = c.id) \
+     OR EXISTS (SELECT 1 FROM jobs j WHERE j.wordlist = c.id))";
+
 const COLUMNS: &str = "w.id, w.owner, w.name, c.sha256, c.bytes, c.entries, c.by_length, w.created_at";
 
 impl Store {
@@ -45,28 +72,15 @@ impl Store {
     /// keeps its name).
     #[tracing::instrument(skip(self, list), fields(id = %list.id), err)]
     pub async fn save_wordlist(&self, owner: &str, name: &str, list: &NewWordList) -> Result<(WordListRecord, bool)> {
-        let content = self.sql(
-            "INSERT INTO wordlist_contents (id, sha256, body, bytes, entries, by_length, created_at) \
-             VALUES ($2, $3, $4, $5, $6, $7, {NOW}) ON CONFLICT (id) DO NOTHING",
-        );
+        let content = self.sql(CONTENT_UPSERT);
         let row = self.sql(
             "INSERT INTO wordlists (owner, id, name, created_at) VALUES ($2, $3, $4, {NOW}) \
              ON CONFLICT (owner, id) DO NOTHING",
         );
         let now = self.clock_param();
-        let bytes = list.body.len() as i64;
         let created = with_pool!(self, p => {
             let mut tx = p.begin().await?;
-            sqlx::query(&content)
-                .bind(now)
-                .bind(&list.id)
-                .bind(&list.sha256)
-                .bind(&list.body)
-                .bind(bytes)
-                .bind(list.entries)
-                .bind(&list.by_length)
-                .execute(&mut *tx)
-                .await?;
+            upsert_content!(&content, now, list, &mut *tx);
             let n = sqlx::query(&row).bind(now).bind(owner).bind(&list.id).bind(name).execute(&mut *tx).await?;
             tx.commit().await?;
             n.rows_affected() == 1
@@ -109,17 +123,17 @@ impl Store {
         Ok(row)
     }
 
-    /// The text of list `id`, while some owner has it.
+    /// The text of list `id`, while it is stored (an owner has it or a job reads it).
     #[tracing::instrument(skip(self), err)]
     pub async fn wordlist_body(&self, id: &str) -> Result<Option<Vec<u8>>> {
-        let sql = "SELECT c.body FROM wordlist_contents c WHERE c.id = $1 \
-                   AND EXISTS (SELECT 1 FROM wordlists w WHERE w.id = c.id)";
+        let sql = "SELECT c.body FROM wordlist_contents c WHERE c.id = $1";
         let body: Option<(Vec<u8>,)> = with_pool!(self, p => sqlx::query_as(sql).bind(id).fetch_optional(p).await?);
         Ok(body.map(|(b,)| b))
     }
 
-    /// Deletes `owner`'s row of list `id`, and the text once no owner has it. False if
-    /// the owner had no such list.
+    /// Deletes `owner`'s row of list `id`, and the text once no owner has it and no job
+    /// reads it (else the sweeper deletes it with the last such job). False if the owner
+    /// had no such list.
     #[tracing::instrument(skip(self), err)]
     pub async fn delete_wordlist(&self, owner: &str, id: &str) -> Result<bool> {
         let deleted = with_pool!(self, p => {
@@ -130,9 +144,7 @@ impl Store {
                 .execute(&mut *tx)
                 .await?
                 .rows_affected();
-            sqlx::query(
-                "DELETE FROM wordlist_contents WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM wordlists w WHERE w.id = $1)",
-            )
+            sqlx::query(&format!("DELETE FROM wordlist_contents AS c WHERE c.id = $1 AND NOT {CONTENT_IN_USE}"))
             .bind(id)
             .execute(&mut *tx)
             .await?;

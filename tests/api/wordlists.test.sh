@@ -52,6 +52,18 @@ wait_job "$(header location)" 60
 check_jq '.state == "succeeded" and ([.result.across[0].word, .result.down[0].word] | sort) == ["HEART", "HOUSE"]' "filled from the list"
 check_jq '.result.quality == {"min_score": 60, "mean_score": 65} and ([.result.across[0].score, .result.down[0].score] | sort) == [60, 70]' "scores and quality reported"
 check_jq '.request.wordlist == "'"$WL_ID"'" and (.request | has("words") | not)' "the job stores the id, not the words"
+# An inline list is stored once, by the hash of its text: the job names it as `wordlist`.
+INLINE='"words": ["heart;70", "house;60", "ember;40"]'
+post_json /crosswords/fills '{"pattern": [".....", ".####", ".####", ".####", ".####"], '"$INLINE"'}'
+check_status 202 "a fill from an inline list"
+check_jq '(.request.wordlist | test("^[0-9a-f]{32}$")) and (.request | has("words") | not)' "the job names the inline list by its hash"
+INLINE_ID=$(jq -r .request.wordlist "$BODY_FILE")
+wait_job "$(header location)" 60
+check_jq '.state == "succeeded" and ([.result.across[0].word, .result.down[0].word] | sort) == ["HEART", "HOUSE"]' "filled from the inline list"
+post_json /wordsquares '{"size": 5, "words": ["heart;70", "house;60", "ember;40"]}'
+check_jq '.request.wordlist == "'"$INLINE_ID"'"' "the same list sent again is the same stored text"
+post_json /crosswords/fills '{"pattern": [".....", ".####", ".####", ".####", ".####"], "words": ["heart", "h0use"]}'
+check_problem 422 "words.1.: entry" "a bad inline entry is still named by its index"
 post_json /crosswords/fills '{"pattern": [".....", ".####", ".####", ".####", ".####"], "wordlist": "'"$WL_ID"'", "min_score": 65}'
 wait_job "$(header location)" 60
 check_jq '.state == "succeeded" and .result.rows == null and (.result.reason | test("score >= 65"))' "min_score leaves too few entries"

@@ -140,7 +140,7 @@ fn stored_list(ctx: &Context, id: Option<&str>) -> Result<Option<Arc<WordList>>,
     let Some(id) = id else { return Ok(None) };
     match ctx.wordlists.load_blocking(id) {
         Ok(Some(list)) => Ok(Some(list)),
-        Ok(None) => Err(RunError::Failed(format!("word list {id} was deleted before the job ran"))),
+        Ok(None) => Err(RunError::Failed(format!("word list {id} is not stored"))),
         Err(e) => Err(RunError::Failed(format!("word list {id}: {e}"))),
     }
 }
@@ -160,6 +160,10 @@ impl JobKind for CrosswordFills {
     type Params = FillRequest;
     type Output = FillOutput;
 
+    fn wordlist(req: &FillRequest) -> Option<&str> {
+        req.wordlist.as_deref()
+    }
+
     fn run(ctx: &Context, req: FillRequest, monitor: &mut dyn Monitor) -> Result<FillOutput, RunError> {
         let stored = stored_list(ctx, req.wordlist.as_deref())?;
         outcome(crossword::fill_within(&req, stored.as_deref(), &ctx.limits.crossword, monitor))
@@ -170,6 +174,10 @@ impl JobKind for WordSquares {
     const NAME: &'static str = "wordsquares";
     type Params = WordSquareRequest;
     type Output = WordSquaresOutput;
+
+    fn wordlist(req: &WordSquareRequest) -> Option<&str> {
+        req.wordlist.as_deref()
+    }
 
     fn run(ctx: &Context, req: WordSquareRequest, monitor: &mut dyn Monitor) -> Result<WordSquaresOutput, RunError> {
         let stored = stored_list(ctx, req.wordlist.as_deref())?;

@@ -58,7 +58,8 @@ impl PatternInput {
 pub struct FillRequest {
     pub pattern: PatternInput,
     /// A small word list of its own instead of the bundled English one: entries, each
-    /// `entry` or `entry;score` (0..100, default 50).
+    /// `entry` or `entry;score` (0..100, default 50). It is stored once, by the hash of its
+    /// text, and the queued request names it as `wordlist`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false, max_items = 1000000)]
     pub words: Option<Vec<String>>,
@@ -218,17 +219,20 @@ pub(crate) fn choose_list<'a>(
     use std::borrow::Cow;
     match (words, wordlist) {
         (Some(_), Some(_)) => Err(CrosswordError::field("wordlist", "give either words or wordlist, not both")),
-        (Some(words), None) => {
-            if words.len() > limits.max_words {
-                return Err(at_most("words", limits.max_words as u64, words.len() as u64));
-            }
-            Ok(Cow::Owned(WordList::from_words(words)?))
-        }
+        (Some(words), None) => Ok(Cow::Owned(inline_list(words, limits)?)),
         (None, Some(id)) => stored
             .map(Cow::Borrowed)
             .ok_or_else(|| CrosswordError::field("wordlist", format!("no word list {:?}", super::error::clip(id)))),
         (None, None) => Ok(Cow::Borrowed(WordList::english())),
     }
+}
+
+/// A request's own `words` as a list, within `limits` (errors name the entry's index).
+pub fn inline_list(words: &[String], limits: &Limits) -> Result<WordList, CrosswordError> {
+    if words.len() > limits.max_words {
+        return Err(at_most("words", limits.max_words as u64, words.len() as u64));
+    }
+    WordList::from_words(words)
 }
 
 /// The entry filter of a request's `min_score` and `allow_offensive`.

@@ -56,7 +56,7 @@ mod wordlist_tests;
 use serde::{Deserialize, Serialize};
 
 pub use error::CrosswordError;
-pub use fill::{fill, fill_within, Entry, Fill, FillRequest, Quality};
+pub use fill::{fill, fill_within, inline_list, Entry, Fill, FillRequest, Quality};
 pub use grid::{Direction, Grid, Slot, FILL_MAX_SIDE, FILL_MIN_SIDE, MAX_SIZE, MIN_SIZE};
 pub use limits::Limits;
 pub use pattern::{generate_patterns, generate_patterns_within, Pattern, PatternRequest, PatternResult, Symmetry};

@@ -255,3 +255,18 @@ fn fills_of_the_bundled_list_use_only_what_the_filter_admits() {
     check_fill_with(&g, &f, WordList::english(), &filter);
     assert_eq!(f.quality.unwrap().min_score, 70);
 }
+
+#[test]
+fn a_list_as_text_parses_back_to_the_same_list() {
+    let list =
+        WordList::from_words(&rows(&["crème brûlée;60", "ox", "HEART;70", "heart;20", "ab;3", "house"])).unwrap();
+    let text = list.to_text();
+    assert_eq!(text, "OX;50\nAB;3\nHEART;70\nHOUSE;50\nCREMEBRULEE;60\n");
+    let back = WordList::parse(&text).unwrap();
+    for len in 0..=MAX_ENTRY_FOR_TEST {
+        assert_eq!(back.scored_of_len(len).collect::<Vec<_>>(), list.scored_of_len(len).collect::<Vec<_>>());
+    }
+    assert_eq!(back.to_text(), text);
+}
+
+const MAX_ENTRY_FOR_TEST: usize = 31;

@@ -269,6 +269,21 @@ impl WordList {
         Ok(b.list)
     }
 
+    /// The list in the text format, `ENTRY;score` a line by length and in list order:
+    /// parsed back it is the same list, so equal lists have equal texts (and hashes).
+    pub fn to_text(&self) -> String {
+        let mut text = String::with_capacity(self.by_len.iter().map(|g| g.len()).sum::<usize>() + 5 * self.total);
+        for len in 0..self.by_len.len() {
+            for (word, score) in self.scored_of_len(len) {
+                text.extend(word.iter().map(|&b| b as char));
+                text.push(';');
+                text.push_str(&score.to_string());
+                text.push('\n');
+            }
+        }
+        text
+    }
+
     pub fn len(&self) -> usize {
         self.total
     }

@@ -41,7 +41,8 @@ pub struct WordSquareRequest {
     #[schema(nullable = false, minimum = 0, maximum = 10000)]
     pub limit: Option<usize>,
     /// A small word list of its own instead of the bundled English one: entries, each
-    /// `entry` or `entry;score` (0..100, default 50).
+    /// `entry` or `entry;score` (0..100, default 50). It is stored once, by the hash of its
+    /// text, and the queued request names it as `wordlist`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false, max_items = 1000000)]
     pub words: Option<Vec<String>>,

@@ -39,6 +39,11 @@ pub enum Command {
     /// and serial (book.txt, book.pdf, answer.pdf, answer.json).
     #[command(after_help = BOOK_SECRET_HELP)]
     Book(BookArgs),
+    /// Print a run of copies offline, laid out as a print run's archive: DIR/SERIAL/
+    /// interior.pdf and answer.pdf per copy (each its own random serial) and
+    /// DIR/manifest.csv.
+    #[command(after_help = BOOK_SECRET_HELP)]
+    Printrun(PrintRunArgs),
     /// Create, list and revoke API keys.
     Keys(KeysArgs),
     /// The book secret, for operators (`secret show` prints the one `serve` uses).
@@ -111,6 +116,29 @@ pub struct BookArgs {
     /// Directory to write into (created if missing).
     #[arg(long)]
     pub out: std::path::PathBuf,
+    /// Where the server keeps its generated secret, read when PUZZLEPRESS_SECRET(_FILE)
+    /// is not set.
+    #[command(flatten)]
+    pub database: DatabaseArgs,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct PrintRunArgs {
+    /// How many copies (1..10000).
+    #[arg(long)]
+    pub copies: u32,
+    #[arg(long, default_value_t = 200)]
+    pub pages: u32,
+    #[arg(long, default_value_t = 32)]
+    pub rows: u32,
+    #[arg(long, default_value_t = 20)]
+    pub cols: u32,
+    /// Directory to write into (created if missing).
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+    /// Threads printing copies (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
     /// Where the server keeps its generated secret, read when PUZZLEPRESS_SECRET(_FILE)
     /// is not set.
     #[command(flatten)]

@@ -10,6 +10,7 @@ async fn main() -> anyhow::Result<()> {
         Some(Command::Serve(args)) => puzzlepress::server::serve(args).await,
         Some(Command::Migrate(args)) => puzzlepress::server::migrate(&args.database_url).await,
         Some(Command::Book(args)) => puzzlepress::offline::print_book(&args).await,
+        Some(Command::Printrun(args)) => puzzlepress::offline::print_run(&args).await,
         Some(Command::Secret(args)) => {
             println!("{}", puzzlepress::cli::book_secret(&args.database.database_url).await?);
             Ok(())

@@ -137,6 +137,8 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         shutdown.drain.clone(),
     ));
 
+    tokio::spawn(jobs::printruns::feed_printruns(queue.clone(), Duration::from_millis(200), shutdown.drain.clone()));
+
     let quotas = Quotas { per_key: args.jobs_per_key, per_address: args.jobs_per_address };
     let state = AppState {
         store: store.clone(),

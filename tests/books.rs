@@ -218,3 +218,41 @@ async fn the_offline_cli_reads_the_secret_the_server_generated_from_its_database
     assert!(!refused.status.success());
     assert!(String::from_utf8_lossy(&refused.stderr).contains("no book secret"), "{refused:?}");
 }
+
+#[test]
+fn the_offline_printrun_writes_each_copy_and_a_manifest_that_agrees_with_it() {
+    let out = std::env::temp_dir().join(format!("pp-run-{}", uuid::Uuid::new_v4().simple()));
+    let status = Command::new(env!("CARGO_BIN_EXE_puzzlepress"))
+        .args(["printrun", "--copies", "3", "--pages", "24", "--rows", "10", "--cols", "10", "--out"])
+        .arg(&out)
+        .env("PUZZLEPRESS_SECRET", "run-secret")
+        .env_remove("PUZZLEPRESS_SECRET_FILE")
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let manifest = std::fs::read_to_string(out.join("manifest.csv")).unwrap();
+    let mut lines = manifest.lines();
+    assert_eq!(lines.next(), Some("serial,pages,trim,page,row,col,direction,interior_sha256"));
+    let lines: Vec<&str> = lines.collect();
+    assert_eq!(lines.len(), 3);
+    for line in lines {
+        let fields: Vec<&str> = line.split(',').collect();
+        let serial = fields[0];
+        // Each copy is the book `puzzlepress book` prints for its serial, byte for byte.
+        let single = offline(serial, "run-secret", 24, 10, 10);
+        let interior = std::fs::read(out.join(serial).join("interior.pdf")).unwrap();
+        assert_eq!(interior, std::fs::read(single.join("book.pdf")).unwrap(), "{serial}");
+        assert_eq!(
+            std::fs::read(out.join(serial).join("answer.pdf")).unwrap(),
+            std::fs::read(single.join("answer.pdf")).unwrap()
+        );
+        assert_eq!(fields[7], hex(&Sha256::digest(&interior)), "{serial}: interior hash");
+        let answer: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(single.join("answer.json")).unwrap()).unwrap();
+        let expected = format!("{},{},{},{}", answer["page"], answer["row"], answer["col"], answer["direction"]);
+        assert_eq!(fields[3..7].join(","), expected.replace('"', ""), "{serial}: the fox's place");
+        assert_eq!(fields[1..3], ["24", "letter"]);
+        std::fs::remove_dir_all(single).unwrap();
+    }
+    std::fs::remove_dir_all(out).unwrap();
+}

@@ -261,3 +261,49 @@ async fn a_single_book_waits_at_most_about_one_job_behind_another_callers_long_q
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_print_run_survives_kill_9_mid_run_with_every_copy_printed_once() {
+    for db in TestDb::both() {
+        let flags = ["--workers", "2", "--lease-secs", "1.5", "--poll-ms", "100"];
+        let mut first = Server::start(&db.url, &flags);
+        let copies = 150;
+        let order = serde_json::json!({"copies": copies, "pages": 300, "rows": 32, "cols": 20});
+        let (status, location, _) = post(&first, "/printruns", order).await;
+        assert_eq!(status, 202);
+        let location = location.unwrap();
+        // Kill it once some copies are printed and the rest are not.
+        let deadline = std::time::Instant::now() + Duration::from_secs(60);
+        loop {
+            let (_, run) = get(&first, &location).await;
+            let done = run["done"].as_i64().unwrap();
+            assert!(done < copies, "{}: the run finished before it could be killed", db.backend());
+            if done >= 5 {
+                break;
+            }
+            assert!(std::time::Instant::now() < deadline, "no copy printed: {run}");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        first.kill9();
+
+        let second = Server::start(&db.url, &flags);
+        let deadline = std::time::Instant::now() + Duration::from_secs(120);
+        let run = loop {
+            let (_, run) = get(&second, &location).await;
+            if run["state"] == "succeeded" {
+                break run;
+            }
+            assert!(std::time::Instant::now() < deadline, "{}: the run did not finish: {run}", db.backend());
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
+        let books = run["books"].as_array().unwrap();
+        assert_eq!((run["done"].as_i64(), books.len()), (Some(copies), copies as usize), "{}", db.backend());
+        let numbers: Vec<i64> = books.iter().map(|b| b["copy"].as_i64().unwrap()).collect();
+        assert_eq!(numbers, (1..=copies).collect::<Vec<_>>(), "each copy once, in order");
+        let serials: std::collections::HashSet<&str> = books.iter().map(|b| b["serial"].as_str().unwrap()).collect();
+        assert_eq!(serials.len(), copies as usize, "every copy its own book");
+        let (status, manifest) = get(&second, &format!("{location}/manifest.json")).await;
+        assert_eq!(status, 200);
+        assert_eq!(manifest["copies"].as_array().unwrap().len(), copies as usize);
+    }
+}

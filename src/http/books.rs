@@ -158,7 +158,7 @@ pub(crate) async fn order(
     let key = idempotency_key(&headers)?;
     // 50 random bits make a collision rare; the primary key makes it harmless: try again.
     for _ in 0..5 {
-        let params = BookParams { serial: Serial::from_bits(rand::random::<u64>()).to_string(), spec };
+        let params = BookParams { serial: Serial::from_bits(rand::random::<u64>()).to_string(), spec, copy_of: None };
         let (job, _) = match state.queue.submit::<Books>(&caller.submitter(&state.quotas), &params, key.clone()).await {
             Err(SubmitError::Store(e)) if e.is_unique_violation() => continue,
             other => other?,
@@ -323,7 +323,7 @@ fn stored_answer(record: &BookRecord) -> Result<Answer, ApiError> {
 }
 
 /// Unpacks a printed book's letters (CPU work for a big book: call it off the async threads).
-fn unpack(record: BookRecord) -> Result<Book, ApiError> {
+pub(crate) fn unpack(record: BookRecord) -> Result<Book, ApiError> {
     let answer = stored_answer(&record)?;
     let corrupt = |what: String| ApiError::Internal(format!("book {}: {what}", record.serial));
     let spec = BookSpec { pages: record.pages as u32, rows: record.rows as u32, cols: record.cols as u32 };

@@ -15,6 +15,7 @@ mod middleware;
 mod oneup;
 pub mod openapi;
 mod pages;
+mod printruns;
 mod resource;
 mod respond;
 mod wordlists;
@@ -85,6 +86,7 @@ pub fn router(state: AppState, limits: &HttpLimits) -> Router {
         .merge(health::router())
         .merge(jobs::router())
         .merge(books::router())
+        .merge(printruns::router())
         .merge(foxhole::router())
         .merge(graycodes::router())
         .merge(crosswords::router())

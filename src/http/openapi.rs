@@ -15,7 +15,7 @@ use utoipa::openapi::{Content, Ref, RefOr, Required};
 use utoipa::OpenApi;
 
 use super::error::{Problem, PROBLEM_JSON};
-use super::{books, crosswords, foxhole, graycodes, health, jobs, oneup, wordlists};
+use super::{books, crosswords, foxhole, graycodes, health, jobs, oneup, printruns, wordlists};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -42,6 +42,7 @@ use super::{books, crosswords, foxhole, graycodes, health, jobs, oneup, wordlist
         health::healthz, health::readyz, health::metrics, health::openapi_yaml,
         jobs::show, jobs::cancel,
         books::order, books::list, books::show, books::page, books::answer, books::book_pdf, books::answer_pdf,
+        printruns::order, printruns::show, printruns::manifest_csv, printruns::manifest_json, printruns::archive,
         oneup::create_solve, oneup::show_solve, oneup::create_puzzle, oneup::show_puzzle,
         oneup::puzzle_pdf, oneup::solution_pdf,
         crosswords::patterns, crosswords::show_patterns, crosswords::fills, crosswords::show_fill,

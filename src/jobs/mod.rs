@@ -8,6 +8,7 @@
 mod kind;
 pub mod kinds;
 pub mod pool;
+pub mod printruns;
 mod wake;
 pub mod wordlists;
 

@@ -5,3 +5,5 @@ mod font_widths;
 pub mod foxbook;
 pub mod oneup;
 pub mod pdf;
+pub mod printrun;
+pub mod zip;

@@ -13,6 +13,8 @@ pub struct NewBook {
     pub pages: i64,
     pub rows: i64,
     pub cols: i64,
+    /// The print run and copy number, for a copy of a run.
+    pub printrun: Option<(String, i64)>,
 }
 
 /// A printed book's contents, stored in the transaction that marks its job done.
@@ -24,6 +26,8 @@ pub struct PrintedBook {
     /// JSON text.
     pub answer: String,
     pub content_hash: String,
+    /// SHA-256 (hex) of its interior PDF.
+    pub interior_sha256: String,
 }
 
 /// A stored book and the state of the job printing it.

@@ -284,8 +284,8 @@ impl Store {
              VALUES ($2, $3, $4, 'queued', $5, $6, {NOW}, $7, $8, $9)",
         );
         let insert_book = self.sql(
-            "INSERT INTO books (serial, job_id, generator_version, pages, rows, cols, created_at) \
-             VALUES ($2, $3, $4, $5, $6, $7, {NOW})",
+            "INSERT INTO books (serial, job_id, generator_version, pages, rows, cols, printrun, copy, created_at) \
+             VALUES ($2, $3, $4, $5, $6, $7, $8, $9, {NOW})",
         );
         let insert_content = self.sql(CONTENT_UPSERT);
         let now = self.clock_param();
@@ -318,6 +318,8 @@ impl Store {
                             .bind(book.pages)
                             .bind(book.rows)
                             .bind(book.cols)
+                            .bind(book.printrun.as_ref().map(|(run, _)| run))
+                            .bind(book.printrun.as_ref().map(|&(_, copy)| copy))
                             .execute(&mut *tx)
                             .await?;
                     }
@@ -594,8 +596,8 @@ impl Store {
         );
         let end_attempt = self.sql(END_ATTEMPT);
         let print_book = self.sql(
-            "UPDATE books SET letters = $2, answer = $3, content_hash = $4, finished_at = {NOW} \
-             WHERE serial = $5 AND job_id = $6",
+            "UPDATE books SET letters = $2, answer = $3, content_hash = $4, interior_sha256 = $5, finished_at = {NOW} \
+             WHERE serial = $6 AND job_id = $7",
         );
         let now = self.clock_param();
         let finished = with_pool!(self, p => async {
@@ -623,6 +625,7 @@ impl Store {
                         .bind(&book.letters)
                         .bind(&book.answer)
                         .bind(&book.content_hash)
+                        .bind(&book.interior_sha256)
                         .bind(&book.serial)
                         .bind(id)
                         .execute(&mut *tx)

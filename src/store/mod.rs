@@ -9,6 +9,7 @@ mod books;
 mod clock;
 mod jobs;
 mod keys;
+mod printruns;
 mod settings;
 mod wordlists;
 
@@ -24,6 +25,7 @@ pub use jobs::{
     Attempt, Claimed, Job, JobCount, JobState, Lease, NewJob, OnInsert, OnSuccess, Outcome, QueueListener, Tier,
 };
 pub use keys::ApiKey;
+pub use printruns::{NewPrintRun, PrintRunCopy, PrintRunRecord};
 pub use wordlists::{NewWordList, WordListRecord};
 
 /// Which database a `Store` talks to.

@@ -43,6 +43,10 @@ check_header() { # NAME REGEX DESCRIPTION
   if header "$1" | grep -Eq "$2"; then pass; else fail "$3: header $1 does not match $2 (got '$(header "$1")')"; fi
 }
 
+check_cmd() { # COMMAND DESCRIPTION — COMMAND (run by bash) must succeed
+  if bash -c "$1" >/dev/null 2>&1; then pass; else fail "$2: $1 failed"; fi
+}
+
 # A problem+json error with this status whose detail (or field) matches REGEX.
 check_problem() { # STATUS REGEX DESCRIPTION
   check_status "$1" "$3"

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::jobs::{Context, JobKind, RunError};
 use crate::puzzles::foxbook::{book_for_within, BookError, BookSpec, GENERATOR_VERSION};
 use crate::puzzles::monitor::Monitor;
+use crate::render;
 use crate::store::{NewBook, OnInsert, OnSuccess, PrintedBook};
 
 pub struct Books;
@@ -17,6 +18,16 @@ pub struct BookParams {
     pub serial: String,
     #[serde(flatten)]
     pub spec: BookSpec,
+    /// The print run this book is a copy of, and its copy number.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub copy_of: Option<CopyOf>,
+}
+
+/// A book's place in a print run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CopyOf {
+    pub printrun: String,
+    pub copy: i64,
 }
 
 /// A book job's result; the book itself is stored in its own row.
@@ -42,12 +53,16 @@ impl JobKind for Books {
             },
         )?;
         let content_hash = book.content_hash_hex();
+        // The interior's hash goes in print run manifests; PDFs are byte-stable, so it is
+        // the hash of every later download of this book.
+        let interior_sha256 = render::printrun::sha256_hex(&render::foxbook::book_pdf(&book, &params.serial));
         let answer = serde_json::to_string(&book.answer).map_err(|e| RunError::Failed(e.to_string()))?;
         let printed = PrintedBook {
             serial: params.serial.clone(),
             letters: book.pack(),
             answer,
             content_hash: content_hash.clone(),
+            interior_sha256,
         };
         Ok(BookResult { serial: params.serial, content_hash, printed: Some(printed) })
     }
@@ -59,6 +74,7 @@ impl JobKind for Books {
             pages: params.spec.pages as i64,
             rows: params.spec.rows as i64,
             cols: params.spec.cols as i64,
+            printrun: params.copy_of.as_ref().map(|c| (c.printrun.clone(), c.copy)),
         }))
     }
 

@@ -1,0 +1,423 @@
+//! Print runs: `POST /printruns` orders many copies of a book at once, each its own book
+//! with its own serial; `GET /printruns/{id}` follows them; the manifest (the publisher's
+//! master answer key) and a ZIP of every copy's files come once all are printed.
+
+use axum::body::{Body, Bytes};
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::{Deserialize, Serialize};
+
+use super::caller::Caller;
+use super::error::ApiError;
+use super::extract::Json as JsonBody;
+use super::respond::{accepted, blocking, echo, idempotency_key, timestamp};
+use super::AppState;
+use crate::jobs::printruns::{Paper, PrintRunOrder, MAX_COPIES};
+use crate::puzzles::foxbook::Answer;
+use crate::render::printrun::{copy_files, ManifestLine, CSV_HEADER};
+use crate::render::zip::ZipStream;
+use crate::store::{JobState, PrintRunCopy, PrintRunRecord};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/printruns", post(order))
+        .route("/printruns/{id}", get(show))
+        .route("/printruns/{id}/manifest.csv", get(manifest_csv))
+        .route("/printruns/{id}/manifest.json", get(manifest_json))
+        .route("/printruns/{id}/archive.zip", get(archive))
+}
+
+/// Copies listed per page of `GET /printruns/{id}`.
+const COPIES_PER_PAGE: i64 = 1000;
+
+/// A print run as clients see it.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = PrintRun)]
+pub(crate) struct PrintRunView {
+    id: String,
+    /// `queued` (no copy started), `running`, `succeeded` (every copy printed) or `failed`
+    /// (every copy ended and some failed).
+    state: JobState,
+    copies: i64,
+    /// Copies printed.
+    done: i64,
+    /// Copies whose printing failed.
+    failed: i64,
+    #[schema(minimum = 1, maximum = 1000)]
+    pages: u32,
+    #[schema(minimum = 3, maximum = 64)]
+    rows: u32,
+    #[schema(minimum = 3, maximum = 64)]
+    cols: u32,
+    paper: Paper,
+    #[schema(format = DateTime)]
+    created_at: String,
+    /// The copies queued so far, in copy order (a page of up to 1,000; follow `next`).
+    books: Vec<CopyView>,
+    /// Pass as `cursor` for the next page of copies; null on the last page.
+    #[schema(required = true)]
+    next_cursor: Option<String>,
+    /// The next page's address; null on the last page.
+    #[schema(required = true)]
+    next: Option<String>,
+    links: RunLinks,
+}
+
+/// One copy of a run.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = PrintRunCopy)]
+pub(crate) struct CopyView {
+    /// The copy's number in the run (1-based).
+    copy: i64,
+    #[schema(pattern = "^[0-9A-HJKMNP-TV-Z]{11}$", example = "NCB5919RTQP")]
+    serial: String,
+    state: JobState,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = PrintRunLinks)]
+struct RunLinks {
+    #[serde(rename = "self")]
+    this: String,
+    manifest_csv: String,
+    manifest_json: String,
+    archive: String,
+}
+
+/// The state of a run, from its copies' jobs.
+fn run_state(run: &PrintRunRecord) -> JobState {
+    let ended = run.done + run.failed;
+    if run.done == run.copies {
+        JobState::Succeeded
+    } else if ended == run.copies {
+        JobState::Failed
+    } else if ended > 0 || run.running > 0 {
+        JobState::Running
+    } else {
+        JobState::Queued
+    }
+}
+
+fn order_of(run: &PrintRunRecord) -> Result<PrintRunOrder, ApiError> {
+    serde_json::from_str(&run.params)
+        .map_err(|e| ApiError::Internal(format!("print run {}: stored order: {e}", run.id)))
+}
+
+fn view(run: PrintRunRecord, copies: Vec<PrintRunCopy>) -> Result<PrintRunView, ApiError> {
+    let order = order_of(&run)?;
+    let base = format!("/printruns/{}", run.id);
+    let last = copies.last().map(|c| c.copy);
+    let more = copies.len() as i64 == COPIES_PER_PAGE && last.is_some_and(|c| c < run.queued);
+    let next_cursor = last.filter(|_| more).map(|c| c.to_string());
+    Ok(PrintRunView {
+        state: run_state(&run),
+        copies: run.copies,
+        done: run.done,
+        failed: run.failed,
+        pages: order.pages,
+        rows: order.rows,
+        cols: order.cols,
+        paper: order.paper,
+        created_at: timestamp(run.created_at),
+        books: copies.into_iter().map(|c| CopyView { copy: c.copy, serial: c.serial, state: c.state }).collect(),
+        next: next_cursor.as_ref().map(|c| format!("{base}?cursor={c}")),
+        next_cursor,
+        links: RunLinks {
+            manifest_csv: format!("{base}/manifest.csv"),
+            manifest_json: format!("{base}/manifest.json"),
+            archive: format!("{base}/archive.zip"),
+            this: base,
+        },
+        id: run.id,
+    })
+}
+
+#[utoipa::path(
+    post,
+    path = "/printruns",
+    tag = "books",
+    summary = "Order a print run: many copies of a book, each a different book with its own serial.",
+    description = "Each copy is an ordinary book (its own random serial and seed), printed by a book job. Copies \
+                   are queued 64 at a time, so a long run shares the workers fairly with other callers. An \
+                   `Idempotency-Key` makes a retried order return the same run.",
+    params(super::openapi::IdempotencyKey),
+    request_body(content = PrintRunOrder, content_type = "application/json",
+        example = json!({"copies": 3, "pages": 24, "rows": 16, "cols": 12, "paper": "cream"})),
+    responses(
+        (status = 202, description = "Ordered; follow it at `Location`.", body = PrintRunView,
+            headers(("Location" = String, description = "`/printruns/{id}`"))),
+        (status = 400, response = super::openapi::BadRequest),
+        (status = 401, response = super::openapi::Unauthorized),
+        (status = 413, response = super::openapi::TooLarge),
+        (status = 415, response = super::openapi::UnsupportedMediaType),
+        (status = 422, response = super::openapi::Invalid),
+        (status = 429, response = super::openapi::TooMany),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn order(
+    State(state): State<AppState>,
+    caller: Caller,
+    headers: HeaderMap,
+    JsonBody(order): JsonBody<PrintRunOrder>,
+) -> Result<Response, ApiError> {
+    caller.require_key("ordering a print run")?;
+    if !(1..=MAX_COPIES).contains(&order.copies) {
+        return Err(ApiError::invalid("copies", format!("copies must be 1..{MAX_COPIES} (got {})", order.copies)));
+    }
+    order.book().validate_within(&caller.limits(&state).foxbook).map_err(|e| {
+        let crate::puzzles::foxbook::SpecError::OutOfRange { field, .. } = &e;
+        ApiError::invalid(*field, e.to_string())
+    })?;
+    let submitter = caller.submitter(&state.quotas);
+    let (run, _) = state.queue.order_printrun(&submitter, &order, idempotency_key(&headers)?).await?;
+    let copies = state.store.printrun_copies(&run.id, 0, COPIES_PER_PAGE).await?;
+    let view = view(run, copies)?;
+    Ok(accepted(&view.links.this.clone(), view))
+}
+
+/// The run `id`, if the caller may see it (404 otherwise, as for one that does not exist).
+async fn find(state: &AppState, caller: &Caller, id: &str) -> Result<PrintRunRecord, ApiError> {
+    match state.store.printrun(id).await? {
+        Some(run) if caller.may_see(&run.owner) => Ok(run),
+        _ => Err(ApiError::not_found(format!("there is no print run {}", echo(id)))),
+    }
+}
+
+/// The query of `GET /printruns/{id}`.
+#[derive(Deserialize, Default, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub(crate) struct ShowQuery {
+    /// List the copies after this copy number: the `next_cursor` of the previous page.
+    #[param(pattern = "^[0-9]{1,9}$")]
+    cursor: Option<String>,
+}
+
+#[utoipa::path(
+    get,
+    path = "/printruns/{id}",
+    tag = "books",
+    summary = "A print run: its state, counts and copies (a page of 1,000 at a time).",
+    params(("id" = String, Path, description = "The run's id."), ShowQuery),
+    responses(
+        (status = 200, description = "The run.", body = PrintRunView),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 422, response = super::openapi::Invalid),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn show(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+) -> Result<Json<PrintRunView>, ApiError> {
+    let q: ShowQuery = serde_urlencoded::from_str(query.as_deref().unwrap_or(""))
+        .map_err(|e| ApiError::invalid("query", format!("query string: {}", echo(&e.to_string()))))?;
+    let after = match q.cursor.as_deref() {
+        None => 0,
+        Some(c) => c
+            .parse::<u32>()
+            .map_err(|_| ApiError::invalid("cursor", format!("cursor must be a copy number (got {})", echo(c))))?
+            as i64,
+    };
+    let run = find(&state, &caller, &id).await?;
+    let copies = state.store.printrun_copies(&run.id, after, COPIES_PER_PAGE).await?;
+    Ok(Json(view(run, copies)?))
+}
+
+/// A run's manifest as JSON.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = Manifest)]
+pub(crate) struct ManifestView {
+    printrun: String,
+    /// One line per copy, in copy order.
+    copies: Vec<ManifestLine>,
+}
+
+/// The run, once every copy is printed: 409 with `Retry-After` while it prints, 409
+/// without when copies failed.
+async fn printed(state: &AppState, caller: &Caller, id: &str) -> Result<PrintRunRecord, ApiError> {
+    let run = find(state, caller, id).await?;
+    match run_state(&run) {
+        JobState::Succeeded => Ok(run),
+        JobState::Failed => Err(ApiError::Conflict {
+            detail: format!("{} of the run's {} copies failed to print", run.failed, run.copies),
+            retry_after: None,
+        }),
+        _ => Err(ApiError::Conflict {
+            detail: format!("the run is printing: {} of {} copies printed", run.done, run.copies),
+            retry_after: Some(5),
+        }),
+    }
+}
+
+fn manifest_line(copy: PrintRunCopy) -> Result<ManifestLine, ApiError> {
+    let corrupt = |what: &str| ApiError::Internal(format!("book {}: {what}", copy.serial));
+    let answer: Answer = serde_json::from_value(copy.answer.clone().ok_or_else(|| corrupt("no answer"))?)
+        .map_err(|e| corrupt(&e.to_string()))?;
+    let interior_sha256 = copy.interior_sha256.clone().ok_or_else(|| corrupt("no interior hash"))?;
+    Ok(ManifestLine::new(&copy.serial, copy.pages, &answer, interior_sha256))
+}
+
+/// Every copy's manifest line, read a page of copies at a time.
+async fn manifest(state: &AppState, run: &PrintRunRecord) -> Result<Vec<ManifestLine>, ApiError> {
+    let mut lines = Vec::with_capacity(run.copies as usize);
+    let mut after = 0;
+    loop {
+        let page = state.store.printrun_copies(&run.id, after, COPIES_PER_PAGE).await?;
+        let Some(last) = page.last().map(|c| c.copy) else { break };
+        after = last;
+        for copy in page {
+            lines.push(manifest_line(copy)?);
+        }
+    }
+    Ok(lines)
+}
+
+#[utoipa::path(
+    get,
+    path = "/printruns/{id}/manifest.csv",
+    tag = "books",
+    summary = "The run's master answer key: a line per copy with where its fox is and its interior's hash.",
+    description = "A header line, then `serial,pages,trim,page,row,col,direction,interior_sha256` per copy, in \
+                   copy order. 409 with `Retry-After` until every copy is printed.",
+    params(("id" = String, Path, description = "The run's id.")),
+    responses(
+        (status = 200, description = "CSV.", content_type = "text/csv"),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 409, response = super::openapi::NotPrinted),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn manifest_csv(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let run = printed(&state, &caller, &id).await?;
+    let lines = manifest(&state, &run).await?;
+    let csv: String = std::iter::once(CSV_HEADER.to_string()).chain(lines.iter().map(ManifestLine::csv)).collect();
+    Ok(([(header::CONTENT_TYPE, "text/csv; charset=utf-8")], csv).into_response())
+}
+
+#[utoipa::path(
+    get,
+    path = "/printruns/{id}/manifest.json",
+    tag = "books",
+    summary = "The run's manifest as JSON (the same lines as manifest.csv).",
+    params(("id" = String, Path, description = "The run's id.")),
+    responses(
+        (status = 200, description = "The manifest.", body = ManifestView),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 409, response = super::openapi::NotPrinted),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn manifest_json(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<Json<ManifestView>, ApiError> {
+    let run = printed(&state, &caller, &id).await?;
+    let copies = manifest(&state, &run).await?;
+    Ok(Json(ManifestView { printrun: run.id, copies }))
+}
+
+/// Chunks of the archive in flight between the renderer and the connection: memory stays
+/// bounded however long the run, as a slow client slows the renderer down.
+const ARCHIVE_BUFFER: usize = 4;
+
+#[utoipa::path(
+    get,
+    path = "/printruns/{id}/archive.zip",
+    tag = "books",
+    summary = "Every copy's files in one ZIP, streamed as it is made.",
+    description = "`SERIAL/interior.pdf` and `SERIAL/answer.pdf` for each copy, in copy order, then `manifest.csv`. \
+                   Each file is byte-identical to its single download. 409 with `Retry-After` until every copy is \
+                   printed.",
+    params(("id" = String, Path, description = "The run's id.")),
+    responses(
+        (status = 200, description = "ZIP.", content_type = "application/zip"),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 409, response = super::openapi::NotPrinted),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn archive(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let run = printed(&state, &caller, &id).await?;
+    let (tx, rx) = tokio::sync::mpsc::channel::<Result<Bytes, std::io::Error>>(ARCHIVE_BUFFER);
+    let filename = format!("printrun-{}.zip", run.id);
+    tokio::spawn(async move {
+        if let Err(e) = stream_archive(&state, &run, &tx).await {
+            // The status line is sent; all that is left is to cut the archive short.
+            tracing::warn!(printrun = %run.id, error = %e, "print run archive stopped");
+            let _ = tx.send(Err(std::io::Error::other(e.to_string()))).await;
+        }
+    });
+    let body = Body::from_stream(tokio_stream_of(rx));
+    Ok((
+        StatusCode::OK,
+        [
+            (header::CONTENT_TYPE, "application/zip".to_string()),
+            (header::CONTENT_DISPOSITION, format!("attachment; filename=\"{filename}\"")),
+        ],
+        body,
+    )
+        .into_response())
+}
+
+fn tokio_stream_of(
+    mut rx: tokio::sync::mpsc::Receiver<Result<Bytes, std::io::Error>>,
+) -> impl futures_util::Stream<Item = Result<Bytes, std::io::Error>> {
+    futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx))
+}
+
+/// Renders each copy's files off the async threads and sends them as ZIP entries; stops
+/// when the client goes away.
+async fn stream_archive(
+    state: &AppState,
+    run: &PrintRunRecord,
+    tx: &tokio::sync::mpsc::Sender<Result<Bytes, std::io::Error>>,
+) -> Result<(), ApiError> {
+    let mut zip = ZipStream::new();
+    let mut csv = String::from(CSV_HEADER);
+    let mut after = 0;
+    loop {
+        let page = state.store.printrun_copies(&run.id, after, 100).await?;
+        let Some(last) = page.last().map(|c| c.copy) else { break };
+        after = last;
+        for copy in page {
+            let record = state
+                .store
+                .book(&copy.serial, true)
+                .await?
+                .ok_or_else(|| ApiError::Internal(format!("book {} vanished", copy.serial)))?;
+            csv.push_str(&manifest_line(copy)?.csv());
+            let (chunk, z) = blocking(move || {
+                let serial = record.serial.clone();
+                let book = super::books::unpack(record)?;
+                let (files, _) = copy_files(&book, &serial);
+                let chunk: Vec<u8> = files.iter().flat_map(|(name, bytes)| zip.entry(name, bytes)).collect();
+                Ok::<_, ApiError>((chunk, zip))
+            })
+            .await??;
+            zip = z;
+            if tx.send(Ok(Bytes::from(chunk))).await.is_err() {
+                return Ok(()); // the client left
+            }
+        }
+    }
+    let mut end = zip.entry("manifest.csv", csv.as_bytes());
+    end.extend(zip.finish());
+    let _ = tx.send(Ok(Bytes::from(end))).await;
+    Ok(())
+}

@@ -1,0 +1,182 @@
+//! Print runs: one order makes `copies` books, each with its own random serial (and so its
+//! own seed), printed by ordinary book jobs. A feeder queues a run's copies a window at a
+//! time, so a run of 10,000 copies keeps at most [`WINDOW`] jobs in the queue: other
+//! callers' jobs are not pushed back, the queue limit holds, and owners still take turns at
+//! the workers. Crash-safe: a copy is queued with its book row in one transaction, and the
+//! unique `(printrun, copy)` index makes a copy queued twice (two feeders, a retry after a
+//! crash) impossible.
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use tokio_util::sync::CancellationToken;
+
+use super::kinds::books::{BookParams, CopyOf};
+use super::kinds::Books;
+use super::{Queue, SubmitError, Submitter};
+use crate::puzzles::foxbook::{BookSpec, Serial};
+use crate::store::{NewPrintRun, PrintRunRecord};
+
+/// Copies of one run queued or running at once, at most: and at most half the caller's
+/// quota, so that a long run leaves them room for other orders.
+pub const WINDOW: i64 = 64;
+
+/// Copies one run may have.
+pub const MAX_COPIES: u32 = 10_000;
+
+/// Runs the feeder visits per pass.
+const RUNS_PER_PASS: i64 = 100;
+
+/// What a print run makes: `copies` books of one shape, and the cover's paper.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PrintRunOrder {
+    /// How many copies (1..10000), each a different book with its own serial.
+    #[schema(minimum = 1, maximum = 10000)]
+    pub copies: u32,
+    /// Pages in each book.
+    #[serde(default = "default_pages")]
+    #[schema(minimum = 1, maximum = 1000, default = 200)]
+    pub pages: u32,
+    /// Rows of letters on a page.
+    #[serde(default = "default_rows")]
+    #[schema(minimum = 3, maximum = 64, default = 32)]
+    pub rows: u32,
+    /// Columns of letters on a page.
+    #[serde(default = "default_cols")]
+    #[schema(minimum = 3, maximum = 64, default = 20)]
+    pub cols: u32,
+    #[serde(default)]
+    pub paper: Paper,
+}
+
+fn default_pages() -> u32 {
+    BookSpec::default().pages
+}
+
+fn default_rows() -> u32 {
+    BookSpec::default().rows
+}
+
+fn default_cols() -> u32 {
+    BookSpec::default().cols
+}
+
+impl PrintRunOrder {
+    /// The book each copy is.
+    pub fn book(&self) -> BookSpec {
+        BookSpec { pages: self.pages, rows: self.rows, cols: self.cols }
+    }
+}
+
+/// The paper a run is printed on (it sets the cover's spine width).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Paper {
+    #[default]
+    White,
+    Cream,
+}
+
+impl Paper {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Paper::White => "white",
+            Paper::Cream => "cream",
+        }
+    }
+}
+
+impl Queue {
+    /// Stores a print run ordered by `by` (or finds the one `by`'s idempotency key already
+    /// made: then the order must be the same) and queues its first window of copies.
+    pub async fn order_printrun(
+        &self,
+        by: &Submitter,
+        order: &PrintRunOrder,
+        idempotency_key: Option<String>,
+    ) -> Result<(PrintRunRecord, bool), SubmitError> {
+        let new = NewPrintRun {
+            id: uuid::Uuid::new_v4().to_string(),
+            owner: by.owner.clone(),
+            tier: by.tier,
+            params: serde_json::to_string(order)?,
+            copies: order.copies as i64,
+            at_once: WINDOW.min(by.quota / 2).max(1),
+            idempotency_key,
+        };
+        let earlier = match &new.idempotency_key {
+            Some(key) => self.store.printrun_by_idempotency_key(&by.owner, key).await?,
+            None => None,
+        };
+        let (run, created) = match earlier {
+            // A retried order whose run exists is not new work, even in a full queue.
+            Some(run) => (run, false),
+            None => {
+                self.admit(by).await?;
+                self.store.insert_printrun(&new).await?
+            }
+        };
+        if !created {
+            let same = serde_json::from_str::<PrintRunOrder>(&run.params).is_ok_and(|earlier| &earlier == order);
+            if !same {
+                return Err(SubmitError::KeyReused);
+            }
+            return Ok((run, false));
+        }
+        self.feed(&run).await?;
+        let run = self.store.printrun(&run.id).await?.unwrap_or(run);
+        Ok((run, true))
+    }
+
+    /// Queues copies of `run` until its window's worth of them are queued or running, it
+    /// has all its copies, or the queue is full. Returns how many were queued.
+    pub async fn feed(&self, run: &PrintRunRecord) -> Result<i64, SubmitError> {
+        let order: PrintRunOrder = serde_json::from_str(&run.params)?;
+        let by = Submitter { owner: run.owner.clone(), quota: i64::MAX, tier: run.tier };
+        let room = (run.at_once - run.active).min(run.copies - run.queued).max(0);
+        let mut queued = 0;
+        for copy in run.queued + 1..=run.queued + room {
+            let params = BookParams {
+                serial: Serial::from_bits(rand::random::<u64>()).to_string(),
+                spec: order.book(),
+                copy_of: Some(CopyOf { printrun: run.id.clone(), copy }),
+            };
+            match self.submit::<Books>(&by, &params, None).await {
+                Ok(_) => queued += 1,
+                // Another feeder queued this copy (or, rarely, the serial is taken): the
+                // next pass starts from the books as they are.
+                Err(SubmitError::Store(e)) if e.is_unique_violation() => break,
+                Err(SubmitError::Full { .. }) => break,
+                Err(e) => return Err(e),
+            }
+        }
+        if run.queued + queued >= run.copies {
+            self.store.note_printrun_fed(&run.id).await?;
+        }
+        Ok(queued)
+    }
+
+    /// One pass of the feeder over the runs with copies still to queue.
+    pub async fn feed_printruns(&self) -> Result<i64, SubmitError> {
+        let mut queued = 0;
+        for run in self.store.printruns_to_feed(RUNS_PER_PASS).await? {
+            queued += self.feed(&run).await?;
+        }
+        Ok(queued)
+    }
+}
+
+/// Feeds print runs every `every` until `stop` (several processes feeding at once is
+/// harmless: each copy is queued once).
+pub async fn feed_printruns(queue: std::sync::Arc<Queue>, every: Duration, stop: CancellationToken) {
+    loop {
+        if let Err(e) = queue.feed_printruns().await {
+            tracing::warn!(error = %e, "feeding print runs failed");
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(every) => {}
+            _ = stop.cancelled() => return,
+        }
+    }
+}

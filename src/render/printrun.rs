@@ -1,0 +1,71 @@
+//! A print run's files: each copy's PDFs as the archive and `puzzlepress printrun` lay them
+//! out, and the manifest (the publisher's master answer key).
+
+use sha2::{Digest, Sha256};
+
+use super::foxbook::{answer_pdf, book_pdf};
+use crate::puzzles::foxbook::{Answer, Book};
+
+/// The manifest's columns.
+pub const CSV_HEADER: &str = "serial,pages,trim,page,row,col,direction,interior_sha256\n";
+
+/// One line of a manifest: a printed copy and where its fox is.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
+pub struct ManifestLine {
+    #[schema(pattern = "^[0-9A-HJKMNP-TV-Z]{11}$")]
+    pub serial: String,
+    pub pages: i64,
+    /// The trim size the interior is printed at.
+    pub trim: String,
+    /// The fox's page, and the row and column of its F (1-based).
+    pub page: u32,
+    pub row: u32,
+    pub col: u32,
+    /// From the F towards the X (`right`, `down-left`, …).
+    pub direction: String,
+    /// SHA-256 (hex) of the copy's interior PDF (`/books/{serial}/book.pdf`).
+    #[schema(pattern = "^[0-9a-f]{64}$")]
+    pub interior_sha256: String,
+}
+
+impl ManifestLine {
+    pub fn new(serial: &str, pages: i64, answer: &Answer, interior_sha256: String) -> ManifestLine {
+        let direction = serde_json::to_value(answer.direction)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default();
+        ManifestLine {
+            serial: serial.to_string(),
+            pages,
+            trim: "letter".into(),
+            page: answer.page,
+            row: answer.row,
+            col: answer.col,
+            direction,
+            interior_sha256,
+        }
+    }
+
+    /// The line in the CSV manifest (its fields never hold commas or quotes).
+    pub fn csv(&self) -> String {
+        format!(
+            "{},{},{},{},{},{},{},{}\n",
+            self.serial, self.pages, self.trim, self.page, self.row, self.col, self.direction, self.interior_sha256
+        )
+    }
+}
+
+/// SHA-256 in hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A copy's files, named as in the archive (`SERIAL/interior.pdf`, `SERIAL/answer.pdf`),
+/// and its manifest line.
+pub fn copy_files(book: &Book, serial: &str) -> (Vec<(String, Vec<u8>)>, ManifestLine) {
+    let interior = book_pdf(book, serial);
+    let line = ManifestLine::new(serial, book.pages.len() as i64, &book.answer, sha256_hex(&interior));
+    let files =
+        vec![(format!("{serial}/interior.pdf"), interior), (format!("{serial}/answer.pdf"), answer_pdf(book, serial))];
+    (files, line)
+}

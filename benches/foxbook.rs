@@ -4,7 +4,9 @@ use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughpu
 use puzzlepress::puzzles::foxbook::diagnostics::{run_chain, ChainKind};
 use puzzlepress::puzzles::foxbook::{book_seed, generate, BookSpec, Serial};
 use puzzlepress::puzzles::monitor::Unmonitored;
+use puzzlepress::render::cover::{cover_pdf, Paper};
 use puzzlepress::render::foxbook::{answer_pdf, book_pdf};
+use puzzlepress::render::print::PrintOptions;
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -31,15 +33,17 @@ fn books(c: &mut Criterion) {
         })
     });
     let book = generate(spec, book_seed(b"bench", &serial, spec), &mut Unmonitored).unwrap();
+    let opts = PrintOptions { lookup_url: "http://localhost:8080/".into(), ..Default::default() };
     g.bench_function("text", |b| b.iter(|| black_box(book.text())));
-    g.bench_function("book-pdf", |b| b.iter(|| black_box(book_pdf(&book, &serial))));
-    g.bench_function("answer-pdf", |b| b.iter(|| black_box(answer_pdf(&book, &serial))));
+    g.bench_function("book-pdf", |b| b.iter(|| black_box(book_pdf(&book, &serial, &opts))));
+    g.bench_function("answer-pdf", |b| b.iter(|| black_box(answer_pdf(&book, &serial, &opts))));
+    g.bench_function("cover-pdf", |b| b.iter(|| black_box(cover_pdf(spec, &serial, &opts, Paper::White))));
     g.bench_function("sample+text+pdfs", |b| {
         b.iter_batched(
             || book_seed(b"bench", &serial, spec),
             |seed| {
                 let book = generate(spec, seed, &mut Unmonitored).unwrap();
-                black_box((book.text(), book_pdf(&book, &serial), answer_pdf(&book, &serial)))
+                black_box((book.text(), book_pdf(&book, &serial, &opts), answer_pdf(&book, &serial, &opts)))
             },
             BatchSize::SmallInput,
         )

@@ -1,9 +1,10 @@
 //! Writes sample One Up and crossword PDFs (puzzle and solution of each) to a directory and
-//! prints how long each render took: `cargo run --release --example render_samples [out_dir]`.
+//! prints how long each render took: `cargo run --release --example render_samples [out_dir] [trim]`.
 use puzzlepress::puzzles::crossword::fill::{fill_grid, FillOptions};
 use puzzlepress::puzzles::crossword::{Grid, WordList};
 use puzzlepress::puzzles::monitor::Unmonitored;
 use puzzlepress::puzzles::oneup::{solve, Puzzle, EXAMPLE};
+use puzzlepress::render::print::{SheetSpec, Trim};
 use puzzlepress::render::{crossword, oneup};
 use std::time::Instant;
 
@@ -38,9 +39,11 @@ fn main() {
         std::fs::write(&path, &pdf).unwrap_or_else(|e| panic!("cannot write {path}: {e}"));
         println!("{name:24} {ms:7.3} ms  {:6} bytes", pdf.len());
     };
-    let title = "One Up, 7 July 2024";
-    write("oneup.pdf", &|| oneup::puzzle_pdf(&puzzle, title));
-    write("oneup-solution.pdf", &|| oneup::solution_pdf(&puzzle, &solution, title));
-    write("crossword.pdf", &|| crossword::grid_pdf(&grid, "Crossword"));
-    write("crossword-solution.pdf", &|| crossword::solution_pdf(&fill, "Crossword"));
+    let trim = Trim::parse(&std::env::args().nth(2).unwrap_or_else(|| "letter".into())).unwrap();
+    let one_up = SheetSpec { title: "One Up, 7 July 2024", id: "example", trim };
+    let cross = SheetSpec { title: "Crossword", id: "example", trim };
+    write("oneup.pdf", &|| oneup::puzzle_pdf(&puzzle, &one_up));
+    write("oneup-solution.pdf", &|| oneup::solution_pdf(&puzzle, &solution, &one_up));
+    write("crossword.pdf", &|| crossword::grid_pdf(&grid, &cross));
+    write("crossword-solution.pdf", &|| crossword::solution_pdf(&fill, &cross));
 }

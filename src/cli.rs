@@ -113,6 +113,16 @@ pub struct BookArgs {
     pub rows: u32,
     #[arg(long, default_value_t = 20)]
     pub cols: u32,
+    /// Trim: letter, 6x9, 5.5x8.5, 7x10, a4, a5 or WxH in inches (as the order's `trim`).
+    #[arg(long, default_value = "letter")]
+    pub trim: String,
+    /// The title (as the order's `title`).
+    #[arg(long, default_value = crate::render::print::DEFAULT_TITLE)]
+    pub title: String,
+    /// The lookup address printed with the serial (as the order's, or the server's
+    /// default, `lookup_url`).
+    #[arg(long, default_value = "")]
+    pub lookup_url: String,
     /// Directory to write into (created if missing).
     #[arg(long)]
     pub out: std::path::PathBuf,
@@ -234,6 +244,23 @@ pub struct ServeArgs {
     /// get 429 with Retry-After. Bursts of a quarter of it are allowed.
     #[arg(long, env = "PUZZLEPRESS_ANONYMOUS_REQUESTS_PER_MINUTE", default_value_t = 300)]
     pub anonymous_requests_per_minute: u32,
+
+    /// Where readers look a book's answer up: printed with the serial (and as a QR code)
+    /// on the back of every book's title page, unless the order names its own. Default:
+    /// this server's find page, http://BIND/ (localhost for a wildcard address).
+    #[arg(long, env = "PUZZLEPRESS_LOOKUP_URL")]
+    pub lookup_url: Option<String>,
+}
+
+impl ServeArgs {
+    /// The lookup address books get when their order names none.
+    pub fn default_lookup_url(&self) -> String {
+        match &self.lookup_url {
+            Some(url) => url.clone(),
+            None if self.bind.ip().is_unspecified() => format!("http://localhost:{}/", self.bind.port()),
+            None => format!("http://{}/", self.bind),
+        }
+    }
 }
 
 pub const SECRET_ENV: &str = "PUZZLEPRESS_SECRET";

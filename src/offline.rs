@@ -8,18 +8,25 @@ use crate::puzzles::foxbook::{book_for, BookSpec, Serial};
 use crate::puzzles::monitor::Unmonitored;
 use crate::render::foxbook::{answer_pdf, book_pdf};
 use crate::render::printrun::{copy_files, CSV_HEADER};
+use crate::render::print::{PrintOptions, Trim};
 
 pub async fn print_book(args: &BookArgs) -> anyhow::Result<()> {
     let serial =
         Serial::parse(&args.serial).map_err(|e| anyhow::anyhow!("--serial {:?}: {e}", args.serial))?.to_string();
     let spec = BookSpec { pages: args.pages, rows: args.rows, cols: args.cols };
+    let opts = PrintOptions {
+        trim: Trim::parse(&args.trim).map_err(|e| anyhow::anyhow!("--trim {:?}: {e}", args.trim))?,
+        title: args.title.clone(),
+        lookup_url: args.lookup_url.clone(),
+    };
+    opts.validate().map_err(|(field, e)| anyhow::anyhow!("--{}: {e}", field.replace('_', "-")))?;
     let secret = crate::cli::book_secret(&args.database.database_url).await?;
     let book = book_for(secret.as_bytes(), &serial, spec, &mut Unmonitored)?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
     let files: [(&str, Vec<u8>); 4] = [
         ("book.txt", book.text().into_bytes()),
-        ("book.pdf", book_pdf(&book, &serial)),
-        ("answer.pdf", answer_pdf(&book, &serial)),
+        ("book.pdf", book_pdf(&book, &serial, &opts)),
+        ("answer.pdf", answer_pdf(&book, &serial, &opts)),
         ("answer.json", serde_json::to_vec(&book.answer)?),
     ];
     for (name, bytes) in files {

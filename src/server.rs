@@ -148,6 +148,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         limits: engine_limits,
         key_presence: Default::default(),
         wordlists,
+        lookup_url: args.default_lookup_url().into(),
     };
     let app = crate::http::router(state, &limits);
     let listener = TcpListener::bind(args.bind).await.with_context(|| format!("binding {}", args.bind))?;

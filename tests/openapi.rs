@@ -118,6 +118,7 @@ async fn app(db: &TestDb) -> axum::Router {
         limits: Default::default(),
         key_presence: Default::default(),
         wordlists,
+        lookup_url: "http://localhost:8080/".into(),
     };
     let limits = HttpLimits {
         request_timeout: Duration::from_secs(30),

@@ -20,6 +20,8 @@ use crate::jobs::kinds::Books;
 use crate::jobs::SubmitError;
 use crate::puzzles::foxbook::{Answer, Book, BookSpec, Serial, SerialError};
 use crate::render;
+use crate::render::cover::Paper;
+use crate::render::print::{PrintOptions, Trim};
 use crate::store::{BookRecord, JobState};
 
 pub fn router() -> Router<AppState> {
@@ -30,6 +32,7 @@ pub fn router() -> Router<AppState> {
         .route("/books/{serial}/answer", get(answer))
         .route("/books/{serial}/book.pdf", get(book_pdf))
         .route("/books/{serial}/answer.pdf", get(answer_pdf))
+        .route("/books/{serial}/cover.pdf", get(cover_pdf))
 }
 
 /// The serial number in a book's URL.
@@ -59,6 +62,10 @@ pub(crate) struct BookView {
     rows: i64,
     #[schema(minimum = 3, maximum = 64)]
     cols: i64,
+    trim: Trim,
+    title: String,
+    /// Printed with the serial on the back of the title page (empty: none).
+    lookup_url: String,
     /// Pages sampled so far, of all of them.
     progress: Progress,
     generator_version: i64,
@@ -91,12 +98,16 @@ struct Links {
     answer: String,
     book_pdf: String,
     answer_pdf: String,
+    /// The cover (white paper; add `?paper=cream` for cream).
+    cover_pdf: String,
 }
 
 impl BookView {
     /// The book as `caller` sees it: the job only for those who may see it.
     fn new(b: BookRecord, caller: &Caller) -> BookView {
         let base = format!("/books/{}", b.serial);
+        // The trim was validated when ordered; a row from before trims reads as the default.
+        let trim = serde_json::from_str(&b.trim).unwrap_or_default();
         let job = caller.may_see(&b.owner).then(|| job_location(&b.job_id));
         BookView {
             links: Links {
@@ -105,6 +116,7 @@ impl BookView {
                 answer: format!("{base}/answer"),
                 book_pdf: format!("{base}/book.pdf"),
                 answer_pdf: format!("{base}/answer.pdf"),
+                cover_pdf: format!("{base}/cover.pdf"),
                 this: base,
             },
             job,
@@ -116,9 +128,54 @@ impl BookView {
             pages: b.pages,
             rows: b.rows,
             cols: b.cols,
+            trim,
+            title: b.title,
+            lookup_url: b.lookup_url,
             generator_version: b.generator_version,
             content_hash: b.content_hash,
             error: b.error,
+        }
+    }
+}
+
+/// A book order: its shape and how it is printed; every member is optional.
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(default, deny_unknown_fields)]
+pub(crate) struct BookOrder {
+    /// Pages of puzzles.
+    #[schema(minimum = 1, maximum = 1000, default = 200)]
+    pages: u32,
+    /// Rows of letters on a page.
+    #[schema(minimum = 3, maximum = 64, default = 32)]
+    rows: u32,
+    /// Columns of letters on a page.
+    #[schema(minimum = 3, maximum = 64, default = 20)]
+    cols: u32,
+    /// The printed page size (default `letter`). A grid whose letters would print below
+    /// 7 pt on it is refused, naming the trims and sizes that fit.
+    #[schema(default = "letter")]
+    trim: Trim,
+    /// Printed on the title page, the answer key and the cover: 1 to 60 printable ASCII
+    /// characters.
+    #[schema(default = "Find the Fox", min_length = 1, max_length = 60)]
+    title: String,
+    /// Where readers look the answer up (http:// or https://, at most 200 characters),
+    /// printed with the serial and as a QR code for `lookup_url?serial=SERIAL`; an empty
+    /// string prints none. Default: the server's `--lookup-url`.
+    #[schema(max_length = 200)]
+    lookup_url: Option<String>,
+}
+
+impl Default for BookOrder {
+    fn default() -> Self {
+        let spec = BookSpec::default();
+        BookOrder {
+            pages: spec.pages,
+            rows: spec.rows,
+            cols: spec.cols,
+            trim: Trim::default(),
+            title: render::print::DEFAULT_TITLE.to_string(),
+            lookup_url: None,
         }
     }
 }
@@ -133,7 +190,7 @@ impl BookView {
                    members take the defaults (200 pages of 32 x 20). FOX appears exactly once in the whole book. An \
                    `Idempotency-Key` makes a retried order return the same serial.",
     params(super::openapi::IdempotencyKey),
-    request_body(content = BookSpec, content_type = "application/json", example = json!({"pages": 3, "rows": 8, "cols": 8})),
+    request_body(content = BookOrder, content_type = "application/json", example = json!({"pages": 3, "rows": 8, "cols": 8, "trim": "6x9", "title": "Find the Fox"})),
     responses(
         (status = 202, description = "Ordered. Follow the book at `Location` (or its job).", body = BookView,
             headers(("Location" = String, description = "`/books/{serial}`"))),
@@ -148,17 +205,26 @@ pub(crate) async fn order(
     State(state): State<AppState>,
     caller: Caller,
     headers: HeaderMap,
-    OptionalJson(spec): OptionalJson<BookSpec>,
+    OptionalJson(order): OptionalJson<BookOrder>,
 ) -> Result<Response, ApiError> {
     caller.require_key("ordering a book")?;
+    let spec = BookSpec { pages: order.pages, rows: order.rows, cols: order.cols };
     spec.validate_within(&caller.limits(&state).foxbook).map_err(|e| {
         let crate::puzzles::foxbook::SpecError::OutOfRange { field, .. } = &e;
         ApiError::invalid(*field, e.to_string())
     })?;
+    let print = PrintOptions {
+        trim: order.trim,
+        title: order.title.trim().to_string(),
+        lookup_url: order.lookup_url.unwrap_or_else(|| state.lookup_url.to_string()),
+    };
+    print.validate().map_err(|(field, detail)| ApiError::invalid(field, detail))?;
+    render::foxbook::check_letter_size(spec, print.trim).map_err(|detail| ApiError::invalid("trim", detail))?;
     let key = idempotency_key(&headers)?;
     // 50 random bits make a collision rare; the primary key makes it harmless: try again.
     for _ in 0..5 {
-        let params = BookParams { serial: Serial::from_bits(rand::random::<u64>()).to_string(), spec, copy_of: None };
+        let serial = Serial::from_bits(rand::random::<u64>()).to_string();
+        let params = BookParams { serial, spec, print: print.clone(), copy_of: None };
         let (job, _) = match state.queue.submit::<Books>(&caller.submitter(&state.quotas), &params, key.clone()).await {
             Err(SubmitError::Store(e)) if e.is_unique_violation() => continue,
             other => other?,
@@ -444,7 +510,7 @@ pub(crate) async fn book_pdf(
     get,
     path = "/books/{serial}/answer.pdf",
     tag = "books",
-    summary = "The answer key (the fox's page with FOX in red).",
+    summary = "The answer key (the fox's page with FOX bold, red and outlined).",
     params(SerialParam),
     responses(
         (status = 200, description = "PDF.", content_type = "application/pdf"),
@@ -468,7 +534,7 @@ async fn pdf(
     raw: &str,
     owner_only: Option<&Caller>,
     name: &str,
-    render: fn(&Book, &str) -> Vec<u8>,
+    render: fn(&Book, &str, &PrintOptions) -> Vec<u8>,
 ) -> Result<Response, ApiError> {
     let record = find(state, raw, true).await?;
     if owner_only.is_some_and(|caller| !caller.may_see(&record.owner)) {
@@ -476,9 +542,73 @@ async fn pdf(
     }
     ensure_printed(&record)?;
     let serial = record.serial.clone();
+    let opts = print_options(&record);
     let bytes = {
         let serial = serial.clone();
-        blocking(move || unpack(record).map(|book| render(&book, &serial))).await??
+        blocking(move || unpack(record).map(|book| render(&book, &serial, &opts))).await??
     };
     Ok(pdf_response(bytes, &format!("{name}-{serial}.pdf")))
+}
+
+/// How a stored book is printed.
+fn print_options(record: &BookRecord) -> PrintOptions {
+    PrintOptions {
+        // Validated when ordered; a row from before trims reads as the default.
+        trim: serde_json::from_str(&record.trim).unwrap_or_default(),
+        title: record.title.clone(),
+        lookup_url: record.lookup_url.clone(),
+    }
+}
+
+/// The query of a cover.
+#[derive(Deserialize, Default, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub(crate) struct CoverQuery {
+    /// The interior's paper, which sets the spine's width (white 0.002252 in a page,
+    /// cream 0.0025 in).
+    #[param(inline, default = "white")]
+    paper: Option<Paper>,
+}
+
+#[utoipa::path(
+    get,
+    path = "/books/{serial}/cover.pdf",
+    tag = "books",
+    summary = "The paperback cover: back, spine and front as one wrap with 0.125 in bleed.",
+    description = "The spine's width is the interior's page count times the paper's thickness; it carries text from \
+                   79 pages. The back has the serial, the lookup address and a blank 2 x 1.2 in box at its lower \
+                   right for the barcode. TrimBox and BleedBox are set.",
+    params(SerialParam, CoverQuery),
+    responses(
+        (status = 200, description = "PDF.", content_type = "application/pdf"),
+        (status = 400, response = super::openapi::BadSerial),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 422, response = super::openapi::Invalid),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn cover_pdf(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(serial): Path<String>,
+    RawQuery(query): RawQuery,
+) -> Result<Response, ApiError> {
+    let q: CoverQuery = serde_urlencoded::from_str(query.as_deref().unwrap_or("")).map_err(|e| {
+        let field = if e.to_string().contains("paper") { "paper" } else { "query" };
+        ApiError::invalid(field, format!("paper must be white or cream ({})", echo(&e.to_string())))
+    })?;
+    let record = find(&state, &serial, false).await?;
+    if !caller.may_see(&record.owner) {
+        return Err(ApiError::not_found(format!("there is no book with serial number {}", record.serial)));
+    }
+    let spec = BookSpec { pages: record.pages as u32, rows: record.rows as u32, cols: record.cols as u32 };
+    let opts = print_options(&record);
+    let serial = record.serial;
+    let paper = q.paper.unwrap_or_default();
+    let bytes = {
+        let serial = serial.clone();
+        blocking(move || render::cover::cover_pdf(spec, &serial, &opts, paper)).await?
+    };
+    Ok(pdf_response(bytes, &format!("cover-{serial}.pdf")))
 }

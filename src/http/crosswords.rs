@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Path, State};
+use axum::extract::{Path, RawQuery, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::routing::{get, post};
@@ -14,7 +14,7 @@ use super::caller::Caller;
 use super::error::ApiError;
 use super::extract::Json;
 use super::resource::{self, finished_result, Resource};
-use super::respond::{blocking, echo, pdf_response};
+use super::respond::{blocking, echo, pdf_response, short_id, trim_query};
 use super::AppState;
 use crate::jobs::kinds::crossword::FillOutput;
 use crate::jobs::kinds::{CrosswordFills, CrosswordPatterns, WordSquares};
@@ -22,6 +22,7 @@ use crate::puzzles::crossword::{self, CrosswordError, FillRequest, PatternReques
 use crate::puzzles::monitor::Monitor;
 use crate::render;
 use crate::store::{NewWordList, OnInsert};
+use crate::render::print::SheetSpec;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -83,9 +84,10 @@ resource::show_resource!(
     path = "/crosswords/fills/{id}/grid.pdf",
     tag = "crosswords",
     summary = "The empty numbered grid of a fill's pattern, with its entry list.",
-    params(("id" = uuid::Uuid, Path, description = "The fill's id.")),
+    params(("id" = uuid::Uuid, Path, description = "The fill's id."), super::respond::TrimQuery),
     responses(
         (status = 200, description = "PDF.", content_type = "application/pdf"),
+        (status = 422, response = super::openapi::Invalid),
         (status = 404, response = super::openapi::NotFound),
         (status = 503, response = super::openapi::Unavailable),
     )
@@ -94,12 +96,19 @@ pub(crate) async fn grid_pdf(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
+    RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
+    let trim = trim_query(query.as_deref())?;
     let job = resource::find::<CrosswordFills>(&state, &caller, &id).await?;
     let req: FillRequest =
         serde_json::from_str(&job.params).map_err(|e| ApiError::Internal(format!("fill {id}: stored request: {e}")))?;
     let grid = req.pattern.to_grid().map_err(|e| ApiError::Internal(format!("fill {id}: stored pattern: {e}")))?;
-    let bytes = blocking(move || render::crossword::grid_pdf(&grid, "Crossword")).await?;
+    let bytes = blocking(move || {
+        let id = short_id(&id);
+        let spec = SheetSpec { title: "Crossword", id: &id, trim };
+        render::crossword::grid_pdf(&grid, &spec)
+    })
+    .await?;
     Ok(pdf_response(bytes, "crossword.pdf"))
 }
 
@@ -109,9 +118,10 @@ pub(crate) async fn grid_pdf(
     path = "/crosswords/fills/{id}/solution.pdf",
     tag = "crosswords",
     summary = "The filled grid with its across and down words (409 until filled, or if no fill exists).",
-    params(("id" = uuid::Uuid, Path, description = "The fill's id.")),
+    params(("id" = uuid::Uuid, Path, description = "The fill's id."), super::respond::TrimQuery),
     responses(
         (status = 200, description = "PDF.", content_type = "application/pdf"),
+        (status = 422, response = super::openapi::Invalid),
         (status = 404, response = super::openapi::NotFound),
         (status = 409, response = super::openapi::Conflict),
         (status = 503, response = super::openapi::Unavailable),
@@ -121,14 +131,21 @@ pub(crate) async fn solution_pdf(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
+    RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
+    let trim = trim_query(query.as_deref())?;
     let job = resource::find::<CrosswordFills>(&state, &caller, &id).await?;
     let output: FillOutput = finished_result(&job)?;
     let fill = output.fill().map_err(|reason| ApiError::Conflict {
         detail: format!("fill {id} found no filling: {reason}"),
         retry_after: None,
     })?;
-    let bytes = blocking(move || render::crossword::solution_pdf(&fill, "Crossword")).await?;
+    let bytes = blocking(move || {
+        let id = short_id(&id);
+        let spec = SheetSpec { title: "Crossword", id: &id, trim };
+        render::crossword::solution_pdf(&fill, &spec)
+    })
+    .await?;
     Ok(pdf_response(bytes, "crossword-solution.pdf"))
 }
 

@@ -58,6 +58,8 @@ pub struct AppState {
     pub key_presence: Arc<caller::KeyPresence>,
     /// Uploaded word lists, parsed once per process.
     pub wordlists: Arc<crate::jobs::WordLists>,
+    /// The lookup address books get when their order names none (`--lookup-url`).
+    pub lookup_url: Arc<str>,
 }
 
 /// Jobs a caller may have queued or running at once.

@@ -13,12 +13,13 @@ use super::caller::Caller;
 use super::error::ApiError;
 use super::extract::{self, media_type, read_body};
 use super::resource::{self, finished_result, Resource};
-use super::respond::{blocking, echo, idempotency_key, pdf_response};
+use super::respond::{blocking, echo, idempotency_key, pdf_response, short_id, trim_query};
 use super::AppState;
 use crate::jobs::kinds::oneup::{GenerateParams, SolveParams};
 use crate::jobs::kinds::{OneUpPuzzles, OneUpSolves};
 use crate::puzzles::oneup::{ErrorKind, Method, MetropolisOptions, ParseError, Puzzle, MAX_SIZE, MIN_SIZE};
 use crate::render;
+use crate::render::print::SheetSpec;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -74,9 +75,10 @@ async fn generated(state: &AppState, caller: &Caller, id: &str) -> Result<(Puzzl
     path = "/oneup/puzzles/{id}/puzzle.pdf",
     tag = "oneup",
     summary = "A generated puzzle, printable (walls drawn thick, clues printed; 409 until generated).",
-    params(("id" = uuid::Uuid, Path, description = "The puzzle's id.")),
+    params(("id" = uuid::Uuid, Path, description = "The puzzle's id."), super::respond::TrimQuery),
     responses(
         (status = 200, description = "PDF.", content_type = "application/pdf"),
+        (status = 422, response = super::openapi::Invalid),
         (status = 404, response = super::openapi::NotFound),
         (status = 409, response = super::openapi::Conflict),
         (status = 503, response = super::openapi::Unavailable),
@@ -86,9 +88,16 @@ pub(crate) async fn puzzle_pdf(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
+    RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
+    let trim = trim_query(query.as_deref())?;
     let (puzzle, _) = generated(&state, &caller, &id).await?;
-    let bytes = blocking(move || render::oneup::puzzle_pdf(&puzzle, "One Up")).await?;
+    let bytes = blocking(move || {
+        let id = short_id(&id);
+        let spec = SheetSpec { title: "One Up", id: &id, trim };
+        render::oneup::puzzle_pdf(&puzzle, &spec)
+    })
+    .await?;
     Ok(pdf_response(bytes, "oneup-puzzle.pdf"))
 }
 
@@ -97,9 +106,10 @@ pub(crate) async fn puzzle_pdf(
     path = "/oneup/puzzles/{id}/solution.pdf",
     tag = "oneup",
     summary = "The generated puzzle's solution filled in (409 until generated).",
-    params(("id" = uuid::Uuid, Path, description = "The puzzle's id.")),
+    params(("id" = uuid::Uuid, Path, description = "The puzzle's id."), super::respond::TrimQuery),
     responses(
         (status = 200, description = "PDF.", content_type = "application/pdf"),
+        (status = 422, response = super::openapi::Invalid),
         (status = 404, response = super::openapi::NotFound),
         (status = 409, response = super::openapi::Conflict),
         (status = 503, response = super::openapi::Unavailable),
@@ -109,9 +119,16 @@ pub(crate) async fn solution_pdf(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
+    RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
+    let trim = trim_query(query.as_deref())?;
     let (puzzle, solution) = generated(&state, &caller, &id).await?;
-    let bytes = blocking(move || render::oneup::solution_pdf(&puzzle, &solution, "One Up")).await?;
+    let bytes = blocking(move || {
+        let id = short_id(&id);
+        let spec = SheetSpec { title: "One Up", id: &id, trim };
+        render::oneup::solution_pdf(&puzzle, &solution, &spec)
+    })
+    .await?;
     Ok(pdf_response(bytes, "oneup-solution.pdf"))
 }
 

@@ -43,6 +43,7 @@ use super::{books, crosswords, foxhole, graycodes, health, jobs, oneup, printrun
         jobs::show, jobs::cancel,
         books::order, books::list, books::show, books::page, books::answer, books::book_pdf, books::answer_pdf,
         printruns::order, printruns::show, printruns::manifest_csv, printruns::manifest_json, printruns::archive,
+        books::cover_pdf,
         oneup::create_solve, oneup::show_solve, oneup::create_puzzle, oneup::show_puzzle,
         oneup::puzzle_pdf, oneup::solution_pdf,
         crosswords::patterns, crosswords::show_patterns, crosswords::fills, crosswords::show_fill,

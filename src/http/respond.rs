@@ -37,6 +37,35 @@ pub fn pdf_response(bytes: Vec<u8>, filename: &str) -> Response {
     response
 }
 
+/// The query of a one-page puzzle PDF: its trim.
+#[derive(serde::Deserialize, Default, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub(crate) struct TrimQuery {
+    /// The page size: `letter` (default), `6x9`, `5.5x8.5`, `7x10`, `a4`, `a5`, or `WxH` in
+    /// inches within 4–8.5 x 6–11.69.
+    #[param(default = "letter", example = "6x9")]
+    trim: Option<String>,
+}
+
+/// The trim a PDF's query asks for (422 naming `trim` if it is not one).
+pub fn trim_query(query: Option<&str>) -> Result<crate::render::print::Trim, ApiError> {
+    let q: TrimQuery = serde_urlencoded::from_str(query.unwrap_or(""))
+        .map_err(|e| ApiError::invalid("query", format!("query string: {}", echo(&e.to_string()))))?;
+    q.trim
+        .as_deref()
+        .map(crate::render::print::Trim::parse)
+        .transpose()
+        .map(Option::unwrap_or_default)
+        .map_err(|detail| ApiError::invalid("trim", detail))
+}
+
+/// The short id a puzzle PDF carries in its title and footer, so a puzzle pairs with its
+/// solution: the first 8 characters of the job's id.
+pub fn short_id(id: &str) -> String {
+    id.chars().take(8).collect::<String>().to_ascii_lowercase()
+}
+
 /// Runs CPU work (rendering, unpacking) off the async threads.
 pub async fn blocking<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Result<T, ApiError> {
     tokio::task::spawn_blocking(work).await.map_err(|e| ApiError::Internal(format!("blocking task failed: {e}")))

@@ -1,13 +1,12 @@
-//! PDFs of a crossword grid and of its fill (US Letter, one page each): black squares,
+//! PDFs of a crossword grid and of its fill (one page each, on any trim): black squares,
 //! standard numbers in the corners, and the across and down entries listed below the grid.
 
-use super::pdf::{runs, Canvas, CellGrid, Document, Font, Paint, Rgb, Style, US_LETTER};
+use super::pdf::{runs, Canvas, CellGrid, Document, Font, Paint, Rgb, Style};
+use super::print::{Area, SheetSpec};
 use crate::puzzles::crossword::{Direction, Fill, Grid};
 
-const SIDE: f32 = 54.0;
-const BOTTOM: f32 = 36.0;
-/// Top of the grid, below the title (and subtitle), from the top of the page.
-const GRID_TOP: f32 = 90.0;
+/// Room for the title and subtitle above the grid.
+const HEADING: f32 = 54.0;
 /// Gap between the grid and the entry list.
 const GAP: f32 = 20.0;
 /// Small grids stay newspaper-sized instead of filling the page.
@@ -15,17 +14,17 @@ const MAX_PITCH: f32 = 40.0;
 /// Cells comfortable to write in: the list's font shrinks until the grid gets them, or
 /// until its smallest size.
 const GOOD_PITCH: f32 = 24.0;
-const LIST_FONT: Font = Font::TimesRoman;
+const LIST_FONT: Font = Font::Sans;
 const LIST_SIZES: [f32; 4] = [10.0, 9.0, 8.0, 7.0];
 /// A short list stays in a few columns this deep rather than spreading thinly across.
 const MIN_LIST_ROWS: usize = 12;
 /// Space between list columns, in ems of the list font.
 const GUTTER: f32 = 1.5;
-const NUMBER_FONT: Font = Font::Helvetica;
-const LETTER_FONT: Font = Font::Helvetica;
+const NUMBER_FONT: Font = Font::Mono;
+const LETTER_FONT: Font = Font::Mono;
 
 /// The empty grid with its numbers, and every entry listed as "1 Across (5 letters)".
-pub fn grid_pdf(grid: &Grid, title: &str) -> Vec<u8> {
+pub fn grid_pdf(grid: &Grid, spec: &SheetSpec) -> Vec<u8> {
     let (h, w) = (grid.height(), grid.width());
     let slots = grid.slots();
     let sheet = Sheet {
@@ -38,13 +37,13 @@ pub fn grid_pdf(grid: &Grid, title: &str) -> Vec<u8> {
         entries: slots.iter().map(|s| format!("{} {} ({} letters)", s.number, direction(s.dir), s.len)).collect(),
         down_from: slots.iter().position(|s| s.dir == Direction::Down).unwrap_or(slots.len()),
     };
-    sheet.pdf(title, None)
+    sheet.pdf(spec, None)
 }
 
 /// The filled grid, numbers kept, and every entry listed with its word ("1 Across HEART").
 /// Rows use `#` for black squares; a malformed fill is drawn as far as it goes (short
 /// rows end in white squares, entries outside the grid are listed but not numbered).
-pub fn solution_pdf(fill: &Fill, title: &str) -> Vec<u8> {
+pub fn solution_pdf(fill: &Fill, spec: &SheetSpec) -> Vec<u8> {
     let h = fill.rows.len();
     let w = fill.rows.first().map_or(0, |r| r.chars().count());
     let squares: Vec<Option<char>> =
@@ -68,7 +67,7 @@ pub fn solution_pdf(fill: &Fill, title: &str) -> Vec<u8> {
         entries: entries.map(|(e, dir)| format!("{} {dir} {}", e.number, e.word)).collect(),
         down_from: fill.across.len(),
     };
-    sheet.pdf(title, Some("Solution"))
+    sheet.pdf(spec, Some("Solution"))
 }
 
 fn direction(d: Direction) -> &'static str {
@@ -103,30 +102,30 @@ struct ListLayout {
 }
 
 impl Sheet {
-    fn pdf(&self, title: &str, subtitle: Option<&str>) -> Vec<u8> {
-        let (w, h) = US_LETTER;
+    fn pdf(&self, spec: &SheetSpec, subtitle: Option<&str>) -> Vec<u8> {
         let mut doc = Document::new();
-        doc.set_title(&match subtitle {
-            Some(s) => format!("{title} - {s}"),
-            None => title.to_string(),
-        });
-        let c = doc.add_page(US_LETTER);
-        c.text_centered(Style::new(Font::TimesBold, 22.0), w / 2.0, h - 50.0, title);
+        doc.set_title(&spec.doc_title(subtitle.map(|_| "solution")));
+        let c = doc.add_page(spec.trim.size());
+        let area = spec.area();
+        let mid = area.center_x();
+        let size = super::foxbook::fit_size(Font::SansBold, spec.title, 22.0, area.w);
+        c.text_centered(Style::new(Font::SansBold, size), mid, area.top() - 20.0, spec.title);
         if let Some(s) = subtitle {
-            c.text_centered(Style::new(Font::Helvetica, 11.0).color(Rgb::GREY), w / 2.0, h - 70.0, s);
+            c.text_centered(Style::new(Font::Sans, 11.0).color(Rgb::GREY), mid, area.top() - 40.0, s);
         }
         let lines = self.list_lines();
-        let (grid, list) = self.layout(&lines, h - GRID_TOP - BOTTOM);
+        let (grid, list) = self.layout(&lines, area.shrink(HEADING, 0.0));
         self.draw_grid(c, &grid);
         // The list block is centred under the grid, columns filled top to bottom.
         let block = list.columns as f32 * list.column_width - GUTTER * list.size;
-        let left = (w - block) / 2.0;
+        let left = mid - block / 2.0;
         let first = grid.bottom() - GAP - list.size;
         let style = Style::new(LIST_FONT, list.size);
         for (i, line) in lines.iter().enumerate().filter(|(_, l)| !l.is_empty()) {
             let (col, row) = (i / list.rows, i % list.rows);
             c.text(style, left + col as f32 * list.column_width, first - row as f32 * list.leading, line);
         }
+        spec.footer(c, subtitle.unwrap_or("Puzzle"));
         doc.finish()
     }
 
@@ -140,22 +139,21 @@ impl Sheet {
         lines
     }
 
-    /// The grid and list for `lines` within `height` points under the heading: the
-    /// largest list font that leaves the grid cells of `GOOD_PITCH`, else the smallest.
-    fn layout(&self, lines: &[&str], height: f32) -> (CellGrid, ListLayout) {
+    /// The grid and list for `lines` within `area` under the heading: the largest list
+    /// font that leaves the grid cells of `GOOD_PITCH`, else the smallest.
+    fn layout(&self, lines: &[&str], area: Area) -> (CellGrid, ListLayout) {
         let smallest = LIST_SIZES[LIST_SIZES.len() - 1];
         LIST_SIZES
             .iter()
-            .map(|&size| self.layout_at(lines, height, size))
+            .map(|&size| self.layout_at(lines, area, size))
             .find(|(grid, _)| grid.pitch >= GOOD_PITCH)
-            .unwrap_or_else(|| self.layout_at(lines, height, smallest))
+            .unwrap_or_else(|| self.layout_at(lines, area, smallest))
     }
 
     /// The list in as many columns of `size` point text as fit across, and the largest
     /// grid above it.
-    fn layout_at(&self, lines: &[&str], height: f32, size: f32) -> (CellGrid, ListLayout) {
-        let (w, h) = US_LETTER;
-        let width = w - 2.0 * SIDE;
+    fn layout_at(&self, lines: &[&str], area: Area, size: f32) -> (CellGrid, ListLayout) {
+        let (width, height) = (area.w, area.h);
         let longest = lines.iter().map(|l| LIST_FONT.width(l, size)).fold(0.0, f32::max);
         let gutter = GUTTER * size;
         let column_width = longest + gutter;
@@ -164,7 +162,7 @@ impl Sheet {
         let leading = size * 1.15;
         let list_height = if lines.is_empty() { 0.0 } else { GAP + rows as f32 * leading };
         let grid_height = (height - list_height).max(0.0);
-        let grid = CellGrid::fit(self.h, self.w, (SIDE, h - GRID_TOP - grid_height, width, grid_height), MAX_PITCH);
+        let grid = CellGrid::fit(self.h, self.w, (area.x, area.top() - grid_height, width, grid_height), MAX_PITCH);
         let list = ListLayout {
             size,
             leading,
@@ -213,6 +211,7 @@ mod tests {
     use crate::puzzles::crossword::{Entry, WordList};
     use crate::puzzles::monitor::Unmonitored;
     use crate::render::pdf::testing::{pages, shown, Shown};
+    use crate::render::print::Trim;
 
     /// The smallest cells any valid pattern may get (a printed Sunday 21 x 21 has cells of
     /// about 16 pt).
@@ -236,18 +235,22 @@ mod tests {
         shown(&pages[0])
     }
 
-    /// Texts in Times-Roman (the entry list), in drawing order.
+    /// Texts of the entry list (the list font, not grey like the footer), in drawing order.
     fn list(text: &[Shown]) -> Vec<&str> {
-        text.iter().filter(|s| s.font == LIST_FONT).map(|s| s.text.as_str()).collect()
+        text.iter().filter(|s| s.font == LIST_FONT && s.color != Rgb::GREY).map(|s| s.text.as_str()).collect()
+    }
+
+    fn spec(title: &str) -> SheetSpec<'_> {
+        SheetSpec { title, id: "", trim: Trim::default() }
     }
 
     #[test]
     fn grid_pdf_numbers_squares_and_lists_entries() {
         let (grid, _) = sample();
         let slots = grid.slots();
-        let text = page_text(|| grid_pdf(&grid, "Crossword 15"));
-        assert_eq!(text[0].text, "Crossword 15");
-        // Helvetica is only used for the numbers here: 1, 2, ... in reading order.
+        let text = page_text(|| grid_pdf(&grid, &spec("Crossword 15")));
+        assert!(text.iter().any(|s| s.font == Font::SansBold && s.text == "Crossword 15"));
+        // The mono face is only used for the numbers here: 1, 2, ... in reading order.
         let numbers: Vec<&str> = text.iter().filter(|s| s.font == NUMBER_FONT).map(|s| s.text.as_str()).collect();
         let last = slots.iter().map(|s| s.number).max().unwrap();
         let expected: Vec<String> = (1..=last).map(|k| k.to_string()).collect();
@@ -258,7 +261,7 @@ mod tests {
         assert!(entries.contains(&"1 Across (5 letters)".to_string()), "{entries:?}");
         assert!(entries.iter().any(|e| e.starts_with("1 Down (")));
         // One filled rectangle per run of black squares.
-        let page = &pages(&grid_pdf(&grid, "x"))[0];
+        let page = &pages(&grid_pdf(&grid, &spec("x")))[0];
         let black_runs: usize = (0..15).map(|r| runs(15, |c| !grid.is_white(r, c)).len()).sum();
         let filled = page.windows(2).filter(|w| w[0].operator == "re" && w[1].operator == "f").count();
         assert_eq!(filled, black_runs);
@@ -267,22 +270,22 @@ mod tests {
     #[test]
     fn solution_pdf_fills_in_the_letters() {
         let (grid, fill) = sample();
-        let text = page_text(|| solution_pdf(&fill, "Crossword 15"));
-        assert_eq!(text[1].text, "Solution");
+        let text = page_text(|| solution_pdf(&fill, &spec("Crossword 15")));
+        assert!(text.iter().any(|s| s.text == "Solution"));
         let numbers: Vec<&str> = text
             .iter()
             .filter(|s| s.font == NUMBER_FONT && s.text.parse::<u32>().is_ok())
             .map(|s| s.text.as_str())
             .collect();
-        let grid_numbers: Vec<String> = shown(&pages(&grid_pdf(&grid, "x"))[0])
+        let grid_numbers: Vec<String> = shown(&pages(&grid_pdf(&grid, &spec("x")))[0])
             .into_iter()
             .filter(|s| s.font == NUMBER_FONT)
             .map(|s| s.text)
             .collect();
         assert_eq!(numbers, grid_numbers);
         // One letter row per grid row, black squares left out.
-        // After the title and subtitle, Helvetica text that is not a number is letters.
-        let rows: Vec<&str> = text[2..]
+        // After the footer, title and subtitle, mono text that is not a number is letters.
+        let rows: Vec<&str> = text
             .iter()
             .filter(|s| s.font == LETTER_FONT && s.text.parse::<u32>().is_err())
             .map(|s| s.text.as_str())
@@ -306,10 +309,10 @@ mod tests {
             down: vec![],
             quality: None,
         };
-        let text = page_text(|| solution_pdf(&fill, "odd"));
+        let text = page_text(|| solution_pdf(&fill, &spec("odd")));
         assert_eq!(list(&text), ["7 Across AB"]);
         assert!(text.iter().any(|s| s.text == "C"));
-        solution_pdf(&Fill { rows: vec![], across: vec![], down: vec![], quality: None }, "empty");
+        solution_pdf(&Fill { rows: vec![], across: vec![], down: vec![], quality: None }, &spec("empty"));
     }
 
     /// Every size keeps the whole list on the page, even with the most entries a valid
@@ -332,15 +335,15 @@ mod tests {
                 down_from: words / 2,
             };
             let lines = sheet.list_lines();
-            let (w, h) = US_LETTER;
-            let (grid, list) = sheet.layout(&lines, h - GRID_TOP - BOTTOM);
+            let area = crate::render::print::Layout::new(Trim::default(), 1).body(1).shrink(HEADING, 0.0);
+            let (grid, list) = sheet.layout(&lines, area);
             assert!(grid.pitch >= MIN_PITCH, "size {n}: pitch {}", grid.pitch);
-            assert!(grid.left >= SIDE && grid.x(n) <= w - SIDE + 1e-3, "size {n}");
-            assert!((grid.top - (h - GRID_TOP)).abs() < 1e-3);
+            assert!(grid.left >= area.x && grid.x(n) <= area.right() + 1e-3, "size {n}");
+            assert!((grid.top - area.top()).abs() < 1e-3);
             assert!(list.columns * list.rows >= lines.len());
             let last_baseline = grid.bottom() - GAP - list.size - (list.rows - 1) as f32 * list.leading;
-            assert!(last_baseline >= BOTTOM, "size {n}: list ends at {last_baseline}");
-            assert!(list.columns as f32 * list.column_width - GUTTER * list.size <= w - 2.0 * SIDE, "size {n}");
+            assert!(last_baseline >= area.y, "size {n}: list ends at {last_baseline}");
+            assert!(list.columns as f32 * list.column_width - GUTTER * list.size <= area.w, "size {n}");
         }
     }
 }

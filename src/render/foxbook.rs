@@ -1,59 +1,174 @@
-//! PDFs of a Find the Fox book and of its answer key (US Letter).
+//! PDFs of a Find the Fox book (the interior), its answer key and its cover, on the trim
+//! the book was ordered with.
+//!
+//! The interior: page 1 (a right-hand page) is the title page, page 2 its back says how to
+//! find the answer (serial, lookup address, QR code), the puzzles follow from page 3 (a
+//! right-hand page), one grid a page numbered as the answer counts them, and notes pages
+//! pad the count to an even number of at least 24.
 
-use super::pdf::{Canvas, Document, Font, Rgb, Style, US_LETTER};
-use crate::puzzles::foxbook::{Book, Direction, Page, Serial};
+use super::pdf::{Canvas, Document, Font, Paint, Rgb, Style};
+use super::print::{padded_pages, Area, Layout, PrintOptions, Trim, TrimName, INCH};
+use crate::puzzles::foxbook::{Book, BookSpec, Direction, Page, Serial};
 
-/// Margins around the grid area, in points.
-const SIDE: f32 = 54.0;
-const TOP: f32 = 60.0;
-const BOTTOM: f32 = 60.0;
-const GRID_FONT: Font = Font::TimesRoman;
+const GRID_FONT: Font = Font::Mono;
+const FOX_FONT: Font = Font::MonoBold;
+/// The fox's letters in the answer key: bold, outlined, and dark red (dark in greyscale too).
+const FOX_RED: Rgb = Rgb(0.75, 0.0, 0.0);
+/// Grid letters print at least this size where the cells allow it.
+pub const LETTER_PT: f32 = 8.0;
+/// Smaller letters than this are refused at order time.
+pub const MIN_LETTER_PT: f32 = 7.0;
+/// Large grids stay this size at most.
+const MAX_PITCH: f32 = 40.0;
+/// PDF pages before the first puzzle: the title page and its back.
+const FRONT_PAGES: usize = 2;
 
-/// The book: a title page with the serial and instructions, then one grid per page with
-/// its page number at the foot.
-pub fn book_pdf(book: &Book, serial: &str) -> Vec<u8> {
+/// The interior's page count for a book of `pages` puzzles.
+pub fn interior_pages(pages: u32) -> usize {
+    padded_pages(FRONT_PAGES + pages as usize)
+}
+
+/// The letter size for cells of side `pitch`: about 0.72 of the cell, at least
+/// [`LETTER_PT`] while that fits in a cell, at most 30 pt.
+pub fn letter_size(pitch: f32) -> f32 {
+    (pitch * 0.72).max(LETTER_PT.min(pitch)).min(30.0)
+}
+
+/// A grid of `rows` x `cols` letters with a ring of guide numbers around it, as large as
+/// fits in `area`, centred.
+#[derive(Clone, Copy, Debug)]
+struct GridPlace {
+    rows: usize,
+    cols: usize,
+    /// Top-left corner of the letters (inside the guides) and the cell side.
+    left: f32,
+    top: f32,
+    pitch: f32,
+}
+
+impl GridPlace {
+    fn fit(rows: usize, cols: usize, area: Area) -> GridPlace {
+        // One cell's width of guides on every side.
+        let pitch = (area.w / (cols + 2) as f32).min(area.h / (rows + 2) as f32).min(MAX_PITCH);
+        let left = area.x + (area.w - pitch * (cols + 2) as f32) / 2.0 + pitch;
+        let top = area.top() - (area.h - pitch * (rows + 2) as f32) / 2.0 - pitch;
+        GridPlace { rows, cols, left, top, pitch }
+    }
+
+    fn center(&self, row: usize, col: usize) -> (f32, f32) {
+        (self.left + (col as f32 + 0.5) * self.pitch, self.top - (row as f32 + 0.5) * self.pitch)
+    }
+
+    /// Baseline centring capitals of `font` at `size` in row `row` (-1 and `rows`: the guides).
+    fn baseline(&self, row: isize, font: Font, size: f32) -> f32 {
+        self.top - (row + 1) as f32 * self.pitch + (self.pitch - font.cap_height() * size / 1000.0) / 2.0
+    }
+}
+
+/// The letter size a book's grids print at on `trim`.
+pub fn printed_letter_size(spec: BookSpec, trim: Trim) -> f32 {
+    let layout = Layout::new(trim, interior_pages(spec.pages));
+    let place = GridPlace::fit(spec.rows as usize, spec.cols as usize, layout.body(FRONT_PAGES + 1));
+    letter_size(place.pitch)
+}
+
+/// Refuses a shape whose letters would print below [`MIN_LETTER_PT`] on `trim`, saying
+/// which trims fit it and how large a grid fits this trim.
+pub fn check_letter_size(spec: BookSpec, trim: Trim) -> Result<(), String> {
+    let size = printed_letter_size(spec, trim);
+    if size >= MIN_LETTER_PT {
+        return Ok(());
+    }
+    let fits = |rows: u32, cols: u32, t: Trim| printed_letter_size(BookSpec { rows, cols, ..spec }, t) >= MIN_LETTER_PT;
+    let trims: Vec<&str> =
+        TrimName::ALL.into_iter().filter(|&n| fits(spec.rows, spec.cols, Trim::Named(n))).map(|n| n.as_str()).collect();
+    let rows = (3..spec.rows).rev().find(|&r| fits(r, spec.cols, trim));
+    let cols = (3..spec.cols).rev().find(|&c| fits(spec.rows, c, trim));
+    let mut options = Vec::new();
+    if !trims.is_empty() {
+        options.push(format!("trim {}", trims.join(" or ")));
+    }
+    if let Some(r) = rows {
+        options.push(format!("at most {r} rows of {} on {}", spec.cols, trim.label()));
+    }
+    if let Some(c) = cols {
+        options.push(format!("at most {c} columns of {} rows on {}", spec.rows, trim.label()));
+    }
+    Err(format!(
+        "{} x {} letters would print at {size:.1} pt on trim {}, below the {MIN_LETTER_PT} pt minimum; {} fits",
+        spec.rows,
+        spec.cols,
+        trim.label(),
+        if options.is_empty() { "a smaller grid".to_string() } else { options.join(", or ") }
+    ))
+}
+
+/// The interior: title page, its back, the puzzles, notes pages to an even count of 24 or more.
+pub fn book_pdf(book: &Book, serial: &str, opts: &PrintOptions) -> Vec<u8> {
+    let total = interior_pages(book.spec.pages);
+    let layout = Layout::new(opts.trim, total);
+    let printed = printed_serial(serial);
+    let trace = format!("{} - serial {printed}", opts.title);
     let mut doc = Document::new();
-    doc.set_title(&format!("Find the Fox {}", printed_serial(serial)));
-    title_page(doc.add_page(US_LETTER), book, serial);
-    let (w, h) = US_LETTER;
+    doc.set_title(&format!("{} {printed}", opts.title));
+    let c = doc.add_page(layout.size);
+    title_page(c, &layout, book.spec, &printed, opts);
+    layout.footer(c, 1, "", &trace);
+    let c = doc.add_page(layout.size);
+    answer_help_page(c, &layout, serial, &printed, opts);
+    layout.footer(c, 2, "", &trace);
     for (i, page) in book.pages.iter().enumerate() {
-        let c = doc.add_page(US_LETTER);
-        grid(c, page, (SIDE, BOTTOM, w - 2.0 * SIDE, h - TOP - BOTTOM), &[]);
-        c.text_centered(Style::new(Font::TimesRoman, 10.0), w / 2.0, 30.0, &(i + 1).to_string());
+        let n = FRONT_PAGES + 1 + i;
+        let c = doc.add_page(layout.size);
+        grid(c, page, GridPlace::fit(page.rows(), page.cols(), layout.body(n)), None);
+        layout.footer(c, n, &format!("Page {}", i + 1), &trace);
+    }
+    for n in FRONT_PAGES + book.pages.len() + 1..=total {
+        let c = doc.add_page(layout.size);
+        notes_page(c, &layout, n);
+        layout.footer(c, n, "", &trace);
     }
     doc.finish()
 }
 
-/// The answer key: one page naming the fox's page and position, with that page's grid and
-/// the three letters of FOX in red.
-pub fn answer_pdf(book: &Book, serial: &str) -> Vec<u8> {
-    let mut doc = Document::new();
-    doc.set_title(&format!("Find the Fox {} - answer key", printed_serial(serial)));
-    let (w, h) = US_LETTER;
+/// The answer key: one page naming the fox's page, row, column and direction, with that
+/// page's grid and FOX bold, dark red and outlined (it reads in black and white).
+pub fn answer_pdf(book: &Book, serial: &str, opts: &PrintOptions) -> Vec<u8> {
+    let layout = Layout::new(opts.trim, 1);
+    let printed = printed_serial(serial);
     let a = &book.answer;
-    let c = doc.add_page(US_LETTER);
-    c.text_centered(Style::new(Font::TimesBold, 22.0), w / 2.0, h - 52.0, "Find the Fox - Answer Key");
-    c.text_centered(
-        Style::new(Font::Helvetica, 11.0),
-        w / 2.0,
-        h - 72.0,
-        &format!("Serial {}", printed_serial(serial)),
-    );
+    let mut doc = Document::new();
+    doc.set_title(&format!("{} {printed} - answer key", opts.title));
+    let c = doc.add_page(layout.size);
+    let area = layout.body(1);
+    let mid = area.center_x();
+    let heading = format!("{} - Answer Key", opts.title);
+    let size = fit_size(Font::SansBold, &heading, 20.0, area.w);
+    let mut y = area.top() - size;
+    c.text_centered(Style::new(Font::SansBold, size), mid, y, &heading);
+    y -= 16.0;
+    c.text_centered(Style::new(Font::Sans, 10.0), mid, y, &format!("Serial {printed}"));
     let line = format!(
-        "The fox is on page {}: the F is in row {}, column {}, and FOX reads {}.",
+        "The fox is on page {}, row {}, column {}: the F is there, and FOX reads {}.",
         a.page,
         a.row,
         a.col,
         direction_words(a.direction)
     );
-    c.text_centered(Style::new(Font::TimesRoman, 13.0), w / 2.0, h - 96.0, &line);
-    grid(c, book.fox_page(), (SIDE, BOTTOM, w - 2.0 * SIDE, h - 120.0 - BOTTOM), &a.cells0());
-    c.text_centered(Style::new(Font::TimesRoman, 10.0), w / 2.0, 30.0, &format!("Page {}", a.page));
+    let style = Style::new(Font::Sans, 11.0);
+    for text in wrap_words(&line, style, area.w) {
+        y -= 16.0;
+        c.text_centered(style, mid, y, &text);
+    }
+    let grid_area = Area { h: y - 8.0 - area.y, ..area };
+    let page = book.fox_page();
+    grid(c, page, GridPlace::fit(page.rows(), page.cols(), grid_area), Some(a.cells0()));
+    layout.footer(c, 1, &format!("Page {} of the book", a.page), &format!("{} - serial {printed}", opts.title));
     doc.finish()
 }
 
 /// The grouped form of a serial that parses, otherwise the text as given.
-fn printed_serial(serial: &str) -> String {
+pub fn printed_serial(serial: &str) -> String {
     Serial::parse(serial).map(Serial::grouped).unwrap_or_else(|_| serial.to_string())
 }
 
@@ -70,102 +185,184 @@ fn direction_words(d: Direction) -> &'static str {
     }
 }
 
-fn title_page(c: &mut Canvas, book: &Book, serial: &str) {
-    let (w, _) = c.size();
-    let mid = w / 2.0;
-    c.text_centered(Style::new(Font::TimesBold, 44.0), mid, 600.0, "Find the Fox");
-    let lines = [
-        "The word FOX appears exactly once in this book.",
-        "It may read across, down or diagonally, forwards or backwards.",
-        "Every other page is free of foxes. Happy hunting!",
-    ];
-    for (i, text) in lines.iter().enumerate() {
-        c.text_centered(Style::new(Font::TimesRoman, 14.0), mid, 520.0 - 22.0 * i as f32, text);
+/// The largest size up to `max` at which `text` fits in `width`.
+pub fn fit_size(font: Font, text: &str, max: f32, width: f32) -> f32 {
+    let at_one = font.width(text, 1.0);
+    if at_one <= 0.0 {
+        max
+    } else {
+        max.min(width / at_one)
     }
-    let s = book.spec;
-    let shape = format!("{} pages of {} x {} letters", s.pages, s.rows, s.cols);
-    c.text_centered(Style::new(Font::TimesRoman, 12.0).color(Rgb::GREY), mid, 430.0, &shape);
-    c.text_centered(Style::new(Font::Helvetica, 10.0).color(Rgb::GREY), mid, 150.0, "SERIAL NUMBER");
-    c.text_centered(Style::new(Font::Helvetica, 16.0), mid, 128.0, &printed_serial(serial));
-    c.text_centered(
-        Style::new(Font::TimesRoman, 10.0).color(Rgb::GREY),
-        mid,
-        106.0,
-        "Keep it: the answer key is filed under this number.",
-    );
 }
 
-/// Draws `page` as square cells as large as fit in `area` = (x, y, width, height), centred,
-/// one text operation per row; `red` cells (0-based row, col) are drawn in red.
-fn grid(c: &mut Canvas, page: &Page, area: (f32, f32, f32, f32), red: &[(usize, usize)]) {
-    let (rows, cols) = (page.rows(), page.cols());
-    let (ax, ay, aw, ah) = area;
-    let pitch = (aw / cols as f32).min(ah / rows as f32);
-    let size = (pitch * 0.72).min(30.0);
-    let x0 = ax + (aw - pitch * cols as f32) / 2.0;
-    let top = ay + (ah + pitch * rows as f32) / 2.0;
-    let lift = (pitch - GRID_FONT.cap_height() * size / 1000.0) / 2.0;
-    let mut cells: Vec<Option<char>> = Vec::with_capacity(cols);
-    for r in 0..rows {
-        let y = top - (r + 1) as f32 * pitch + lift;
-        cells.clear();
-        cells.extend((0..cols).map(|col| (!red.contains(&(r, col))).then(|| page.letter(r, col).as_char())));
-        c.cell_row(Style::new(GRID_FONT, size), x0, y, pitch, &cells);
-        if red.iter().any(|&(rr, _)| rr == r) {
-            cells.clear();
-            cells.extend((0..cols).map(|col| red.contains(&(r, col)).then(|| page.letter(r, col).as_char())));
-            c.cell_row(Style::new(GRID_FONT, size).color(Rgb::RED), x0, y, pitch, &cells);
+/// `text` broken into lines no wider than `width`, between words (a word wider than a line
+/// is broken between characters).
+pub fn wrap_words(text: &str, style: Style, width: f32) -> Vec<String> {
+    let fits = |s: &str| style.font.width(s, style.size) <= width;
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let candidate = if line.is_empty() { word.to_string() } else { format!("{line} {word}") };
+        if fits(&candidate) {
+            line = candidate;
+            continue;
+        }
+        if !line.is_empty() {
+            lines.push(std::mem::take(&mut line));
+        }
+        for ch in word.chars() {
+            line.push(ch);
+            if !fits(&line) && line.len() > 1 {
+                line.pop();
+                lines.push(std::mem::take(&mut line));
+                line.push(ch);
+            }
+        }
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+fn title_page(c: &mut Canvas, layout: &Layout, spec: BookSpec, printed: &str, opts: &PrintOptions) {
+    let area = layout.body(1);
+    let mid = area.center_x();
+    let size = fit_size(Font::SansBold, &opts.title, 36.0, area.w);
+    let mut y = area.top() - area.h * 0.22;
+    c.text_centered(Style::new(Font::SansBold, size), mid, y, &opts.title);
+    y -= 40.0;
+    let body = Style::new(Font::Sans, 11.0);
+    let intro = "The word FOX appears exactly once in this book. It may read across, down or diagonally, \
+                 forwards or backwards. Every other page is free of foxes. Happy hunting!";
+    for line in wrap_words(intro, body, area.w.min(5.0 * INCH)) {
+        c.text_centered(body, mid, y, &line);
+        y -= 16.0;
+    }
+    let shape = format!("{} pages of {} x {} letters", spec.pages, spec.rows, spec.cols);
+    c.text_centered(Style::new(Font::Sans, 10.0).color(Rgb::GREY), mid, y - 12.0, &shape);
+    let y = area.y + area.h * 0.15;
+    c.text_centered(Style::new(Font::Sans, 9.0).color(Rgb::GREY), mid, y + 24.0, "SERIAL NUMBER");
+    c.text_centered(Style::new(Font::Mono, 16.0), mid, y, printed);
+}
+
+/// The back of the title page: how to find the answer.
+fn answer_help_page(c: &mut Canvas, layout: &Layout, serial: &str, printed: &str, opts: &PrintOptions) {
+    let area = layout.body(2);
+    let mid = area.center_x();
+    let head = Style::new(Font::SansBold, 14.0);
+    let body = Style::new(Font::Sans, 10.0);
+    let mut y = area.top() - area.h * 0.3;
+    c.text_centered(head, mid, y, "Stuck? Find the answer");
+    y -= 24.0;
+    let text = if opts.lookup_url.is_empty() {
+        "The answer to this book is filed under its serial number; the publisher looks it up for you.".to_string()
+    } else {
+        "The answer to this book is filed under its serial number. Look it up at the address below, or scan the code."
+            .to_string()
+    };
+    for line in wrap_words(&text, body, area.w.min(4.5 * INCH)) {
+        c.text_centered(body, mid, y, &line);
+        y -= 14.0;
+    }
+    y -= 12.0;
+    c.text_centered(Style::new(Font::Mono, 14.0), mid, y, printed);
+    if opts.lookup_url.is_empty() {
+        return;
+    }
+    y -= 22.0;
+    let mono = Style::new(Font::Mono, 9.0);
+    for line in wrap_words(&opts.lookup_url, mono, area.w) {
+        c.text_centered(mono, mid, y, &line);
+        y -= 12.0;
+    }
+    let link = lookup_link(&opts.lookup_url, serial);
+    let side = (1.25 * INCH).min(y - area.y - 12.0);
+    if side > 0.5 * INCH {
+        qr(c, &link, mid - side / 2.0, y - 8.0 - side, side);
+    }
+}
+
+/// The address a QR code leads to: the lookup address with the serial.
+pub fn lookup_link(lookup_url: &str, serial: &str) -> String {
+    let sep = if lookup_url.contains('?') { '&' } else { '?' };
+    format!("{lookup_url}{sep}serial={serial}")
+}
+
+/// A QR code for `text` as black squares, `side` points wide, lower-left corner at (x, y);
+/// nothing if the text is too long for a QR code.
+fn qr(c: &mut Canvas, text: &str, x: f32, y: f32, side: f32) {
+    let Ok(code) = qrcode::QrCode::new(text.as_bytes()) else { return };
+    let n = code.width();
+    let colors = code.to_colors();
+    let m = side / n as f32;
+    for row in 0..n {
+        let dark = |col: usize| colors[row * n + col] == qrcode::Color::Dark;
+        for (s, e) in super::pdf::runs(n, dark) {
+            let top = y + side - row as f32 * m;
+            c.rect(x + s as f32 * m, top - m, (e - s) as f32 * m, m, Paint::Fill(Rgb::BLACK));
         }
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::puzzles::foxbook::{book_seed, generate, BookSpec};
-    use crate::puzzles::monitor::Unmonitored;
-    use crate::render::pdf::testing::{ops, pages, shown, Shown};
-    use lopdf::content::Operation;
-
-    /// A PDF's pages, after checking that their content is deflated.
-    fn readable(pdf: &[u8]) -> Vec<Vec<Operation>> {
-        assert!(String::from_utf8_lossy(pdf).contains("/FlateDecode"));
-        pages(pdf)
-    }
-
-    /// All the text a document shows, in drawing order.
-    fn all_text(pages: &[Vec<Operation>]) -> Vec<Shown> {
-        pages.iter().flat_map(|page| shown(page)).collect()
-    }
-
-    fn sample(spec: BookSpec) -> Book {
-        generate(spec, book_seed(b"render", "0000000000A", spec), &mut Unmonitored).unwrap()
-    }
-
-    #[test]
-    fn book_pdf_has_a_page_per_grid_plus_title() {
-        let book = sample(BookSpec { pages: 4, rows: 6, cols: 9 });
-        let serial = Serial::from_bits(77).to_string();
-        let pages = readable(&book_pdf(&book, &serial));
-        assert_eq!(pages.len(), 5);
-        assert!(all_text(&pages).iter().any(|s| s.text == Serial::from_bits(77).grouped()));
-        // Every row is one TJ: 4 pages x 6 rows.
-        assert_eq!(pages.iter().map(|page| ops(page, "TJ").count()).sum::<usize>(), 24);
-    }
-
-    #[test]
-    fn answer_pdf_marks_three_letters_red() {
-        let book = sample(BookSpec { pages: 3, rows: 8, cols: 8 });
-        let pages = readable(&answer_pdf(&book, "not-a-serial"));
-        assert_eq!(pages.len(), 1);
-        let text = all_text(&pages);
-        assert!(text.iter().any(|s| s.text.contains("not-a-serial")));
-        assert!(text.iter().any(|s| s.text.starts_with(&format!("The fox is on page {}", book.answer.page))));
-        // The red text is F, O and X, all in grid rows, and nothing else.
-        let red: Vec<&Shown> = text.iter().filter(|s| s.color == Rgb::RED).collect();
-        let mut letters: Vec<char> = red.iter().flat_map(|s| s.text.chars()).collect();
-        letters.sort();
-        assert_eq!(letters, ['F', 'O', 'X']);
-        assert!(red.iter().all(|s| s.font == GRID_FONT));
+fn notes_page(c: &mut Canvas, layout: &Layout, n: usize) {
+    let area = layout.body(n);
+    let head = Style::new(Font::SansBold, 12.0);
+    c.text(head, area.x, area.top() - 12.0, "Notes");
+    let mut y = area.top() - 40.0;
+    while y > area.y + 6.0 {
+        c.line((area.x, y), (area.right(), y), 0.4, Rgb(0.75, 0.75, 0.75));
+        y -= 24.0;
     }
 }
+
+/// Draws `page` at `place` with guide numbers (1-based rows and columns, as the answer
+/// names them) around it; `fox` cells (0-based) are bold, dark red and outlined.
+fn grid(c: &mut Canvas, page: &Page, place: GridPlace, fox: Option<[(usize, usize); 3]>) {
+    let (rows, cols) = (place.rows, place.cols);
+    let pitch = place.pitch;
+    let size = letter_size(pitch);
+    let is_fox = |r: usize, col: usize| fox.is_some_and(|f| f.contains(&(r, col)));
+    let mut cells: Vec<Option<char>> = Vec::with_capacity(cols);
+    for r in 0..rows {
+        let y = place.baseline(r as isize, GRID_FONT, size);
+        cells.clear();
+        cells.extend((0..cols).map(|col| (!is_fox(r, col)).then(|| page.letter(r, col).as_char())));
+        c.cell_row(Style::new(GRID_FONT, size), place.left, y, pitch, &cells);
+    }
+    guides(c, &place);
+    if let Some(f) = fox {
+        for &(r, col) in &f {
+            let y = place.baseline(r as isize, FOX_FONT, size);
+            let mut cells = vec![None; cols];
+            cells[col] = Some(page.letter(r, col).as_char());
+            c.cell_row(Style::new(FOX_FONT, size).color(FOX_RED), place.left, y, pitch, &cells);
+        }
+        let (a, b) = (place.center(f[0].0, f[0].1), place.center(f[2].0, f[2].1));
+        c.stadium(a, b, pitch * 0.46, (pitch * 0.08).max(0.8), Rgb::BLACK);
+    }
+}
+
+/// Column numbers above and below the grid, row numbers left and right of it.
+fn guides(c: &mut Canvas, place: &GridPlace) {
+    let p = place.pitch;
+    let size = (p * 0.42).min(9.0);
+    let style = Style::new(GRID_FONT, size).color(Rgb::GREY);
+    let right = place.left + place.cols as f32 * p;
+    let below = place.rows as isize;
+    for col in 0..place.cols {
+        let label = (col + 1).to_string();
+        let x = place.left + (col as f32 + 0.5) * p;
+        c.text_centered(style, x, place.baseline(-1, GRID_FONT, size), &label);
+        c.text_centered(style, x, place.baseline(below, GRID_FONT, size), &label);
+    }
+    for row in 0..place.rows {
+        let label = (row + 1).to_string();
+        let y = place.baseline(row as isize, GRID_FONT, size);
+        c.text_centered(style, place.left - p / 2.0, y, &label);
+        c.text_centered(style, right + p / 2.0, y, &label);
+    }
+}
+
+#[cfg(test)]
+mod tests;

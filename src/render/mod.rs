@@ -1,9 +1,12 @@
-//! Printable output of puzzles: a small reusable PDF layer and per-engine layouts.
+//! Printable output of puzzles: a small reusable PDF layer, print geometry (trims,
+//! margins, covers) and per-engine layouts.
 
+pub mod cover;
 pub mod crossword;
-mod font_widths;
+pub mod font;
 pub mod foxbook;
 pub mod oneup;
 pub mod pdf;
 pub mod printrun;
 pub mod zip;
+pub mod print;

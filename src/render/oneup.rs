@@ -1,13 +1,12 @@
-//! PDFs of a One Up puzzle and of its solution (US Letter, one page each), drawn like a
+//! PDFs of a One Up puzzle and of its solution (one page each, on any trim), drawn like a
 //! newspaper puzzle: thin grey cell lines, thick black walls between regions.
 
-use super::pdf::{runs, CellGrid, Document, Font, Rgb, Segment, Style, US_LETTER};
+use super::pdf::{runs, CellGrid, Document, Font, Rgb, Segment, Style};
+use super::print::SheetSpec;
 use crate::puzzles::oneup::Puzzle;
 
-/// Margins, in points; the grid hangs below the heading.
-const SIDE: f32 = 72.0;
-const BOTTOM: f32 = 72.0;
-const GRID_TOP: f32 = 140.0;
+/// Room for the title, rule and legend above the grid, in points.
+const HEADING: f32 = 80.0;
 /// Small grids stay newspaper-sized instead of filling the page.
 const MAX_PITCH: f32 = 54.0;
 const CELL_LINE: f32 = 0.5;
@@ -15,39 +14,40 @@ const CELL_GREY: Rgb = Rgb(0.6, 0.6, 0.6);
 /// Walls and the border: six cell lines wide, unmistakable even in a poor photocopy.
 const WALL: f32 = 3.0;
 /// Given digits; solved digits use a lighter face and colour so the givens stand out.
-const GIVEN_FONT: Font = Font::TimesBold;
-const SOLVED_FONT: Font = Font::TimesRoman;
+const GIVEN_FONT: Font = Font::MonoBold;
+const SOLVED_FONT: Font = Font::Mono;
 const SOLVED_BLUE: Rgb = Rgb(0.1, 0.3, 0.8);
 const RULE: &str = "Fill each region of n cells with the digits 1 to n.";
 
 /// The puzzle: title, rule, and the grid with its walls and clue digits.
-pub fn puzzle_pdf(puzzle: &Puzzle, title: &str) -> Vec<u8> {
-    page(puzzle, None, title)
+pub fn puzzle_pdf(puzzle: &Puzzle, spec: &SheetSpec) -> Vec<u8> {
+    page(puzzle, None, spec)
 }
 
 /// The solution: the puzzle's grid with every digit of `solution` (one string of digits
 /// per row) filled in; the clues stay bold black, the solved digits are blue. Characters
 /// other than digits, and anything outside the grid, are not drawn.
-pub fn solution_pdf(puzzle: &Puzzle, solution: &[String], title: &str) -> Vec<u8> {
-    page(puzzle, Some(solution), title)
+pub fn solution_pdf(puzzle: &Puzzle, solution: &[String], spec: &SheetSpec) -> Vec<u8> {
+    page(puzzle, Some(solution), spec)
 }
 
-fn page(puzzle: &Puzzle, solution: Option<&[String]>, title: &str) -> Vec<u8> {
+fn page(puzzle: &Puzzle, solution: Option<&[String]>, spec: &SheetSpec) -> Vec<u8> {
     let mut doc = Document::new();
-    let (w, h) = US_LETTER;
-    let c = doc.add_page(US_LETTER);
-    c.text_centered(Style::new(Font::TimesBold, 24.0), w / 2.0, h - 72.0, title);
-    c.text_centered(Style::new(Font::TimesRoman, 13.0), w / 2.0, h - 98.0, RULE);
+    let c = doc.add_page(spec.trim.size());
+    let area = spec.area();
+    let mid = area.center_x();
+    let title = spec.title;
+    let size = super::foxbook::fit_size(Font::SansBold, title, 24.0, area.w);
+    c.text_centered(Style::new(Font::SansBold, size), mid, area.top() - 22.0, title);
+    let rule = Style::new(Font::Sans, super::foxbook::fit_size(Font::Sans, RULE, 12.0, area.w));
+    c.text_centered(rule, mid, area.top() - 46.0, RULE);
     if solution.is_some() {
-        c.text_centered(
-            Style::new(Font::Helvetica, 10.0).color(Rgb::GREY),
-            w / 2.0,
-            h - 118.0,
-            "Solution: the given digits are in black, the others in blue.",
-        );
+        let legend = "Solution: the given digits are bold, the others light and blue.";
+        let style = Style::new(Font::Sans, super::foxbook::fit_size(Font::Sans, legend, 10.0, area.w));
+        c.text_centered(style.color(Rgb::GREY), mid, area.top() - 64.0, legend);
     }
     let n = puzzle.size();
-    let grid = CellGrid::fit(n, n, (SIDE, BOTTOM, w - 2.0 * SIDE, h - GRID_TOP - BOTTOM), MAX_PITCH);
+    let grid = CellGrid::fit(n, n, area.shrink(HEADING, 0.0).tuple(), MAX_PITCH);
     c.segments(&grid.inner_lines(), CELL_LINE, CELL_GREY);
     let mut thick: Vec<Segment> = walls(puzzle).into_iter().map(|(from, to)| grid.segment(from, to)).collect();
     thick.extend(grid.outline());
@@ -72,10 +72,8 @@ fn page(puzzle: &Puzzle, solution: Option<&[String]>, title: &str) -> Vec<u8> {
             c.cell_row(style, grid.left, y, grid.pitch, &solved);
         }
     }
-    doc.set_title(&match solution {
-        Some(_) => format!("{title} - solution"),
-        None => title.to_string(),
-    });
+    spec.footer(c, if solution.is_some() { "Solution" } else { "Puzzle" });
+    doc.set_title(&spec.doc_title(solution.map(|_| "solution")));
     doc.finish()
 }
 
@@ -116,6 +114,11 @@ mod tests {
     use crate::puzzles::monitor::Unmonitored;
     use crate::puzzles::oneup::{solve, EXAMPLE};
     use crate::render::pdf::testing::{numbers, ops, pages, shown};
+    use crate::render::print::Trim;
+
+    fn spec(title: &str) -> SheetSpec<'_> {
+        SheetSpec { title, id: "", trim: Trim::default() }
+    }
 
     fn example() -> (Puzzle, Vec<String>) {
         let puzzle = Puzzle::from_text(EXAMPLE).unwrap();
@@ -162,19 +165,21 @@ mod tests {
     #[test]
     fn puzzle_pdf_shows_the_clues() {
         let (puzzle, _) = example();
-        let pdf = puzzle_pdf(&puzzle, "One Up, 7 July 2024");
+        let pdf = puzzle_pdf(&puzzle, &spec("One Up, 7 July 2024"));
         assert!(pdf.starts_with(b"%PDF-"));
         assert!(String::from_utf8_lossy(&pdf).contains("/Count 1"));
-        assert_eq!(pdf, puzzle_pdf(&puzzle, "One Up, 7 July 2024"));
+        assert_eq!(pdf, puzzle_pdf(&puzzle, &spec("One Up, 7 July 2024")));
         let pages = pages(&pdf);
         assert_eq!(pages.len(), 1);
         let text = shown(&pages[0]);
         assert_eq!(text[0].text, "One Up, 7 July 2024");
         assert_eq!(text[1].text, RULE);
         // Then one bold text operation per row holding a clue, in reading order.
-        let digits: String = text[2..].iter().map(|s| s.text.as_str()).collect();
+        // (The footer, grey, comes last.)
+        let grid = &text[2..text.len() - 2];
+        let digits: String = grid.iter().map(|s| s.text.as_str()).collect();
         assert_eq!(digits, "351326134");
-        assert!(text[2..].iter().all(|s| s.font == GIVEN_FONT && s.color == Rgb::BLACK));
+        assert!(grid.iter().all(|s| s.font == GIVEN_FONT && s.color == Rgb::BLACK));
         // Walls (3 pt) and the grey cell lines (0.5 pt) are both there.
         let widths: Vec<f32> = ops(&pages[0], "w").map(|op| numbers(op)[0]).collect();
         assert!(widths.contains(&WALL) && widths.contains(&CELL_LINE), "{widths:?}");
@@ -183,11 +188,11 @@ mod tests {
     #[test]
     fn solution_pdf_fills_every_cell() {
         let (puzzle, solution) = example();
-        let pdf = solution_pdf(&puzzle, &solution, "One Up");
+        let pdf = solution_pdf(&puzzle, &solution, &spec("One Up"));
         assert!(pdf.starts_with(b"%PDF-"));
         assert!(String::from_utf8_lossy(&pdf).contains("/Count 1"));
-        assert_eq!(pdf, solution_pdf(&puzzle, &solution, "One Up"));
-        assert_ne!(pdf, puzzle_pdf(&puzzle, "One Up"));
+        assert_eq!(pdf, solution_pdf(&puzzle, &solution, &spec("One Up")));
+        assert_ne!(pdf, puzzle_pdf(&puzzle, &spec("One Up")));
         let text = shown(&pages(&pdf)[0]);
         // After the title, rule and legend: the bold clue digits.
         let given: String = text[3..].iter().filter(|s| s.font == GIVEN_FONT).map(|s| s.text.as_str()).collect();
@@ -214,7 +219,7 @@ mod tests {
     fn solution_pdf_tolerates_bad_rows() {
         let (puzzle, _) = example();
         let rows = vec!["12x".to_string(), "123456789012".to_string()];
-        let text = shown(&pages(&solution_pdf(&puzzle, &rows, "t"))[0]);
+        let text = shown(&pages(&solution_pdf(&puzzle, &rows, &spec("t")))[0]);
         let blue: Vec<&str> = text.iter().filter(|s| s.color == SOLVED_BLUE).map(|s| s.text.as_str()).collect();
         // Row 1's clue (column 2) hides its 2; row 2's (column 2) its 2; extra digits are cut.
         assert_eq!(blue, ["1", "1345678"]);

@@ -1,80 +1,25 @@
-//! A small, engine-neutral PDF layer over `pdf-writer`: pages of any size, the base-14 fonts
-//! Times-Roman, Times-Bold and Helvetica (not embedded, WinAnsi-encoded ASCII), text at a
-//! position or centred, rows of glyphs centred in equal cells, lines and rectangles.
+//! A small, engine-neutral PDF layer over `pdf-writer`: pages of any size with a trim box,
+//! embedded subset fonts (DejaVu, see [`super::font`]), text at a position or centred, rows
+//! of glyphs centred in equal cells, lines, rectangles and rounded outlines.
 //!
 //! Coordinates are PDF points with the origin at the bottom left of the page.
 
-use super::font_widths;
-use pdf_writer::types::LineCapStyle;
+pub use super::font::Font;
+use super::font::{encode, Metrics, ENCODING_CMAP, FIRST, TO_UNICODE_CMAP};
+use pdf_writer::types::{CidFontType, FontFlags, LineCapStyle, SystemInfo};
 use pdf_writer::{Content, Filter, Finish, Name, Pdf, Rect, Ref, Settings, Str, TextStr};
 
 /// US Letter, portrait, in points.
 pub const US_LETTER: (f32, f32) = (612.0, 792.0);
 
-/// A standard font that every PDF reader provides.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Font {
-    TimesRoman,
-    TimesBold,
-    Helvetica,
-}
-
-impl Font {
-    const ALL: [Font; 3] = [Font::TimesRoman, Font::TimesBold, Font::Helvetica];
-
-    fn base_name(self) -> &'static [u8] {
-        match self {
-            Font::TimesRoman => b"Times-Roman",
-            Font::TimesBold => b"Times-Bold",
-            Font::Helvetica => b"Helvetica",
-        }
-    }
-
-    fn resource(self) -> Name<'static> {
-        Name(match self {
-            Font::TimesRoman => b"F1",
-            Font::TimesBold => b"F2",
-            Font::Helvetica => b"F3",
-        })
-    }
-
-    fn index(self) -> usize {
-        self as usize
-    }
-
-    /// Advance width of `ch` in 1/1000 em; characters outside printable ASCII are drawn
-    /// (and measured) as `?`.
-    pub fn char_width(self, ch: char) -> u16 {
-        let table = match self {
-            Font::TimesRoman => &font_widths::TIMES_ROMAN,
-            Font::TimesBold => &font_widths::TIMES_BOLD,
-            Font::Helvetica => &font_widths::HELVETICA,
-        };
-        table[encode(ch) as usize - 32]
-    }
-
-    /// Width of `text` at `size` points, in points.
-    pub fn width(self, text: &str, size: f32) -> f32 {
-        text.chars().map(|c| self.char_width(c) as f32).sum::<f32>() * size / 1000.0
-    }
-
-    /// Height of capital letters in 1/1000 em (for centring capitals vertically).
-    pub fn cap_height(self) -> f32 {
-        match self {
-            Font::TimesRoman => 662.0,
-            Font::TimesBold => 676.0,
-            Font::Helvetica => 718.0,
-        }
-    }
-}
-
-/// The byte drawn for `ch`: printable ASCII as itself, anything else as `?`.
-fn encode(ch: char) -> u8 {
-    if (' '..='~').contains(&ch) {
-        ch as u8
-    } else {
-        b'?'
-    }
+/// The name of a font in the page tree's resources.
+fn resource(font: Font) -> Name<'static> {
+    Name(match font {
+        Font::Sans => b"F1",
+        Font::SansBold => b"F2",
+        Font::Mono => b"F3",
+        Font::MonoBold => b"F4",
+    })
 }
 
 /// An RGB colour, components in 0..=1.
@@ -204,7 +149,6 @@ pub struct Document {
     title: Option<String>,
     compress: bool,
     pages: Vec<Canvas>,
-    fonts_used: [bool; 3],
 }
 
 impl Default for Document {
@@ -215,7 +159,7 @@ impl Default for Document {
 
 impl Document {
     pub fn new() -> Self {
-        Document { title: None, compress: true, pages: Vec::new(), fonts_used: [false; 3] }
+        Document { title: None, compress: true, pages: Vec::new() }
     }
 
     /// Sets the document title shown by readers.
@@ -228,9 +172,16 @@ impl Document {
         self.compress = compress;
     }
 
-    /// Starts a new page of `size` = (width, height) points and returns its canvas.
+    /// Starts a new page of `size` = (width, height) points, trimmed to its full size (an
+    /// interior page), and returns its canvas.
     pub fn add_page(&mut self, size: (f32, f32)) -> &mut Canvas {
-        self.pages.push(Canvas::new(size));
+        self.add_page_with_bleed(size, 0.0)
+    }
+
+    /// Starts a page of `size` points including `bleed` points on every side that the
+    /// printer trims off: TrimBox is the page less the bleed, BleedBox the whole page.
+    pub fn add_page_with_bleed(&mut self, size: (f32, f32), bleed: f32) -> &mut Canvas {
+        self.pages.push(Canvas::new(size, bleed));
         self.pages.last_mut().expect("just pushed")
     }
 
@@ -238,32 +189,40 @@ impl Document {
         self.pages.len()
     }
 
-    /// Writes the PDF. Fonts are shared resources of the page tree (inherited by pages).
-    pub fn finish(mut self) -> Vec<u8> {
+    /// Writes the PDF. Fonts are shared resources of the page tree (inherited by pages),
+    /// embedded once each with the encoding and ToUnicode maps they all share.
+    pub fn finish(self) -> Vec<u8> {
+        let mut used = [false; Font::ALL.len()];
         for page in &self.pages {
             for f in Font::ALL {
-                self.fonts_used[f.index()] |= page.fonts_used[f.index()];
+                used[f.index()] |= page.fonts_used[f.index()];
             }
         }
-        let catalog = Ref::new(1);
-        let tree = Ref::new(2);
-        let info = Ref::new(3);
-        let font_ref = |f: Font| Ref::new(4 + f.index() as i32);
-        let page_ref = |i: usize| Ref::new(7 + 2 * i as i32);
-        let content_ref = |i: usize| Ref::new(8 + 2 * i as i32);
+        let fonts: Vec<Font> = Font::ALL.into_iter().filter(|f| used[f.index()]).collect();
+        let mut next = 0;
+        let mut alloc = || {
+            next += 1;
+            Ref::new(next)
+        };
+        let (catalog, tree, info) = (alloc(), alloc(), alloc());
+        let (encoding, to_unicode) = (alloc(), alloc());
+        // Per font: the Type0 font, its CID font, descriptor and file.
+        let font_refs: Vec<[Ref; 4]> = fonts.iter().map(|_| [alloc(), alloc(), alloc(), alloc()]).collect();
+        let page_refs: Vec<(Ref, Ref)> = self.pages.iter().map(|_| (alloc(), alloc())).collect();
 
-        let body: usize = self.pages.iter().map(|p| p.content.len() / if self.compress { 4 } else { 1 } + 160).sum();
-        let mut pdf = Pdf::with_capacity(body + 1024);
+        let font_bytes: usize = fonts.iter().map(|f| f.metrics().file.len() + 1200).sum();
+        let body: usize = self.pages.iter().map(|p| p.content.len() / if self.compress { 4 } else { 1 } + 220).sum();
+        let mut pdf = Pdf::with_capacity(body + font_bytes + 2048);
         pdf.catalog(catalog).pages(tree);
         {
             let mut pages = pdf.pages(tree);
-            pages.kids((0..self.pages.len()).map(page_ref)).count(self.pages.len() as i32);
+            pages.kids(page_refs.iter().map(|r| r.0)).count(self.pages.len() as i32);
             let mut resources = pages.resources();
-            let mut fonts = resources.fonts();
-            for f in Font::ALL.into_iter().filter(|f| self.fonts_used[f.index()]) {
-                fonts.pair(f.resource(), font_ref(f));
+            let mut dict = resources.fonts();
+            for (f, refs) in fonts.iter().zip(&font_refs) {
+                dict.pair(resource(*f), refs[0]);
             }
-            fonts.finish();
+            dict.finish();
         }
         {
             let mut doc_info = pdf.document_info(info);
@@ -272,22 +231,68 @@ impl Document {
             }
             doc_info.producer(TextStr("puzzlepress"));
         }
-        for f in Font::ALL.into_iter().filter(|f| self.fonts_used[f.index()]) {
-            pdf.type1_font(font_ref(f)).base_font(Name(f.base_name())).encoding_predefined(Name(b"WinAnsiEncoding"));
+        if !fonts.is_empty() {
+            let identity = SystemInfo { registry: Str(b"Adobe"), ordering: Str(b"Identity"), supplement: 0 };
+            pdf.cmap(encoding, ENCODING_CMAP.as_bytes()).name(Name(b"PuzzlepressASCII")).system_info(identity);
+            pdf.stream(to_unicode, TO_UNICODE_CMAP.as_bytes());
         }
-        for (i, page) in self.pages.into_iter().enumerate() {
+        for (f, &[type0, cid, descriptor, file]) in fonts.iter().zip(&font_refs) {
+            write_font(&mut pdf, f.metrics(), [type0, cid, descriptor, file], encoding, to_unicode);
+        }
+        for (page, (page_ref, content_ref)) in self.pages.into_iter().zip(page_refs) {
             let (w, h) = page.size;
-            pdf.page(page_ref(i)).parent(tree).media_box(Rect::new(0.0, 0.0, w, h)).contents(content_ref(i));
+            let b = page.bleed;
+            let mut p = pdf.page(page_ref);
+            p.parent(tree).media_box(Rect::new(0.0, 0.0, w, h)).trim_box(Rect::new(b, b, w - b, h - b));
+            if b > 0.0 {
+                p.bleed_box(Rect::new(0.0, 0.0, w, h));
+            }
+            p.contents(content_ref);
+            p.finish();
             let content = page.into_content();
             if self.compress {
-                pdf.stream(content_ref(i), &miniz_oxide::deflate::compress_to_vec_zlib(&content, 1))
+                pdf.stream(content_ref, &miniz_oxide::deflate::compress_to_vec_zlib(&content, 1))
                     .filter(Filter::FlateDecode);
             } else {
-                pdf.stream(content_ref(i), &content);
+                pdf.stream(content_ref, &content);
             }
         }
         pdf.finish()
     }
+}
+
+/// A font as a Type0 font over a CIDFontType2 (TrueType outlines) whose CIDs are the
+/// subset's glyph ids; `refs` are the Type0 font, the CID font, the descriptor and the file.
+fn write_font(pdf: &mut Pdf, m: &Metrics, refs: [Ref; 4], encoding: Ref, to_unicode: Ref) {
+    let [type0, cid, descriptor, file] = refs;
+    let name = Name(m.name.as_bytes());
+    pdf.type0_font(type0).base_font(name).encoding_cmap(encoding).descendant_font(cid).to_unicode(to_unicode);
+    let system = SystemInfo { registry: Str(b"Adobe"), ordering: Str(b"Identity"), supplement: 0 };
+    let mut font = pdf.cid_font(cid);
+    font.subtype(CidFontType::Type2).base_font(name).system_info(system).font_descriptor(descriptor);
+    font.cid_to_gid_map_predefined(Name(b"Identity"));
+    font.widths().consecutive(1, m.widths.iter().map(|&w| w as f32));
+    font.finish();
+    let mut flags = FontFlags::NON_SYMBOLIC;
+    if m.monospace {
+        flags |= FontFlags::FIXED_PITCH;
+    }
+    if m.bold {
+        flags |= FontFlags::FORCE_BOLD;
+    }
+    let [x0, y0, x1, y1] = m.bbox;
+    pdf.font_descriptor(descriptor)
+        .name(name)
+        .flags(flags)
+        .bbox(Rect::new(x0, y0, x1, y1))
+        .italic_angle(0.0)
+        .ascent(m.ascent)
+        .descent(m.descent)
+        .cap_height(m.cap_height)
+        .stem_v(if m.bold { 140.0 } else { 80.0 })
+        .font_file2(file);
+    pdf.stream(file, &m.file).filter(Filter::FlateDecode);
+    debug_assert_eq!(FIRST, b' ');
 }
 
 /// One page's drawing operations, written with `pdf_writer::Content` as a compact
@@ -296,14 +301,18 @@ impl Document {
 /// needed.
 pub struct Canvas {
     size: (f32, f32),
+    /// Points on every side that the printer trims off (0 for interior pages).
+    bleed: f32,
     content: Content,
-    fonts_used: [bool; 3],
+    fonts_used: [bool; Font::ALL.len()],
     /// Current fill / stroke colours and line width, to skip redundant operators.
     fill: Option<Rgb>,
     stroke: Option<Rgb>,
     line_width: Option<f32>,
     /// Whether strokes end in projecting square caps (PDF default: butt caps).
     square_caps: bool,
+    /// Character spacing in force (`Tc`, 0 at the start of a page).
+    char_spacing: f32,
     text: Option<TextState>,
 }
 
@@ -311,7 +320,6 @@ pub struct Canvas {
 #[derive(Clone, Copy)]
 struct TextState {
     font: Option<(Font, f32)>,
-    char_spacing: f32,
     /// Start of the current line (set by `Td`), and the leading used by `T*`.
     line: (f32, f32),
     leading: Option<f32>,
@@ -341,17 +349,19 @@ fn pt(v: f32) -> f32 {
 }
 
 impl Canvas {
-    fn new(size: (f32, f32)) -> Self {
+    fn new(size: (f32, f32), bleed: f32) -> Self {
         Canvas {
             size,
+            bleed,
             // Compact: spaces and newlines only where the syntax needs them (a 201-page
             // book's streams are a quarter smaller, and deflate faster).
             content: Content::with_settings_and_capacity(Settings { pretty: false }, 4096),
-            fonts_used: [false; 3],
+            fonts_used: [false; Font::ALL.len()],
             fill: None,
             stroke: None,
             line_width: None,
             square_caps: false,
+            char_spacing: 0.0,
             text: None,
         }
     }
@@ -404,16 +414,17 @@ impl Canvas {
     fn text_at(&mut self, font: Font, size: f32, char_spacing: f32, x: f32, y: f32) -> (f32, f32) {
         let mut st = self.text.unwrap_or_else(|| {
             self.content.begin_text();
-            TextState { font: None, char_spacing: 0.0, line: (0.0, 0.0), leading: None }
+            TextState { font: None, line: (0.0, 0.0), leading: None }
         });
         if st.font != Some((font, size)) {
             self.fonts_used[font.index()] = true;
-            self.content.set_font(font.resource(), size);
+            self.content.set_font(resource(font), size);
             st.font = Some((font, size));
         }
-        if st.char_spacing != char_spacing {
+        // Character spacing is graphics state: it outlives the text object.
+        if self.char_spacing != char_spacing {
             self.content.set_char_spacing(char_spacing);
-            st.char_spacing = char_spacing;
+            self.char_spacing = char_spacing;
         }
         let (x, y) = (pt(x), pt(y));
         let (dx, dy) = (pt(x - st.line.0), pt(y - st.line.1));
@@ -443,6 +454,24 @@ impl Canvas {
     pub fn text_centered(&mut self, style: Style, center_x: f32, y: f32, text: &str) {
         let x = center_x - style.font.width(text, style.size) / 2.0;
         self.text(style, x, y, text);
+    }
+
+    /// `text` turned a quarter clockwise, reading downwards from (`x`, `y`) (a spine's text):
+    /// its own text object, so the rotation does not carry over.
+    pub fn text_downwards(&mut self, style: Style, x: f32, y: f32, text: &str) {
+        self.end_text();
+        self.fill_color(style.color);
+        self.fonts_used[style.font.index()] = true;
+        self.content.begin_text();
+        self.content.set_font(resource(style.font), pt(style.size));
+        if self.char_spacing != 0.0 {
+            self.content.set_char_spacing(0.0);
+            self.char_spacing = 0.0;
+        }
+        self.content.set_text_matrix([0.0, -1.0, 1.0, 0.0, pt(x), pt(y)]);
+        let bytes: Vec<u8> = text.chars().map(encode).collect();
+        self.content.show(Str(&bytes));
+        self.content.end_text();
     }
 
     /// A row of glyphs, each centred in its own cell of width `pitch`; cell `i` spans
@@ -517,6 +546,38 @@ impl Canvas {
         self.content.stroke();
     }
 
+    /// A loop around the straight run of cells from centre `a` to centre `b`: two straight
+    /// sides `radius` from the line and a half circle around each end, stroked.
+    pub fn stadium(&mut self, a: (f32, f32), b: (f32, f32), radius: f32, width: f32, color: Rgb) {
+        let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+        let len = (dx * dx + dy * dy).sqrt();
+        // Along the run (or rightwards for a single cell) and a quarter turn left of it.
+        let (ux, uy) = if len > 0.0 { (dx / len, dy / len) } else { (1.0, 0.0) };
+        let (nx, ny) = (-uy, ux);
+        let at = |c: (f32, f32), u: f32, n: f32| {
+            (pt(c.0 + radius * (u * ux + n * nx)), pt(c.1 + radius * (u * uy + n * ny)))
+        };
+        // A quarter circle as one cubic Bézier: control points this far along the tangents.
+        const K: f32 = 0.552_284_8;
+        self.stroke_style(color, width);
+        let start = at(a, 0.0, 1.0);
+        self.content.move_to(start.0, start.1);
+        let p = at(b, 0.0, 1.0);
+        self.content.line_to(p.0, p.1);
+        // Around b: from its left side, over the tip, to its right side.
+        for (c, s1, s2, e) in [(b, (K, 1.0), (1.0, K), (1.0, 0.0)), (b, (1.0, -K), (K, -1.0), (0.0, -1.0))] {
+            let (c1, c2, end) = (at(c, s1.0, s1.1), at(c, s2.0, s2.1), at(c, e.0, e.1));
+            self.content.cubic_to(c1.0, c1.1, c2.0, c2.1, end.0, end.1);
+        }
+        let p = at(a, 0.0, -1.0);
+        self.content.line_to(p.0, p.1);
+        for (c, s1, s2, e) in [(a, (-K, -1.0), (-1.0, -K), (-1.0, 0.0)), (a, (-1.0, K), (-K, 1.0), (0.0, 1.0))] {
+            let (c1, c2, end) = (at(c, s1.0, s1.1), at(c, s2.0, s2.1), at(c, e.0, e.1));
+            self.content.cubic_to(c1.0, c1.1, c2.0, c2.1, end.0, end.1);
+        }
+        self.content.close_and_stroke();
+    }
+
     /// A rectangle with its lower-left corner at (`x`, `y`).
     pub fn rect(&mut self, x: f32, y: f32, width: f32, height: f32, paint: Paint) {
         let (x, y, width, height) = (pt(x), pt(y), pt(width), pt(height));
@@ -546,33 +607,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn widths_from_afm() {
-        assert_eq!(Font::TimesRoman.char_width('F'), 556);
-        assert_eq!(Font::TimesRoman.char_width('O'), 722);
-        assert_eq!(Font::TimesBold.char_width('W'), 1000);
-        assert_eq!(Font::Helvetica.char_width('i'), 222);
-        assert_eq!(Font::Helvetica.char_width('é'), Font::Helvetica.char_width('?'));
-        assert!((Font::Helvetica.width("Hi", 10.0) - 9.44).abs() < 1e-4);
-    }
-
-    #[test]
     fn document_structure() {
         let mut doc = Document::new();
         doc.set_compress(false);
         doc.set_title("Test (1)");
         let c = doc.add_page(US_LETTER);
-        c.text_centered(Style::new(Font::TimesBold, 20.0), 306.0, 700.0, "Hello (world)");
-        let red = Style::new(Font::TimesRoman, 12.0).color(Rgb::RED);
+        c.text_centered(Style::new(Font::SansBold, 20.0), 306.0, 700.0, "Hello (world)");
+        let red = Style::new(Font::Mono, 12.0).color(Rgb::RED);
         c.cell_row(red, 100.0, 500.0, 18.0, &[Some('F'), None, Some('O'), Some('X')]);
         c.line((10.0, 10.0), (100.0, 10.0), 0.5, Rgb::GREY);
         c.rect(20.0, 20.0, 50.0, 30.0, Paint::Stroke { width: 1.0, color: Rgb::BLACK });
         c.rect(80.0, 20.0, 50.0, 30.0, Paint::Fill(Rgb::GREY));
-        doc.add_page(US_LETTER).text(Style::new(Font::Helvetica, 9.0), 50.0, 50.0, "page 2");
+        doc.add_page(US_LETTER).text(Style::new(Font::Sans, 9.0), 50.0, 50.0, "page 2");
         let bytes = doc.finish();
         let s = String::from_utf8_lossy(&bytes);
         assert!(s.starts_with("%PDF-"));
         assert!(s.contains("/Count 2"));
-        assert!(s.contains("/BaseFont /Times-Bold") && s.contains("/BaseFont /Helvetica"));
+        assert!(s.contains("/BaseFont /PZPRSB+DejaVuSans-Bold") && s.contains("/BaseFont /PZPRSA+DejaVuSans"));
+        assert!(s.contains("/FontFile2") && s.contains("/ToUnicode") && s.contains("/CIDFontType2"));
+        assert!(s.contains("/TrimBox [0 0 612 792]") && !s.contains("/BleedBox"));
         assert!(s.contains("/Title (Test "));
         assert!(s.contains("TJ"));
         assert!(s.trim_end().ends_with("%%EOF"));
@@ -584,7 +637,7 @@ mod tests {
         doc.set_compress(false);
         let c = doc.add_page(US_LETTER);
         c.line((12.5, -0.004), (10.08337, 3.0), 0.1, Rgb::RED);
-        c.text(Style::new(Font::Helvetica, 9.999), -83.0, 1.0 / 3.0, "x");
+        c.text(Style::new(Font::Sans, 9.999), -83.0, 1.0 / 3.0, "x");
         let ops = testing::listing(&testing::pages(&doc.finish())[0]);
         assert_eq!(
             ops,
@@ -596,7 +649,7 @@ mod tests {
                 "S",
                 "0 0 0 rg",
                 "BT",
-                "/F3 10 Tf",
+                "/F1 10 Tf",
                 "-83 0.33 Td",
                 "(x) Tj",
                 "ET"
@@ -718,7 +771,7 @@ pub(crate) mod testing {
             match op.operator.as_str() {
                 "Tf" => {
                     let name = op.operands[0].as_name().unwrap();
-                    font = Font::ALL.into_iter().find(|f| f.resource().0 == name);
+                    font = Font::ALL.into_iter().find(|f| super::resource(*f).0 == name);
                     size = op.operands[1].as_float().unwrap();
                 }
                 "rg" => {
@@ -747,10 +800,10 @@ pub(crate) mod testing {
 
     #[test]
     fn reads_back_shown_text() {
-        let content = b"BT\n/F2 12 Tf\n0 0 1 rg\n1 2 Td\n(a\\)b)Tj\n/F3 9 Tf\n[(1)-20(2)]TJ\nET\n";
+        let content = b"BT\n/F2 12 Tf\n0 0 1 rg\n1 2 Td\n(a\\)b)Tj\n/F1 9 Tf\n[(1)-20(2)]TJ\nET\n";
         let s = shown(&Content::decode(content).unwrap().operations);
         assert_eq!(s.len(), 2);
-        assert_eq!((s[0].font, s[0].color, s[0].text.as_str()), (Font::TimesBold, Rgb(0.0, 0.0, 1.0), "a)b"));
-        assert_eq!((s[1].font, s[1].size, s[1].text.as_str()), (Font::Helvetica, 9.0, "12"));
+        assert_eq!((s[0].font, s[0].color, s[0].text.as_str()), (Font::SansBold, Rgb(0.0, 0.0, 1.0), "a)b"));
+        assert_eq!((s[1].font, s[1].size, s[1].text.as_str()), (Font::Sans, 9.0, "12"));
     }
 }

@@ -15,6 +15,10 @@ pub struct NewBook {
     pub cols: i64,
     /// The print run and copy number, for a copy of a run.
     pub printrun: Option<(String, i64)>,
+    /// The trim as JSON (`"letter"`, `{"width_in": 5, "height_in": 8}`).
+    pub trim: String,
+    pub title: String,
+    pub lookup_url: String,
 }
 
 /// A printed book's contents, stored in the transaction that marks its job done.
@@ -43,6 +47,10 @@ pub struct BookRecord {
     pub pages: i64,
     pub rows: i64,
     pub cols: i64,
+    /// The trim as JSON, the title and the lookup address it is printed with.
+    pub trim: String,
+    pub title: String,
+    pub lookup_url: String,
     /// Packed letters; loaded only when asked for, and present once printed.
     pub letters: Option<Vec<u8>>,
     pub answer: Option<Value>,
@@ -65,6 +73,9 @@ struct BookRow {
     pages: i64,
     rows: i64,
     cols: i64,
+    trim: String,
+    title: String,
+    lookup_url: String,
     letters: Option<Vec<u8>>,
     answer: Option<String>,
     content_hash: Option<String>,
@@ -96,6 +107,9 @@ impl TryFrom<BookRow> for BookRecord {
             pages: r.pages,
             rows: r.rows,
             cols: r.cols,
+            trim: r.trim,
+            title: r.title,
+            lookup_url: r.lookup_url,
             letters: r.letters,
             content_hash: r.content_hash,
             created_at: r.created_at,
@@ -109,7 +123,7 @@ impl TryFrom<BookRow> for BookRecord {
 
 /// A book with its job; `LETTERS` is replaced by `b.letters` or `NULL`.
 const BOOK_SELECT: &str = "SELECT j.seq, b.serial, b.job_id, j.owner, b.generator_version, b.pages, b.rows, b.cols, \
-     LETTERS AS letters, b.answer, b.content_hash, b.created_at, b.finished_at, j.state, j.progress_done, \
+     b.trim_size AS trim, b.title, b.lookup_url, LETTERS AS letters, b.answer, b.content_hash, b.created_at, b.finished_at, j.state, j.progress_done, \
      j.progress_total, j.error FROM books b JOIN jobs j ON j.id = b.job_id";
 
 impl Store {

@@ -284,8 +284,8 @@ impl Store {
              VALUES ($2, $3, $4, 'queued', $5, $6, {NOW}, $7, $8, $9)",
         );
         let insert_book = self.sql(
-            "INSERT INTO books (serial, job_id, generator_version, pages, rows, cols, printrun, copy, created_at) \
-             VALUES ($2, $3, $4, $5, $6, $7, $8, $9, {NOW})",
+            "INSERT INTO books (serial, job_id, generator_version, pages, rows, cols, trim_size, title, lookup_url, \
+             printrun, copy, created_at) VALUES ($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, {NOW})",
         );
         let insert_content = self.sql(CONTENT_UPSERT);
         let now = self.clock_param();
@@ -318,6 +318,9 @@ impl Store {
                             .bind(book.pages)
                             .bind(book.rows)
                             .bind(book.cols)
+                            .bind(&book.trim)
+                            .bind(&book.title)
+                            .bind(&book.lookup_url)
                             .bind(book.printrun.as_ref().map(|(run, _)| run))
                             .bind(book.printrun.as_ref().map(|&(_, copy)| copy))
                             .execute(&mut *tx)

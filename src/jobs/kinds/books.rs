@@ -8,6 +8,7 @@ use crate::jobs::{Context, JobKind, RunError};
 use crate::puzzles::foxbook::{book_for_within, BookError, BookSpec, GENERATOR_VERSION};
 use crate::puzzles::monitor::Monitor;
 use crate::render;
+use crate::render::print::PrintOptions;
 use crate::store::{NewBook, OnInsert, OnSuccess, PrintedBook};
 
 pub struct Books;
@@ -18,6 +19,9 @@ pub struct BookParams {
     pub serial: String,
     #[serde(flatten)]
     pub spec: BookSpec,
+    /// How it is printed (jobs stored before print options existed read the defaults).
+    #[serde(default)]
+    pub print: PrintOptions,
     /// The print run this book is a copy of, and its copy number.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub copy_of: Option<CopyOf>,
@@ -75,6 +79,9 @@ impl JobKind for Books {
             rows: params.spec.rows as i64,
             cols: params.spec.cols as i64,
             printrun: params.copy_of.as_ref().map(|c| (c.printrun.clone(), c.copy)),
+            trim: serde_json::to_string(&params.print.trim).expect("a trim serializes"),
+            title: params.print.title.clone(),
+            lookup_url: params.print.lookup_url.clone(),
         }))
     }
 
@@ -84,6 +91,6 @@ impl JobKind for Books {
 
     /// A retried order draws a new serial; it is the same order if it asks for the same book.
     fn same_request(stored: &BookParams, retried: &BookParams) -> bool {
-        stored.spec == retried.spec
+        stored.spec == retried.spec && stored.print == retried.print
     }
 }

@@ -1,0 +1,150 @@
+//! A paperback's cover as one full wrap — back, spine, front, left to right — with bleed on
+//! every side, for the interior [`super::foxbook::book_pdf`] prints.
+
+use serde::{Deserialize, Serialize};
+
+use super::foxbook::{fit_size, interior_pages, printed_serial, wrap_words};
+use super::pdf::{Document, Font, Paint, Rgb, Style};
+use super::print::{Area, PrintOptions, INCH};
+use crate::puzzles::foxbook::BookSpec;
+
+/// Paper the interior is printed on; it sets the spine's width.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Paper {
+    #[default]
+    White,
+    Cream,
+}
+
+impl Paper {
+    /// Thickness of one page (a leaf's side), in inches.
+    pub fn page_thickness_in(self) -> f32 {
+        match self {
+            Paper::White => 0.002252,
+            Paper::Cream => 0.0025,
+        }
+    }
+
+    pub fn parse(text: &str) -> Result<Paper, String> {
+        match text {
+            "white" => Ok(Paper::White),
+            "cream" => Ok(Paper::Cream),
+            _ => Err("paper must be white or cream".to_string()),
+        }
+    }
+}
+
+/// Bleed beyond the trim on every side, in points.
+pub const BLEED: f32 = 0.125 * INCH;
+/// Text on the spine from this many pages (thinner spines are too narrow to print on).
+pub const SPINE_TEXT_PAGES: usize = 79;
+/// The box kept free for the barcode on the back, in points.
+pub const BARCODE: (f32, f32) = (2.0 * INCH, 1.2 * INCH);
+/// Text keeps this far inside the trim and the folds.
+const SAFE: f32 = 0.375 * INCH;
+const BACKGROUND: Rgb = Rgb(0.93, 0.55, 0.2);
+const INK: Rgb = Rgb(0.1, 0.1, 0.1);
+
+/// The spine's width in points for `pages` interior pages on `paper`.
+pub fn spine_width(pages: usize, paper: Paper) -> f32 {
+    pages as f32 * paper.page_thickness_in() * INCH
+}
+
+/// Where the parts of a cover lie on its page, in points.
+#[derive(Clone, Copy, Debug)]
+pub struct CoverGeometry {
+    /// The whole page, bleed included.
+    pub size: (f32, f32),
+    pub back: Area,
+    pub spine: Area,
+    pub front: Area,
+    /// The blank box for the barcode, on the back.
+    pub barcode: Area,
+}
+
+impl CoverGeometry {
+    pub fn new(spec: BookSpec, opts: &PrintOptions, paper: Paper) -> CoverGeometry {
+        let (tw, th) = opts.trim.size();
+        let spine = spine_width(interior_pages(spec.pages), paper);
+        let size = (2.0 * tw + spine + 2.0 * BLEED, th + 2.0 * BLEED);
+        let back = Area { x: BLEED, y: BLEED, w: tw, h: th };
+        let spine = Area { x: BLEED + tw, y: BLEED, w: spine, h: th };
+        let front = Area { x: spine.right(), y: BLEED, w: tw, h: th };
+        let barcode = Area { x: back.right() - SAFE - BARCODE.0, y: back.y + SAFE, w: BARCODE.0, h: BARCODE.1 };
+        CoverGeometry { size, back, spine, front, barcode }
+    }
+}
+
+/// The cover of the book `serial` of shape `spec`.
+pub fn cover_pdf(spec: BookSpec, serial: &str, opts: &PrintOptions, paper: Paper) -> Vec<u8> {
+    let g = CoverGeometry::new(spec, opts, paper);
+    let printed = printed_serial(serial);
+    let pages = interior_pages(spec.pages);
+    let mut doc = Document::new();
+    doc.set_title(&format!("{} {printed} - cover", opts.title));
+    let c = doc.add_page_with_bleed(g.size, BLEED);
+    c.rect(0.0, 0.0, g.size.0, g.size.1, Paint::Fill(BACKGROUND));
+
+    // Front: the title in a pale panel, a line of what is inside.
+    let f = g.front;
+    let inner = Area { x: f.x + SAFE, y: f.y + SAFE, w: f.w - 2.0 * SAFE, h: f.h - 2.0 * SAFE };
+    let panel_h = inner.h * 0.3;
+    let panel_y = inner.top() - inner.h * 0.15 - panel_h;
+    c.rect(inner.x, panel_y, inner.w, panel_h, Paint::Fill(Rgb(1.0, 0.97, 0.9)));
+    let size = fit_size(Font::SansBold, &opts.title, 40.0, inner.w - 24.0);
+    c.text_centered(
+        Style::new(Font::SansBold, size).color(INK),
+        inner.center_x(),
+        panel_y + panel_h / 2.0 - size * 0.35,
+        &opts.title,
+    );
+    let tagline = format!("One FOX in {} pages of letters", spec.pages);
+    let style = Style::new(Font::Sans, fit_size(Font::Sans, &tagline, 14.0, inner.w)).color(INK);
+    c.text_centered(style, inner.center_x(), panel_y - 32.0, &tagline);
+    c.text_centered(Style::new(Font::Sans, 9.0).color(INK), inner.center_x(), inner.y + 6.0, "A unique puzzle book");
+
+    // Spine: title and serial, reading top to bottom, only on spines wide enough.
+    if pages >= SPINE_TEXT_PAGES {
+        let s = g.spine;
+        let size = (s.w * 0.5).min(12.0);
+        let text = format!("{}   {printed}", opts.title);
+        let style =
+            Style::new(Font::SansBold, size.min(fit_size(Font::SansBold, &text, size, s.h - 2.0 * SAFE))).color(INK);
+        let x = s.center_x() - style.font.cap_height() * style.size / 2000.0;
+        let y = s.top() - SAFE;
+        c.text_downwards(style, x, y, &text);
+    }
+
+    // Back: a short text, the serial, the lookup address, and the barcode box kept blank.
+    let b = g.back;
+    let inner = Area { x: b.x + SAFE, y: b.y + SAFE, w: b.w - 2.0 * SAFE, h: b.h - 2.0 * SAFE };
+    let body = Style::new(Font::Sans, 11.0).color(INK);
+    let blurb = format!(
+        "Somewhere in this book the word FOX appears exactly once: across, down or diagonally, forwards or \
+         backwards, among {} pages of {} x {} letters F, O and X. Every copy is different; no one else has \
+         this one.",
+        spec.pages, spec.rows, spec.cols
+    );
+    let mut y = inner.top() - 14.0;
+    for line in wrap_words(&blurb, body, inner.w) {
+        c.text(body, inner.x, y, &line);
+        y -= 15.0;
+    }
+    y -= 12.0;
+    c.text(Style::new(Font::Sans, 9.0).color(INK), inner.x, y, "Serial number");
+    y -= 16.0;
+    c.text(Style::new(Font::Mono, 13.0).color(INK), inner.x, y, &printed);
+    if !opts.lookup_url.is_empty() {
+        y -= 22.0;
+        c.text(Style::new(Font::Sans, 9.0).color(INK), inner.x, y, "Find the answer at");
+        let mono = Style::new(Font::Mono, 9.0).color(INK);
+        for line in wrap_words(&opts.lookup_url, mono, inner.w) {
+            y -= 12.0;
+            c.text(mono, inner.x, y, &line);
+        }
+    }
+    let bc = g.barcode;
+    c.rect(bc.x, bc.y, bc.w, bc.h, Paint::Fill(Rgb(1.0, 1.0, 1.0)));
+    doc.finish()
+}

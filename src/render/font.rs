@@ -1,0 +1,183 @@
+//! The fonts every PDF embeds: DejaVu Sans and DejaVu Sans Mono, regular and bold (their
+//! licence allows embedding and redistribution: `fonts/DejaVu-LICENSE`).
+//!
+//! Text is printable ASCII, one byte a character. Each font is subset once per process to
+//! the 95 printable ASCII glyphs, in code order, so that glyph `code - 31` of the subset is
+//! the character with that code: one encoding CMap and one ToUnicode CMap serve every font,
+//! and drawing text never has to track which glyphs a document used.
+
+use std::sync::OnceLock;
+
+/// The printable ASCII range, the only characters drawn; others print as `?`.
+pub const FIRST: u8 = b' ';
+pub const LAST: u8 = b'~';
+const GLYPHS: usize = (LAST - FIRST) as usize + 1;
+
+/// An embedded font.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Font {
+    /// Running text.
+    Sans,
+    SansBold,
+    /// Grid letters and guides: every letter and digit the same width, a zero with a dot.
+    Mono,
+    MonoBold,
+}
+
+/// What a PDF needs of a font, computed once per process.
+pub struct Metrics {
+    /// PostScript name with the subset tag, e.g. `PZPRSA+DejaVuSans`.
+    pub name: String,
+    /// Advance widths of the characters FIRST..=LAST, in 1/1000 em.
+    pub widths: [u16; GLYPHS],
+    /// Font bounding box, ascent, descent and capital height, in 1/1000 em.
+    pub bbox: [f32; 4],
+    pub ascent: f32,
+    pub descent: f32,
+    pub cap_height: f32,
+    pub monospace: bool,
+    pub bold: bool,
+    /// The subset TrueType font, zlib-deflated.
+    pub file: Vec<u8>,
+}
+
+impl Font {
+    pub const ALL: [Font; 4] = [Font::Sans, Font::SansBold, Font::Mono, Font::MonoBold];
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    fn source(self) -> (&'static [u8], &'static str, &'static str) {
+        match self {
+            Font::Sans => (include_bytes!("../../fonts/DejaVuSans.ttf"), "DejaVuSans", "PZPRSA"),
+            Font::SansBold => (include_bytes!("../../fonts/DejaVuSans-Bold.ttf"), "DejaVuSans-Bold", "PZPRSB"),
+            Font::Mono => (include_bytes!("../../fonts/DejaVuSansMono.ttf"), "DejaVuSansMono", "PZPRMA"),
+            Font::MonoBold => (include_bytes!("../../fonts/DejaVuSansMono-Bold.ttf"), "DejaVuSansMono-Bold", "PZPRMB"),
+        }
+    }
+
+    /// The font's metrics and subset file (parsed and subset on first use).
+    pub fn metrics(self) -> &'static Metrics {
+        static CELLS: [OnceLock<Metrics>; 4] = [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
+        CELLS[self.index()].get_or_init(|| load(self))
+    }
+
+    /// Advance width of `ch` in 1/1000 em (characters outside printable ASCII as `?`).
+    pub fn char_width(self, ch: char) -> u16 {
+        self.metrics().widths[(encode(ch) - FIRST) as usize]
+    }
+
+    /// Width of `text` at `size` points, in points.
+    pub fn width(self, text: &str, size: f32) -> f32 {
+        text.chars().map(|c| self.char_width(c) as f32).sum::<f32>() * size / 1000.0
+    }
+
+    /// Height of capital letters in 1/1000 em (for centring capitals vertically).
+    pub fn cap_height(self) -> f32 {
+        self.metrics().cap_height
+    }
+}
+
+/// The byte drawn for `ch`: printable ASCII as itself, anything else as `?`.
+pub fn encode(ch: char) -> u8 {
+    if (FIRST as char..=LAST as char).contains(&ch) {
+        ch as u8
+    } else {
+        b'?'
+    }
+}
+
+fn load(font: Font) -> Metrics {
+    let (data, base, tag) = font.source();
+    let face = ttf_parser::Face::parse(data, 0).expect("the bundled font parses");
+    let per_mille = 1000.0 / face.units_per_em() as f32;
+    let scale = |v: i16| (v as f32 * per_mille).round();
+    let mut remapper = subsetter::GlyphRemapper::new();
+    remapper.remap(0);
+    let mut widths = [0u16; GLYPHS];
+    for (i, code) in (FIRST..=LAST).enumerate() {
+        let gid = face.glyph_index(code as char).expect("the bundled font has every ASCII glyph");
+        // The encoding CMap maps code to CID `code - 31`, read as the subset's glyph id.
+        assert_eq!(remapper.remap(gid.0) as usize, i + 1, "ASCII glyphs are distinct");
+        widths[i] = (face.glyph_hor_advance(gid).unwrap_or(0) as f32 * per_mille).round() as u16;
+    }
+    let subset = subsetter::subset(data, 0, &remapper).expect("the bundled font subsets");
+    let b = face.global_bounding_box();
+    Metrics {
+        name: format!("{tag}+{base}"),
+        widths,
+        bbox: [scale(b.x_min), scale(b.y_min), scale(b.x_max), scale(b.y_max)],
+        ascent: scale(face.ascender()),
+        descent: scale(face.descender()),
+        // DejaVu's OS/2 table predates the capital height: measure H.
+        cap_height: scale(
+            face.glyph_index('H').and_then(|g| face.glyph_bounding_box(g)).map_or(face.ascender(), |b| b.y_max),
+        ),
+        monospace: face.is_monospaced(),
+        bold: face.is_bold(),
+        file: miniz_oxide::deflate::compress_to_vec_zlib(&subset, 9),
+    }
+}
+
+/// The encoding of every font: one byte a character, code `c` showing CID (= subset glyph)
+/// `c - 31`.
+pub const ENCODING_CMAP: &str = "%!PS-Adobe-3.0 Resource-CMap
+/CIDInit /ProcSet findresource begin
+12 dict begin
+begincmap
+/CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> def
+/CMapName /PuzzlepressASCII def
+/CMapType 1 def
+1 begincodespacerange
+<00> <FF>
+endcodespacerange
+1 begincidrange
+<20> <7E> 1
+endcidrange
+endcmap
+CMapName currentdict /CMap defineresource pop
+end
+end
+";
+
+/// Code to Unicode for copying and searching text: the codes are ASCII.
+pub const TO_UNICODE_CMAP: &str = "/CIDInit /ProcSet findresource begin
+12 dict begin
+begincmap
+/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def
+/CMapName /Adobe-Identity-UCS def
+/CMapType 2 def
+1 begincodespacerange
+<00> <FF>
+endcodespacerange
+1 beginbfrange
+<20> <7E> <0020>
+endbfrange
+endcmap
+CMapName currentdict /CMap defineresource pop
+end
+end
+";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn metrics_from_the_fonts() {
+        // DejaVu Sans Mono: every glyph 1233/2048 em.
+        assert!(Font::Mono.metrics().widths.iter().all(|&w| w == 602));
+        assert!(Font::Mono.metrics().monospace && !Font::Sans.metrics().monospace);
+        assert!(Font::SansBold.metrics().bold && !Font::Sans.metrics().bold);
+        assert_eq!(Font::Sans.char_width('é'), Font::Sans.char_width('?'));
+        assert!(Font::Sans.char_width('W') > Font::Sans.char_width('i'));
+        assert!((700.0..760.0).contains(&Font::Sans.cap_height()));
+        for f in Font::ALL {
+            let m = f.metrics();
+            assert_eq!(m.name.find('+'), Some(6), "a subset tag");
+            // A subset of a few glyphs, far smaller than the whole font.
+            assert!(m.file.len() < f.source().0.len() / 8, "{f:?}: {} bytes", m.file.len());
+        }
+    }
+}

@@ -1,0 +1,216 @@
+use super::*;
+use crate::puzzles::foxbook::{book_seed, generate};
+use crate::puzzles::monitor::Unmonitored;
+use crate::render::pdf::testing::{ops, pages, shown, Shown};
+use crate::render::print::{CustomTrim, MIN_PAGES};
+
+fn sample(spec: BookSpec) -> Book {
+    generate(spec, book_seed(b"render", "0000000000A", spec), &mut Unmonitored).unwrap()
+}
+
+fn opts(trim: Trim) -> PrintOptions {
+    PrintOptions { trim, title: "Find the Fox".into(), lookup_url: "https://example.com/find".into() }
+}
+
+fn all_trims() -> Vec<Trim> {
+    let mut t: Vec<Trim> = TrimName::ALL.into_iter().map(Trim::Named).collect();
+    t.push(Trim::Custom(CustomTrim { width_in: 4.0, height_in: 6.0 }));
+    t.push(Trim::Custom(CustomTrim { width_in: 8.5, height_in: 11.69 }));
+    t
+}
+
+/// Each page's MediaBox and TrimBox, read back with lopdf.
+fn boxes(pdf: &[u8]) -> Vec<([f32; 4], [f32; 4])> {
+    let doc = lopdf::Document::load_mem(pdf).unwrap();
+    let rect = |d: &lopdf::Dictionary, key: &[u8]| -> [f32; 4] {
+        let a = d.get(key).unwrap().as_array().unwrap();
+        [0, 1, 2, 3].map(|i| a[i].as_float().unwrap())
+    };
+    doc.page_iter()
+        .map(|id| {
+            let d = doc.get_dictionary(id).unwrap();
+            (rect(d, b"MediaBox"), rect(d, b"TrimBox"))
+        })
+        .collect()
+}
+
+/// Every text run's box on a page: (x0, y0, x1, y1) from its text position, font, size and
+/// glyph widths (ascent above the baseline, descent below).
+fn text_boxes(page: &[lopdf::content::Operation]) -> Vec<(String, [f32; 4])> {
+    let mut out = Vec::new();
+    let (mut font, mut size) = (Font::Sans, 0.0f32);
+    let (mut line, mut tc, mut leading) = ((0.0f32, 0.0f32), 0.0f32, 0.0f32);
+    for op in page {
+        let n = || crate::render::pdf::testing::numbers(op);
+        match op.operator.as_str() {
+            "BT" => line = (0.0, 0.0),
+            "Tf" => {
+                let name = op.operands[0].as_name().unwrap().to_vec();
+                font = Font::ALL.into_iter().find(|f| f.index() + 1 == (name[1] - b'0') as usize).unwrap();
+                size = op.operands[1].as_float().unwrap();
+            }
+            "Tc" => tc = n()[0],
+            "Td" | "TD" => {
+                let v = n();
+                if op.operator == "TD" {
+                    leading = -v[1];
+                }
+                line = (line.0 + v[0], line.1 + v[1]);
+            }
+            "T*" => line.1 -= leading,
+            "Tm" => {
+                let v = n();
+                line = (v[4], v[5]);
+            }
+            "Tj" | "TJ" => {
+                let mut width = 0.0f32;
+                let mut text = String::new();
+                let items = match &op.operands[0] {
+                    lopdf::Object::Array(a) => a.clone(),
+                    other => vec![other.clone()],
+                };
+                for item in items {
+                    match item {
+                        lopdf::Object::String(bytes, _) => {
+                            for b in bytes {
+                                text.push(b as char);
+                                width += font.char_width(b as char) as f32 * size / 1000.0 + tc;
+                            }
+                        }
+                        other => width -= other.as_float().unwrap() * size / 1000.0,
+                    }
+                }
+                let m = font.metrics();
+                let (x0, y0) = line;
+                out.push((text, [x0, y0 + m.descent * size / 1000.0, x0 + width, y0 + m.ascent * size / 1000.0]));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+#[test]
+fn interiors_fit_every_trim() {
+    let book = sample(BookSpec { pages: 23, rows: 12, cols: 10 });
+    for trim in all_trims() {
+        let o = opts(trim);
+        let pdf = book_pdf(&book, "0000000000A", &o);
+        assert_eq!(pdf, book_pdf(&book, "0000000000A", &o), "byte-stable");
+        let total = interior_pages(23);
+        assert!(total >= MIN_PAGES && total.is_multiple_of(2));
+        let (w, h) = trim.size();
+        let b = boxes(&pdf);
+        assert_eq!(b.len(), total);
+        for (media, trim_box) in &b {
+            assert_eq!(*media, [0.0, 0.0, w, h], "{trim:?}");
+            assert_eq!(media, trim_box);
+        }
+        let layout = Layout::new(trim, total);
+        for (i, page) in pages(&pdf).iter().enumerate() {
+            let n = i + 1;
+            let area = layout.area(n);
+            // The gutter is on the left of odd (right-hand) pages.
+            let gutter_left = !n.is_multiple_of(2);
+            assert_eq!(area.x, if gutter_left { layout.gutter } else { layout.outside });
+            for (text, [x0, y0, x1, y1]) in text_boxes(page) {
+                let e = 0.05;
+                assert!(
+                    x0 >= area.x - e && x1 <= area.right() + e && y0 >= area.y - e && y1 <= area.top() + e,
+                    "{trim:?} page {n}: {text:?} at {x0},{y0}-{x1},{y1} outside {area:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn book_pages_in_order_with_guides_and_footers() {
+    let book = sample(BookSpec { pages: 4, rows: 6, cols: 9 });
+    let serial = Serial::from_bits(77).to_string();
+    let pdf = book_pdf(&book, &serial, &opts(Trim::default()));
+    let pages = pages(&pdf);
+    assert_eq!(pages.len(), 24);
+    let text = |i: usize| shown(&pages[i]);
+    let grouped = Serial::from_bits(77).grouped();
+    // Title page, then its back with the serial and the lookup address.
+    assert!(text(0).iter().any(|s| s.text == grouped));
+    assert!(text(1).iter().any(|s| s.text == grouped));
+    assert!(text(1).iter().any(|s| s.text == "https://example.com/find"));
+    // Puzzles on pages 3 to 6: one TJ per row, guides 1..=9 and 1..=6, the page number
+    // and the serial in the footer.
+    for p in 0..4 {
+        let t = text(2 + p);
+        assert_eq!(ops(&pages[2 + p], "TJ").count(), 6);
+        for k in 1..=9 {
+            assert_eq!(t.iter().filter(|s| s.text == k.to_string()).count(), if k <= 6 { 4 } else { 2 });
+        }
+        assert!(t.iter().any(|s| s.text == format!("Page {}", p + 1)));
+    }
+    // Every page carries the serial in its footer.
+    for (i, _) in pages.iter().enumerate() {
+        assert!(text(i).iter().any(|s| s.text.contains(&grouped)), "page {}", i + 1);
+    }
+    // The rest are notes pages.
+    assert!(text(6).iter().any(|s| s.text == "Notes") && text(23).iter().any(|s| s.text == "Notes"));
+    // The grid's letters are the mono face at 8 pt or more.
+    let letters: Vec<Shown> = text(2).into_iter().filter(|s| s.font == GRID_FONT && s.text.len() == 9).collect();
+    assert_eq!(letters.len(), 6);
+    assert!(letters.iter().all(|s| s.size >= LETTER_PT));
+}
+
+#[test]
+fn answer_key_outlines_fox_in_bold() {
+    let book = sample(BookSpec { pages: 3, rows: 8, cols: 8 });
+    for trim in all_trims() {
+        let pdf = answer_pdf(&book, "not-a-serial", &opts(trim));
+        let pages = pages(&pdf);
+        assert_eq!(pages.len(), 1);
+        let text = shown(&pages[0]);
+        assert!(text.iter().any(|s| s.text.contains("not-a-serial")));
+        let a = book.answer;
+        let sentence: String = text.iter().map(|s| s.text.clone()).collect::<Vec<_>>().join(" ");
+        assert!(
+            sentence.contains(&format!("The fox is on page {}, row {}, column {}", a.page, a.row, a.col)),
+            "{sentence}"
+        );
+        assert!(sentence.contains(direction_words(a.direction)));
+        let bold: Vec<&Shown> = text.iter().filter(|s| s.font == FOX_FONT).collect();
+        let mut letters: Vec<char> = bold.iter().flat_map(|s| s.text.chars()).collect();
+        letters.sort();
+        assert_eq!(letters, ['F', 'O', 'X']);
+        assert!(bold.iter().all(|s| s.color == FOX_RED));
+        let area = Layout::new(trim, 1).area(1);
+        for (text, [x0, y0, x1, y1]) in text_boxes(&pages[0]) {
+            assert!(
+                x0 >= area.x - 0.05 && x1 <= area.right() + 0.05 && y0 >= area.y - 0.05 && y1 <= area.top() + 0.05,
+                "{trim:?}: {text:?} at {x0},{y0}-{x1},{y1} outside {area:?}"
+            );
+        }
+        // The outline: one closed path of two lines and four quarter circles, stroked.
+        let page = &pages[0];
+        assert_eq!(ops(page, "c").count(), 4);
+        assert_eq!(ops(page, "s").count(), 1);
+    }
+}
+
+#[test]
+fn small_letters_are_refused_with_what_fits() {
+    let big = BookSpec { pages: 200, rows: 64, cols: 64 };
+    assert!(check_letter_size(big, Trim::Named(TrimName::Letter)).is_ok());
+    assert!(printed_letter_size(big, Trim::Named(TrimName::Letter)) >= LETTER_PT);
+    let e = check_letter_size(big, Trim::Named(TrimName::SixByNine)).unwrap_err();
+    assert!(e.contains("64 x 64") && e.contains("trim letter") && e.contains("on 6x9"), "{e}");
+    assert!(check_letter_size(BookSpec::default(), Trim::Named(TrimName::A5)).is_ok());
+    assert!(printed_letter_size(BookSpec::default(), Trim::Named(TrimName::A5)) >= LETTER_PT);
+}
+
+#[test]
+fn words_wrap_within_the_width() {
+    let style = Style::new(Font::Sans, 10.0);
+    let lines = wrap_words("one two three four five six seven", style, 60.0);
+    assert!(lines.len() > 1 && lines.iter().all(|l| Font::Sans.width(l, 10.0) <= 60.0));
+    assert_eq!(lines.join(" "), "one two three four five six seven");
+    let url = "https://example.com/a-very-long-address-without-spaces";
+    assert_eq!(wrap_words(url, style, 50.0).concat(), url);
+}

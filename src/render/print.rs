@@ -1,0 +1,386 @@
+//! What a printer needs of every PDF: the trim (page size), mirrored margins whose gutter
+//! grows with the page count, a footer on every page, and the options a book is ordered
+//! with (trim, title, lookup address).
+
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize};
+use utoipa::ToSchema;
+
+use super::pdf::{Canvas, Font, Rgb, Style};
+
+/// Points per inch.
+pub const INCH: f32 = 72.0;
+
+/// A named trim size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub enum TrimName {
+    /// US Letter, 8.5 x 11 in (the default).
+    #[serde(rename = "letter")]
+    Letter,
+    #[serde(rename = "6x9")]
+    SixByNine,
+    #[serde(rename = "5.5x8.5")]
+    Digest,
+    #[serde(rename = "7x10")]
+    SevenByTen,
+    /// 210 x 297 mm.
+    #[serde(rename = "a4")]
+    A4,
+    /// 148 x 210 mm.
+    #[serde(rename = "a5")]
+    A5,
+}
+
+impl TrimName {
+    pub const ALL: [TrimName; 6] =
+        [TrimName::Letter, TrimName::SixByNine, TrimName::Digest, TrimName::SevenByTen, TrimName::A4, TrimName::A5];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TrimName::Letter => "letter",
+            TrimName::SixByNine => "6x9",
+            TrimName::Digest => "5.5x8.5",
+            TrimName::SevenByTen => "7x10",
+            TrimName::A4 => "a4",
+            TrimName::A5 => "a5",
+        }
+    }
+
+    /// (width, height) in inches.
+    fn inches(self) -> (f32, f32) {
+        match self {
+            TrimName::Letter => (8.5, 11.0),
+            TrimName::SixByNine => (6.0, 9.0),
+            TrimName::Digest => (5.5, 8.5),
+            TrimName::SevenByTen => (7.0, 10.0),
+            TrimName::A4 => (210.0 / 25.4, 297.0 / 25.4),
+            TrimName::A5 => (148.0 / 25.4, 210.0 / 25.4),
+        }
+    }
+}
+
+/// A trim of one's own, in inches.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, ToSchema)]
+pub struct CustomTrim {
+    #[schema(minimum = 4, maximum = 8.5)]
+    pub width_in: f32,
+    #[schema(minimum = 6, maximum = 11.69)]
+    pub height_in: f32,
+}
+
+/// Custom trims range over these widths and heights (inches), inclusive.
+pub const CUSTOM_WIDTH: (f32, f32) = (4.0, 8.5);
+pub const CUSTOM_HEIGHT: (f32, f32) = (6.0, 11.69);
+
+/// The size of the printed page: a name (`letter`, `6x9`, `5.5x8.5`, `7x10`, `a4`, `a5`) or
+/// `{"width_in": w, "height_in": h}` within 4–8.5 by 6–11.69 inches.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum Trim {
+    Named(TrimName),
+    Custom(CustomTrim),
+}
+
+impl Default for Trim {
+    fn default() -> Self {
+        Trim::Named(TrimName::Letter)
+    }
+}
+
+const TRIM_EXPECTED: &str =
+    "trim must be one of letter, 6x9, 5.5x8.5, 7x10, a4, a5, or {\"width_in\": w, \"height_in\": h} \
+     with w from 4 to 8.5 and h from 6 to 11.69 inches";
+
+impl Trim {
+    /// A trim as written in a query: a name, or `WxH` in inches (`5.25x8`).
+    pub fn parse(text: &str) -> Result<Trim, String> {
+        let t = text.trim().to_ascii_lowercase();
+        if let Some(name) = TrimName::ALL.into_iter().find(|n| n.as_str() == t) {
+            return Ok(Trim::Named(name));
+        }
+        let (w, h) = t.split_once('x').ok_or_else(|| TRIM_EXPECTED.to_string())?;
+        let (w, h) = (w.parse::<f32>(), h.parse::<f32>());
+        match (w, h) {
+            (Ok(width_in), Ok(height_in)) => Trim::custom(width_in, height_in),
+            _ => Err(TRIM_EXPECTED.to_string()),
+        }
+    }
+
+    /// A custom trim, checked against the allowed ranges.
+    pub fn custom(width_in: f32, height_in: f32) -> Result<Trim, String> {
+        let within = |v: f32, (lo, hi): (f32, f32)| v.is_finite() && v >= lo && v <= hi;
+        if within(width_in, CUSTOM_WIDTH) && within(height_in, CUSTOM_HEIGHT) {
+            Ok(Trim::Custom(CustomTrim { width_in, height_in }))
+        } else {
+            Err(format!("a custom trim of {width_in} x {height_in} in is outside 4–8.5 x 6–11.69 in; {TRIM_EXPECTED}"))
+        }
+    }
+
+    /// (width, height) in points.
+    pub fn size(self) -> (f32, f32) {
+        let (w, h) = match self {
+            Trim::Named(n) => n.inches(),
+            Trim::Custom(c) => (c.width_in, c.height_in),
+        };
+        (w * INCH, h * INCH)
+    }
+
+    /// The name, or `WxH` in inches.
+    pub fn label(self) -> String {
+        match self {
+            Trim::Named(n) => n.as_str().to_string(),
+            Trim::Custom(c) => format!("{}x{}", c.width_in, c.height_in),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Trim {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Trim, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Name(String),
+            Size { width_in: f32, height_in: f32 },
+        }
+        match Raw::deserialize(d).map_err(|_| D::Error::custom(TRIM_EXPECTED))? {
+            Raw::Name(name) => TrimName::ALL
+                .into_iter()
+                .find(|n| n.as_str() == name)
+                .map(Trim::Named)
+                .ok_or_else(|| D::Error::custom(TRIM_EXPECTED)),
+            Raw::Size { width_in, height_in } => Trim::custom(width_in, height_in).map_err(D::Error::custom),
+        }
+    }
+}
+
+/// The smallest inside (gutter) margin, in inches, for a book of `pages` pages, as
+/// print-on-demand services require it.
+pub fn min_gutter_in(pages: usize) -> f32 {
+    match pages {
+        0..=150 => 0.375,
+        151..=300 => 0.5,
+        301..=500 => 0.625,
+        501..=700 => 0.75,
+        _ => 0.875,
+    }
+}
+
+/// A rectangle (x, y of the lower left corner, width, height) in points.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Area {
+    pub x: f32,
+    pub y: f32,
+    pub w: f32,
+    pub h: f32,
+}
+
+impl Area {
+    pub fn right(&self) -> f32 {
+        self.x + self.w
+    }
+    pub fn top(&self) -> f32 {
+        self.y + self.h
+    }
+    pub fn center_x(&self) -> f32 {
+        self.x + self.w / 2.0
+    }
+    /// The area less `top` points at its top and `bottom` at its bottom.
+    pub fn shrink(&self, top: f32, bottom: f32) -> Area {
+        Area { x: self.x, y: self.y + bottom, w: self.w, h: (self.h - top - bottom).max(0.0) }
+    }
+    /// As (x, y, width, height).
+    pub fn tuple(&self) -> (f32, f32, f32, f32) {
+        (self.x, self.y, self.w, self.h)
+    }
+}
+
+/// The pages of one document: their size and margins. Odd pages are right-hand pages with
+/// the gutter on the left; even pages mirror them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Layout {
+    pub size: (f32, f32),
+    /// Margins in points.
+    pub gutter: f32,
+    pub outside: f32,
+    pub top: f32,
+    pub bottom: f32,
+}
+
+/// Height of the footer band at the bottom of every page's area.
+pub const FOOTER: f32 = 14.0;
+const FOOTER_SIZE: f32 = 7.0;
+
+impl Layout {
+    /// The layout of a document of `pages` pages on `trim`: the required gutter plus an
+    /// eighth of an inch (a book's spine curls into it), and outside, top and bottom margins
+    /// of half an inch on pages 7 in wide or more, three eighths below.
+    pub fn new(trim: Trim, pages: usize) -> Layout {
+        let size = trim.size();
+        let edge = if size.0 >= 7.0 * INCH { 0.5 * INCH } else { 0.375 * INCH };
+        Layout { size, gutter: (min_gutter_in(pages) + 0.125) * INCH, outside: edge, top: edge, bottom: edge }
+    }
+
+    /// Whether page `page` (1-based) is a right-hand page.
+    pub fn is_right(page: usize) -> bool {
+        page % 2 == 1
+    }
+
+    /// The area inside the margins of page `page` (1-based): every mark lies in it.
+    pub fn area(&self, page: usize) -> Area {
+        let (w, h) = self.size;
+        let left = if Layout::is_right(page) { self.gutter } else { self.outside };
+        Area { x: left, y: self.bottom, w: w - self.gutter - self.outside, h: h - self.top - self.bottom }
+    }
+
+    /// The area of page `page` above its footer.
+    pub fn body(&self, page: usize) -> Area {
+        self.area(page).shrink(0.0, FOOTER)
+    }
+
+    /// The footer of page `page`: `outer` at the outside edge (a page number), `inner` at
+    /// the gutter side (the serial or id that traces a loose page to its document).
+    pub fn footer(&self, c: &mut Canvas, page: usize, outer: &str, inner: &str) {
+        let a = self.area(page);
+        let style = Style::new(Font::Sans, FOOTER_SIZE).color(Rgb::GREY);
+        let y = a.y + 2.0;
+        let (left, right) = if Layout::is_right(page) { (inner, outer) } else { (outer, inner) };
+        c.text(style, a.x, y, left);
+        c.text(style, a.right() - style.font.width(right, FOOTER_SIZE), y, right);
+    }
+}
+
+/// How a one-page puzzle sheet (One Up, crossword) is printed: its heading, the id that
+/// pairs a puzzle with its solution (in the PDF title and every page's footer), the trim.
+#[derive(Clone, Copy, Debug)]
+pub struct SheetSpec<'a> {
+    pub title: &'a str,
+    pub id: &'a str,
+    pub trim: Trim,
+}
+
+impl SheetSpec<'_> {
+    /// The document title: `One Up 3f6c… - solution`, the part named once.
+    pub fn doc_title(&self, part: Option<&str>) -> String {
+        let base = if self.id.is_empty() { self.title.to_string() } else { format!("{} {}", self.title, self.id) };
+        match part {
+            Some(p) => format!("{base} - {p}"),
+            None => base,
+        }
+    }
+
+    /// The page's area above its footer.
+    pub fn area(&self) -> Area {
+        Layout::new(self.trim, 1).body(1)
+    }
+
+    /// The footer: the title and id at the gutter side, `part` (puzzle or solution) at the
+    /// outside.
+    pub fn footer(&self, c: &mut Canvas, part: &str) {
+        Layout::new(self.trim, 1).footer(c, 1, part, &self.doc_title(None));
+    }
+}
+
+/// Page counts of a printed interior: even and at least this many.
+pub const MIN_PAGES: usize = 24;
+
+/// The page count of an interior of `content` pages: even and at least [`MIN_PAGES`].
+pub fn padded_pages(content: usize) -> usize {
+    content.max(MIN_PAGES).next_multiple_of(2)
+}
+
+/// What a book is printed with, besides its shape; chosen at order time and stored with it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PrintOptions {
+    #[serde(default)]
+    pub trim: Trim,
+    #[serde(default = "default_title")]
+    pub title: String,
+    /// Where readers look the answer up (printed on the title page's back, with the serial).
+    #[serde(default)]
+    pub lookup_url: String,
+}
+
+pub const DEFAULT_TITLE: &str = "Find the Fox";
+pub const MAX_TITLE: usize = 60;
+pub const MAX_LOOKUP_URL: usize = 200;
+
+fn default_title() -> String {
+    DEFAULT_TITLE.to_string()
+}
+
+impl Default for PrintOptions {
+    fn default() -> Self {
+        PrintOptions { trim: Trim::default(), title: default_title(), lookup_url: String::new() }
+    }
+}
+
+impl PrintOptions {
+    /// Checks the title and the lookup address: `(field, detail)` of the first at fault.
+    pub fn validate(&self) -> Result<(), (&'static str, String)> {
+        let printable = |s: &str| s.chars().all(|c| (' '..='~').contains(&c));
+        let title = self.title.trim();
+        if title.is_empty() || title.chars().count() > MAX_TITLE || !printable(title) {
+            return Err((
+                "title",
+                format!("title must be 1 to {MAX_TITLE} printable ASCII characters (the fonts print no others)"),
+            ));
+        }
+        let url = &self.lookup_url;
+        let scheme = url.starts_with("https://") || url.starts_with("http://");
+        if !url.is_empty() && (!scheme || url.len() > MAX_LOOKUP_URL || !url.chars().all(|c| ('!'..='~').contains(&c)))
+        {
+            return Err((
+                "lookup_url",
+                format!("lookup_url must be an http:// or https:// address of at most {MAX_LOOKUP_URL} ASCII characters without spaces"),
+            ));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trims_parse_from_json_and_queries() {
+        let t: Trim = serde_json::from_str("\"6x9\"").unwrap();
+        assert_eq!(t.size(), (432.0, 648.0));
+        let t: Trim = serde_json::from_str(r#"{"width_in": 5, "height_in": 8}"#).unwrap();
+        assert_eq!((t.size(), t.label()), ((360.0, 576.0), "5x8".to_string()));
+        assert_eq!(serde_json::to_string(&t).unwrap(), r#"{"width_in":5.0,"height_in":8.0}"#);
+        assert_eq!(serde_json::to_string(&Trim::default()).unwrap(), "\"letter\"");
+        for bad in ["\"b5\"", "7", r#"{"width_in": 3, "height_in": 8}"#, r#"{"width_in": 5, "height_in": 12}"#] {
+            let e = serde_json::from_str::<Trim>(bad).unwrap_err().to_string();
+            assert!(e.contains("letter, 6x9"), "{bad}: {e}");
+        }
+        assert_eq!(Trim::parse("A4").unwrap(), Trim::Named(TrimName::A4));
+        assert_eq!(Trim::parse("5.25x8").unwrap().size(), (378.0, 576.0));
+        assert!(Trim::parse("9x12").is_err() && Trim::parse("big").is_err());
+    }
+
+    #[test]
+    fn gutter_grows_with_pages_and_mirrors() {
+        assert_eq!(
+            [24, 150, 151, 300, 301, 500, 501, 700, 701, 828].map(min_gutter_in),
+            [0.375, 0.375, 0.5, 0.5, 0.625, 0.625, 0.75, 0.75, 0.875, 0.875]
+        );
+        let l = Layout::new(Trim::default(), 204);
+        assert!(l.gutter >= 0.5 * INCH && l.outside >= 0.25 * INCH && l.top >= 0.25 * INCH);
+        let (odd, even) = (l.area(3), l.area(4));
+        assert_eq!((odd.x, even.x), (l.gutter, l.outside));
+        assert_eq!(odd.right(), 612.0 - l.outside);
+        assert_eq!(even.right(), 612.0 - l.gutter);
+        assert_eq!([1, 2, 23, 24, 25, 201, 202].map(padded_pages), [24, 24, 24, 24, 26, 202, 202]);
+    }
+
+    #[test]
+    fn print_options_are_checked() {
+        let ok = PrintOptions { lookup_url: "https://example.com/find".into(), ..Default::default() };
+        assert!(ok.validate().is_ok());
+        let bad_title = PrintOptions { title: "Füchse".into(), ..Default::default() };
+        assert_eq!(bad_title.validate().unwrap_err().0, "title");
+        let bad_url = PrintOptions { lookup_url: "ftp://x".into(), ..Default::default() };
+        assert_eq!(bad_url.validate().unwrap_err().0, "lookup_url");
+    }
+}

@@ -119,9 +119,10 @@ pub struct BookArgs {
     /// The title (as the order's `title`).
     #[arg(long, default_value = crate::render::print::DEFAULT_TITLE)]
     pub title: String,
-    /// The lookup address printed with the serial (as the order's, or the server's
-    /// default, `lookup_url`).
-    #[arg(long, default_value = "")]
+    /// The lookup address printed with the serial, as the book's `lookup_url` (`GET
+    /// /books/{serial}` shows it); empty for none. Default: what `serve` gives books on its
+    /// default address.
+    #[arg(long, default_value_t = lookup_url_for(DEFAULT_BIND.parse().expect("the default bind parses")))]
     pub lookup_url: String,
     /// Directory to write into (created if missing).
     #[arg(long)]
@@ -255,11 +256,16 @@ pub struct ServeArgs {
 impl ServeArgs {
     /// The lookup address books get when their order names none.
     pub fn default_lookup_url(&self) -> String {
-        match &self.lookup_url {
-            Some(url) => url.clone(),
-            None if self.bind.ip().is_unspecified() => format!("http://localhost:{}/", self.bind.port()),
-            None => format!("http://{}/", self.bind),
-        }
+        self.lookup_url.clone().unwrap_or_else(|| lookup_url_for(self.bind))
+    }
+}
+
+/// The find page of a server listening on `bind` (localhost for a wildcard address).
+fn lookup_url_for(bind: SocketAddr) -> String {
+    if bind.ip().is_unspecified() {
+        format!("http://localhost:{}/", bind.port())
+    } else {
+        format!("http://{bind}/")
     }
 }
 

@@ -21,12 +21,13 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 /// Runs `puzzlepress book` and returns the directory it wrote.
-fn offline(serial: &str, secret: &str, pages: u32, rows: u32, cols: u32) -> std::path::PathBuf {
+fn offline(serial: &str, secret: &str, pages: u32, rows: u32, cols: u32, print: &[&str]) -> std::path::PathBuf {
     let out = std::env::temp_dir().join(format!("pp-book-{}", uuid::Uuid::new_v4().simple()));
     let status = Command::new(env!("CARGO_BIN_EXE_puzzlepress"))
         .args(["book", "--serial", serial, "--out"])
         .arg(&out)
         .args(["--pages", &pages.to_string(), "--rows", &rows.to_string(), "--cols", &cols.to_string()])
+        .args(print)
         .env("PUZZLEPRESS_SECRET", secret)
         .env_remove("PUZZLEPRESS_SECRET_FILE")
         .status()
@@ -49,8 +50,14 @@ async fn order(server: &Server, body: serde_json::Value) -> (String, serde_json:
 async fn the_offline_cli_prints_what_the_server_serves() {
     for db in TestDb::both() {
         let server = Server::start_with_env(&db.url, &["--workers", "2"], &[("PUZZLEPRESS_SECRET", "cli-test-secret")]);
-        let (serial, book) = order(&server, json!({"pages": 12, "rows": 10, "cols": 14})).await;
-        let dir = offline(&serial.to_lowercase(), "cli-test-secret", 12, 10, 14);
+        let print = json!({"trim": "6x9", "title": "Fox Hunt", "lookup_url": "https://example.com/find"});
+        let (serial, book) =
+            order(&server, json!({"pages": 12, "rows": 10, "cols": 14, "trim": "6x9", "title": "Fox Hunt", "lookup_url": "https://example.com/find"})).await;
+        for key in ["trim", "title", "lookup_url"] {
+            assert_eq!(book[key], print[key], "{key} is stored with the book");
+        }
+        let options = ["--trim", "6x9", "--title", "Fox Hunt", "--lookup-url", "https://example.com/find"];
+        let dir = offline(&serial.to_lowercase(), "cli-test-secret", 12, 10, 14, &options);
 
         let text = std::fs::read(dir.join("book.txt")).unwrap();
         assert_eq!(hex(&Sha256::digest(&text)), book["content_hash"], "book.txt is the stored book");
@@ -83,7 +90,7 @@ async fn the_offline_cli_prints_what_the_server_serves() {
         std::fs::remove_dir_all(dir).unwrap();
 
         // Another secret gives another book for the same serial.
-        let other = offline(&serial, "another-secret", 12, 10, 14);
+        let other = offline(&serial, "another-secret", 12, 10, 14, &[]);
         assert_ne!(std::fs::read(other.join("book.txt")).unwrap(), text);
         std::fs::remove_dir_all(other).unwrap();
     }
@@ -99,14 +106,14 @@ async fn a_generated_secret_is_kept_in_the_database_across_restarts() {
     let store = puzzlepress::store::Store::connect(&db.url).await.unwrap();
     let secret = store.setting_or_insert("book_secret", "not-this-one").await.unwrap();
     assert_eq!(secret.len(), 64, "a generated 256-bit secret");
-    let dir = offline(&serial, &secret, 3, 6, 6);
+    let dir = offline(&serial, &secret, 3, 6, 6, &[]);
     assert_eq!(hex(&Sha256::digest(std::fs::read(dir.join("book.txt")).unwrap())), book["content_hash"]);
     std::fs::remove_dir_all(dir).unwrap();
 
     // A second process (a replica, or a restart) derives books from the same secret.
     let second = Server::start(&db.url, &["--workers", "3"]);
     let (serial2, book2) = order(&second, json!({"pages": 3, "rows": 6, "cols": 6})).await;
-    let dir = offline(&serial2, &secret, 3, 6, 6);
+    let dir = offline(&serial2, &secret, 3, 6, 6, &[]);
     assert_eq!(hex(&Sha256::digest(std::fs::read(dir.join("book.txt")).unwrap())), book2["content_hash"]);
     std::fs::remove_dir_all(dir).unwrap();
 }
@@ -120,7 +127,7 @@ async fn a_secret_file_gives_the_books_of_the_same_secret_and_an_empty_secret_is
     let server =
         Server::start_with_env(&db.url, &["--workers", "1"], &[("PUZZLEPRESS_SECRET_FILE", file.to_str().unwrap())]);
     let (serial, book) = order(&server, json!({"pages": 3, "rows": 6, "cols": 6})).await;
-    let dir = offline(&serial, "file-test-secret", 3, 6, 6);
+    let dir = offline(&serial, "file-test-secret", 3, 6, 6, &[]);
     assert_eq!(hex(&Sha256::digest(std::fs::read(dir.join("book.txt")).unwrap())), book["content_hash"]);
     std::fs::remove_dir_all(dir).unwrap();
 
@@ -166,7 +173,8 @@ async fn the_offline_cli_reads_the_secret_the_server_generated_from_its_database
     let db = TestDb::sqlite();
     // No secret configured: `serve` generates one and keeps it in the database.
     let server = Server::start(&db.url, &["--workers", "1"]);
-    let (serial, book) = order(&server, json!({"pages": 3, "rows": 6, "cols": 6})).await;
+    // No lookup address: the CLI's default.
+    let (serial, book) = order(&server, json!({"pages": 3, "rows": 6, "cols": 6, "lookup_url": ""})).await;
     let cli = |args: &[&str]| {
         Command::new(env!("CARGO_BIN_EXE_puzzlepress"))
             .args(args)
@@ -187,6 +195,8 @@ async fn the_offline_cli_reads_the_secret_the_server_generated_from_its_database
         "6",
         "--cols",
         "6",
+        "--lookup-url",
+        "",
         "--out",
         out.to_str().unwrap(),
     ]);
@@ -203,7 +213,7 @@ async fn the_offline_cli_reads_the_secret_the_server_generated_from_its_database
     assert!(shown.status.success());
     let secret = String::from_utf8(shown.stdout).unwrap().trim().to_string();
     assert_eq!(secret.len(), 64, "{secret:?}");
-    let dir = offline(&serial, &secret, 3, 6, 6);
+    let dir = offline(&serial, &secret, 3, 6, 6, &[]);
     assert_eq!(hex(&Sha256::digest(std::fs::read(dir.join("book.txt")).unwrap())), book["content_hash"]);
     std::fs::remove_dir_all(dir).unwrap();
 

@@ -113,6 +113,20 @@ pub struct BookArgs {
     pub rows: u32,
     #[arg(long, default_value_t = 20)]
     pub cols: u32,
+    #[command(flatten)]
+    pub print: PrintArgs,
+    /// Directory to write into (created if missing).
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+    /// Where the server keeps its generated secret, read when PUZZLEPRESS_SECRET(_FILE)
+    /// is not set.
+    #[command(flatten)]
+    pub database: DatabaseArgs,
+}
+
+/// How a book is printed, as an order's `trim`, `title` and `lookup_url`.
+#[derive(Args, Debug, Clone)]
+pub struct PrintArgs {
     /// Trim: letter, 6x9, 5.5x8.5, 7x10, a4, a5 or WxH in inches (as the order's `trim`).
     #[arg(long, default_value = "letter")]
     pub trim: String,
@@ -124,13 +138,25 @@ pub struct BookArgs {
     /// default address.
     #[arg(long, default_value_t = lookup_url_for(DEFAULT_BIND.parse().expect("the default bind parses")))]
     pub lookup_url: String,
-    /// Directory to write into (created if missing).
-    #[arg(long)]
-    pub out: std::path::PathBuf,
-    /// Where the server keeps its generated secret, read when PUZZLEPRESS_SECRET(_FILE)
-    /// is not set.
-    #[command(flatten)]
-    pub database: DatabaseArgs,
+}
+
+impl PrintArgs {
+    /// The print options, checked as the server checks an order's.
+    pub fn options(
+        &self,
+        spec: crate::puzzles::foxbook::BookSpec,
+    ) -> anyhow::Result<crate::render::print::PrintOptions> {
+        let trim = crate::render::print::Trim::parse(&self.trim)
+            .map_err(|e| anyhow::anyhow!("--trim {:?}: {e}", self.trim))?;
+        let opts = crate::render::print::PrintOptions {
+            trim,
+            title: self.title.trim().to_string(),
+            lookup_url: self.lookup_url.clone(),
+        };
+        opts.validate().map_err(|(field, e)| anyhow::anyhow!("--{}: {e}", field.replace('_', "-")))?;
+        crate::render::foxbook::check_letter_size(spec, trim).map_err(|e| anyhow::anyhow!("--trim: {e}"))?;
+        Ok(opts)
+    }
 }
 
 #[derive(Args, Debug, Clone)]
@@ -144,6 +170,11 @@ pub struct PrintRunArgs {
     pub rows: u32,
     #[arg(long, default_value_t = 20)]
     pub cols: u32,
+    #[command(flatten)]
+    pub print: PrintArgs,
+    /// The paper the interiors are printed on (white or cream); it sets the covers' spine.
+    #[arg(long, default_value = "white", value_parser = crate::render::cover::Paper::parse)]
+    pub paper: crate::render::cover::Paper,
     /// Directory to write into (created if missing).
     #[arg(long)]
     pub out: std::path::PathBuf,

@@ -8,18 +8,12 @@ use crate::puzzles::foxbook::{book_for, BookSpec, Serial};
 use crate::puzzles::monitor::Unmonitored;
 use crate::render::foxbook::{answer_pdf, book_pdf};
 use crate::render::printrun::{copy_files, CSV_HEADER};
-use crate::render::print::{PrintOptions, Trim};
 
 pub async fn print_book(args: &BookArgs) -> anyhow::Result<()> {
     let serial =
         Serial::parse(&args.serial).map_err(|e| anyhow::anyhow!("--serial {:?}: {e}", args.serial))?.to_string();
     let spec = BookSpec { pages: args.pages, rows: args.rows, cols: args.cols };
-    let opts = PrintOptions {
-        trim: Trim::parse(&args.trim).map_err(|e| anyhow::anyhow!("--trim {:?}: {e}", args.trim))?,
-        title: args.title.clone(),
-        lookup_url: args.lookup_url.clone(),
-    };
-    opts.validate().map_err(|(field, e)| anyhow::anyhow!("--{}: {e}", field.replace('_', "-")))?;
+    let opts = args.print.options(spec)?;
     let secret = crate::cli::book_secret(&args.database.database_url).await?;
     let book = book_for(secret.as_bytes(), &serial, spec, &mut Unmonitored)?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
@@ -52,6 +46,7 @@ pub async fn print_run(args: &PrintRunArgs) -> anyhow::Result<()> {
     );
     let spec = BookSpec { pages: args.pages, rows: args.rows, cols: args.cols };
     spec.validate().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let opts = args.print.options(spec)?;
     let secret = crate::cli::book_secret(&args.database.database_url).await?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
@@ -67,7 +62,7 @@ pub async fn print_run(args: &PrintRunArgs) -> anyhow::Result<()> {
                         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         let Some(serial) = serials.get(i) else { return Ok(()) };
                         let book = book_for(secret.as_bytes(), serial, spec, &mut Unmonitored)?;
-                        let (files, line) = copy_files(&book, serial);
+                        let (files, line) = copy_files(&book, serial, &opts, args.paper);
                         std::fs::create_dir_all(args.out.join(serial))?;
                         for (name, bytes) in files {
                             let path = args.out.join(name);

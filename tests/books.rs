@@ -235,6 +235,7 @@ fn the_offline_printrun_writes_each_copy_and_a_manifest_that_agrees_with_it() {
     let status = Command::new(env!("CARGO_BIN_EXE_puzzlepress"))
         .args(["printrun", "--copies", "3", "--pages", "24", "--rows", "10", "--cols", "10", "--out"])
         .arg(&out)
+        .args(["--trim", "5.5x8.5", "--title", "Run Fox", "--paper", "cream"])
         .env("PUZZLEPRESS_SECRET", "run-secret")
         .env_remove("PUZZLEPRESS_SECRET_FILE")
         .status()
@@ -249,7 +250,7 @@ fn the_offline_printrun_writes_each_copy_and_a_manifest_that_agrees_with_it() {
         let fields: Vec<&str> = line.split(',').collect();
         let serial = fields[0];
         // Each copy is the book `puzzlepress book` prints for its serial, byte for byte.
-        let single = offline(serial, "run-secret", 24, 10, 10);
+        let single = offline(serial, "run-secret", 24, 10, 10, &["--trim", "5.5x8.5", "--title", "Run Fox"]);
         let interior = std::fs::read(out.join(serial).join("interior.pdf")).unwrap();
         assert_eq!(interior, std::fs::read(single.join("book.pdf")).unwrap(), "{serial}");
         assert_eq!(
@@ -261,7 +262,15 @@ fn the_offline_printrun_writes_each_copy_and_a_manifest_that_agrees_with_it() {
             serde_json::from_slice(&std::fs::read(single.join("answer.json")).unwrap()).unwrap();
         let expected = format!("{},{},{},{}", answer["page"], answer["row"], answer["col"], answer["direction"]);
         assert_eq!(fields[3..7].join(","), expected.replace('"', ""), "{serial}: the fox's place");
-        assert_eq!(fields[1..3], ["24", "letter"]);
+        assert_eq!(fields[1..3], ["24", "5.5x8.5"]);
+        // The cover wraps a 26-page interior (24 puzzles and the title leaf) on cream paper.
+        let cover = std::fs::read(out.join(serial).join("cover.pdf")).unwrap();
+        let doc = lopdf::Document::load_mem(&cover).unwrap();
+        let page = doc.get_dictionary(doc.page_iter().next().unwrap()).unwrap();
+        let media: Vec<f32> =
+            page.get(b"MediaBox").unwrap().as_array().unwrap().iter().map(|v| v.as_float().unwrap()).collect();
+        let width = 2.0 * 5.5 * 72.0 + 26.0 * 0.0025 * 72.0 + 2.0 * 9.0;
+        assert!((media[2] - width).abs() < 0.01, "{serial}: cover {media:?}, expected width {width}");
         std::fs::remove_dir_all(single).unwrap();
     }
     std::fs::remove_dir_all(out).unwrap();

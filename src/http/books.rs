@@ -213,13 +213,7 @@ pub(crate) async fn order(
         let crate::puzzles::foxbook::SpecError::OutOfRange { field, .. } = &e;
         ApiError::invalid(*field, e.to_string())
     })?;
-    let print = PrintOptions {
-        trim: order.trim,
-        title: order.title.trim().to_string(),
-        lookup_url: order.lookup_url.unwrap_or_else(|| state.lookup_url.to_string()),
-    };
-    print.validate().map_err(|(field, detail)| ApiError::invalid(field, detail))?;
-    render::foxbook::check_letter_size(spec, print.trim).map_err(|detail| ApiError::invalid("trim", detail))?;
+    let print = checked_print(&state, spec, order.trim, &order.title, order.lookup_url)?;
     let key = idempotency_key(&headers)?;
     // 50 random bits make a collision rare; the primary key makes it harmless: try again.
     for _ in 0..5 {
@@ -551,13 +545,32 @@ async fn pdf(
 }
 
 /// How a stored book is printed.
-fn print_options(record: &BookRecord) -> PrintOptions {
+pub(crate) fn print_options(record: &BookRecord) -> PrintOptions {
     PrintOptions {
         // Validated when ordered; a row from before trims reads as the default.
         trim: serde_json::from_str(&record.trim).unwrap_or_default(),
         title: record.title.clone(),
         lookup_url: record.lookup_url.clone(),
     }
+}
+
+/// How an ordered book is printed: the title trimmed, the server's lookup address unless
+/// the order names one, checked (and the letters must print large enough on the trim).
+pub(crate) fn checked_print(
+    state: &AppState,
+    spec: BookSpec,
+    trim: Trim,
+    title: &str,
+    lookup_url: Option<String>,
+) -> Result<PrintOptions, ApiError> {
+    let print = PrintOptions {
+        trim,
+        title: title.trim().to_string(),
+        lookup_url: lookup_url.unwrap_or_else(|| state.lookup_url.to_string()),
+    };
+    print.validate().map_err(|(field, detail)| ApiError::invalid(field, detail))?;
+    render::foxbook::check_letter_size(spec, print.trim).map_err(|detail| ApiError::invalid("trim", detail))?;
+    Ok(print)
 }
 
 /// The query of a cover.

@@ -21,8 +21,8 @@ use crate::jobs::kinds::{CrosswordFills, CrosswordPatterns, WordSquares};
 use crate::puzzles::crossword::{self, CrosswordError, FillRequest, PatternRequest, WordList, WordSquareRequest};
 use crate::puzzles::monitor::Monitor;
 use crate::render;
-use crate::store::{NewWordList, OnInsert};
 use crate::render::print::SheetSpec;
+use crate::store::{NewWordList, OnInsert};
 
 pub fn router() -> Router<AppState> {
     Router::new()

@@ -15,8 +15,10 @@ use super::error::ApiError;
 use super::extract::Json as JsonBody;
 use super::respond::{accepted, blocking, echo, idempotency_key, timestamp};
 use super::AppState;
-use crate::jobs::printruns::{Paper, PrintRunOrder, MAX_COPIES};
+use crate::jobs::printruns::{PrintRunOrder, MAX_COPIES};
 use crate::puzzles::foxbook::Answer;
+use crate::render::cover::Paper;
+use crate::render::print::Trim;
 use crate::render::printrun::{copy_files, ManifestLine, CSV_HEADER};
 use crate::render::zip::ZipStream;
 use crate::store::{JobState, PrintRunCopy, PrintRunRecord};
@@ -52,6 +54,9 @@ pub(crate) struct PrintRunView {
     rows: u32,
     #[schema(minimum = 3, maximum = 64)]
     cols: u32,
+    trim: Trim,
+    title: String,
+    lookup_url: String,
     paper: Paper,
     #[schema(format = DateTime)]
     created_at: String,
@@ -120,6 +125,9 @@ fn view(run: PrintRunRecord, copies: Vec<PrintRunCopy>) -> Result<PrintRunView, 
         pages: order.pages,
         rows: order.rows,
         cols: order.cols,
+        trim: order.trim,
+        title: order.title,
+        lookup_url: order.lookup_url.unwrap_or_default(),
         paper: order.paper,
         created_at: timestamp(run.created_at),
         books: copies.into_iter().map(|c| CopyView { copy: c.copy, serial: c.serial, state: c.state }).collect(),
@@ -145,7 +153,7 @@ fn view(run: PrintRunRecord, copies: Vec<PrintRunCopy>) -> Result<PrintRunView, 
                    `Idempotency-Key` makes a retried order return the same run.",
     params(super::openapi::IdempotencyKey),
     request_body(content = PrintRunOrder, content_type = "application/json",
-        example = json!({"copies": 3, "pages": 24, "rows": 16, "cols": 12, "paper": "cream"})),
+        example = json!({"copies": 3, "pages": 24, "rows": 16, "cols": 12, "trim": "6x9", "title": "Find the Fox", "paper": "cream"})),
     responses(
         (status = 202, description = "Ordered; follow it at `Location`.", body = PrintRunView,
             headers(("Location" = String, description = "`/printruns/{id}`"))),
@@ -162,7 +170,7 @@ pub(crate) async fn order(
     State(state): State<AppState>,
     caller: Caller,
     headers: HeaderMap,
-    JsonBody(order): JsonBody<PrintRunOrder>,
+    JsonBody(mut order): JsonBody<PrintRunOrder>,
 ) -> Result<Response, ApiError> {
     caller.require_key("ordering a print run")?;
     if !(1..=MAX_COPIES).contains(&order.copies) {
@@ -172,6 +180,8 @@ pub(crate) async fn order(
         let crate::puzzles::foxbook::SpecError::OutOfRange { field, .. } = &e;
         ApiError::invalid(*field, e.to_string())
     })?;
+    let print = super::books::checked_print(&state, order.book(), order.trim, &order.title, order.lookup_url.take())?;
+    (order.title, order.lookup_url) = (print.title, Some(print.lookup_url));
     let submitter = caller.submitter(&state.quotas);
     let (run, _) = state.queue.order_printrun(&submitter, &order, idempotency_key(&headers)?).await?;
     let copies = state.store.printrun_copies(&run.id, 0, COPIES_PER_PAGE).await?;
@@ -256,16 +266,17 @@ async fn printed(state: &AppState, caller: &Caller, id: &str) -> Result<PrintRun
     }
 }
 
-fn manifest_line(copy: PrintRunCopy) -> Result<ManifestLine, ApiError> {
+fn manifest_line(copy: PrintRunCopy, trim: Trim) -> Result<ManifestLine, ApiError> {
     let corrupt = |what: &str| ApiError::Internal(format!("book {}: {what}", copy.serial));
     let answer: Answer = serde_json::from_value(copy.answer.clone().ok_or_else(|| corrupt("no answer"))?)
         .map_err(|e| corrupt(&e.to_string()))?;
     let interior_sha256 = copy.interior_sha256.clone().ok_or_else(|| corrupt("no interior hash"))?;
-    Ok(ManifestLine::new(&copy.serial, copy.pages, &answer, interior_sha256))
+    Ok(ManifestLine::new(&copy.serial, copy.pages, trim, &answer, interior_sha256))
 }
 
 /// Every copy's manifest line, read a page of copies at a time.
 async fn manifest(state: &AppState, run: &PrintRunRecord) -> Result<Vec<ManifestLine>, ApiError> {
+    let trim = order_of(run)?.trim;
     let mut lines = Vec::with_capacity(run.copies as usize);
     let mut after = 0;
     loop {
@@ -273,7 +284,7 @@ async fn manifest(state: &AppState, run: &PrintRunRecord) -> Result<Vec<Manifest
         let Some(last) = page.last().map(|c| c.copy) else { break };
         after = last;
         for copy in page {
-            lines.push(manifest_line(copy)?);
+            lines.push(manifest_line(copy, trim)?);
         }
     }
     Ok(lines)
@@ -388,6 +399,7 @@ async fn stream_archive(
     run: &PrintRunRecord,
     tx: &tokio::sync::mpsc::Sender<Result<Bytes, std::io::Error>>,
 ) -> Result<(), ApiError> {
+    let order = order_of(run)?;
     let mut zip = ZipStream::new();
     let mut csv = String::from(CSV_HEADER);
     let mut after = 0;
@@ -401,11 +413,13 @@ async fn stream_archive(
                 .book(&copy.serial, true)
                 .await?
                 .ok_or_else(|| ApiError::Internal(format!("book {} vanished", copy.serial)))?;
-            csv.push_str(&manifest_line(copy)?.csv());
+            csv.push_str(&manifest_line(copy, order.trim)?.csv());
+            let paper = order.paper;
             let (chunk, z) = blocking(move || {
                 let serial = record.serial.clone();
+                let opts = super::books::print_options(&record);
                 let book = super::books::unpack(record)?;
-                let (files, _) = copy_files(&book, &serial);
+                let (files, _) = copy_files(&book, &serial, &opts, paper);
                 let chunk: Vec<u8> = files.iter().flat_map(|(name, bytes)| zip.entry(name, bytes)).collect();
                 Ok::<_, ApiError>((chunk, zip))
             })

@@ -15,6 +15,8 @@ use super::kinds::books::{BookParams, CopyOf};
 use super::kinds::Books;
 use super::{Queue, SubmitError, Submitter};
 use crate::puzzles::foxbook::{BookSpec, Serial};
+use crate::render::cover::Paper;
+use crate::render::print::{PrintOptions, Trim};
 use crate::store::{NewPrintRun, PrintRunRecord};
 
 /// Copies of one run queued or running at once, at most: and at most half the caller's
@@ -28,7 +30,7 @@ pub const MAX_COPIES: u32 = 10_000;
 const RUNS_PER_PASS: i64 = 100;
 
 /// What a print run makes: `copies` books of one shape, and the cover's paper.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PrintRunOrder {
     /// How many copies (1..10000), each a different book with its own serial.
@@ -46,8 +48,24 @@ pub struct PrintRunOrder {
     #[serde(default = "default_cols")]
     #[schema(minimum = 3, maximum = 64, default = 20)]
     pub cols: u32,
+    /// The trim every copy is printed at.
+    #[serde(default)]
+    pub trim: Trim,
+    /// The title on every copy.
+    #[serde(default = "default_title")]
+    #[schema(default = "Find the Fox", max_length = 60)]
+    pub title: String,
+    /// Where readers look their copy's answer up (printed with the serial); the server's
+    /// own address when not given (stored resolved, so every copy prints the same).
+    #[serde(default)]
+    pub lookup_url: Option<String>,
+    /// The paper the interiors are printed on; it sets the covers' spine width.
     #[serde(default)]
     pub paper: Paper,
+}
+
+fn default_title() -> String {
+    PrintOptions::default().title
 }
 
 fn default_pages() -> u32 {
@@ -67,22 +85,13 @@ impl PrintRunOrder {
     pub fn book(&self) -> BookSpec {
         BookSpec { pages: self.pages, rows: self.rows, cols: self.cols }
     }
-}
 
-/// The paper a run is printed on (it sets the cover's spine width).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum Paper {
-    #[default]
-    White,
-    Cream,
-}
-
-impl Paper {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Paper::White => "white",
-            Paper::Cream => "cream",
+    /// How each copy is printed.
+    pub fn print(&self) -> PrintOptions {
+        PrintOptions {
+            trim: self.trim,
+            title: self.title.clone(),
+            lookup_url: self.lookup_url.clone().unwrap_or_default(),
         }
     }
 }
@@ -140,6 +149,7 @@ impl Queue {
             let params = BookParams {
                 serial: Serial::from_bits(rand::random::<u64>()).to_string(),
                 spec: order.book(),
+                print: order.print(),
                 copy_of: Some(CopyOf { printrun: run.id.clone(), copy }),
             };
             match self.submit::<Books>(&by, &params, None).await {

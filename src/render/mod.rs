@@ -7,6 +7,6 @@ pub mod font;
 pub mod foxbook;
 pub mod oneup;
 pub mod pdf;
+pub mod print;
 pub mod printrun;
 pub mod zip;
-pub mod print;

@@ -3,7 +3,9 @@
 
 use sha2::{Digest, Sha256};
 
+use super::cover::{cover_pdf, Paper};
 use super::foxbook::{answer_pdf, book_pdf};
+use super::print::{PrintOptions, Trim};
 use crate::puzzles::foxbook::{Answer, Book};
 
 /// The manifest's columns.
@@ -29,7 +31,7 @@ pub struct ManifestLine {
 }
 
 impl ManifestLine {
-    pub fn new(serial: &str, pages: i64, answer: &Answer, interior_sha256: String) -> ManifestLine {
+    pub fn new(serial: &str, pages: i64, trim: Trim, answer: &Answer, interior_sha256: String) -> ManifestLine {
         let direction = serde_json::to_value(answer.direction)
             .ok()
             .and_then(|v| v.as_str().map(str::to_string))
@@ -37,7 +39,7 @@ impl ManifestLine {
         ManifestLine {
             serial: serial.to_string(),
             pages,
-            trim: "letter".into(),
+            trim: trim.label(),
             page: answer.page,
             row: answer.row,
             col: answer.col,
@@ -60,12 +62,20 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// A copy's files, named as in the archive (`SERIAL/interior.pdf`, `SERIAL/answer.pdf`),
-/// and its manifest line.
-pub fn copy_files(book: &Book, serial: &str) -> (Vec<(String, Vec<u8>)>, ManifestLine) {
-    let interior = book_pdf(book, serial);
-    let line = ManifestLine::new(serial, book.pages.len() as i64, &book.answer, sha256_hex(&interior));
-    let files =
-        vec![(format!("{serial}/interior.pdf"), interior), (format!("{serial}/answer.pdf"), answer_pdf(book, serial))];
+/// A copy's files, named as in the archive (`SERIAL/interior.pdf`, `SERIAL/cover.pdf`,
+/// `SERIAL/answer.pdf`), and its manifest line.
+pub fn copy_files(
+    book: &Book,
+    serial: &str,
+    opts: &PrintOptions,
+    paper: Paper,
+) -> (Vec<(String, Vec<u8>)>, ManifestLine) {
+    let interior = book_pdf(book, serial, opts);
+    let line = ManifestLine::new(serial, book.pages.len() as i64, opts.trim, &book.answer, sha256_hex(&interior));
+    let files = vec![
+        (format!("{serial}/interior.pdf"), interior),
+        (format!("{serial}/cover.pdf"), cover_pdf(book.spec, serial, opts, paper)),
+        (format!("{serial}/answer.pdf"), answer_pdf(book, serial, opts)),
+    ];
     (files, line)
 }

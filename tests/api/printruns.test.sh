@@ -2,13 +2,13 @@
 # answer; the archive's files are byte-identical to the single downloads.
 
 PR_DIR=$(mktemp -d)
-post_json /printruns '{"copies": 4, "pages": 24, "rows": 16, "cols": 12, "paper": "cream"}' -H 'Idempotency-Key: run-1'
+post_json /printruns '{"copies": 4, "pages": 24, "rows": 16, "cols": 12, "trim": "6x9", "title": "Run Fox", "lookup_url": "https://example.com/fox", "paper": "cream"}' -H 'Idempotency-Key: run-1'
 check_status 202 "order a print run"
 check_header location '^/printruns/[0-9a-f-]{36}$' "its Location is /printruns/{id}"
 RUN=$(header location)
-check_jq '.copies == 4 and .pages == 24 and .rows == 16 and .cols == 12 and .paper == "cream" and (.state | IN("queued", "running", "succeeded"))' "the run as ordered"
+check_jq '.copies == 4 and .pages == 24 and .rows == 16 and .cols == 12 and .trim == "6x9" and .title == "Run Fox" and .lookup_url == "https://example.com/fox" and .paper == "cream" and (.state | IN("queued", "running", "succeeded"))' "the run as ordered"
 check_jq '.links.manifest_csv == "'"$RUN"'/manifest.csv" and .links.archive == "'"$RUN"'/archive.zip"' "links to the manifest and the archive"
-post_json /printruns '{"copies": 4, "pages": 24, "rows": 16, "cols": 12, "paper": "cream"}' -H 'Idempotency-Key: run-1'
+post_json /printruns '{"copies": 4, "pages": 24, "rows": 16, "cols": 12, "trim": "6x9", "title": "Run Fox", "lookup_url": "https://example.com/fox", "paper": "cream"}' -H 'Idempotency-Key: run-1'
 check_jq '.links.self == "'"$RUN"'"' "a retried order with the same key is the same run"
 post_json /printruns '{"copies": 5, "pages": 24, "rows": 16, "cols": 12}' -H 'Idempotency-Key: run-1'
 check_problem 422 "Idempotency-Key" "the key again with another order"
@@ -34,10 +34,14 @@ check_cmd "cmp <(unzip -p $PR_DIR/run.zip manifest.csv) $PR_DIR/manifest.csv" "t
 for S in $SERIALS; do
   req GET "/books/$S/answer"
   ANSWER=$(cat "$BODY_FILE")
-  check_cmd "grep -q \"^$S,24,letter,\$(jq -r '[.page, .row, .col, .direction] | join(\",\")' <<<'$ANSWER'),\" $PR_DIR/manifest.csv" "manifest line of $S agrees with its answer"
+  check_cmd "grep -q \"^$S,24,6x9,\$(jq -r '[.page, .row, .col, .direction] | join(\",\")' <<<'$ANSWER'),\" $PR_DIR/manifest.csv" "manifest line of $S agrees with its answer"
   curl -s "$BASE/books/$S/book.pdf" -o "$PR_DIR/book.pdf"
   check_cmd "cmp $PR_DIR/book.pdf <(unzip -p $PR_DIR/run.zip $S/interior.pdf)" "$S's interior in the archive is its book.pdf"
   check_cmd "grep -q \",\$(sha256sum <$PR_DIR/book.pdf | cut -d' ' -f1)\$\" <(grep ^$S $PR_DIR/manifest.csv)" "$S's interior hash in the manifest"
+  req GET "/books/$S"
+  check_jq '.trim == "6x9" and .title == "Run Fox" and .lookup_url == "https://example.com/fox"' "$S is printed as the run was ordered"
+  curl -s "$BASE/books/$S/cover.pdf?paper=cream" -o "$PR_DIR/cover.pdf"
+  check_cmd "cmp $PR_DIR/cover.pdf <(unzip -p $PR_DIR/run.zip $S/cover.pdf)" "$S's cover in the archive is its cream cover.pdf"
   curl -s "$BASE/books/$S/answer.pdf" -o "$PR_DIR/answer.pdf"
   check_cmd "cmp $PR_DIR/answer.pdf <(unzip -p $PR_DIR/run.zip $S/answer.pdf)" "$S's answer key in the archive is its answer.pdf"
 done
@@ -60,6 +64,12 @@ post_json /printruns '{"copies": 2, "paper": "glossy"}'
 check_problem 422 "paper" "an unknown paper"
 post_json /printruns '{"copies": 2, "pages": 5000}'
 check_problem 422 "pages" "a book shape out of range"
+post_json /printruns '{"copies": 2, "trim": "b5"}'
+check_problem 422 "trim" "an unknown trim"
+post_json /printruns '{"copies": 2, "rows": 64, "cols": 64, "trim": "a5"}'
+check_problem 422 "trim" "letters too small on the trim"
+post_json /printruns '{"copies": 2, "title": ""}'
+check_problem 422 "title" "an empty title"
 post_json /printruns '{"copies": 2, "colour": "red"}'
 check_problem 422 "colour" "an unknown member"
 req GET /printruns/00000000-0000-0000-0000-000000000000

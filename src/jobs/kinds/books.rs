@@ -59,7 +59,8 @@ impl JobKind for Books {
         let content_hash = book.content_hash_hex();
         // The interior's hash goes in print run manifests; PDFs are byte-stable, so it is
         // the hash of every later download of this book.
-        let interior_sha256 = render::printrun::sha256_hex(&render::foxbook::book_pdf(&book, &params.serial));
+        let interior_sha256 =
+            render::printrun::sha256_hex(&render::foxbook::book_pdf(&book, &params.serial, &params.print));
         let answer = serde_json::to_string(&book.answer).map_err(|e| RunError::Failed(e.to_string()))?;
         let printed = PrintedBook {
             serial: params.serial.clone(),

@@ -27,6 +27,12 @@ struct Static;
 #[include = "oneup-2024-07-07.txt"]
 struct Data;
 
+/// The grid's typeface as the PDFs print it, so the web page draws the same letter shapes.
+#[derive(RustEmbed)]
+#[folder = "fonts/"]
+#[include = "DejaVuSansMono*.ttf"]
+struct Fonts;
+
 /// The pages and their files; they need no state, so any router can merge them.
 pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
     Router::new()
@@ -50,6 +56,7 @@ fn page<S: Clone + Send + Sync + 'static>(name: &'static str) -> MethodRouter<S>
 fn lookup(name: &str) -> Option<EmbeddedFile> {
     match name {
         "oneup-example.txt" => Data::get("oneup-2024-07-07.txt"),
+        _ if name.ends_with(".ttf") => Fonts::get(name),
         _ => Static::get(name),
     }
 }
@@ -134,6 +141,10 @@ mod tests {
         let body = to_bytes(example.into_body(), usize::MAX).await.unwrap();
         assert_eq!(&body[..], crate::puzzles::oneup::EXAMPLE.as_bytes());
         assert_eq!(header_of(&get("/static/favicon.svg", None).await, header::CONTENT_TYPE), "image/svg+xml");
+        let font = get("/static/DejaVuSansMono-Bold.ttf", None).await;
+        assert_eq!(header_of(&font, header::CONTENT_TYPE), "font/ttf");
+        let body = axum::body::to_bytes(font.into_body(), usize::MAX).await.unwrap();
+        assert_eq!(&body[..], &std::fs::read("fonts/DejaVuSansMono-Bold.ttf").unwrap()[..]);
         assert_eq!(header_of(&get("/static/app.css", None).await, header::CONTENT_TYPE), "text/css; charset=utf-8");
     }
 

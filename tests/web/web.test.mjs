@@ -93,10 +93,17 @@ scenario('order a 3-page book, watch it print, and find its fox by serial', asyn
   await page.goto(`${BASE_URL}/`);
   await page.fill('#serial', groupSerial(serial).toLowerCase());
   await page.click('#find');
-  const sentence = await waitForText(page, '#answer-text', (t) => t.length > 0, 60_000).catch(async (err) => {
+  const first = await waitForText(page, '#answer-text', (t) => t.length > 0, 60_000).catch(async (err) => {
     const why = [await page.textContent('#serial-error'), await page.textContent('#lookup-status')].join(' ').trim();
     throw new Error(`${err.message}; the page says ${JSON.stringify(why)}`);
   });
+  // Step one names the page only; the place waits for the reader to ask.
+  assert.match(first, /^The fox is on page \d+\.$/, 'first only the page');
+  assert.equal(await page.isVisible('#answer-page'), false, 'the page is not drawn before the reader asks');
+  assert.equal(await page.$$eval('#answer-page .fox', (c) => c.length), 0, 'no fox shown yet');
+  await screenshot(page, 'index-answer-page-only');
+  await page.click('#reveal');
+  const sentence = await waitForText(page, '#answer-text', (t) => t.includes('row'), 10_000);
   const m = sentence.match(/^The fox is on page (\d+), row (\d+), column (\d+), reading ([a-z-]+)\.?$/);
   assert.ok(m, `answer sentence has the documented form: ${JSON.stringify(sentence)}`);
   const [p, row, col] = m.slice(1, 4).map(Number);
@@ -116,9 +123,57 @@ scenario('order a 3-page book, watch it print, and find its fox by serial', asyn
     assert.ok(cell, `a highlighted cell at row ${want.row}, column ${want.col} (highlighted: ${JSON.stringify(fox)})`);
     assert.equal(cell.letter, 'FOX'[k], `letter ${k + 1} along ${direction}`);
   }
+  // Drawn as printed: the guides on all four sides, the grid's typeface, the word in a loop.
+  const guides = await page.$$eval('#answer-page .index', (ts) => ts.map((t) => t.textContent));
+  const drawn = await page.$eval('#answer-page svg', (svg) => ({
+    rows: new Set([...svg.querySelectorAll('.cell')].map((c) => c.dataset.row)).size,
+    cols: new Set([...svg.querySelectorAll('.cell')].map((c) => c.dataset.col)).size,
+    loops: svg.querySelectorAll('.fox-loop').length,
+    font: getComputedStyle(svg.querySelector('.letter')).fontFamily,
+    foxWeight: getComputedStyle(svg.querySelector('.fox .letter')).fontWeight,
+  }));
+  assert.equal(guides.length, 2 * (drawn.rows + drawn.cols), 'row and column numbers on every side');
+  assert.equal(drawn.loops, 1, 'one loop around the word');
+  assert.match(drawn.font, /Grid Mono/, 'the printed typeface');
+  assert.equal(drawn.foxWeight, '700', 'the word in bold');
+  const loaded = await page.evaluate(async () => (await document.fonts.load('bold 16px "Grid Mono"')).map((f) => f.status));
+  assert.deepEqual(loaded, ['loaded'], 'the bold grid font is served and loads');
   const pdf = await page.getAttribute('#answer-pdf', 'href');
   assert.equal(pdf, `/books/${serial}/answer.pdf`);
   await screenshot(page, 'index-answer');
+});
+
+scenario('order a print run of 3 copies, watch it print, and download its manifest', async (page) => {
+  await page.goto(`${BASE_URL}/order`);
+  await page.fill('#pages', '24');
+  await page.fill('#rows', '10');
+  await page.fill('#cols', '10');
+  await page.fill('#copies', '3');
+  await page.selectOption('#trim', '6x9');
+  await page.fill('#title', 'Run of Foxes');
+  await page.selectOption('#paper', 'cream');
+  await page.click('#print');
+  await page.waitForFunction(() => !document.querySelector('#run-done').hidden || document.querySelector('#order-error').textContent, null, {
+    timeout: 120_000,
+  });
+  assert.equal((await page.textContent('#order-error')).trim(), '', 'the run is accepted');
+  const text = (await page.textContent('#run-progress-text')).trim();
+  assert.equal(text, '3 of 3 copies printed');
+  const serials = await page.$$eval('#run-copies a', (as) => as.map((a) => a.textContent.trim()));
+  assert.equal(serials.length, 3, 'three copies listed');
+  assert.equal(new Set(serials).size, 3, 'three different books');
+  for (const s of serials) assert.ok(parseSerial(s).ok, `a valid serial: ${s}`);
+  const manifest = await page.getAttribute('#link-manifest', 'href');
+  const csv = await (await fetch(`${BASE_URL}${manifest}`)).text();
+  const lines = csv.trim().split('\n');
+  assert.equal(lines[0], 'serial,pages,trim,page,row,col,direction,interior_sha256');
+  assert.deepEqual(
+    lines.slice(1).map((l) => l.split(',')[0]).sort(),
+    serials.map((s) => parseSerial(s).serial).sort(),
+    'the manifest lists the copies shown',
+  );
+  for (const line of lines.slice(1)) assert.deepEqual(line.split(',').slice(1, 3), ['24', '6x9'], `printed on 6x9: ${line}`);
+  await screenshot(page, 'order-print-run');
 });
 
 scenario('with keys in use, /order asks for a publisher key, refuses a wrong one, and prints with the right one', async (page) => {

@@ -17,9 +17,10 @@ export async function bookFailure(book) {
 }
 
 /** The links a printed book offers. */
-export function bookLinks(serial) {
+export function bookLinks(serial, paper = 'white') {
   return {
     book: `/books/${serial}/book.pdf`,
+    cover: `/books/${serial}/cover.pdf?paper=${paper}`,
     answer: `/books/${serial}/answer.pdf`,
     viewer: `/books/${serial}/view`,
     find: `/?serial=${serial}`,

@@ -17,6 +17,8 @@ const answer = $('#answer');
 
 // Bumped by every lookup so that a slower, older one stops instead of overwriting it.
 let generation = 0;
+// What the reveal button shows: the place of the latest lookup's answer.
+let revealing = null;
 
 function fieldProblem(message) {
   fieldError.textContent = message;
@@ -28,6 +30,7 @@ function reset() {
   say(status, '');
   progressRow.hidden = true;
   answer.hidden = true;
+  revealing = null;
   $('#answer-page').replaceChildren();
 }
 
@@ -83,17 +86,33 @@ async function lookup(text) {
   }
 }
 
+/** Step one: only the page, so a reader can still hunt for the fox there. */
 function showAnswer(serial, fox, page) {
   const text = $('#answer-text');
-  text.textContent = `The fox is on page ${fox.page}, row ${fox.row}, column ${fox.col}, reading ${fox.direction}.`;
-  Object.assign(text.dataset, { page: fox.page, row: fox.row, col: fox.col, direction: fox.direction });
+  text.textContent = `The fox is on page ${fox.page}.`;
+  Object.assign(text.dataset, { page: fox.page });
   $('#answer-pdf').href = `/books/${serial}/answer.pdf`;
   $('#answer-viewer').href = `/books/${serial}/view?page=${fox.page}`;
+  $('#answer-place').hidden = true;
+  $('#answer-page').replaceChildren();
+  $('#reveal-row').hidden = false;
+  revealing = () => revealPlace(fox, page);
+  answer.hidden = false;
+  // On a narrow screen, bring the answer into view.
+  if (text.getBoundingClientRect().top > window.innerHeight - 80) text.scrollIntoView({ block: 'start' });
+}
+
+/** Step two, on request: the place in words, and the page drawn with the word outlined. */
+function revealPlace(fox, page) {
+  const text = $('#answer-text');
+  text.textContent = `The fox is on page ${fox.page}, row ${fox.row}, column ${fox.col}, reading ${fox.direction}.`;
+  Object.assign(text.dataset, { row: fox.row, col: fox.col, direction: fox.direction });
   const box = $('#answer-page');
   box.replaceChildren(letterPage(page.rows, { page: fox.page, fox: fox.cells }));
-  answer.hidden = false;
-  // On a narrow screen, bring the answer into view and scroll a wide page to the fox.
-  if (text.getBoundingClientRect().top > window.innerHeight - 80) text.scrollIntoView({ block: 'start' });
+  $('#reveal-row').hidden = true;
+  $('#answer-place').hidden = false;
+  text.focus?.();
+  // Scroll a wide page to the fox.
   const first = box.querySelector('.fox');
   if (first && box.scrollWidth > box.clientWidth) {
     const cell = first.getBoundingClientRect();
@@ -101,6 +120,8 @@ function showAnswer(serial, fox, page) {
     box.scrollLeft += cell.left - frame.left - frame.width / 2;
   }
 }
+
+$('#reveal').addEventListener('click', () => revealing?.());
 
 form.addEventListener('submit', (event) => {
   event.preventDefault();

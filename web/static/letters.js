@@ -14,20 +14,22 @@ export const DIRECTIONS = {
 };
 
 const CELL = 26;
-const MARGIN = 24; // room for the row and column numbers
+const MARGIN = 24; // room for the guide numbers on every side, as in the printed book
 
 /**
- * An SVG of `rows` (strings of letters). `fox` lists the 1-based [row, col] cells to
- * highlight, in reading order; they get class `fox`.
+ * An SVG of `rows` (strings of letters), drawn as the book prints it: the grid's typeface
+ * (DejaVu Sans Mono), row and column numbers on all four sides. `fox` lists the 1-based
+ * [row, col] cells of the word in reading order: they are bold and outlined by a loop, as
+ * in the answer key, and get class `fox`.
  */
 export function letterPage(rows, { page, fox = [] } = {}) {
   const height = rows.length;
   const width = Math.max(0, ...rows.map((r) => r.length));
   const foxAt = new Map(fox.map(([r, c], i) => [`${r},${c}`, i]));
-  const w = MARGIN + width * CELL + 4;
-  const hgt = MARGIN + height * CELL + 4;
+  const w = 2 * MARGIN + width * CELL;
+  const hgt = 2 * MARGIN + height * CELL;
   const label = fox.length
-    ? `Page ${page}: ${height} rows of ${width} letters, with the fox highlighted`
+    ? `Page ${page}: ${height} rows of ${width} letters, with the fox outlined`
     : `Page ${page}: ${height} rows of ${width} letters`;
   const svg = s('svg', {
     viewBox: `0 0 ${w} ${hgt}`,
@@ -38,16 +40,17 @@ export function letterPage(rows, { page, fox = [] } = {}) {
   });
   // Shrink to fit a phone, but not below 15 px a letter: wider pages scroll sideways.
   svg.style.maxWidth = `${w}px`;
-  svg.style.minWidth = `${Math.min(w, MARGIN + width * 15)}px`;
+  svg.style.minWidth = `${Math.min(w, 2 * MARGIN + width * 15)}px`;
   const center = (r, c) => [MARGIN + (c - 0.5) * CELL, MARGIN + (r - 0.5) * CELL];
+  const guide = (x, y, text) => s('text', { class: 'index', x, y: y + 3.5, 'text-anchor': 'middle' }, text);
 
   for (let c = 1; c <= width; c++) {
     const [x] = center(1, c);
-    svg.append(s('text', { class: 'index', x, y: MARGIN - 8, 'text-anchor': 'middle' }, c));
+    svg.append(guide(x, MARGIN / 2, c), guide(x, hgt - MARGIN / 2, c));
   }
   for (let r = 1; r <= height; r++) {
     const [, y] = center(r, 1);
-    svg.append(s('text', { class: 'index', x: MARGIN - 6, y: y + 4, 'text-anchor': 'end' }, r));
+    svg.append(guide(MARGIN / 2, y, r), guide(w - MARGIN / 2, y, r));
   }
   rows.forEach((line, i) => {
     const r = i + 1;
@@ -60,17 +63,30 @@ export function letterPage(rows, { page, fox = [] } = {}) {
         s(
           'g',
           { class: isFox ? 'cell fox' : 'cell', 'data-row': r, 'data-col': c, 'data-order': isFox ? order + 1 : null },
-          isFox ? s('rect', { x: x - CELL / 2 + 1, y: y - CELL / 2 + 1, width: CELL - 2, height: CELL - 2, rx: 5 }) : null,
           s('text', { class: 'letter', x, y: y + 6, 'text-anchor': 'middle' }, letter),
         ),
       );
     });
   });
-  // A translucent band over the three letters, like a pencil ring in a word search.
+  // The loop around the word, as the answer key draws it: a stadium from the first letter
+  // to the last, so it reads in black and white.
   if (fox.length > 1) {
     const [x1, y1] = center(...fox[0]);
     const [x2, y2] = center(...fox[fox.length - 1]);
-    svg.append(s('line', { class: 'fox-line', x1, y1, x2, y2 }));
+    const length = Math.hypot(x2 - x1, y2 - y1);
+    const angle = (Math.atan2(y2 - y1, x2 - x1) * 180) / Math.PI;
+    const r = CELL * 0.46;
+    svg.append(
+      s('rect', {
+        class: 'fox-loop',
+        x: -length / 2 - r,
+        y: -r,
+        width: length + 2 * r,
+        height: 2 * r,
+        rx: r,
+        transform: `translate(${(x1 + x2) / 2} ${(y1 + y2) / 2}) rotate(${angle})`,
+      }),
+    );
   }
   return svg;
 }

@@ -1,5 +1,5 @@
 // "/order": order a book, watch it print, then offer its PDFs and viewer.
-import { api, apiKey, setApiKey, poll, showProgress, say } from '/static/app.js';
+import { api, apiKey, setApiKey, poll, showProgress, say, h } from '/static/app.js';
 import { groupSerial } from '/static/serial.js';
 import { bookFailure, bookLinks } from '/static/books.js';
 
@@ -34,10 +34,16 @@ const FIELDS = [
   { name: 'pages', label: 'Pages', min: 1, max: 1000 },
   { name: 'rows', label: 'Rows per page', min: 3, max: 64 },
   { name: 'cols', label: 'Letters per row', min: 3, max: 64 },
+  { name: 'copies', label: 'Copies', min: 1, max: 10000 },
 ];
 
+// Fields the server may name in a refusal, besides the numbers.
+const OTHER_FIELDS = ['trim', 'title', 'paper'];
+
 function markInvalid(name) {
-  for (const f of FIELDS) $(`#${f.name}`).setAttribute('aria-invalid', String(f.name === name));
+  for (const f of [...FIELDS.map((x) => x.name), ...OTHER_FIELDS]) {
+    $(`#${f}`).setAttribute('aria-invalid', String(f === name));
+  }
 }
 
 /** The order as JSON, or an error message naming the field at fault. */
@@ -51,7 +57,61 @@ function readOrder() {
     }
     order[f.name] = n;
   }
+  order.trim = $('#trim').value;
+  order.title = $('#title').value.trim();
+  if (order.title === '' || order.title.length > 60 || !/^[ -~]*$/.test(order.title)) {
+    return { field: 'title', message: 'Title must be 1 to 60 letters, digits or punctuation (plain ASCII).' };
+  }
+  order.paper = $('#paper').value;
   return { order };
+}
+
+const run = {
+  section: $('#run-result'),
+  heading: $('#run-heading'),
+  status: $('#run-status'),
+  bar: $('#run-progress'),
+  barText: $('#run-progress-text'),
+  done: $('#run-done'),
+};
+
+function showRun(r) {
+  showProgress(run.bar, { done: r.done, total: r.copies }, r.state === 'succeeded');
+  run.barText.textContent = `${r.done} of ${r.copies} copies printed`;
+}
+
+/** Several copies: a print run, followed until every copy is printed. */
+async function orderRun(body) {
+  const answer = await api('/printruns', { method: 'POST', json: body });
+  const url = answer.location || answer.body.links.self;
+  run.section.hidden = false;
+  run.done.hidden = true;
+  run.heading.textContent = `Printing ${body.copies} copies…`;
+  say(
+    run.status,
+    `${body.pages} pages of ${body.rows} × ${body.cols} letters, trim ${body.trim}, ${body.paper} paper; every copy a different book.`,
+  );
+  showRun(answer.body);
+  const r = await poll(url, { onUpdate: showRun });
+  if (r.state !== 'succeeded') {
+    run.heading.textContent = 'The run was not printed';
+    say(run.status, `${r.failed} of ${r.copies} copies failed to print.`, 'error');
+    return;
+  }
+  run.heading.textContent = 'Your print run is ready';
+  say(run.status, '');
+  $('#link-archive').href = r.links.archive;
+  $('#link-manifest').href = r.links.manifest_csv;
+  $('#link-manifest-json').href = r.links.manifest_json;
+  const list = $('#run-copies');
+  list.replaceChildren(
+    ...r.books.slice(0, 100).map((b) => {
+      const links = bookLinks(b.serial);
+      return h('li', {}, h('a', { href: links.find, translate: 'no' }, groupSerial(b.serial)));
+    }),
+  );
+  $('#run-more').textContent = r.copies > 100 ? `The first 100 of ${r.copies} copies; the manifest lists them all.` : '';
+  run.done.hidden = false;
 }
 
 function showBook(book) {
@@ -76,7 +136,15 @@ async function order(event) {
   keyInput.removeAttribute('aria-invalid');
   button.disabled = true;
   section.hidden = true;
+  run.section.hidden = true;
   try {
+    if (body.copies > 1) {
+      await orderRun(body);
+      return;
+    }
+    const paper = body.paper;
+    delete body.copies;
+    delete body.paper;
     const answer = await api('/books', { method: 'POST', json: body });
     const serial = answer.body.serial;
     const url = answer.location || `/books/${serial}`;
@@ -89,9 +157,10 @@ async function order(event) {
     if (book.state === 'succeeded') {
       heading.textContent = 'Your book is ready';
       say(status, '');
-      const links = bookLinks(serial);
+      const links = bookLinks(serial, paper);
       $('#order-serial').textContent = groupSerial(serial);
       $('#link-book').href = links.book;
+      $('#link-cover').href = links.cover;
       $('#link-answer').href = links.answer;
       $('#link-viewer').href = links.viewer;
       $('#link-find').href = links.find;
@@ -103,6 +172,7 @@ async function order(event) {
   } catch (err) {
     if (err.status === 401) {
       section.hidden = true;
+      run.section.hidden = true;
       askForKey(
         apiKey()
           ? 'That API key was not accepted. Check it and try again.'
@@ -111,23 +181,24 @@ async function order(event) {
       return;
     }
     const f = err.problem?.field;
-    if (FIELDS.some((x) => x.name === f)) markInvalid(f);
-    if (section.hidden) formError.textContent = err.message;
+    if (FIELDS.some((x) => x.name === f) || OTHER_FIELDS.includes(f)) markInvalid(f);
+    if (!run.section.hidden) say(run.status, err.message, 'error');
+    else if (section.hidden) formError.textContent = err.message;
     else say(status, err.message, 'error');
   } finally {
     button.disabled = false;
   }
 }
 
-// With a key, the book PDF is the publisher's alone: fetch it with the key.
-$('#link-book').addEventListener('click', async (event) => {
+// With a key, the book PDF and a run's files are the publisher's alone: fetch them with it.
+async function keyedDownload(event) {
   const key = apiKey();
   if (!key) return;
   event.preventDefault();
   const link = event.currentTarget;
   const res = await fetch(link.href, { headers: { Authorization: `Bearer ${key}` } }).catch(() => null);
   if (!res || !res.ok) {
-    say(status, 'The book PDF could not be downloaded. Try again in a moment.', 'error');
+    say(link.closest('#run-result') ? run.status : status, 'The file could not be downloaded. Try again in a moment.', 'error');
     return;
   }
   const url = URL.createObjectURL(await res.blob());
@@ -136,6 +207,9 @@ $('#link-book').addEventListener('click', async (event) => {
   a.download = link.href.split('/').slice(-2).join('-');
   a.click();
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
-});
+}
+for (const link of [$('#link-book'), $('#link-cover'), ...document.querySelectorAll('a[data-keyed]')]) {
+  link.addEventListener('click', keyedDownload);
+}
 
 form.addEventListener('submit', order);

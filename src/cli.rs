@@ -175,9 +175,14 @@ pub struct PrintRunArgs {
     /// The paper the interiors are printed on (white or cream); it sets the covers' spine.
     #[arg(long, default_value = "white", value_parser = crate::render::cover::Paper::parse)]
     pub paper: crate::render::cover::Paper,
-    /// Directory to write into (created if missing).
+    /// Directory to write into (created if missing): DIR/SERIAL/interior.pdf, cover.pdf,
+    /// answer.pdf and DIR/manifest.csv.
+    #[arg(long, conflicts_with = "zip")]
+    pub out: Option<std::path::PathBuf>,
+    /// Write the same files as one ZIP instead (as `GET /printruns/{id}/archive.zip`), made
+    /// as the copies print; `-` for standard output.
     #[arg(long)]
-    pub out: std::path::PathBuf,
+    pub zip: Option<std::path::PathBuf>,
     /// Threads printing copies (default: one per core).
     #[arg(long)]
     pub threads: Option<usize>,

@@ -1,13 +1,18 @@
 //! `puzzlepress book`: a book printed offline, byte for byte what the server gives for the
 //! same secret and serial.
 
+use std::io::Write;
+
 use anyhow::Context;
 
 use crate::cli::{BookArgs, PrintRunArgs};
 use crate::puzzles::foxbook::{book_for, BookSpec, Serial};
 use crate::puzzles::monitor::Unmonitored;
+use crate::render::cover::Paper;
 use crate::render::foxbook::{answer_pdf, book_pdf};
-use crate::render::printrun::{copy_files, CSV_HEADER};
+use crate::render::print::PrintOptions;
+use crate::render::printrun::{copy_files, ManifestLine, CSV_HEADER};
+use crate::render::zip::ZipStream;
 
 pub async fn print_book(args: &BookArgs) -> anyhow::Result<()> {
     let serial =
@@ -37,56 +42,123 @@ pub async fn print_book(args: &BookArgs) -> anyhow::Result<()> {
 }
 
 /// `puzzlepress printrun`: copies printed on `--threads` threads, each a book with a fresh
-/// random serial, written as DIR/SERIAL/… with the manifest in copy order.
+/// random serial, written as DIR/SERIAL/… (or as the archive's ZIP, `--zip FILE`, `-` for
+/// standard output) with the manifest in copy order. Copies are rendered a batch at a time
+/// and written in order, so memory stays bounded whatever the run's size.
 pub async fn print_run(args: &PrintRunArgs) -> anyhow::Result<()> {
     anyhow::ensure!(
         (1..=crate::jobs::printruns::MAX_COPIES).contains(&args.copies),
         "--copies must be 1..{}",
         crate::jobs::printruns::MAX_COPIES
     );
+    anyhow::ensure!(args.out.is_some() != args.zip.is_some(), "give either --out DIR or --zip FILE");
     let spec = BookSpec { pages: args.pages, rows: args.rows, cols: args.cols };
     spec.validate().map_err(|e| anyhow::anyhow!("{e}"))?;
     let opts = args.print.options(spec)?;
     let secret = crate::cli::book_secret(&args.database.database_url).await?;
-    std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
+    let mut sink = match (&args.out, &args.zip) {
+        (Some(dir), _) => {
+            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+            Sink::Dir(dir.clone())
+        }
+        (None, Some(path)) if path.as_os_str() == "-" => {
+            Sink::Zip(Box::new(std::io::stdout().lock()), ZipStream::new())
+        }
+        (None, Some(path)) => {
+            let file = std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
+            Sink::Zip(Box::new(std::io::BufWriter::new(file)), ZipStream::new())
+        }
+        (None, None) => unreachable!("checked above"),
+    };
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
     let serials: Vec<String> = (0..args.copies).map(|_| Serial::from_bits(rand::random::<u64>()).to_string()).collect();
     let started = std::time::Instant::now();
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let lines = std::sync::Mutex::new(vec![String::new(); serials.len()]);
-    std::thread::scope(|scope| -> anyhow::Result<()> {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| -> anyhow::Result<()> {
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(serial) = serials.get(i) else { return Ok(()) };
-                        let book = book_for(secret.as_bytes(), serial, spec, &mut Unmonitored)?;
-                        let (files, line) = copy_files(&book, serial, &opts, args.paper);
-                        std::fs::create_dir_all(args.out.join(serial))?;
-                        for (name, bytes) in files {
-                            let path = args.out.join(name);
-                            std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
-                        }
-                        lines.lock().map_err(|_| anyhow::anyhow!("a printing thread panicked"))?[i] = line.csv();
-                    }
-                })
-            })
-            .collect();
-        for worker in workers {
-            worker.join().map_err(|_| anyhow::anyhow!("a printing thread panicked"))??;
+    let mut manifest = String::from(CSV_HEADER);
+    for batch in serials.chunks(threads * 4) {
+        for (files, line) in render_batch(secret.as_bytes(), batch, spec, &opts, args.paper, threads)? {
+            sink.write(files)?;
+            manifest.push_str(&line.csv());
         }
-        Ok(())
-    })?;
-    let lines = lines.into_inner().map_err(|_| anyhow::anyhow!("a printing thread panicked"))?;
-    let manifest: String = std::iter::once(CSV_HEADER.to_string()).chain(lines).collect();
-    std::fs::write(args.out.join("manifest.csv"), manifest)?;
-    println!(
-        "{} copies of {} pages in {}: {:.1} s on {threads} threads",
+    }
+    sink.finish(manifest.into_bytes())?;
+    eprintln!(
+        "{} copies of {} pages: {:.1} s on {threads} threads",
         args.copies,
         spec.pages,
-        args.out.display(),
         started.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+type CopyFiles = (Vec<(String, Vec<u8>)>, ManifestLine);
+
+/// Each copy of `serials` sampled and rendered, on up to `threads` threads, in order.
+fn render_batch(
+    secret: &[u8],
+    serials: &[String],
+    spec: BookSpec,
+    opts: &PrintOptions,
+    paper: Paper,
+    threads: usize,
+) -> anyhow::Result<Vec<CopyFiles>> {
+    let per_thread = serials.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = serials
+            .chunks(per_thread)
+            .map(|chunk| {
+                scope.spawn(move || -> anyhow::Result<Vec<CopyFiles>> {
+                    chunk
+                        .iter()
+                        .map(|serial| {
+                            let book = book_for(secret, serial, spec, &mut Unmonitored)?;
+                            Ok(copy_files(&book, serial, opts, paper))
+                        })
+                        .collect()
+                })
+            })
+            .collect();
+        let mut out = Vec::with_capacity(serials.len());
+        for worker in workers {
+            out.extend(worker.join().map_err(|_| anyhow::anyhow!("a printing thread panicked"))??);
+        }
+        Ok(out)
+    })
+}
+
+/// Where a print run's files go: a directory, or a ZIP written as it is made.
+enum Sink {
+    Dir(std::path::PathBuf),
+    Zip(Box<dyn std::io::Write>, ZipStream),
+}
+
+impl Sink {
+    fn write(&mut self, files: Vec<(String, Vec<u8>)>) -> anyhow::Result<()> {
+        for (name, bytes) in files {
+            match self {
+                Sink::Dir(dir) => {
+                    let path = dir.join(&name);
+                    if let Some(parent) = path.parent() {
+                        std::fs::create_dir_all(parent)?;
+                    }
+                    std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
+                }
+                Sink::Zip(out, zip) => out.write_all(&zip.entry(&name, &bytes))?,
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(self, manifest: Vec<u8>) -> anyhow::Result<()> {
+        match self {
+            Sink::Dir(dir) => {
+                std::fs::write(dir.join("manifest.csv"), manifest)?;
+            }
+            Sink::Zip(mut out, mut zip) => {
+                out.write_all(&zip.entry("manifest.csv", &manifest))?;
+                out.write_all(&zip.finish())?;
+                out.flush()?;
+            }
+        }
+        Ok(())
+    }
 }

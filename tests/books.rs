@@ -230,6 +230,39 @@ async fn the_offline_cli_reads_the_secret_the_server_generated_from_its_database
 }
 
 #[test]
+fn the_offline_printrun_streams_the_archive_as_a_zip() {
+    let zip = std::env::temp_dir().join(format!("pp-run-{}.zip", uuid::Uuid::new_v4().simple()));
+    let status = Command::new(env!("CARGO_BIN_EXE_puzzlepress"))
+        .args(["printrun", "--copies", "2", "--pages", "3", "--rows", "8", "--cols", "8", "--zip"])
+        .arg(&zip)
+        .env("PUZZLEPRESS_SECRET", "zip-secret")
+        .env_remove("PUZZLEPRESS_SECRET_FILE")
+        .status()
+        .unwrap();
+    assert!(status.success());
+    // Read back by Info-ZIP's unzip, as a printer's operator would.
+    let unzip = |args: &[&str]| Command::new("unzip").args(args).arg(&zip).output().unwrap();
+    assert!(unzip(&["-tq"]).status.success(), "a valid ZIP");
+    let names = String::from_utf8(unzip(&["-Z1"]).stdout).unwrap();
+    let names: Vec<&str> = names.lines().collect();
+    let serials: Vec<&str> = names.iter().filter_map(|n| n.strip_suffix("/interior.pdf")).collect();
+    assert_eq!(serials.len(), 2, "{names:?}");
+    let mut want: Vec<String> =
+        serials.iter().flat_map(|s| ["interior.pdf", "cover.pdf", "answer.pdf"].map(|f| format!("{s}/{f}"))).collect();
+    want.push("manifest.csv".into());
+    assert_eq!(names, want);
+    let member = |name: &str| Command::new("unzip").arg("-p").arg(&zip).arg(name).output().unwrap().stdout;
+    let csv = String::from_utf8(member("manifest.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 3, "{csv}");
+    for serial in serials {
+        let interior = member(&format!("{serial}/interior.pdf"));
+        let line = csv.lines().find(|l| l.starts_with(serial)).unwrap();
+        assert!(line.ends_with(&hex(&Sha256::digest(&interior))), "{line}");
+    }
+    std::fs::remove_file(zip).unwrap();
+}
+
+#[test]
 fn the_offline_printrun_writes_each_copy_and_a_manifest_that_agrees_with_it() {
     let out = std::env::temp_dir().join(format!("pp-run-{}", uuid::Uuid::new_v4().simple()));
     let status = Command::new(env!("CARGO_BIN_EXE_puzzlepress"))

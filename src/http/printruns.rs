@@ -8,6 +8,7 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 
 use super::caller::Caller;
@@ -343,12 +344,29 @@ pub(crate) async fn manifest_json(
 /// bounded however long the run, as a slow client slows the renderer down.
 const ARCHIVE_BUFFER: usize = 4;
 
+/// Copies one archive download renders at once, at most (one a core, up to this).
+const MAX_ARCHIVE_RENDERERS: usize = 4;
+
+/// One copy's files as the archive holds them, rendered off the async threads.
+async fn render_copy(state: &AppState, serial: String, paper: Paper) -> Result<Vec<(String, Vec<u8>)>, ApiError> {
+    let record =
+        state.store.book(&serial, true).await?.ok_or_else(|| ApiError::Internal(format!("book {serial} vanished")))?;
+    blocking(move || {
+        let opts = super::books::print_options(&record);
+        let serial = record.serial.clone();
+        let book = super::books::unpack(record)?;
+        Ok(copy_files(&book, &serial, &opts, paper).0)
+    })
+    .await?
+}
+
 #[utoipa::path(
     get,
     path = "/printruns/{id}/archive.zip",
     tag = "books",
     summary = "Every copy's files in one ZIP, streamed as it is made.",
-    description = "`SERIAL/interior.pdf` and `SERIAL/answer.pdf` for each copy, in copy order, then `manifest.csv`. \
+    description = "`SERIAL/interior.pdf`, `SERIAL/cover.pdf` (on the run's paper) and `SERIAL/answer.pdf` for each \
+                   copy, in copy order, then `manifest.csv`. \
                    Each file is byte-identical to its single download. 409 with `Retry-After` until every copy is \
                    printed.",
     params(("id" = String, Path, description = "The run's id.")),
@@ -392,14 +410,15 @@ fn tokio_stream_of(
     futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx))
 }
 
-/// Renders each copy's files off the async threads and sends them as ZIP entries; stops
-/// when the client goes away.
+/// Renders copies' files off the async threads, a few at once (in copy order), and sends
+/// them as ZIP entries; stops when the client goes away.
 async fn stream_archive(
     state: &AppState,
     run: &PrintRunRecord,
     tx: &tokio::sync::mpsc::Sender<Result<Bytes, std::io::Error>>,
 ) -> Result<(), ApiError> {
     let order = order_of(run)?;
+    let parallel = std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_ARCHIVE_RENDERERS);
     let mut zip = ZipStream::new();
     let mut csv = String::from(CSV_HEADER);
     let mut after = 0;
@@ -407,24 +426,14 @@ async fn stream_archive(
         let page = state.store.printrun_copies(&run.id, after, 100).await?;
         let Some(last) = page.last().map(|c| c.copy) else { break };
         after = last;
-        for copy in page {
-            let record = state
-                .store
-                .book(&copy.serial, true)
-                .await?
-                .ok_or_else(|| ApiError::Internal(format!("book {} vanished", copy.serial)))?;
-            csv.push_str(&manifest_line(copy, order.trim)?.csv());
-            let paper = order.paper;
-            let (chunk, z) = blocking(move || {
-                let serial = record.serial.clone();
-                let opts = super::books::print_options(&record);
-                let book = super::books::unpack(record)?;
-                let (files, _) = copy_files(&book, &serial, &opts, paper);
-                let chunk: Vec<u8> = files.iter().flat_map(|(name, bytes)| zip.entry(name, bytes)).collect();
-                Ok::<_, ApiError>((chunk, zip))
-            })
-            .await??;
-            zip = z;
+        for copy in &page {
+            csv.push_str(&manifest_line(copy.clone(), order.trim)?.csv());
+        }
+        let mut files = futures_util::stream::iter(page)
+            .map(|copy| render_copy(state, copy.serial, order.paper))
+            .buffered(parallel);
+        while let Some(rendered) = files.next().await {
+            let chunk: Vec<u8> = rendered?.iter().flat_map(|(name, bytes)| zip.entry(name, bytes)).collect();
             if tx.send(Ok(Bytes::from(chunk))).await.is_err() {
                 return Ok(()); // the client left
             }

@@ -360,7 +360,7 @@ scenario('crosswords: 15 × 15 patterns, a fill whose letters and entries agree,
     const said = await waitForText(page, '#fill-status', (t) => t.length > 0, 120_000);
     filled = (await page.getAttribute('#fill-status', 'data-kind')) === 'ok';
     if (!filled) assert.match(said, /^[A-Z].*\.$/, `a missing fill is explained in a sentence: ${said}`);
-    else assert.match(said, /^Filled with \d+ words\.$/, said);
+    else assert.match(said, /^Filled with \d+ words; lowest score \d+, mean \d+\.\d\.$/, said);
   }
   assert.ok(filled, `one of the ${count} patterns is filled`);
   const squares = await page.$$eval('#fill-view .square', (gs) =>
@@ -378,7 +378,7 @@ scenario('crosswords: 15 × 15 patterns, a fill whose letters and entries agree,
   const first = await page.$eval('#fill-view ol[data-direction="across"] li', (li) => ({
     row: Number(li.dataset.row),
     col: Number(li.dataset.col),
-    word: li.textContent.replace(/^\s*\d+\.\s*/, '').trim(),
+    word: li.textContent.replace(/^\s*\d+\.\s*/, '').replace(/\s+\d+$/, '').trim(), // number, word, score
   }));
   let read = '';
   for (let c = first.col; at.get(`${first.row},${c}`)?.white; c++) read += at.get(`${first.row},${c}`).letter;
@@ -390,6 +390,62 @@ scenario('crosswords: 15 × 15 patterns, a fill whose letters and entries agree,
     await assertPdf(page, href);
   }
   await screenshot(page, 'crosswords-filled');
+});
+
+scenario('crosswords: draw a grid, lock a letter, upload a scored list, fill, see the weakest entry, download', async (page) => {
+  await page.goto(`${BASE_URL}/crosswords`);
+  // Drawing: a click makes a block, and its rotational partner too.
+  await page.fill('#grid-rows', '5');
+  await page.fill('#grid-cols', '7');
+  await page.click('#grid-new');
+  assert.equal(await page.locator('#grid-editor .sq').count(), 35, 'a 5 x 7 grid of squares');
+  await page.click('#grid-editor .sq[data-row="1"][data-col="1"]');
+  const blocks = await page.$$eval('#grid-editor .sq.block', (b) => b.map((x) => `${x.dataset.row},${x.dataset.col}`));
+  assert.deepEqual(blocks.sort(), ['1,1', '5,7'], 'the block and its partner');
+  assert.equal((await page.inputValue('#grid-text')).split('\n')[4], '......#', 'the text form follows the drawing');
+  await screenshot(page, 'crosswords-editor');
+
+  // Pasting: a bad line is named.
+  await page.click('#grid-text-box summary');
+  await page.fill('#grid-text', '...\n.x.\n..');
+  await page.click('#grid-load');
+  assert.match(await page.textContent('#grid-error'), /^Line 3 has 2 squares; line 1 has 3\./);
+
+  // A 3 x 3 grid with AB locked at the top left (typed), filled from the constructor's list.
+  await page.fill('#grid-rows', '3');
+  await page.fill('#grid-cols', '3');
+  await page.click('#grid-new');
+  await page.click('#grid-editor .sq[data-row="1"][data-col="1"]'); // a block…
+  await page.click('#grid-editor .sq[data-row="1"][data-col="1"]'); // …and white again
+  await page.keyboard.press('a');
+  await page.keyboard.press('b'); // typing moves on across
+  assert.equal(await page.textContent('#grid-editor .sq[data-row="1"][data-col="1"] .letter'), 'A', 'typing locks a letter');
+  assert.equal(await page.textContent('#grid-editor .sq[data-row="1"][data-col="2"] .letter'), 'B', 'and the next');
+  const list = 'ABC;80\nDEF;60\nGHI;70\nADG;90\nBEH;55\nCFI;65\nXYZ;99\n';
+  await page.setInputFiles('#wordlist-file', { name: 'mine.dict', mimeType: 'text/plain', buffer: Buffer.from(list) });
+  const listed = await waitForText(page, '#wordlist-status', (t) => /ready|not accepted/.test(t), 30_000);
+  assert.equal(listed, 'mine.dict: 7 entries, ready.');
+  await page.click('#grid-fill');
+  const said = await waitForText(page, '#fill-status', (t) => t.length > 0 && !t.startsWith('Filling'), 60_000);
+  assert.equal(said, 'Filled with 6 words; lowest score 55, mean 70.0.');
+  const letters = await page.$$eval('#fill-view .square .fill-letter', (ts) => ts.map((t) => t.textContent).join(''));
+  assert.equal(letters, 'ABCDEFGHI', 'the only fill of the list');
+  const weakest = await page.$$eval('#fill-view li.weakest', (ls) => ls.map((l) => l.textContent.trim()));
+  assert.deepEqual(weakest, ['2. BEH 55'], 'the weakest entry is highlighted');
+  const shaded = await page.$$eval('#fill-view .square.weak', (gs) => gs.map((g) => `${g.dataset.row},${g.dataset.col}`));
+  assert.deepEqual(shaded, ['1,2', '2,2', '3,2'], "the weakest entry's squares are shaded");
+  for (const [id, pattern] of [
+    ['#fill-puz', /\/puzzle\.puz$/],
+    ['#fill-ipuz', /\/puzzle\.ipuz$/],
+    ['#fill-grid-pdf', /\/grid\.pdf$/],
+    ['#fill-solution-pdf', /\/solution\.pdf$/],
+  ]) {
+    const href = await page.getAttribute(id, 'href');
+    assert.match(href ?? '', pattern, `${id}: ${href}`);
+    const res = await fetch(`${BASE_URL}${href}`);
+    assert.equal(res.status, 200, `${id} downloads`);
+  }
+  await screenshot(page, 'crosswords-own-grid');
 });
 
 scenario('screenshots of every page', async (page) => {

@@ -1,4 +1,5 @@
-// "/crosswords": generate crossword patterns and fill one with words.
+// "/crosswords": draw, paste or generate a grid, lock letters, bring a word list, fill it,
+// see each entry's score, and download the puzzle.
 import { api, h, poll, pollUrl, randomSeed, s, say, sentence, showProgress } from '/static/app.js';
 
 const $ = (sel) => document.querySelector(sel);
@@ -128,29 +129,37 @@ function showPatterns({ patterns = [], total, note, reason }, request) {
     ...patterns.map((p, i) => {
       const fill = h('button', { type: 'button', class: 'secondary', 'aria-label': `Fill pattern ${i + 1}` }, 'Fill');
       fill.addEventListener('click', () => fillPattern(p, i + 1));
+      const edit = h('button', { type: 'button', class: 'secondary', 'aria-label': `Edit pattern ${i + 1}` }, 'Edit');
+      edit.addEventListener('click', () => editPattern(p));
       return h(
         'figure',
         { class: 'pattern', 'data-hex': p.hex },
         h('figcaption', {}, `Pattern ${i + 1}: ${p.words} words, ${p.black} black squares`),
         drawGrid(p.rows, { label: `Pattern ${i + 1}, ${p.rows.length} by ${p.rows.length}, ${p.black} black squares` }),
-        h('div', { class: 'actions' }, fill),
+        h('div', { class: 'actions' }, fill, ' ', edit),
       );
     }),
   );
 }
 
-async function fillPattern(pattern, number) {
+/** Fills a generated pattern. */
+function fillPattern(pattern, number) {
+  return runFill({ pattern: pattern.hex, seed: randomSeed() }, `Pattern ${number}`);
+}
+
+/** Queues a fill of `request`, follows it, and shows it under `title`. */
+async function runFill(request, title) {
   const gen = ++fillGen;
   const stale = () => gen !== fillGen;
   fillSection.hidden = false;
-  $('#fill-heading').textContent = `Pattern ${number}`;
+  $('#fill-heading').textContent = title;
   $('#fill-view').replaceChildren();
   say(fillStatus, '');
   const progress = $('#fill-progress');
   progress.hidden = false;
   fillSection.scrollIntoView({ behavior: 'smooth', block: 'start' });
   try {
-    const queued = await api('/crosswords/fills', { method: 'POST', json: { pattern: pattern.hex, seed: randomSeed() } });
+    const queued = await api('/crosswords/fills', { method: 'POST', json: request });
     const url = pollUrl(queued);
     const bar = $('#fill-progress-bar');
     const job = await poll(url, { isStale: stale, onUpdate: (j) => showProgress(bar, j.progress) });
@@ -160,7 +169,7 @@ async function fillPattern(pattern, number) {
       say(fillStatus, `No fill was found: ${job.error || job.state}.`, 'error');
       return;
     }
-    showFill(job.result, number, job.links);
+    showFill(job.result, title, job.links);
   } catch (err) {
     if (stale()) return;
     progress.hidden = true;
@@ -168,7 +177,7 @@ async function fillPattern(pattern, number) {
   }
 }
 
-function clueList(title, entries) {
+function clueList(title, entries, weakest) {
   return h(
     'div',
     {},
@@ -177,35 +186,269 @@ function clueList(title, entries) {
       'ol',
       { 'data-direction': title.toLowerCase() },
       ...entries.map((e) =>
-        h('li', { 'data-number': e.number, 'data-row': e.row, 'data-col': e.col }, h('b', {}, `${e.number}.`), ' ', e.word),
+        h(
+          'li',
+          {
+            'data-number': e.number,
+            'data-row': e.row,
+            'data-col': e.col,
+            'data-score': e.score ?? null,
+            class: e.score !== undefined && e.score === weakest ? 'weakest' : null,
+          },
+          h('b', {}, `${e.number}.`),
+          ' ',
+          e.word,
+          e.score !== undefined ? h('span', { class: 'score', title: 'score' }, ` ${e.score}`) : null,
+        ),
       ),
     ),
   );
 }
 
+/** The squares of an entry, 1-based. */
+function entryCells(e, across) {
+  return Array.from(e.word, (_, k) => (across ? [e.row, e.col + k] : [e.row + k, e.col]));
+}
+
 /** A fill, or (rows null) the reason none was found: no such fill exists, or the search ran out of budget. */
-function showFill({ rows, across = [], down = [], reason }, number, links) {
+function showFill({ rows, across = [], down = [], quality, reason }, title, links) {
   if (!rows) {
-    say(fillStatus, sentence(reason) || 'No fill was found for this pattern.', 'error');
+    say(fillStatus, sentence(reason) || 'No fill was found for this grid.', 'error');
     return;
   }
-  $('#fill-heading').textContent = `Pattern ${number}, filled`;
-  say(fillStatus, `Filled with ${across.length + down.length} words.`, 'ok');
+  $('#fill-heading').textContent = `${title}, filled`;
+  const words = across.length + down.length;
+  const scored = quality && quality.min_score !== undefined;
+  say(
+    fillStatus,
+    scored
+      ? `Filled with ${words} words; lowest score ${quality.min_score}, mean ${Number(quality.mean_score).toFixed(1)}.`
+      : `Filled with ${words} words.`,
+    'ok',
+  );
+  const weakest = scored ? quality.min_score : undefined;
+  const grid = drawGrid(rows, { letters: true, label: `${title} filled with words` });
+  // The weakest entries' squares are shaded, so a constructor sees where to rework.
+  const weak = [...across.map((e) => [e, true]), ...down.map((e) => [e, false])].filter(([e]) => scored && e.score === weakest);
+  for (const [e, isAcross] of weak) {
+    for (const [r, c] of entryCells(e, isAcross)) grid.querySelector(`.square[data-row="${r}"][data-col="${c}"]`)?.classList.add('weak');
+  }
+  const link = (id, href, text) => (href ? h('a', { class: 'button secondary', href, id }, text) : null);
   $('#fill-view').replaceChildren(
-    drawGrid(rows, { letters: true, label: `Pattern ${number} filled with words` }),
+    grid,
     h(
       'div',
       {},
       h(
         'div',
         { class: 'links' },
-        h('a', { class: 'button secondary', href: links.grid_pdf, id: 'fill-grid-pdf' }, 'Print grid (PDF)'),
-        h('a', { class: 'button secondary', href: links.solution_pdf, id: 'fill-solution-pdf' }, 'Print solution (PDF)'),
+        link('fill-grid-pdf', links.grid_pdf, 'Print grid (PDF)'),
+        link('fill-solution-pdf', links.solution_pdf, 'Print solution (PDF)'),
+        link('fill-puz', links.puz, 'Across Lite (.puz)'),
+        link('fill-ipuz', links.ipuz, 'ipuz'),
       ),
-      h('div', { class: 'clues' }, clueList('Across', across), clueList('Down', down)),
+      h('div', { class: 'clues' }, clueList('Across', across, weakest), clueList('Down', down, weakest)),
     ),
   );
 }
+
+// ---- The grid editor --------------------------------------------------------------------
+
+const editor = {
+  box: $('#grid-editor'),
+  rows: 15,
+  cols: 15,
+  /** '#' a block, '.' empty, 'A'–'Z' a locked letter. */
+  cells: [],
+  focus: [0, 0],
+  wordlist: null,
+};
+
+function blankGrid(rows, cols) {
+  editor.rows = rows;
+  editor.cols = cols;
+  editor.cells = Array.from({ length: rows }, () => Array(cols).fill('.'));
+  editor.focus = [0, 0];
+}
+
+const gridRows = () => editor.cells.map((r) => r.join(''));
+
+/** The square paired with (r, c) under rotational symmetry. */
+const partner = (r, c) => [editor.rows - 1 - r, editor.cols - 1 - c];
+
+function renderEditor() {
+  const numbers = numbering(gridRows());
+  editor.box.style.setProperty('--cols', editor.cols);
+  const squares = [];
+  editor.cells.forEach((row, r) =>
+    row.forEach((ch, c) => {
+      const block = ch === '#';
+      const num = numbers.get(`${r},${c}`);
+      const what = block ? 'block' : ch === '.' ? 'empty' : `locked ${ch}`;
+      const focused = editor.focus[0] === r && editor.focus[1] === c;
+      squares.push(
+        h(
+          'button',
+          {
+            type: 'button',
+            class: `sq${block ? ' block' : ''}${ch !== '.' && !block ? ' locked' : ''}`,
+            role: 'gridcell',
+            'data-row': r + 1,
+            'data-col': c + 1,
+            'aria-label': `Row ${r + 1}, column ${c + 1}: ${what}`,
+            tabindex: focused ? 0 : -1,
+          },
+          num ? h('span', { class: 'num' }, num) : null,
+          !block && ch !== '.' ? h('span', { class: 'letter' }, ch) : null,
+        ),
+      );
+    }),
+  );
+  editor.box.replaceChildren(...squares);
+  $('#grid-text').value = gridRows().join('\n');
+  const blocks = editor.cells.flat().filter((ch) => ch === '#').length;
+  const locked = editor.cells.flat().filter((ch) => /[A-Z]/.test(ch)).length;
+  $('#grid-summary').textContent =
+    `${editor.rows} × ${editor.cols}: ${numbers.size} numbered squares, ${blocks} blocks, ${locked} locked letters.`;
+}
+
+function squareAt(r, c) {
+  return editor.box.querySelector(`.sq[data-row="${r + 1}"][data-col="${c + 1}"]`);
+}
+
+function focusSquare(r, c) {
+  editor.focus = [Math.max(0, Math.min(editor.rows - 1, r)), Math.max(0, Math.min(editor.cols - 1, c))];
+  renderEditor();
+  squareAt(...editor.focus)?.focus();
+}
+
+function setCell(r, c, ch) {
+  editor.cells[r][c] = ch;
+  if ($('#grid-symmetric').checked) {
+    const [pr, pc] = partner(r, c);
+    // Blocks mirror; a letter's partner only stops being a block.
+    if (ch === '#') editor.cells[pr][pc] = '#';
+    else if (editor.cells[pr][pc] === '#') editor.cells[pr][pc] = '.';
+  }
+}
+
+editor.box.addEventListener('click', (event) => {
+  const sq = event.target.closest('.sq');
+  if (!sq) return;
+  const r = Number(sq.dataset.row) - 1;
+  const c = Number(sq.dataset.col) - 1;
+  setCell(r, c, editor.cells[r][c] === '#' ? '.' : '#');
+  $('#grid-error').textContent = '';
+  focusSquare(r, c);
+});
+
+editor.box.addEventListener('keydown', (event) => {
+  const sq = event.target.closest('.sq');
+  if (!sq || event.ctrlKey || event.metaKey || event.altKey) return;
+  const r = Number(sq.dataset.row) - 1;
+  const c = Number(sq.dataset.col) - 1;
+  const moves = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
+  if (moves[event.key]) {
+    focusSquare(r + moves[event.key][0], c + moves[event.key][1]);
+  } else if (/^[a-zA-Z]$/.test(event.key)) {
+    setCell(r, c, event.key.toUpperCase());
+    focusSquare(r, c + 1 < editor.cols ? c + 1 : c);
+  } else if (event.key === 'Backspace' || event.key === 'Delete' || event.key === '.') {
+    if (editor.cells[r][c] !== '#') editor.cells[r][c] = '.';
+    focusSquare(r, event.key === 'Backspace' && c > 0 ? c - 1 : c);
+  } else if (event.key === '#') {
+    setCell(r, c, editor.cells[r][c] === '#' ? '.' : '#');
+    focusSquare(r, c);
+  } else {
+    return;
+  }
+  event.preventDefault();
+});
+
+/** Rows of text as a grid, or an error naming the line at fault. */
+export function parseGrid(text) {
+  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
+  if (lines.length < 3 || lines.length > 31) return { error: `A grid has 3 to 31 rows; this text has ${lines.length}.` };
+  const cols = lines[0].length;
+  for (const [i, line] of lines.entries()) {
+    const bad = line.match(/[^#.a-zA-Z]/);
+    if (bad) return { error: `Line ${i + 1}: "${bad[0]}" is not # (a block), . (empty) or a letter.` };
+    if (line.length !== cols) return { error: `Line ${i + 1} has ${line.length} squares; line 1 has ${cols}.` };
+  }
+  if (cols < 3 || cols > 31) return { error: `A grid has 3 to 31 columns; these rows have ${cols}.` };
+  return { cells: lines.map((l) => Array.from(l.toUpperCase())) };
+}
+
+$('#grid-new').addEventListener('click', () => {
+  const rows = Number($('#grid-rows').value);
+  const cols = Number($('#grid-cols').value);
+  if (![rows, cols].every((n) => Number.isInteger(n) && n >= 3 && n <= 31)) {
+    $('#grid-error').textContent = 'Rows and columns must be whole numbers from 3 to 31.';
+    return;
+  }
+  $('#grid-error').textContent = '';
+  blankGrid(rows, cols);
+  renderEditor();
+});
+
+$('#grid-load').addEventListener('click', () => {
+  const { cells, error } = parseGrid($('#grid-text').value);
+  $('#grid-error').textContent = error || '';
+  if (!cells) return;
+  loadCells(cells);
+});
+
+function loadCells(cells) {
+  editor.cells = cells;
+  editor.rows = cells.length;
+  editor.cols = cells[0].length;
+  editor.focus = [0, 0];
+  $('#grid-rows').value = editor.rows;
+  $('#grid-cols').value = editor.cols;
+  renderEditor();
+}
+
+$('#wordlist-file').addEventListener('change', async (event) => {
+  const file = event.target.files[0];
+  const status = $('#wordlist-status');
+  editor.wordlist = null;
+  if (!file) {
+    say(status, '');
+    return;
+  }
+  say(status, `Reading ${file.name}…`);
+  try {
+    const { body } = await api(`/wordlists?name=${encodeURIComponent(file.name.slice(0, 100))}`, { method: 'POST', text: file });
+    editor.wordlist = body.id;
+    say(status, `${file.name}: ${body.entries.toLocaleString('en')} entries, ready.`, 'ok');
+  } catch (err) {
+    const line = err.problem?.line ? ` (line ${err.problem.line})` : '';
+    say(status, `${file.name} was not accepted${line}: ${err.message}`, 'error');
+  }
+});
+
+$('#grid-fill').addEventListener('click', () => {
+  const minScore = Number($('#min-score').value);
+  if (!Number.isInteger(minScore) || minScore < 0 || minScore > 100) {
+    $('#grid-error').textContent = 'The lowest score must be a whole number from 0 to 100.';
+    $('#min-score').setAttribute('aria-invalid', 'true');
+    return;
+  }
+  $('#min-score').removeAttribute('aria-invalid');
+  $('#grid-error').textContent = '';
+  const request = { pattern: gridRows(), min_score: minScore, seed: randomSeed() };
+  if (editor.wordlist) request.wordlist = editor.wordlist;
+  runFill(request, `Your ${editor.rows} × ${editor.cols} grid`);
+});
+
+/** A generated pattern, opened in the editor. */
+function editPattern(pattern) {
+  loadCells(pattern.rows.map((r) => Array.from(r)));
+  $('#editor').scrollIntoView({ behavior: 'smooth', block: 'start' });
+}
+
+blankGrid(15, 15);
+renderEditor();
 
 $('#patterns-form').addEventListener('submit', makePatterns);
 $('#symmetry').addEventListener('change', () => {

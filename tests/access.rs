@@ -208,3 +208,96 @@ fn without_keys_a_server_reachable_from_other_machines_refuses_to_start_unless_o
     let line = listening.expect("an open server starts listening");
     assert!(line.starts_with("puzzlepress listening on http://0.0.0.0:"), "{line}");
 }
+
+/// Uploads `text` as a word list as `token`; returns status and body.
+async fn upload(server: &Server, token: &str, name: &str, text: String) -> (StatusCode, Value) {
+    let response = common::client()
+        .post(server.url(&format!("/wordlists?name={name}")))
+        .bearer_auth(token)
+        .header("content-type", "text/plain")
+        .body(text)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn word_lists_are_their_uploaders_own_and_capped_per_caller() {
+    on_both(|db| async move {
+        let (a, b) = (create_key(&db, "a", "publisher"), create_key(&db, "b", "publisher"));
+        let server = Server::start(&db.url, &["--workers", "1"]);
+        let text = "HOUSE;70\nHEART;60\nOASIS\nUNCLE;40\n".to_string();
+        let (status, list) = upload(&server, &a, "a-list", text.clone()).await;
+        assert_eq!(status, StatusCode::CREATED, "{list}");
+        let id = list["id"].as_str().unwrap().to_string();
+        let path = format!("/wordlists/{id}");
+        // B can neither read A's list nor fill from it: it does not exist for B.
+        let (status, _, _) = call(&server, Method::GET, &path, Some(&b), None, None).await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
+        let fill = json!({"pattern": ["HOUSE", "E####", "A####", "R####", "T####"], "wordlist": id});
+        let (status, _, problem) =
+            call(&server, Method::POST, "/crosswords/fills", Some(&b), Some(fill.clone()), None).await;
+        assert_eq!(
+            (status, problem["field"].as_str()),
+            (StatusCode::UNPROCESSABLE_ENTITY, Some("wordlist")),
+            "{problem}"
+        );
+        let (_, _, listed) = call(&server, Method::GET, "/wordlists", Some(&b), None, None).await;
+        assert_eq!(listed["wordlists"], json!([]), "B lists nothing");
+        // The same text uploaded by B is B's own row (same id, B's name); A deleting theirs
+        // leaves B's.
+        let (status, theirs) = upload(&server, &b, "b-list", text.clone()).await;
+        assert_eq!(
+            (status, theirs["id"].as_str(), theirs["name"].as_str()),
+            (StatusCode::CREATED, Some(&*id), Some("b-list"))
+        );
+        let (status, _, _) = call(&server, Method::DELETE, &path, Some(&a), None, None).await;
+        assert_eq!(status, StatusCode::NO_CONTENT);
+        let (status, _, _) = call(&server, Method::GET, &path, Some(&a), None, None).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "gone for A");
+        let (status, _, kept) = call(&server, Method::GET, &path, Some(&b), None, None).await;
+        assert_eq!((status, kept["name"].as_str()), (StatusCode::OK, Some("b-list")), "kept for B");
+        let (status, _, job) = call(&server, Method::POST, "/crosswords/fills", Some(&b), Some(fill), None).await;
+        assert_eq!(status, StatusCode::ACCEPTED, "{job}");
+        // A caller keeps at most 20 lists: the 21st is refused with 429, other callers unaffected.
+        for n in 0..19 {
+            let (status, body) = upload(&server, &b, &format!("b{n}"), format!("WORD{};50\n", "X".repeat(n + 1))).await;
+            assert_eq!(status, StatusCode::CREATED, "list {n}: {body}");
+        }
+        let (status, problem) = upload(&server, &b, "one-too-many", "EXTRA;50\n".into()).await;
+        assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{problem}");
+        assert!(problem["detail"].as_str().unwrap().contains("20 word lists"), "{problem}");
+        let (status, _) = upload(&server, &a, "a-again", "EXTRA;50\n".into()).await;
+        assert_eq!(status, StatusCode::CREATED, "A is not held to B's count");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn print_runs_are_their_publishers_own() {
+    on_both(|db| async move {
+        let (a, b) = (create_key(&db, "a", "publisher"), create_key(&db, "b", "publisher"));
+        let ops = create_key(&db, "ops", "admin");
+        let server = Server::start(&db.url, &["--workers", "1"]);
+        let order = json!({"copies": 2, "pages": 2, "rows": 6, "cols": 6});
+        let (status, headers, run) = call(&server, Method::POST, "/printruns", None, Some(order.clone()), None).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "{run}");
+        assert!(headers.contains_key("www-authenticate"));
+        let (status, headers, run) = call(&server, Method::POST, "/printruns", Some(&a), Some(order), None).await;
+        assert_eq!(status, StatusCode::ACCEPTED, "{run}");
+        let path = headers["location"].to_str().unwrap().to_string();
+        for suffix in ["", "/manifest.csv", "/manifest.json", "/archive.zip"] {
+            let (status, _, _) = call(&server, Method::GET, &format!("{path}{suffix}"), Some(&b), None, None).await;
+            assert_eq!(status, StatusCode::NOT_FOUND, "B asks for {path}{suffix}");
+            let (status, _, _) = call(&server, Method::GET, &format!("{path}{suffix}"), None, None, None).await;
+            assert!(matches!(status, StatusCode::NOT_FOUND | StatusCode::UNAUTHORIZED), "anonymous {suffix}: {status}");
+        }
+        for token in [&a, &ops] {
+            let (status, _, seen) = call(&server, Method::GET, &path, Some(token), None, None).await;
+            assert_eq!((status, seen["copies"].as_i64()), (StatusCode::OK, Some(2)), "{seen}");
+        }
+    })
+    .await;
+}

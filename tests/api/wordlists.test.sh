@@ -93,6 +93,19 @@ post_json /crosswords/fills '{"pattern": ["QX.", "...", "..."]}'
 wait_job "$(header location)" 60
 check_jq '.result.rows == null and (.result.reason | test("1-Across QX\\? has no entry with score >= 50"))' "the slot without candidates is named"
 
+# The largest grids: 31 x 31 (8 x 8 word squares of 3 x 3 between block lines) is filled;
+# 32 rows or columns are refused.
+G31=$(jq -nc '[range(31) as $r | [range(31) as $c | if ($r % 4 == 3 or $c % 4 == 3) then "#" else "." end] | join("")]')
+post_json /crosswords/fills '{"pattern": '"$G31"', "seed": 1}'
+wait_job "$(header location)" 120
+check_jq '.state == "succeeded" and (.result.rows | length == 31 and all(length == 31)) and (.result.across | length == 192) and ([.result.across[].word, .result.down[].word] | length == (unique | length))' "a 31x31 grid filled, no entry twice"
+G32=$(jq -nc '[range(32) as $r | "....#...."]')
+post_json /crosswords/fills '{"pattern": '"$G32"'}'
+check_problem 422 "32" "32 rows refused"
+check_jq '.field == "pattern"' "naming the pattern"
+post_json /crosswords/fills '{"pattern": ["'"$(printf '.%.0s' $(seq 32))"'", "...", "..."]}'
+check_problem 422 "pattern" "32 columns refused"
+
 # A 21x21 grid filled from the bundled list.
 post_json /crosswords/patterns '{"size": 21, "max_len": 11, "count": 1, "seed": 4, "max_three_letter_words": 42}'
 wait_job "$(header location)" 120

@@ -14,15 +14,17 @@ use super::caller::Caller;
 use super::error::ApiError;
 use super::extract::Json;
 use super::resource::{self, finished_result, Resource};
-use super::respond::{blocking, echo, pdf_response, short_id, trim_query};
+use super::respond::{blocking, echo, file_response, pdf_response, short_id, trim_query};
 use super::AppState;
 use crate::jobs::kinds::crossword::FillOutput;
 use crate::jobs::kinds::{CrosswordFills, CrosswordPatterns, WordSquares};
-use crate::puzzles::crossword::{self, CrosswordError, FillRequest, PatternRequest, WordList, WordSquareRequest};
+use crate::puzzles::crossword::{
+    self, CrosswordError, Fill, FillRequest, Grid, PatternRequest, WordList, WordSquareRequest,
+};
 use crate::puzzles::monitor::Monitor;
 use crate::render;
 use crate::render::print::SheetSpec;
-use crate::store::{NewWordList, OnInsert};
+use crate::store::{Job, NewWordList, OnInsert};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -32,6 +34,8 @@ pub fn router() -> Router<AppState> {
         .route("/crosswords/fills/{id}", get(show_fill))
         .route("/crosswords/fills/{id}/grid.pdf", get(grid_pdf))
         .route("/crosswords/fills/{id}/solution.pdf", get(solution_pdf))
+        .route("/crosswords/fills/{id}/puzzle.puz", get(puzzle_puz))
+        .route("/crosswords/fills/{id}/puzzle.ipuz", get(puzzle_ipuz))
         .route("/wordsquares", post(word_squares))
         .route("/wordsquares/{id}", get(show_word_squares))
 }
@@ -43,7 +47,12 @@ impl Resource for CrosswordPatterns {
 impl Resource for CrosswordFills {
     const WHAT: &'static str = "crossword fill";
     fn links(base: &str) -> Vec<(&'static str, String)> {
-        vec![("grid_pdf", format!("{base}/grid.pdf")), ("solution_pdf", format!("{base}/solution.pdf"))]
+        vec![
+            ("grid_pdf", format!("{base}/grid.pdf")),
+            ("solution_pdf", format!("{base}/solution.pdf")),
+            ("puz", format!("{base}/puzzle.puz")),
+            ("ipuz", format!("{base}/puzzle.ipuz")),
+        ]
     }
 }
 
@@ -100,13 +109,13 @@ pub(crate) async fn grid_pdf(
 ) -> Result<Response, ApiError> {
     let trim = trim_query(query.as_deref())?;
     let job = resource::find::<CrosswordFills>(&state, &caller, &id).await?;
-    let req: FillRequest =
-        serde_json::from_str(&job.params).map_err(|e| ApiError::Internal(format!("fill {id}: stored request: {e}")))?;
+    let req = stored_request(&job)?;
     let grid = req.pattern.to_grid().map_err(|e| ApiError::Internal(format!("fill {id}: stored pattern: {e}")))?;
     let bytes = blocking(move || {
         let id = short_id(&id);
-        let spec = SheetSpec { title: "Crossword", id: &id, trim };
-        render::crossword::grid_pdf(&grid, &spec)
+        let texts = req.texts();
+        let spec = SheetSpec { title: texts.title, id: &id, trim };
+        render::crossword::grid_pdf(&grid, &spec, &texts)
     })
     .await?;
     Ok(pdf_response(bytes, "crossword.pdf"))
@@ -134,19 +143,92 @@ pub(crate) async fn solution_pdf(
     RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
     let trim = trim_query(query.as_deref())?;
-    let job = resource::find::<CrosswordFills>(&state, &caller, &id).await?;
+    let (req, fill) = finished_fill(&state, &caller, &id).await?;
+    let bytes = blocking(move || {
+        let id = short_id(&id);
+        let spec = SheetSpec { title: req.texts().title, id: &id, trim };
+        render::crossword::solution_pdf(&fill, &spec)
+    })
+    .await?;
+    Ok(pdf_response(bytes, "crossword-solution.pdf"))
+}
+
+/// The Across Lite file of a fill; 409 until the fill is found (or if none exists).
+#[utoipa::path(
+    get,
+    path = "/crosswords/fills/{id}/puzzle.puz",
+    tag = "crosswords",
+    summary = "The fill as an Across Lite .puz file (409 until filled, or if no fill exists).",
+    description = "Version 1.3, Latin-1 strings (typographic quotes and dashes become ASCII, other characters \
+                   outside Latin-1 `?`): title, author, copyright, the request's clues (empty for the entries in \
+                   `clues_missing`) and notes, with the header, CIB and masked checksums.",
+    params(("id" = uuid::Uuid, Path, description = "The fill's id.")),
+    responses(
+        (status = 200, description = "Across Lite file.", content_type = "application/x-crossword"),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 409, response = super::openapi::Conflict),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn puzzle_puz(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let (req, fill) = finished_fill(&state, &caller, &id).await?;
+    let grid = filled_grid(&id, &fill)?;
+    let bytes = blocking(move || render::puz::puz(&grid, &req.texts())).await?;
+    Ok(file_response(bytes, "application/x-crossword", "crossword.puz"))
+}
+
+/// The ipuz file of a fill; 409 until the fill is found (or if none exists).
+#[utoipa::path(
+    get,
+    path = "/crosswords/fills/{id}/puzzle.ipuz",
+    tag = "crosswords",
+    summary = "The fill as an ipuz (crossword#1) file (409 until filled, or if no fill exists).",
+    description = "ipuz v2 JSON: `dimensions`, the numbered empty grid (`puzzle`), the `solution`, the clues \
+                   under `Across` and `Down` (empty for the entries in `clues_missing`), title, author, copyright \
+                   and notes.",
+    params(("id" = uuid::Uuid, Path, description = "The fill's id.")),
+    responses(
+        (status = 200, description = "ipuz file.", content_type = "application/vnd.ipuz+json"),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 409, response = super::openapi::Conflict),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn puzzle_ipuz(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let (req, fill) = finished_fill(&state, &caller, &id).await?;
+    let grid = filled_grid(&id, &fill)?;
+    let bytes = blocking(move || render::ipuz::ipuz(&grid, &req.texts())).await?;
+    Ok(file_response(bytes, "application/vnd.ipuz+json", "crossword.ipuz"))
+}
+
+/// A fill job's stored request.
+fn stored_request(job: &Job) -> Result<FillRequest, ApiError> {
+    serde_json::from_str(&job.params).map_err(|e| ApiError::Internal(format!("fill {}: stored request: {e}", job.id)))
+}
+
+/// The request and the fill of a finished fill job the caller may see (409 while it runs
+/// or when it found no fill).
+async fn finished_fill(state: &AppState, caller: &Caller, id: &str) -> Result<(FillRequest, Fill), ApiError> {
+    let job = resource::find::<CrosswordFills>(state, caller, id).await?;
     let output: FillOutput = finished_result(&job)?;
     let fill = output.fill().map_err(|reason| ApiError::Conflict {
         detail: format!("fill {id} found no filling: {reason}"),
         retry_after: None,
     })?;
-    let bytes = blocking(move || {
-        let id = short_id(&id);
-        let spec = SheetSpec { title: "Crossword", id: &id, trim };
-        render::crossword::solution_pdf(&fill, &spec)
-    })
-    .await?;
-    Ok(pdf_response(bytes, "crossword-solution.pdf"))
+    Ok((stored_request(&job)?, fill))
+}
+
+/// The filled grid as the engine numbers it: the fill's letters as fixed letters.
+fn filled_grid(id: &str, fill: &Fill) -> Result<Grid, ApiError> {
+    Grid::from_rows(&fill.rows).map_err(|e| ApiError::Internal(format!("fill {id}: stored rows: {e}")))
 }
 
 /// Stops an engine at its first progress report.
@@ -176,6 +258,9 @@ fn problem(e: CrosswordError) -> Option<ApiError> {
         e @ (CrosswordError::BadHex(_) | CrosswordError::BadRows(_)) => ApiError::invalid("pattern", e.to_string()),
         CrosswordError::BadWord { index, message } => {
             ApiError::invalid(format!("words[{index}]"), format!("words[{index}]: {message}"))
+        }
+        CrosswordError::BadClue { key, message } => {
+            ApiError::invalid(format!("clues.{key}"), format!("clues.{key}: {message}"))
         }
         e @ CrosswordError::Impossible(_) => ApiError::invalid("request", e.to_string()),
         CrosswordError::Cancelled | CrosswordError::NoSolution(_) | CrosswordError::BudgetExhausted(_) => return None,

@@ -38,6 +38,7 @@
 
 mod board;
 mod budget;
+pub mod clues;
 pub mod error;
 pub mod fill;
 mod fill_search;

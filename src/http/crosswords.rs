@@ -92,7 +92,11 @@ resource::show_resource!(
     get,
     path = "/crosswords/fills/{id}/grid.pdf",
     tag = "crosswords",
-    summary = "The empty numbered grid of a fill's pattern, with its entry list.",
+    summary = "The empty numbered grid of a fill's pattern, with its clues (or its entry list).",
+    description = "Titled with the request's `title`; the request's `clues` under Across and Down (on pages of \
+                   their own after the grid's when they do not fit under it), else each entry's length. The PDF's \
+                   fonts hold ASCII: typographic punctuation prints in its ASCII form, accented Latin letters \
+                   without their accents.",
     params(("id" = uuid::Uuid, Path, description = "The fill's id."), super::respond::TrimQuery),
     responses(
         (status = 200, description = "PDF.", content_type = "application/pdf"),
@@ -406,7 +410,10 @@ pub(crate) async fn patterns(
     description = "Every across and down slot gets a distinct word from the list (the bundled English list by \
                    default, or `words`), crossings agree, with standard numbering. A fill that does not exist, or is \
                    not found within `max_nodes` / `time_limit_ms`, ends `succeeded` with `rows: null` and a \
-                   `reason`. The PDFs are at `grid_pdf` and `solution_pdf` of its links.",
+                   `reason`. `title`, `author`, `copyright`, `notes` and `clues` (keyed `1A`, `2D`; a key that \
+                   names no entry of the grid is refused with 422 naming `clues.<key>`) go into the files; the \
+                   result's `clues_missing` lists the entries without a clue. The PDFs are at `grid_pdf` and \
+                   `solution_pdf` of its links, the Across Lite and ipuz files at `puz` and `ipuz`.",
     params(super::openapi::IdempotencyKey),
     request_body(content = FillRequest, content_type = "application/json",
         example = json!({"pattern": "3EF9C51EBFAFAAF8FE37577BFB9D5CEFEF75763F8FAAFAFEBC51CFBEg", "seed": 1})),

@@ -39,7 +39,7 @@ pub fn grid_pdf(grid: &Grid, spec: &SheetSpec, texts: &Texts) -> Vec<u8> {
     let slots = grid.slots();
     let clues = texts.has_clues();
     let entry = |s: &Slot| match clues {
-        true => (s.number.to_string(), texts.clue(s.dir, s.number).to_string()),
+        true => (s.number.to_string(), printable(texts.clue(s.dir, s.number))),
         false => (format!("{} {} ({} letters)", s.number, direction(s.dir), s.len), String::new()),
     };
     let sheet = Sheet {
@@ -92,13 +92,30 @@ fn new_page<'d>(doc: &'d mut Document, spec: &SheetSpec, subtitle: Option<&str>)
     let c = doc.add_page(spec.trim.size());
     let area = spec.area();
     let mid = area.center_x();
-    let size = super::foxbook::fit_size(Font::SansBold, spec.title, 22.0, area.w);
-    c.text_centered(Style::new(Font::SansBold, size), mid, area.top() - 20.0, spec.title);
+    let title = printable(spec.title);
+    let size = super::foxbook::fit_size(Font::SansBold, &title, 22.0, area.w);
+    c.text_centered(Style::new(Font::SansBold, size), mid, area.top() - 20.0, &title);
     if let Some(s) = subtitle {
         c.text_centered(Style::new(Font::Sans, 11.0).color(Rgb::GREY), mid, area.top() - 40.0, s);
     }
     spec.footer(c, subtitle.unwrap_or("Puzzle"));
     c
+}
+
+/// `text` as the PDF's ASCII fonts can print it: typographic punctuation in its ASCII
+/// form, Latin-1 letters without their accents; anything else prints as `?`.
+fn printable(text: &str) -> String {
+    // The letters U+00C0..=U+00FF without accents; `?` where there is no such letter.
+    const BASE: &[u8; 64] = b"AAAAAAACEEEEIIIIDNOOOOO?OUUUUY?saaaaaaaceeeeiiiidnooooo?ouuuuy?y";
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        match (super::puz::ascii_punctuation(ch), ch as u32) {
+            (Some(ascii), _) => out.push_str(ascii),
+            (None, code @ 0xC0..=0xFF) => out.push(BASE[code as usize - 0xC0] as char),
+            _ => out.push(ch),
+        }
+    }
+    out
 }
 
 fn direction(d: Direction) -> &'static str {
@@ -515,5 +532,15 @@ mod tests {
                 .collect();
             assert_eq!(words, expected);
         }
+    }
+
+    #[test]
+    fn printable_folds_punctuation_and_accents() {
+        assert_eq!(
+            printable("Caf\u{e9} \u{201c}ol\u{e9}\u{201d} \u{2013} \u{c5}ngstr\u{f6}m\u{2026}"),
+            "Cafe \"ole\" - Angstrom..."
+        );
+        assert_eq!(printable("\u{d7}\u{f7}\u{ff}\u{e6}"), "??ya");
+        assert_eq!(printable("\u{65e5}"), "\u{65e5}");
     }
 }

@@ -93,18 +93,27 @@ fn text_checksum(title: &[u8], author: &[u8], copyright: &[u8], clues: &[Vec<u8>
 fn latin1(text: &str) -> Vec<u8> {
     let mut out = Vec::with_capacity(text.len());
     for ch in text.chars() {
-        match ch {
-            '\u{2018}' | '\u{2019}' | '\u{201A}' | '\u{2032}' => out.push(b'\''),
-            '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{2033}' => out.push(b'"'),
-            '\u{2010}'..='\u{2013}' | '\u{2212}' => out.push(b'-'),
-            '\u{2014}' | '\u{2015}' => out.extend_from_slice(b"--"),
-            '\u{2026}' => out.extend_from_slice(b"..."),
-            '\0' => {}
-            c if (c as u32) < 0x100 => out.push(c as u32 as u8),
+        match (ascii_punctuation(ch), ch) {
+            (Some(ascii), _) => out.extend_from_slice(ascii.as_bytes()),
+            (None, '\0') => {}
+            (None, c) if (c as u32) < 0x100 => out.push(c as u32 as u8),
             _ => out.push(b'?'),
         }
     }
     out
+}
+
+/// The ASCII form of typographic quotes, dashes and the ellipsis (what the .puz and the
+/// PDFs, whose fonts hold ASCII, print for them).
+pub(crate) fn ascii_punctuation(ch: char) -> Option<&'static str> {
+    Some(match ch {
+        '\u{2018}' | '\u{2019}' | '\u{201A}' | '\u{2032}' => "'",
+        '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{2033}' => "\"",
+        '\u{2010}'..='\u{2013}' | '\u{2212}' => "-",
+        '\u{2014}' | '\u{2015}' => "--",
+        '\u{2026}' => "...",
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

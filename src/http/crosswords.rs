@@ -19,7 +19,7 @@ use super::AppState;
 use crate::jobs::kinds::crossword::FillOutput;
 use crate::jobs::kinds::{CrosswordFills, CrosswordPatterns, WordSquares};
 use crate::puzzles::crossword::{
-    self, CrosswordError, Fill, FillRequest, Grid, PatternRequest, WordList, WordSquareRequest,
+    self, CrosswordError, Fill, FillRequest, Grid, PatternRequest, Rules, WordList, WordSquareRequest,
 };
 use crate::puzzles::monitor::Monitor;
 use crate::render;
@@ -315,7 +315,13 @@ pub(crate) trait ListRequest: Send + 'static {
     }
 }
 
-impl ListRequest for PatternRequest {}
+impl ListRequest for PatternRequest {
+    /// Only a `fillable` American request has a list; elsewhere `words` and `wordlist` are
+    /// refused by name.
+    fn lists(&mut self) -> Option<(&mut Option<Vec<String>>, &mut Option<String>)> {
+        (self.rules == Rules::American && self.fillable).then_some((&mut self.words, &mut self.wordlist))
+    }
+}
 
 impl ListRequest for FillRequest {
     fn lists(&mut self) -> Option<(&mut Option<Vec<String>>, &mut Option<String>)> {
@@ -376,10 +382,23 @@ async fn stored_list(state: &AppState, caller: &Caller, id: &str) -> Result<Arc<
                    `max_len`, at most 3 black squares in a row, all white squares connected. `count` is a number of \
                    distinct random patterns (seeded) or `\"all\"` to enumerate every pattern once (`total`, with up \
                    to `limit` patterns). Filters: `max_black_share`, `max_three_letter_words`, `min_words`, \
-                   `max_words`. Impossible requests (e.g. an even side with mirror symmetry) are refused at once.",
+                   `max_words`. Impossible requests (e.g. an even side with mirror symmetry) are refused at once.\n\n\
+                   `\"rules\": \"american\"`: grids of `size` or `rows` x `cols` (3..31) with `rotational` \
+                   (default), `mirror` or `none` symmetry, every white square in an across and a down entry (no \
+                   unchecked squares), entries of 3 or more, white squares connected, at most `max_black_share` \
+                   of the squares black (default 0.16) and at most `max_words` entries (default 78 at 15x15, \
+                   scaled by area). `theme` entries are placed as across entries in symmetric pairs of equal \
+                   length (their letters in `rows`). `fillable: true` keeps only patterns the word list fills \
+                   (the bundled list, `words` or `wordlist`, `min_score`, `allow_offensive`, within \
+                   `fill_max_nodes`), each with its `fill`. `count` must be a number; patterns not square or \
+                   outside 5..21 have no `hex`.",
     params(super::openapi::IdempotencyKey),
     request_body(content = PatternRequest, content_type = "application/json",
-        example = json!({"size": 15, "max_len": 9, "symmetry": "mirror", "count": 3, "seed": 1})),
+        examples(
+            ("seed" = (value = json!({"size": 15, "max_len": 9, "symmetry": "mirror", "count": 3, "seed": 1}))),
+            ("american" = (value = json!({"rules": "american", "rows": 15, "cols": 15, "count": 2, "seed": 1,
+                "fillable": true}))),
+        )),
     responses(
         (status = 202, description = "Queued; follow it at `Location`.", body = CrosswordPatternSearch,
             headers(("Location" = String, description = "`/crosswords/patterns/{id}`"))),
@@ -396,8 +415,8 @@ pub(crate) async fn patterns(
     headers: HeaderMap,
     Json(req): Json<PatternRequest>,
 ) -> Result<Response, ApiError> {
-    enqueue::<CrosswordPatterns>(&state, &caller, &headers, req, |r, _, l, p| {
-        crossword::generate_patterns_within(r, l, p).map(drop)
+    enqueue::<CrosswordPatterns>(&state, &caller, &headers, req, |r, list, l, p| {
+        crossword::generate_patterns_with(r, list, l, p).map(drop)
     })
     .await
 }

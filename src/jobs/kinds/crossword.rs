@@ -154,8 +154,13 @@ impl JobKind for CrosswordPatterns {
     type Params = PatternRequest;
     type Output = PatternsOutput;
 
+    fn wordlist(req: &PatternRequest) -> Option<&str> {
+        req.wordlist.as_deref()
+    }
+
     fn run(ctx: &Context, req: PatternRequest, monitor: &mut dyn Monitor) -> Result<PatternsOutput, RunError> {
-        outcome(crossword::generate_patterns_within(&req, &ctx.limits.crossword, monitor))
+        let stored = stored_list(ctx, req.wordlist.as_deref())?;
+        outcome(crossword::generate_patterns_with(&req, stored.as_deref(), &ctx.limits.crossword, monitor))
     }
 }
 

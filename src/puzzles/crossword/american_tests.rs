@@ -41,9 +41,9 @@ fn violations(p: &Pattern, rules: &Rules) -> Vec<String> {
         return vec!["not rectangular".into()];
     }
     let white = |r: usize, c: usize| g[r][c] != '#';
-    for r in 0..h {
-        for c in 0..w {
-            if !(g[r][c] == '#' || g[r][c] == '.' || g[r][c].is_ascii_uppercase()) {
+    for (r, row) in g.iter().enumerate() {
+        for (c, &square) in row.iter().enumerate() {
+            if !(square == '#' || square == '.' || square.is_ascii_uppercase()) {
                 v.push(format!("bad symbol at {r},{c}"));
             }
             let mut images = vec![];
@@ -68,9 +68,7 @@ fn violations(p: &Pattern, rules: &Rules) -> Vec<String> {
     for (r, row) in g.iter().enumerate() {
         for (start, len) in white_runs(row) {
             words += (len >= 2) as usize;
-            for c in start..start + len {
-                in_across[r][c] = len;
-            }
+            in_across[r][start..start + len].fill(len);
         }
     }
     for (c, col) in columns.iter().enumerate() {

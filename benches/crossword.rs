@@ -25,7 +25,8 @@ fn patterns(c: &mut Criterion) {
             let mut seed = 0;
             b.iter(|| {
                 seed += 1;
-                let req = PatternRequest { count: Count::N(100), seed, symmetry, ..PatternRequest::new(15) };
+                let req =
+                    PatternRequest { count: Count::N(100), seed, symmetry: Some(symmetry), ..PatternRequest::new(15) };
                 generate_patterns(&req, &mut Unmonitored).unwrap()
             })
         });
@@ -40,7 +41,7 @@ fn fill_grids() -> Vec<Grid> {
     EXAMPLES
         .iter()
         .map(|h| Grid::from_hex(h).unwrap())
-        .chain(generated.iter().map(|p| Grid::from_hex(&p.hex).unwrap()))
+        .chain(generated.iter().map(|p| Grid::from_hex(p.hex.as_deref().expect("square")).unwrap()))
         .collect()
 }
 

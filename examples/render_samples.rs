@@ -1,5 +1,7 @@
-//! Writes sample One Up and crossword PDFs (puzzle and solution of each) to a directory and
+//! Writes sample One Up and crossword PDFs (puzzle and solution of each; the crossword also
+//! with clues) to a directory and
 //! prints how long each render took: `cargo run --release --example render_samples [out_dir] [trim]`.
+use puzzlepress::puzzles::crossword::clues::{key, Texts};
 use puzzlepress::puzzles::crossword::fill::{fill_grid, FillOptions};
 use puzzlepress::puzzles::crossword::{Grid, WordList};
 use puzzlepress::puzzles::monitor::Unmonitored;
@@ -44,6 +46,9 @@ fn main() {
     let cross = SheetSpec { title: "Crossword", id: "example", trim };
     write("oneup.pdf", &|| oneup::puzzle_pdf(&puzzle, &one_up));
     write("oneup-solution.pdf", &|| oneup::solution_pdf(&puzzle, &solution, &one_up));
-    write("crossword.pdf", &|| crossword::grid_pdf(&grid, &cross));
+    write("crossword.pdf", &|| crossword::grid_pdf(&grid, &cross, &Texts::default()));
+    let clues = grid.slots().iter().map(|s| (key(s.dir, s.number), format!("The clue of {}", s.label()))).collect();
+    let clued = Texts { clues: Some(&clues), ..Texts::default() };
+    write("crossword-clues.pdf", &|| crossword::grid_pdf(&grid, &cross, &clued));
     write("crossword-solution.pdf", &|| crossword::solution_pdf(&fill, &cross));
 }

@@ -151,6 +151,46 @@ async fn publishers_see_only_their_own_books_and_readers_only_the_answer() {
     .await;
 }
 
+/// A crossword fill's PDFs and files are its owner's (and admins'): another publisher and
+/// an anonymous caller get 404, as if it did not exist.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_fills_files_are_its_owners() {
+    on_both(|db| async move {
+        let a = create_key(&db, "setter-a", "publisher");
+        let b = create_key(&db, "setter-b", "publisher");
+        let ops = create_key(&db, "ops", "admin");
+        let server = Server::start(&db.url, &["--workers", "2"]);
+        let fill = json!({"pattern": ["...#...", ".......", ".......", ".......", "...#..."], "clues": {"1A": "x"}});
+        let (status, headers, queued) =
+            call(&server, Method::POST, "/crosswords/fills", Some(&a), Some(fill), None).await;
+        assert_eq!(status, 202, "{queued}");
+        let location = headers["location"].to_str().unwrap().to_string();
+        let start = Instant::now();
+        loop {
+            let (_, _, seen) = call(&server, Method::GET, &location, Some(&a), None, None).await;
+            if seen["state"] == "succeeded" {
+                assert!(seen["result"]["rows"].is_array(), "{seen}");
+                break;
+            }
+            assert!(start.elapsed() < Duration::from_secs(60), "fill never ended: {seen}");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let files = ["", "/grid.pdf", "/solution.pdf", "/puzzle.puz", "/puzzle.ipuz"];
+        for token in [Some(a.as_str()), Some(ops.as_str()), Some(b.as_str()), None] {
+            let want = if token == Some(&a) || token == Some(&ops) { 200 } else { 404 };
+            for file in files {
+                let response = common::client().get(server.url(&format!("{location}{file}")));
+                let response = match token {
+                    Some(t) => response.bearer_auth(t),
+                    None => response,
+                };
+                assert_eq!(response.send().await.unwrap().status(), want, "GET {location}{file} as {token:?}");
+            }
+        }
+    })
+    .await;
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn a_caller_over_its_quota_waits_with_429() {
     let db = TestDb::sqlite();

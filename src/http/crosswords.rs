@@ -14,15 +14,17 @@ use super::caller::Caller;
 use super::error::ApiError;
 use super::extract::Json;
 use super::resource::{self, finished_result, Resource};
-use super::respond::{blocking, echo, pdf_response, short_id, trim_query};
+use super::respond::{blocking, echo, file_response, pdf_response, short_id, trim_query};
 use super::AppState;
 use crate::jobs::kinds::crossword::FillOutput;
 use crate::jobs::kinds::{CrosswordFills, CrosswordPatterns, WordSquares};
-use crate::puzzles::crossword::{self, CrosswordError, FillRequest, PatternRequest, WordList, WordSquareRequest};
+use crate::puzzles::crossword::{
+    self, CrosswordError, Fill, FillRequest, Grid, PatternRequest, Rules, WordList, WordSquareRequest,
+};
 use crate::puzzles::monitor::Monitor;
 use crate::render;
 use crate::render::print::SheetSpec;
-use crate::store::{NewWordList, OnInsert};
+use crate::store::{Job, NewWordList, OnInsert};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -32,6 +34,8 @@ pub fn router() -> Router<AppState> {
         .route("/crosswords/fills/{id}", get(show_fill))
         .route("/crosswords/fills/{id}/grid.pdf", get(grid_pdf))
         .route("/crosswords/fills/{id}/solution.pdf", get(solution_pdf))
+        .route("/crosswords/fills/{id}/puzzle.puz", get(puzzle_puz))
+        .route("/crosswords/fills/{id}/puzzle.ipuz", get(puzzle_ipuz))
         .route("/wordsquares", post(word_squares))
         .route("/wordsquares/{id}", get(show_word_squares))
 }
@@ -43,7 +47,12 @@ impl Resource for CrosswordPatterns {
 impl Resource for CrosswordFills {
     const WHAT: &'static str = "crossword fill";
     fn links(base: &str) -> Vec<(&'static str, String)> {
-        vec![("grid_pdf", format!("{base}/grid.pdf")), ("solution_pdf", format!("{base}/solution.pdf"))]
+        vec![
+            ("grid_pdf", format!("{base}/grid.pdf")),
+            ("solution_pdf", format!("{base}/solution.pdf")),
+            ("puz", format!("{base}/puzzle.puz")),
+            ("ipuz", format!("{base}/puzzle.ipuz")),
+        ]
     }
 }
 
@@ -83,7 +92,11 @@ resource::show_resource!(
     get,
     path = "/crosswords/fills/{id}/grid.pdf",
     tag = "crosswords",
-    summary = "The empty numbered grid of a fill's pattern, with its entry list.",
+    summary = "The empty numbered grid of a fill's pattern, with its clues (or its entry list).",
+    description = "Titled with the request's `title`; the request's `clues` under Across and Down (on pages of \
+                   their own after the grid's when they do not fit under it), else each entry's length. The PDF's \
+                   fonts hold ASCII: typographic punctuation prints in its ASCII form, accented Latin letters \
+                   without their accents.",
     params(("id" = uuid::Uuid, Path, description = "The fill's id."), super::respond::TrimQuery),
     responses(
         (status = 200, description = "PDF.", content_type = "application/pdf"),
@@ -100,13 +113,13 @@ pub(crate) async fn grid_pdf(
 ) -> Result<Response, ApiError> {
     let trim = trim_query(query.as_deref())?;
     let job = resource::find::<CrosswordFills>(&state, &caller, &id).await?;
-    let req: FillRequest =
-        serde_json::from_str(&job.params).map_err(|e| ApiError::Internal(format!("fill {id}: stored request: {e}")))?;
+    let req = stored_request(&job)?;
     let grid = req.pattern.to_grid().map_err(|e| ApiError::Internal(format!("fill {id}: stored pattern: {e}")))?;
     let bytes = blocking(move || {
         let id = short_id(&id);
-        let spec = SheetSpec { title: "Crossword", id: &id, trim };
-        render::crossword::grid_pdf(&grid, &spec)
+        let texts = req.texts();
+        let spec = SheetSpec { title: texts.title, id: &id, trim };
+        render::crossword::grid_pdf(&grid, &spec, &texts)
     })
     .await?;
     Ok(pdf_response(bytes, "crossword.pdf"))
@@ -134,19 +147,92 @@ pub(crate) async fn solution_pdf(
     RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
     let trim = trim_query(query.as_deref())?;
-    let job = resource::find::<CrosswordFills>(&state, &caller, &id).await?;
+    let (req, fill) = finished_fill(&state, &caller, &id).await?;
+    let bytes = blocking(move || {
+        let id = short_id(&id);
+        let spec = SheetSpec { title: req.texts().title, id: &id, trim };
+        render::crossword::solution_pdf(&fill, &spec)
+    })
+    .await?;
+    Ok(pdf_response(bytes, "crossword-solution.pdf"))
+}
+
+/// The Across Lite file of a fill; 409 until the fill is found (or if none exists).
+#[utoipa::path(
+    get,
+    path = "/crosswords/fills/{id}/puzzle.puz",
+    tag = "crosswords",
+    summary = "The fill as an Across Lite .puz file (409 until filled, or if no fill exists).",
+    description = "Version 1.3, Latin-1 strings (typographic quotes and dashes become ASCII, other characters \
+                   outside Latin-1 `?`): title, author, copyright, the request's clues (empty for the entries in \
+                   `clues_missing`) and notes, with the header, CIB and masked checksums.",
+    params(("id" = uuid::Uuid, Path, description = "The fill's id.")),
+    responses(
+        (status = 200, description = "Across Lite file.", content_type = "application/x-crossword"),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 409, response = super::openapi::Conflict),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn puzzle_puz(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let (req, fill) = finished_fill(&state, &caller, &id).await?;
+    let grid = filled_grid(&id, &fill)?;
+    let bytes = blocking(move || render::puz::puz(&grid, &req.texts())).await?;
+    Ok(file_response(bytes, "application/x-crossword", "crossword.puz"))
+}
+
+/// The ipuz file of a fill; 409 until the fill is found (or if none exists).
+#[utoipa::path(
+    get,
+    path = "/crosswords/fills/{id}/puzzle.ipuz",
+    tag = "crosswords",
+    summary = "The fill as an ipuz (crossword#1) file (409 until filled, or if no fill exists).",
+    description = "ipuz v2 JSON: `dimensions`, the numbered empty grid (`puzzle`), the `solution`, the clues \
+                   under `Across` and `Down` (empty for the entries in `clues_missing`), title, author, copyright \
+                   and notes.",
+    params(("id" = uuid::Uuid, Path, description = "The fill's id.")),
+    responses(
+        (status = 200, description = "ipuz file.", content_type = "application/vnd.ipuz+json"),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 409, response = super::openapi::Conflict),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn puzzle_ipuz(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let (req, fill) = finished_fill(&state, &caller, &id).await?;
+    let grid = filled_grid(&id, &fill)?;
+    let bytes = blocking(move || render::ipuz::ipuz(&grid, &req.texts())).await?;
+    Ok(file_response(bytes, "application/vnd.ipuz+json", "crossword.ipuz"))
+}
+
+/// A fill job's stored request.
+fn stored_request(job: &Job) -> Result<FillRequest, ApiError> {
+    serde_json::from_str(&job.params).map_err(|e| ApiError::Internal(format!("fill {}: stored request: {e}", job.id)))
+}
+
+/// The request and the fill of a finished fill job the caller may see (409 while it runs
+/// or when it found no fill).
+async fn finished_fill(state: &AppState, caller: &Caller, id: &str) -> Result<(FillRequest, Fill), ApiError> {
+    let job = resource::find::<CrosswordFills>(state, caller, id).await?;
     let output: FillOutput = finished_result(&job)?;
     let fill = output.fill().map_err(|reason| ApiError::Conflict {
         detail: format!("fill {id} found no filling: {reason}"),
         retry_after: None,
     })?;
-    let bytes = blocking(move || {
-        let id = short_id(&id);
-        let spec = SheetSpec { title: "Crossword", id: &id, trim };
-        render::crossword::solution_pdf(&fill, &spec)
-    })
-    .await?;
-    Ok(pdf_response(bytes, "crossword-solution.pdf"))
+    Ok((stored_request(&job)?, fill))
+}
+
+/// The filled grid as the engine numbers it: the fill's letters as fixed letters.
+fn filled_grid(id: &str, fill: &Fill) -> Result<Grid, ApiError> {
+    Grid::from_rows(&fill.rows).map_err(|e| ApiError::Internal(format!("fill {id}: stored rows: {e}")))
 }
 
 /// Stops an engine at its first progress report.
@@ -176,6 +262,9 @@ fn problem(e: CrosswordError) -> Option<ApiError> {
         e @ (CrosswordError::BadHex(_) | CrosswordError::BadRows(_)) => ApiError::invalid("pattern", e.to_string()),
         CrosswordError::BadWord { index, message } => {
             ApiError::invalid(format!("words[{index}]"), format!("words[{index}]: {message}"))
+        }
+        CrosswordError::BadClue { key, message } => {
+            ApiError::invalid(format!("clues.{key}"), format!("clues.{key}: {message}"))
         }
         e @ CrosswordError::Impossible(_) => ApiError::invalid("request", e.to_string()),
         CrosswordError::Cancelled | CrosswordError::NoSolution(_) | CrosswordError::BudgetExhausted(_) => return None,
@@ -226,7 +315,13 @@ pub(crate) trait ListRequest: Send + 'static {
     }
 }
 
-impl ListRequest for PatternRequest {}
+impl ListRequest for PatternRequest {
+    /// Only a `fillable` American request has a list; elsewhere `words` and `wordlist` are
+    /// refused by name.
+    fn lists(&mut self) -> Option<(&mut Option<Vec<String>>, &mut Option<String>)> {
+        (self.rules == Rules::American && self.fillable).then_some((&mut self.words, &mut self.wordlist))
+    }
+}
 
 impl ListRequest for FillRequest {
     fn lists(&mut self) -> Option<(&mut Option<Vec<String>>, &mut Option<String>)> {
@@ -287,10 +382,23 @@ async fn stored_list(state: &AppState, caller: &Caller, id: &str) -> Result<Arc<
                    `max_len`, at most 3 black squares in a row, all white squares connected. `count` is a number of \
                    distinct random patterns (seeded) or `\"all\"` to enumerate every pattern once (`total`, with up \
                    to `limit` patterns). Filters: `max_black_share`, `max_three_letter_words`, `min_words`, \
-                   `max_words`. Impossible requests (e.g. an even side with mirror symmetry) are refused at once.",
+                   `max_words`. Impossible requests (e.g. an even side with mirror symmetry) are refused at once.\n\n\
+                   `\"rules\": \"american\"`: grids of `size` or `rows` x `cols` (3..31) with `rotational` \
+                   (default), `mirror` or `none` symmetry, every white square in an across and a down entry (no \
+                   unchecked squares), entries of 3 or more, white squares connected, at most `max_black_share` \
+                   of the squares black (default 0.16) and at most `max_words` entries (default 78 at 15x15, \
+                   scaled by area). `theme` entries are placed as across entries in symmetric pairs of equal \
+                   length (their letters in `rows`). `fillable: true` keeps only patterns the word list fills \
+                   (the bundled list, `words` or `wordlist`, `min_score`, `allow_offensive`, within \
+                   `fill_max_nodes`), each with its `fill`. `count` must be a number; patterns not square or \
+                   outside 5..21 have no `hex`.",
     params(super::openapi::IdempotencyKey),
     request_body(content = PatternRequest, content_type = "application/json",
-        example = json!({"size": 15, "max_len": 9, "symmetry": "mirror", "count": 3, "seed": 1})),
+        examples(
+            ("seed" = (value = json!({"size": 15, "max_len": 9, "symmetry": "mirror", "count": 3, "seed": 1}))),
+            ("american" = (value = json!({"rules": "american", "rows": 15, "cols": 15, "count": 2, "seed": 1,
+                "fillable": true}))),
+        )),
     responses(
         (status = 202, description = "Queued; follow it at `Location`.", body = CrosswordPatternSearch,
             headers(("Location" = String, description = "`/crosswords/patterns/{id}`"))),
@@ -307,8 +415,8 @@ pub(crate) async fn patterns(
     headers: HeaderMap,
     Json(req): Json<PatternRequest>,
 ) -> Result<Response, ApiError> {
-    enqueue::<CrosswordPatterns>(&state, &caller, &headers, req, |r, _, l, p| {
-        crossword::generate_patterns_within(r, l, p).map(drop)
+    enqueue::<CrosswordPatterns>(&state, &caller, &headers, req, |r, list, l, p| {
+        crossword::generate_patterns_with(r, list, l, p).map(drop)
     })
     .await
 }
@@ -321,7 +429,10 @@ pub(crate) async fn patterns(
     description = "Every across and down slot gets a distinct word from the list (the bundled English list by \
                    default, or `words`), crossings agree, with standard numbering. A fill that does not exist, or is \
                    not found within `max_nodes` / `time_limit_ms`, ends `succeeded` with `rows: null` and a \
-                   `reason`. The PDFs are at `grid_pdf` and `solution_pdf` of its links.",
+                   `reason`. `title`, `author`, `copyright`, `notes` and `clues` (keyed `1A`, `2D`; a key that \
+                   names no entry of the grid is refused with 422 naming `clues.<key>`) go into the files; the \
+                   result's `clues_missing` lists the entries without a clue. The PDFs are at `grid_pdf` and \
+                   `solution_pdf` of its links, the Across Lite and ipuz files at `puz` and `ipuz`.",
     params(super::openapi::IdempotencyKey),
     request_body(content = FillRequest, content_type = "application/json",
         example = json!({"pattern": "3EF9C51EBFAFAAF8FE37577BFB9D5CEFEF75763F8FAAFAFEBC51CFBEg", "seed": 1})),

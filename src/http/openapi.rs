@@ -47,7 +47,7 @@ use super::{books, crosswords, foxhole, graycodes, health, jobs, oneup, printrun
         oneup::create_solve, oneup::show_solve, oneup::create_puzzle, oneup::show_puzzle,
         oneup::puzzle_pdf, oneup::solution_pdf,
         crosswords::patterns, crosswords::show_patterns, crosswords::fills, crosswords::show_fill,
-        crosswords::grid_pdf, crosswords::solution_pdf, crosswords::word_squares, crosswords::show_word_squares,
+        crosswords::grid_pdf, crosswords::solution_pdf, crosswords::puzzle_puz, crosswords::puzzle_ipuz, crosswords::word_squares, crosswords::show_word_squares,
         wordlists::upload, wordlists::list, wordlists::show, wordlists::remove,
         foxhole::strategy, foxhole::show_strategy, foxhole::check,
         graycodes::create, graycodes::show,

@@ -28,10 +28,19 @@ pub fn accepted(location: &str, body: impl Serialize) -> Response {
 
 /// A PDF shown inline, saved as `filename` if the reader downloads it.
 pub fn pdf_response(bytes: Vec<u8>, filename: &str) -> Response {
+    body_response(bytes, "application/pdf", "inline", filename)
+}
+
+/// A file to save (`Content-Disposition: attachment`) as `filename`.
+pub fn file_response(bytes: Vec<u8>, content_type: &'static str, filename: &str) -> Response {
+    body_response(bytes, content_type, "attachment", filename)
+}
+
+fn body_response(bytes: Vec<u8>, content_type: &'static str, disposition: &str, filename: &str) -> Response {
     let mut response = (StatusCode::OK, axum::body::Body::from(bytes)).into_response();
     let headers = response.headers_mut();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/pdf"));
-    if let Ok(v) = HeaderValue::from_str(&format!("inline; filename=\"{filename}\"")) {
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    if let Ok(v) = HeaderValue::from_str(&format!("{disposition}; filename=\"{filename}\"")) {
         headers.insert(header::CONTENT_DISPOSITION, v);
     }
     response

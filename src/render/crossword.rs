@@ -1,9 +1,13 @@
-//! PDFs of a crossword grid and of its fill (one page each, on any trim): black squares,
-//! standard numbers in the corners, and the across and down entries listed below the grid.
+//! PDFs of a crossword grid and of its fill (on any trim): black squares, standard numbers
+//! in the corners, and the across and down entries listed below the grid — or, when the
+//! request gives clues, the clues in columns under "Across" and "Down" (on pages of their
+//! own after the grid's when they do not fit under it).
 
+use super::foxbook::wrap_words;
 use super::pdf::{runs, Canvas, CellGrid, Document, Font, Paint, Rgb, Style};
 use super::print::{Area, SheetSpec};
-use crate::puzzles::crossword::{Direction, Fill, Grid};
+use crate::puzzles::crossword::clues::Texts;
+use crate::puzzles::crossword::{Direction, Fill, Grid, Slot};
 
 /// Room for the title and subtitle above the grid.
 const HEADING: f32 = 54.0;
@@ -20,13 +24,24 @@ const LIST_SIZES: [f32; 4] = [10.0, 9.0, 8.0, 7.0];
 const MIN_LIST_ROWS: usize = 12;
 /// Space between list columns, in ems of the list font.
 const GUTTER: f32 = 1.5;
+/// Clue columns are at least this wide, in ems of the list font.
+const CLUE_COLUMN_EMS: f32 = 14.0;
+/// The "Across" and "Down" headings of the clue columns.
+const HEADING_FONT: Font = Font::SansBold;
 const NUMBER_FONT: Font = Font::Mono;
 const LETTER_FONT: Font = Font::Mono;
 
-/// The empty grid with its numbers, and every entry listed as "1 Across (5 letters)".
-pub fn grid_pdf(grid: &Grid, spec: &SheetSpec) -> Vec<u8> {
+/// The empty grid with its numbers and, when `texts` has clues, the clues under "Across"
+/// and "Down" (an entry without one shows its number only); otherwise every entry listed
+/// as "1 Across (5 letters)". The heading is `spec`'s title.
+pub fn grid_pdf(grid: &Grid, spec: &SheetSpec, texts: &Texts) -> Vec<u8> {
     let (h, w) = (grid.height(), grid.width());
     let slots = grid.slots();
+    let clues = texts.has_clues();
+    let entry = |s: &Slot| match clues {
+        true => (s.number.to_string(), printable(texts.clue(s.dir, s.number))),
+        false => (format!("{} {} ({} letters)", s.number, direction(s.dir), s.len), String::new()),
+    };
     let sheet = Sheet {
         h,
         w,
@@ -34,8 +49,9 @@ pub fn grid_pdf(grid: &Grid, spec: &SheetSpec) -> Vec<u8> {
         letters: vec![None; h * w],
         numbers: slots.iter().map(|s| (s.row, s.col, s.number)).collect(),
         // `slots` lists the across ones first, like the entry list.
-        entries: slots.iter().map(|s| format!("{} {} ({} letters)", s.number, direction(s.dir), s.len)).collect(),
+        entries: slots.iter().map(entry).collect(),
         down_from: slots.iter().position(|s| s.dir == Direction::Down).unwrap_or(slots.len()),
+        clues,
     };
     sheet.pdf(spec, None)
 }
@@ -64,10 +80,42 @@ pub fn solution_pdf(fill: &Fill, spec: &SheetSpec) -> Vec<u8> {
             .filter(|e| e.row >= 1 && e.col >= 1)
             .map(|e| (e.row - 1, e.col - 1, e.number))
             .collect(),
-        entries: entries.map(|(e, dir)| format!("{} {dir} {}", e.number, e.word)).collect(),
+        entries: entries.map(|(e, dir)| (format!("{} {dir} {}", e.number, e.word), String::new())).collect(),
         down_from: fill.across.len(),
+        clues: false,
     };
     sheet.pdf(spec, Some("Solution"))
+}
+
+/// A page of `spec`'s trim with its title, `subtitle` (if any) and footer.
+fn new_page<'d>(doc: &'d mut Document, spec: &SheetSpec, subtitle: Option<&str>) -> &'d mut Canvas {
+    let c = doc.add_page(spec.trim.size());
+    let area = spec.area();
+    let mid = area.center_x();
+    let title = printable(spec.title);
+    let size = super::foxbook::fit_size(Font::SansBold, &title, 22.0, area.w);
+    c.text_centered(Style::new(Font::SansBold, size), mid, area.top() - 20.0, &title);
+    if let Some(s) = subtitle {
+        c.text_centered(Style::new(Font::Sans, 11.0).color(Rgb::GREY), mid, area.top() - 40.0, s);
+    }
+    spec.footer(c, subtitle.unwrap_or("Puzzle"));
+    c
+}
+
+/// `text` as the PDF's ASCII fonts can print it: typographic punctuation in its ASCII
+/// form, Latin-1 letters without their accents; anything else prints as `?`.
+fn printable(text: &str) -> String {
+    // The letters U+00C0..=U+00FF without accents; `?` where there is no such letter.
+    const BASE: &[u8; 64] = b"AAAAAAACEEEEIIIIDNOOOOO?OUUUUY?saaaaaaaceeeeiiiidnooooo?ouuuuy?y";
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        match (super::puz::ascii_punctuation(ch), ch as u32) {
+            (Some(ascii), _) => out.push_str(ascii),
+            (None, code @ 0xC0..=0xFF) => out.push(BASE[code as usize - 0xC0] as char),
+            _ => out.push(ch),
+        }
+    }
+    out
 }
 
 fn direction(d: Direction) -> &'static str {
@@ -87,9 +135,21 @@ struct Sheet {
     /// (row, col, number), 0-based; a square starting both an across and a down entry
     /// may appear twice.
     numbers: Vec<(usize, usize, u32)>,
-    /// The list lines, across entries first; `entries[down_from..]` are the down ones.
-    entries: Vec<String>,
+    /// The list items as (lead, text), across entries first; `entries[down_from..]` are the
+    /// down ones. Without clues an item is its lead alone, one line; with clues the lead is
+    /// the number and the text the clue, wrapped beside it.
+    entries: Vec<(String, String)>,
     down_from: usize,
+    /// Whether the entries are clues: wrapped into columns under headings.
+    clues: bool,
+}
+
+/// One line of the list: its text, in its font, `indent` points into its column.
+#[derive(Debug, PartialEq)]
+struct Line {
+    text: String,
+    font: Font,
+    indent: f32,
 }
 
 /// The entry list laid out in columns, each `rows` lines deep.
@@ -99,79 +159,128 @@ struct ListLayout {
     column_width: f32,
     columns: usize,
     rows: usize,
+    lines: Vec<Line>,
+}
+
+impl ListLayout {
+    /// Draws `lines` in columns filled top to bottom, the block centred on `mid` and its
+    /// first baseline at `first`.
+    fn draw(&self, c: &mut Canvas, lines: &[Line], mid: f32, first: f32) {
+        let block = self.columns as f32 * self.column_width - GUTTER * self.size;
+        let left = mid - block / 2.0;
+        for (i, line) in lines.iter().enumerate().filter(|(_, l)| !l.text.is_empty()) {
+            let (col, row) = (i / self.rows, i % self.rows);
+            let x = left + col as f32 * self.column_width + line.indent;
+            c.text(Style::new(line.font, self.size), x, first - row as f32 * self.leading, &line.text);
+        }
+    }
 }
 
 impl Sheet {
     fn pdf(&self, spec: &SheetSpec, subtitle: Option<&str>) -> Vec<u8> {
         let mut doc = Document::new();
         doc.set_title(&spec.doc_title(subtitle.map(|_| "solution")));
-        let c = doc.add_page(spec.trim.size());
-        let area = spec.area();
-        let mid = area.center_x();
-        let size = super::foxbook::fit_size(Font::SansBold, spec.title, 22.0, area.w);
-        c.text_centered(Style::new(Font::SansBold, size), mid, area.top() - 20.0, spec.title);
-        if let Some(s) = subtitle {
-            c.text_centered(Style::new(Font::Sans, 11.0).color(Rgb::GREY), mid, area.top() - 40.0, s);
+        let body = spec.area().shrink(HEADING, 0.0);
+        let mid = body.center_x();
+        let (grid, list) = self.layout(body);
+        if !self.clues || grid.pitch >= GOOD_PITCH {
+            let c = new_page(&mut doc, spec, subtitle);
+            self.draw_grid(c, &grid);
+            list.draw(c, &list.lines, mid, grid.bottom() - GAP - list.size);
+            return doc.finish();
         }
-        let lines = self.list_lines();
-        let (grid, list) = self.layout(&lines, area.shrink(HEADING, 0.0));
-        self.draw_grid(c, &grid);
-        // The list block is centred under the grid, columns filled top to bottom.
-        let block = list.columns as f32 * list.column_width - GUTTER * list.size;
-        let left = mid - block / 2.0;
-        let first = grid.bottom() - GAP - list.size;
-        let style = Style::new(LIST_FONT, list.size);
-        for (i, line) in lines.iter().enumerate().filter(|(_, l)| !l.is_empty()) {
-            let (col, row) = (i / list.rows, i % list.rows);
-            c.text(style, left + col as f32 * list.column_width, first - row as f32 * list.leading, line);
+        // Clues too many for one page: the grid alone, then the clues at the largest size.
+        let c = new_page(&mut doc, spec, subtitle);
+        self.draw_grid(c, &self.grid_within(body, body.h));
+        let mut list = self.list_at(body.w, LIST_SIZES[0]);
+        list.rows = ((body.h / list.leading) as usize).max(1);
+        let per_page = list.rows * list.columns;
+        for lines in list.lines.chunks(per_page) {
+            let c = new_page(&mut doc, spec, Some("Clues"));
+            list.draw(c, lines, mid, body.top() - list.size);
         }
-        spec.footer(c, subtitle.unwrap_or("Puzzle"));
         doc.finish()
     }
 
-    /// The entries with a blank line between the across and the down ones (none if either
-    /// group is empty).
-    fn list_lines(&self) -> Vec<&str> {
-        let mut lines: Vec<&str> = self.entries.iter().map(String::as_str).collect();
-        if self.down_from > 0 && self.down_from < lines.len() {
-            lines.insert(self.down_from, "");
+    /// The list's lines at `size` within columns of `width` points: without clues an item
+    /// a line and a blank line between the across and the down ones (none if either group
+    /// is empty); with clues each group under its heading, each clue wrapped beside its
+    /// number.
+    fn lines(&self, size: f32, width: f32) -> Vec<Line> {
+        let plain = |text: &str| Line { text: text.to_string(), font: LIST_FONT, indent: 0.0 };
+        let (across, down) = self.entries.split_at(self.down_from.min(self.entries.len()));
+        let mut lines = Vec::new();
+        for (name, group) in [("Across", across), ("Down", down)] {
+            if group.is_empty() {
+                continue;
+            }
+            if !lines.is_empty() {
+                lines.push(plain(""));
+            }
+            if !self.clues {
+                lines.extend(group.iter().map(|(lead, _)| plain(lead)));
+                continue;
+            }
+            lines.push(Line { text: name.to_string(), font: HEADING_FONT, indent: 0.0 });
+            for (number, clue) in group {
+                let indent = LIST_FONT.width(&format!("{number} "), size);
+                let mut wrapped = wrap_words(clue, Style::new(LIST_FONT, size), width - indent).into_iter();
+                lines.push(plain(&format!("{number} {}", wrapped.next().unwrap_or_default())));
+                lines.extend(wrapped.map(|text| Line { text, font: LIST_FONT, indent }));
+            }
         }
         lines
     }
 
-    /// The grid and list for `lines` within `area` under the heading: the largest list
-    /// font that leaves the grid cells of `GOOD_PITCH`, else the smallest.
-    fn layout(&self, lines: &[&str], area: Area) -> (CellGrid, ListLayout) {
+    /// The grid and list within `area` under the heading: the largest list font that
+    /// leaves the grid cells of `GOOD_PITCH`, else the smallest.
+    fn layout(&self, area: Area) -> (CellGrid, ListLayout) {
         let smallest = LIST_SIZES[LIST_SIZES.len() - 1];
         LIST_SIZES
             .iter()
-            .map(|&size| self.layout_at(lines, area, size))
+            .map(|&size| self.layout_at(area, size))
             .find(|(grid, _)| grid.pitch >= GOOD_PITCH)
-            .unwrap_or_else(|| self.layout_at(lines, area, smallest))
+            .unwrap_or_else(|| self.layout_at(area, smallest))
     }
 
     /// The list in as many columns of `size` point text as fit across, and the largest
     /// grid above it.
-    fn layout_at(&self, lines: &[&str], area: Area, size: f32) -> (CellGrid, ListLayout) {
-        let (width, height) = (area.w, area.h);
-        let longest = lines.iter().map(|l| LIST_FONT.width(l, size)).fold(0.0, f32::max);
+    fn layout_at(&self, area: Area, size: f32) -> (CellGrid, ListLayout) {
+        let list = self.list_at(area.w, size);
+        let list_height = if list.lines.is_empty() { 0.0 } else { GAP + list.rows as f32 * list.leading };
+        (self.grid_within(area, (area.h - list_height).max(0.0)), list)
+    }
+
+    /// The largest grid `height` points tall at the top of `area`.
+    fn grid_within(&self, area: Area, height: f32) -> CellGrid {
+        CellGrid::fit(self.h, self.w, (area.x, area.top() - height, area.w, height), MAX_PITCH)
+    }
+
+    /// The list at `size` across `width` points: without clues in columns as wide as the
+    /// longest line, as many as fit across; with clues in as many columns of
+    /// `CLUE_COLUMN_EMS` or more as fit.
+    fn list_at(&self, width: f32, size: f32) -> ListLayout {
         let gutter = GUTTER * size;
-        let column_width = longest + gutter;
+        let (lines, column_width) = if self.clues {
+            let fit_across = (((width + gutter) / (CLUE_COLUMN_EMS * size + gutter)) as usize).max(1);
+            let column_width = (width + gutter) / fit_across as f32;
+            (self.lines(size, column_width - gutter), column_width)
+        } else {
+            let lines = self.lines(size, width);
+            let longest = lines.iter().map(|l| l.font.width(&l.text, size)).fold(0.0, f32::max);
+            (lines, longest + gutter)
+        };
         let fit_across = (((width + gutter) / column_width) as usize).max(1);
         let rows = lines.len().div_ceil(fit_across).max(MIN_LIST_ROWS.min(lines.len())).max(1);
-        let leading = size * 1.15;
-        let list_height = if lines.is_empty() { 0.0 } else { GAP + rows as f32 * leading };
-        let grid_height = (height - list_height).max(0.0);
-        let grid = CellGrid::fit(self.h, self.w, (area.x, area.top() - grid_height, width, grid_height), MAX_PITCH);
-        let list = ListLayout {
+        ListLayout {
             size,
-            leading,
+            leading: size * 1.15,
             column_width,
             // Only as many columns as the rows need, so the block centres properly.
             columns: lines.len().div_ceil(rows).max(1),
             rows,
-        };
-        (grid, list)
+            lines,
+        }
     }
 
     fn draw_grid(&self, c: &mut Canvas, grid: &CellGrid) {
@@ -207,11 +316,13 @@ impl Sheet {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::puzzles::crossword::clues::key;
     use crate::puzzles::crossword::fill::{fill_grid, FillOptions};
     use crate::puzzles::crossword::{Entry, WordList};
     use crate::puzzles::monitor::Unmonitored;
     use crate::render::pdf::testing::{pages, shown, Shown};
     use crate::render::print::Trim;
+    use std::collections::BTreeMap;
 
     /// The smallest cells any valid pattern may get (a printed Sunday 21 x 21 has cells of
     /// about 16 pt).
@@ -244,11 +355,16 @@ mod tests {
         SheetSpec { title, id: "", trim: Trim::default() }
     }
 
+    /// No clues.
+    fn plain() -> Texts<'static> {
+        Texts::default()
+    }
+
     #[test]
     fn grid_pdf_numbers_squares_and_lists_entries() {
         let (grid, _) = sample();
         let slots = grid.slots();
-        let text = page_text(|| grid_pdf(&grid, &spec("Crossword 15")));
+        let text = page_text(|| grid_pdf(&grid, &spec("Crossword 15"), &plain()));
         assert!(text.iter().any(|s| s.font == Font::SansBold && s.text == "Crossword 15"));
         // The mono face is only used for the numbers here: 1, 2, ... in reading order.
         let numbers: Vec<&str> = text.iter().filter(|s| s.font == NUMBER_FONT).map(|s| s.text.as_str()).collect();
@@ -261,7 +377,7 @@ mod tests {
         assert!(entries.contains(&"1 Across (5 letters)".to_string()), "{entries:?}");
         assert!(entries.iter().any(|e| e.starts_with("1 Down (")));
         // One filled rectangle per run of black squares.
-        let page = &pages(&grid_pdf(&grid, &spec("x")))[0];
+        let page = &pages(&grid_pdf(&grid, &spec("x"), &plain()))[0];
         let black_runs: usize = (0..15).map(|r| runs(15, |c| !grid.is_white(r, c)).len()).sum();
         let filled = page.windows(2).filter(|w| w[0].operator == "re" && w[1].operator == "f").count();
         assert_eq!(filled, black_runs);
@@ -277,7 +393,7 @@ mod tests {
             .filter(|s| s.font == NUMBER_FONT && s.text.parse::<u32>().is_ok())
             .map(|s| s.text.as_str())
             .collect();
-        let grid_numbers: Vec<String> = shown(&pages(&grid_pdf(&grid, &spec("x")))[0])
+        let grid_numbers: Vec<String> = shown(&pages(&grid_pdf(&grid, &spec("x"), &plain()))[0])
             .into_iter()
             .filter(|s| s.font == NUMBER_FONT)
             .map(|s| s.text)
@@ -322,8 +438,10 @@ mod tests {
     fn all_sizes_fit_on_one_page() {
         for n in 5..=21 {
             let words = 2 * n * ((n + 1) / 4);
-            let entries: Vec<String> = (0..words)
-                .map(|i| format!("{} {} ({} letters)", i + 1, if i % 2 == 0 { "Across" } else { "Down" }, n))
+            let entries: Vec<(String, String)> = (0..words)
+                .map(|i| {
+                    (format!("{} {} ({} letters)", i + 1, if i % 2 == 0 { "Across" } else { "Down" }, n), "".into())
+                })
                 .collect();
             let sheet = Sheet {
                 h: n,
@@ -333,10 +451,11 @@ mod tests {
                 numbers: vec![],
                 entries,
                 down_from: words / 2,
+                clues: false,
             };
-            let lines = sheet.list_lines();
-            let area = crate::render::print::Layout::new(Trim::default(), 1).body(1).shrink(HEADING, 0.0);
-            let (grid, list) = sheet.layout(&lines, area);
+            let area = spec("x").area().shrink(HEADING, 0.0);
+            let (grid, list) = sheet.layout(area);
+            let lines = &list.lines;
             assert!(grid.pitch >= MIN_PITCH, "size {n}: pitch {}", grid.pitch);
             assert!(grid.left >= area.x && grid.x(n) <= area.right() + 1e-3, "size {n}");
             assert!((grid.top - area.top()).abs() < 1e-3);
@@ -345,5 +464,83 @@ mod tests {
             assert!(last_baseline >= area.y, "size {n}: list ends at {last_baseline}");
             assert!(list.columns as f32 * list.column_width - GUTTER * list.size <= area.w, "size {n}");
         }
+    }
+
+    /// A clue for every entry of the sample grid, `words` words long.
+    fn clues_of(grid: &Grid, words: usize) -> BTreeMap<String, String> {
+        grid.slots()
+            .iter()
+            .map(|s| (key(s.dir, s.number), format!("Clue {} {}", s.label(), "word ".repeat(words).trim_end())))
+            .collect()
+    }
+
+    #[test]
+    fn clues_print_under_headings_beside_their_numbers() {
+        let (grid, _) = sample();
+        let mut clues = clues_of(&grid, 1);
+        clues.remove("1A");
+        let texts = Texts { clues: Some(&clues), ..Texts::default() };
+        let text = page_text(|| grid_pdf(&grid, &spec("Sunday Special"), &texts));
+        let bold: Vec<&str> = text.iter().filter(|s| s.font == HEADING_FONT).map(|s| s.text.as_str()).collect();
+        assert_eq!(bold, ["Sunday Special", "Across", "Down"]);
+        let expected: Vec<String> = grid
+            .slots()
+            .iter()
+            .map(|s| match clues.get(&key(s.dir, s.number)) {
+                Some(c) => format!("{} {c}", s.number),
+                None => format!("{} ", s.number),
+            })
+            .collect();
+        // An entry without a clue shows its number alone.
+        assert_eq!(expected[0], "1 ");
+        assert_eq!(list(&text), expected);
+    }
+
+    /// Long clues for a 15 x 15 do not fit under the grid: the grid keeps its page, the clues
+    /// follow on pages of their own, all of them in order, every page within the trim's
+    /// margins with its footer.
+    #[test]
+    fn many_long_clues_continue_on_their_own_pages() {
+        let (grid, _) = sample();
+        let clues = clues_of(&grid, 12);
+        let texts = Texts { clues: Some(&clues), ..Texts::default() };
+        for trim in [Trim::default(), Trim::parse("6x9").unwrap()] {
+            let spec = SheetSpec { title: "Long", id: "ab12", trim };
+            let pdf = grid_pdf(&grid, &spec, &texts);
+            assert_eq!(pdf, grid_pdf(&grid, &spec, &texts));
+            let pages = pages(&pdf);
+            assert!(pages.len() >= 2, "{} pages", pages.len());
+            let first = shown(&pages[0]);
+            assert!(list(&first).is_empty(), "the grid page has no clues");
+            for page in &pages {
+                let footer: Vec<Shown> = shown(page).into_iter().filter(|s| s.color == Rgb::GREY).collect();
+                assert!(footer.iter().any(|s| s.text == "Long ab12"), "{footer:?}");
+            }
+            let words: Vec<String> = pages[1..]
+                .iter()
+                .flat_map(|p| shown(p))
+                .filter(|s| s.font == LIST_FONT && s.color != Rgb::GREY)
+                .flat_map(|s| s.text.split(' ').map(str::to_string).collect::<Vec<_>>())
+                .collect();
+            let expected: Vec<String> = grid
+                .slots()
+                .iter()
+                .flat_map(|s| {
+                    let clue = &clues[&key(s.dir, s.number)];
+                    std::iter::once(s.number.to_string()).chain(clue.split(' ').map(str::to_string)).collect::<Vec<_>>()
+                })
+                .collect();
+            assert_eq!(words, expected);
+        }
+    }
+
+    #[test]
+    fn printable_folds_punctuation_and_accents() {
+        assert_eq!(
+            printable("Caf\u{e9} \u{201c}ol\u{e9}\u{201d} \u{2013} \u{c5}ngstr\u{f6}m\u{2026}"),
+            "Cafe \"ole\" - Angstrom..."
+        );
+        assert_eq!(printable("\u{d7}\u{f7}\u{ff}\u{e6}"), "??ya");
+        assert_eq!(printable("\u{65e5}"), "\u{65e5}");
     }
 }

@@ -1,12 +1,14 @@
-//! Printable output of puzzles: a small reusable PDF layer, print geometry (trims,
-//! margins, covers) and per-engine layouts.
+//! Printable output of puzzles (a small reusable PDF layer, print geometry (trims, margins,
+//! covers) and per-engine layouts) and the crossword exchange files (.puz, .ipuz).
 
 pub mod cover;
 pub mod crossword;
 pub mod font;
 pub mod foxbook;
+pub mod ipuz;
 pub mod oneup;
 pub mod pdf;
 pub mod print;
 pub mod printrun;
+pub mod puz;
 pub mod zip;

@@ -7,7 +7,7 @@ use crate::jobs::{Context, JobKind, RunError};
 use std::sync::Arc;
 
 use crate::puzzles::crossword::{
-    self, CrosswordError, Entry, Fill, FillRequest, Pattern, PatternRequest, PatternResult, Quality, WordList,
+    self, clues, CrosswordError, Entry, Fill, FillRequest, Pattern, PatternRequest, PatternResult, Quality, WordList,
     WordSquareRequest, WordSquareResult,
 };
 use crate::puzzles::monitor::Monitor;
@@ -50,6 +50,10 @@ pub struct FillOutput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub reason: Option<String>,
+    /// The entries the request gave no clue (or an empty one), as clue keys (`1A`, `2D`),
+    /// across first: the .puz and .ipuz files give them empty clues.
+    #[serde(default)]
+    pub clues_missing: Vec<String>,
 }
 
 impl FillOutput {
@@ -89,7 +93,7 @@ impl From<PatternResult> for PatternsOutput {
 
 impl From<Fill> for FillOutput {
     fn from(f: Fill) -> Self {
-        FillOutput { rows: Some(f.rows), across: f.across, down: f.down, quality: f.quality, reason: None }
+        FillOutput { rows: Some(f.rows), across: f.across, down: f.down, quality: f.quality, ..Default::default() }
     }
 }
 
@@ -150,8 +154,13 @@ impl JobKind for CrosswordPatterns {
     type Params = PatternRequest;
     type Output = PatternsOutput;
 
+    fn wordlist(req: &PatternRequest) -> Option<&str> {
+        req.wordlist.as_deref()
+    }
+
     fn run(ctx: &Context, req: PatternRequest, monitor: &mut dyn Monitor) -> Result<PatternsOutput, RunError> {
-        outcome(crossword::generate_patterns_within(&req, &ctx.limits.crossword, monitor))
+        let stored = stored_list(ctx, req.wordlist.as_deref())?;
+        outcome(crossword::generate_patterns_with(&req, stored.as_deref(), &ctx.limits.crossword, monitor))
     }
 }
 
@@ -166,7 +175,12 @@ impl JobKind for CrosswordFills {
 
     fn run(ctx: &Context, req: FillRequest, monitor: &mut dyn Monitor) -> Result<FillOutput, RunError> {
         let stored = stored_list(ctx, req.wordlist.as_deref())?;
-        outcome(crossword::fill_within(&req, stored.as_deref(), &ctx.limits.crossword, monitor))
+        let mut output: FillOutput =
+            outcome(crossword::fill_within(&req, stored.as_deref(), &ctx.limits.crossword, monitor))?;
+        // The request was checked with its grid before it was queued.
+        let grid = req.pattern.to_grid().map_err(|e| RunError::Failed(e.to_string()))?;
+        output.clues_missing = clues::missing(&grid.slots(), req.clues.as_ref());
+        Ok(output)
     }
 }
 

@@ -65,6 +65,11 @@ impl<'p> Budget<'p> {
         self.stop.is_none()
     }
 
+    /// The progress monitor, for a search run inside this one (a pattern's fill).
+    pub fn monitor(&mut self) -> &mut dyn Monitor {
+        &mut *self.progress
+    }
+
     /// "the node budget (max_nodes = N)" or "the time limit (time_limit_ms = T)".
     pub fn describe(&self) -> String {
         match self.stop {

@@ -16,6 +16,9 @@ pub enum CrosswordError {
     /// A supplied word list entry is unusable.
     #[error("words[{index}]: {message}")]
     BadWord { index: usize, message: String },
+    /// A fill request's clue is unusable (`key` as given, clipped).
+    #[error("clues.{key}: {message}")]
+    BadClue { key: String, message: String },
     /// No pattern can satisfy the constraints; known without searching (or proven by exhausting it).
     #[error("no pattern possible: {0}")]
     Impossible(String),

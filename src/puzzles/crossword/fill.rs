@@ -4,6 +4,7 @@
 //! list. Within its budget a fill prefers better entries: it raises the lowest score
 //! first, then the mean (see `fill_search`). The search is in `fill_search`.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -12,6 +13,7 @@ use crate::puzzles::monitor::Monitor;
 use crate::puzzles::rng::Rng;
 
 use super::budget::Budget;
+use super::clues::{self, Texts, DEFAULT_TITLE, MAX_LINE_CHARS, MAX_NOTES_CHARS};
 use super::error::CrosswordError;
 use super::fill_search::{self, Given};
 use super::grid::{Direction, Grid, Slot};
@@ -90,6 +92,28 @@ pub struct FillRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false, minimum = 1)]
     pub time_limit_ms: Option<u64>,
+    /// The puzzle's title in its PDFs and files (default "Crossword"; up to 200 characters).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, max_length = 200)]
+    pub title: Option<String>,
+    /// Up to 200 characters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, max_length = 200)]
+    pub author: Option<String>,
+    /// Up to 200 characters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, max_length = 200)]
+    pub copyright: Option<String>,
+    /// Notes for the solver, up to 2000 characters (line breaks allowed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, max_length = 2000)]
+    pub notes: Option<String>,
+    /// Clues by entry, `{"1A": "...", "2D": "..."}`: each key names an entry of the grid,
+    /// each clue is one line of up to 500 characters. Entries without one get an empty clue
+    /// (the result's `clues_missing` lists them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, example = json!({"1A": "Organ that pumps", "1D": "Tell apart"}))]
+    pub clues: Option<BTreeMap<String, String>>,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -152,6 +176,34 @@ impl FillRequest {
             seed: 0,
             max_nodes: None,
             time_limit_ms: None,
+            title: None,
+            author: None,
+            copyright: None,
+            notes: None,
+            clues: None,
+        }
+    }
+
+    /// Its title, author, copyright, notes and clues, for the PDFs and the files.
+    pub fn texts(&self) -> Texts<'_> {
+        Texts {
+            title: self.title.as_deref().filter(|t| !t.trim().is_empty()).unwrap_or(DEFAULT_TITLE),
+            author: self.author.as_deref().unwrap_or_default(),
+            copyright: self.copyright.as_deref().unwrap_or_default(),
+            notes: self.notes.as_deref().unwrap_or_default(),
+            clues: self.clues.as_ref(),
+        }
+    }
+
+    /// Checks the texts, and the clues against the grid's entries.
+    fn check_texts(&self, grid: &Grid) -> Result<(), CrosswordError> {
+        for (field, text) in [("title", &self.title), ("author", &self.author), ("copyright", &self.copyright)] {
+            clues::check_text(field, text.as_deref().unwrap_or_default(), MAX_LINE_CHARS, false)?;
+        }
+        clues::check_text("notes", self.notes.as_deref().unwrap_or_default(), MAX_NOTES_CHARS, true)?;
+        match &self.clues {
+            Some(c) => clues::check_clues(c, &grid.slots()),
+            None => Ok(()),
         }
     }
 
@@ -173,6 +225,7 @@ impl FillRequest {
         limits: &Limits,
     ) -> Result<(Grid, std::borrow::Cow<'a, WordList>, FillOptions), CrosswordError> {
         let grid = self.pattern.to_grid()?;
+        self.check_texts(&grid)?;
         let list = choose_list(self.words.as_deref(), self.wordlist.as_deref(), stored, limits)?;
         let filter = filter(self.min_score, self.allow_offensive)?;
         if let Some(n) = self.max_shared_substring {

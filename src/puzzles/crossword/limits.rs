@@ -116,9 +116,23 @@ pub(crate) fn at_most(field: &'static str, max: u64, value: u64) -> CrosswordErr
 /// Upper bound of one pattern of side `n` as compact JSON, with its separating comma:
 /// `{"hex":"…","rows":["…",…],"words":W,"black":B},` (W and B have at most 3 digits).
 pub(crate) fn pattern_bytes(n: usize) -> usize {
-    let hex = (n * n).div_ceil(4);
-    let rows = n * (n + 3) - 1;
-    r#"{"hex":"","rows":[],"words":,"black":},"#.len() + hex + rows + 3 + 3
+    pattern_rect_bytes(n, n, false)
+}
+
+/// Upper bound of one pattern of `rows` x `cols` as compact JSON with its comma, and its
+/// fill when `with_fill`: the fill's rows again, its letters (each square in at most two
+/// entries) and at most `area / 3 + 1` entries per direction (entries of 3 or more start
+/// on distinct squares), each with a number, position and score of at most 3 digits.
+pub(crate) fn pattern_rect_bytes(rows: usize, cols: usize, with_fill: bool) -> usize {
+    let area = rows * cols;
+    let lines = rows * (cols + 3) - 1;
+    let pattern = r#"{"hex":"","rows":[],"words":,"black":},"#.len() + area.div_ceil(4) + lines + 3 + 3;
+    if !with_fill {
+        return pattern;
+    }
+    let entry = r#"{"number":,"row":,"col":,"word":"","score":},"#.len() + 4 * 3;
+    let envelope = r#","fill":{"rows":[],"across":[],"down":[],"quality":{"min_score":,"mean_score":}}"#.len() + 3 + 24;
+    pattern + envelope + lines + 2 * area + 2 * (area / 3 + 1) * entry
 }
 
 /// One word square of side `n` as compact JSON with its comma: `["…",…],`.

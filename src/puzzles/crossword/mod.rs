@@ -36,8 +36,10 @@
 //! (`InvalidField` naming the field). The `*_within` functions take them; the plain ones
 //! use `Limits::default()`.
 
+pub mod american;
 mod board;
 mod budget;
+pub mod clues;
 pub mod error;
 pub mod fill;
 mod fill_search;
@@ -49,6 +51,8 @@ pub mod words;
 pub mod wordsquare;
 
 #[cfg(test)]
+mod american_tests;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod wordlist_tests;
@@ -59,7 +63,10 @@ pub use error::CrosswordError;
 pub use fill::{fill, fill_within, inline_list, Entry, Fill, FillRequest, Quality};
 pub use grid::{Direction, Grid, Slot, FILL_MAX_SIDE, FILL_MIN_SIDE, MAX_SIZE, MIN_SIZE};
 pub use limits::Limits;
-pub use pattern::{generate_patterns, generate_patterns_within, Pattern, PatternRequest, PatternResult, Symmetry};
+pub use pattern::{
+    generate_patterns, generate_patterns_with, generate_patterns_within, Pattern, PatternRequest, PatternResult, Rules,
+    Symmetry,
+};
 pub use words::{LineError, WordFilter, WordList};
 pub use wordsquare::{word_squares, word_squares_within, WordSquareRequest, WordSquareResult};
 

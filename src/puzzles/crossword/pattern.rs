@@ -8,11 +8,14 @@ use serde::{Deserialize, Serialize};
 use crate::puzzles::monitor::Monitor;
 use crate::puzzles::rng::Rng;
 
+use super::american;
 use super::board::Board;
 use super::budget::{self, Attempt, Budget};
 use super::error::CrosswordError;
+use super::fill::Fill;
 use super::grid::{check_size, Grid};
 use super::limits::{pattern_bytes, Limits};
+use super::words::WordList;
 use super::Count;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -23,6 +26,25 @@ pub enum Symmetry {
     Mirror,
     /// Symmetric under a half turn (the American convention).
     Rotational,
+    /// No symmetry (American rules only).
+    None,
+}
+
+/// Which rules a pattern follows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Rules {
+    /// The original generator's rules (see the module docs of `crossword`).
+    #[default]
+    Seed,
+    /// American rules: no unchecked squares, entries of 3 or more, few black squares.
+    American,
+}
+
+impl Rules {
+    fn is_seed(&self) -> bool {
+        *self == Rules::Seed
+    }
 }
 
 impl std::fmt::Display for Symmetry {
@@ -30,6 +52,7 @@ impl std::fmt::Display for Symmetry {
         f.write_str(match self {
             Symmetry::Mirror => "mirror",
             Symmetry::Rotational => "rotational",
+            Symmetry::None => "none",
         })
     }
 }
@@ -37,12 +60,28 @@ impl std::fmt::Display for Symmetry {
 #[derive(Clone, Debug, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PatternRequest {
-    /// Side length.
-    #[schema(minimum = 5, maximum = 21)]
-    pub size: usize,
-    #[serde(default)]
-    #[schema(default = "mirror")]
-    pub symmetry: Symmetry,
+    /// `seed` (default) or `american`: see the endpoint's description.
+    #[serde(default, skip_serializing_if = "Rules::is_seed")]
+    #[schema(default = "seed")]
+    pub rules: Rules,
+    /// Side length: 5..21 with the seed rules (required); 3..31 with American rules (or
+    /// give `rows` and `cols`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, minimum = 3, maximum = 31)]
+    pub size: Option<usize>,
+    /// Rows of a rectangular grid (American rules), 3..31.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, minimum = 3, maximum = 31)]
+    pub rows: Option<usize>,
+    /// Columns of a rectangular grid (American rules), 3..31.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, minimum = 3, maximum = 31)]
+    pub cols: Option<usize>,
+    /// Default `mirror` with the seed rules, `rotational` with American rules; `none`
+    /// only with American rules.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub symmetry: Option<Symmetry>,
     /// Longest allowed word, 3 to the side; default the side (no limit).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false, minimum = 3, maximum = 21)]
@@ -57,7 +96,7 @@ pub struct PatternRequest {
     #[serde(default)]
     #[schema(default = 0)]
     pub seed: u64,
-    /// Largest allowed share of black squares.
+    /// Largest allowed share of black squares (American rules: default 0.16).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false, minimum = 0, maximum = 1)]
     pub max_black_share: Option<f64>,
@@ -67,9 +106,40 @@ pub struct PatternRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub min_words: Option<usize>,
+    /// Most entries (American rules: default 78 at 15x15 scaled by area, at least rows + cols).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub max_words: Option<usize>,
+    /// American rules: theme entries, placed as centred across entries in pairs of equal
+    /// length on symmetric rows (one more may take the centre row); their letters are in
+    /// the pattern's `rows`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schema(max_items = 16)]
+    pub theme: Vec<String>,
+    /// American rules: keep only patterns that the word list fills, each with its fill.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[schema(default = false)]
+    pub fillable: bool,
+    /// With `fillable`: a small word list of its own (as fills take it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, max_items = 1000000)]
+    pub words: Option<Vec<String>>,
+    /// With `fillable`: the id of an uploaded word list (`POST /wordlists`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub wordlist: Option<String>,
+    /// With `fillable`: entries scoring below are not used (0..100).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, minimum = 0, maximum = 100, default = 50)]
+    pub min_score: Option<u8>,
+    /// With `fillable`: whether entries of the block list may be used.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[schema(default = false)]
+    pub allow_offensive: bool,
+    /// With `fillable`: candidate words the fills of all candidate patterns may try.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, minimum = 1, default = 1000000)]
+    pub fill_max_nodes: Option<u64>,
     /// Search nodes (one square-orbit colouring each) allowed in total.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false, minimum = 1, default = 100000000)]
@@ -81,11 +151,19 @@ pub struct PatternRequest {
 }
 
 impl PatternRequest {
+    /// An American-rules request for `rows` x `cols` with the defaults.
+    pub fn american(rows: usize, cols: usize) -> Self {
+        PatternRequest { rules: Rules::American, size: None, rows: Some(rows), cols: Some(cols), ..Self::new(0) }
+    }
+
     /// A request with the defaults: mirror symmetry, no max_len, one pattern, seed 0.
     pub fn new(size: usize) -> Self {
         PatternRequest {
-            size,
-            symmetry: Symmetry::Mirror,
+            rules: Rules::Seed,
+            size: Some(size),
+            rows: None,
+            cols: None,
+            symmetry: None,
             max_len: None,
             count: Count::N(1),
             limit: None,
@@ -94,27 +172,47 @@ impl PatternRequest {
             max_three_letter_words: None,
             min_words: None,
             max_words: None,
+            theme: Vec::new(),
+            fillable: false,
+            words: None,
+            wordlist: None,
+            min_score: None,
+            allow_offensive: false,
+            fill_max_nodes: None,
             max_nodes: None,
             time_limit_ms: None,
         }
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Pattern {
     /// Rows read as bits (white = 1), 4 to a symbol 0-9A-F; a final 1-3 bits as one of g-t.
-    pub hex: String,
-    /// `#` black, `.` white.
+    /// Absent for grids the hex form does not take (not square, or sides outside 5..21).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub hex: Option<String>,
+    /// `#` black, `.` white, `A`-`Z` a theme entry's letter.
     pub rows: Vec<String>,
     /// Number of words (across + down runs of >= 2 white squares).
     pub words: usize,
     /// Number of black squares.
     pub black: usize,
+    /// With `fillable`: the fill (`rows`, `across`, `down`, `quality`, as a fill's result).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Object, nullable = false)]
+    pub fill: Option<Fill>,
 }
 
 impl Pattern {
     pub fn from_grid(grid: &Grid) -> Pattern {
-        Pattern { hex: grid.to_hex(), rows: grid.to_rows(), words: grid.slots().len(), black: grid.black_count() }
+        Pattern {
+            hex: Some(grid.to_hex()),
+            rows: grid.to_rows(),
+            words: grid.slots().len(),
+            black: grid.black_count(),
+            fill: None,
+        }
     }
 }
 
@@ -152,7 +250,26 @@ struct Spec {
 
 impl Spec {
     fn from_request(req: &PatternRequest) -> Result<Spec, CrosswordError> {
-        let n = req.size;
+        for (given, field) in [
+            (req.rows.is_some(), "rows"),
+            (req.cols.is_some(), "cols"),
+            (!req.theme.is_empty(), "theme"),
+            (req.fillable, "fillable"),
+            (req.words.is_some(), "words"),
+            (req.wordlist.is_some(), "wordlist"),
+            (req.min_score.is_some(), "min_score"),
+            (req.allow_offensive, "allow_offensive"),
+            (req.fill_max_nodes.is_some(), "fill_max_nodes"),
+        ] {
+            if given {
+                return Err(CrosswordError::field(field, "only with rules american"));
+            }
+        }
+        let symmetry = req.symmetry.unwrap_or(Symmetry::Mirror);
+        if symmetry == Symmetry::None {
+            return Err(CrosswordError::field("symmetry", "none only with rules american (mirror or rotational here)"));
+        }
+        let n = req.size.ok_or_else(|| CrosswordError::field("size", "required"))?;
         check_size(n, "side").map_err(|m| CrosswordError::field("size", m))?;
         let max_len = req.max_len.unwrap_or(n);
         if !(3..=n).contains(&max_len) {
@@ -182,7 +299,7 @@ impl Spec {
                 format!("{min_words} is larger than max_words ({max_words})"),
             ));
         }
-        if req.symmetry == Symmetry::Mirror && n.is_multiple_of(2) {
+        if symmetry == Symmetry::Mirror && n.is_multiple_of(2) {
             return Err(CrosswordError::Impossible(format!(
                 "with mirror symmetry on an even side ({n}) the four centre squares are mirror \
                  images of each other, so they form a 2x2 block of one colour, which rules 2 and 3 \
@@ -191,7 +308,7 @@ impl Spec {
         }
         Ok(Spec {
             size: n,
-            symmetry: req.symmetry,
+            symmetry,
             max_len,
             max_black,
             max_three: req.max_three_letter_words.unwrap_or(usize::MAX),
@@ -220,6 +337,8 @@ impl Spec {
                         }
                         orbit.push((n - 1 - r, n - 1 - c));
                     }
+                    // Refused by `from_request`: the seed rules' search keeps its two symmetries.
+                    Symmetry::None => {}
                 }
                 orbit.sort_unstable();
                 orbit.dedup();
@@ -285,7 +404,15 @@ impl Search<'_, '_> {
 impl PatternRequest {
     /// Checks the request against `limits` without searching; errors name the field.
     pub fn validate(&self, limits: &Limits) -> Result<(), CrosswordError> {
-        Plan::new(self, limits).map(drop)
+        self.validate_with(None, limits)
+    }
+
+    /// [`PatternRequest::validate`] with the list `wordlist` names (the caller loads it).
+    pub fn validate_with(&self, stored: Option<&WordList>, limits: &Limits) -> Result<(), CrosswordError> {
+        match self.rules {
+            Rules::Seed => Plan::new(self, limits).map(drop),
+            Rules::American => american::Plan::new(self, stored, limits).map(drop),
+        }
     }
 }
 
@@ -328,6 +455,20 @@ pub fn generate_patterns_within(
     limits: &Limits,
     progress: &mut dyn Monitor,
 ) -> Result<PatternResult, CrosswordError> {
+    generate_patterns_with(req, None, limits, progress)
+}
+
+/// [`generate_patterns_within`] with the list a `fillable` request's `wordlist` names,
+/// loaded by the caller.
+pub fn generate_patterns_with(
+    req: &PatternRequest,
+    stored: Option<&WordList>,
+    limits: &Limits,
+    progress: &mut dyn Monitor,
+) -> Result<PatternResult, CrosswordError> {
+    if req.rules == Rules::American {
+        return american::generate(american::Plan::new(req, stored, limits)?, progress);
+    }
     let Plan { spec, max_nodes, time_limit_ms, items } = Plan::new(req, limits)?;
     let mut budget = Budget::new(max_nodes, time_limit_ms, 1 << 14, progress);
     let orbits = spec.orbits();

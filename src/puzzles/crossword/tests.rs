@@ -47,6 +47,7 @@ fn violations(g: &Grid, sym: Symmetry, max_len: usize) -> Vec<String> {
             let ok = match sym {
                 Symmetry::Mirror => w[r][c] == w[r][n - 1 - c] && w[r][c] == w[n - 1 - r][c],
                 Symmetry::Rotational => w[r][c] == w[n - 1 - r][n - 1 - c],
+                Symmetry::None => true,
             };
             if !ok {
                 v.push(format!("asymmetric at {r},{c}"));
@@ -111,7 +112,7 @@ fn longest_word(g: &Grid) -> usize {
 }
 
 fn pattern_grid(p: &Pattern) -> Grid {
-    let g = Grid::from_hex(&p.hex).unwrap();
+    let g = Grid::from_hex(p.hex.as_deref().expect("square pattern")).unwrap();
     assert_eq!(g.to_rows(), p.rows, "hex and rows disagree");
     assert_eq!(g.black_count(), p.black);
     assert_eq!(g.slots().len(), p.words);
@@ -119,7 +120,7 @@ fn pattern_grid(p: &Pattern) -> Grid {
 }
 
 fn request(size: usize, sym: Symmetry, max_len: Option<usize>, count: Count, seed: u64) -> PatternRequest {
-    PatternRequest { symmetry: sym, max_len, count, seed, ..PatternRequest::new(size) }
+    PatternRequest { symmetry: Some(sym), max_len, count, seed, ..PatternRequest::new(size) }
 }
 
 // ---------------------------------------------------------------- hex and rows forms
@@ -226,7 +227,7 @@ fn all_5x5_mirror_patterns() {
             expected.insert(g.to_hex());
         }
     }
-    let got: HashSet<String> = res.patterns.iter().map(|p| p.hex.clone()).collect();
+    let got: HashSet<String> = res.patterns.iter().map(|p| p.hex.clone().unwrap()).collect();
     assert_eq!(got, expected);
 }
 
@@ -316,8 +317,8 @@ fn sampled_patterns_satisfy_every_rule() {
             let g = pattern_grid(p);
             assert_eq!(g.size(), n);
             let v = violations(&g, sym, max_len.unwrap_or(n));
-            assert!(v.is_empty(), "{n} {sym} {}: {v:?}\n{}", p.hex, p.rows.join("\n"));
-            assert!(distinct.insert(p.hex.clone()), "duplicate pattern");
+            assert!(v.is_empty(), "{n} {sym} {}: {v:?}\n{}", p.rows[0], p.rows.join("\n"));
+            assert!(distinct.insert(p.rows.clone()), "duplicate pattern");
         }
         // Only 5x5 (20 of 21 asked) and 7x7 with max_len 5 (15 exist) have fewer.
         match (n, max_len) {
@@ -524,7 +525,7 @@ fn generated_patterns_fill() {
             let g = pattern_grid(p);
             let opts = FillOptions { seed: 5, ..Default::default() };
             let f = fill_grid(&g, WordList::english(), &opts, &mut Unmonitored)
-                .unwrap_or_else(|e| panic!("{}: {e}", p.hex));
+                .unwrap_or_else(|e| panic!("{}: {e}", p.rows.join("/")));
             check_fill(&g, &f, WordList::english());
         }
     }
@@ -710,7 +711,7 @@ fn json_requests_and_results() {
     assert!(serde_json::from_str::<PatternRequest>(r#"{"size": 5, "count": "some"}"#).is_err());
     assert!(serde_json::from_str::<PatternRequest>(r#"{"size": 5, "count": 0}"#).is_err());
     let req: PatternRequest = serde_json::from_str(r#"{"size": 9, "symmetry": "rotational", "count": 2}"#).unwrap();
-    assert_eq!((req.symmetry, req.count), (Symmetry::Rotational, Count::N(2)));
+    assert_eq!((req.symmetry, req.count), (Some(Symmetry::Rotational), Count::N(2)));
 
     let req: FillRequest = serde_json::from_str(&format!(r#"{{"pattern": "{EX2}", "seed": 3}}"#)).unwrap();
     let f = serde_json::to_value(fill(&req, &mut Unmonitored).unwrap()).unwrap();

@@ -96,13 +96,15 @@ pub struct PatternRequest {
     #[serde(default)]
     #[schema(default = 0)]
     pub seed: u64,
-    /// Largest allowed share of black squares (American rules: default 0.16).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Largest allowed share of black squares (American rules: default 0.16); `max_black`
+    /// is read as the same.
+    #[serde(default, alias = "max_black", skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false, minimum = 0, maximum = 1)]
     pub max_black_share: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub max_three_letter_words: Option<usize>,
+    /// Fewest entries (American rules: default 12/13 of `max_words` from 11x11 up).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub min_words: Option<usize>,

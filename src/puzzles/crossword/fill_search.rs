@@ -145,6 +145,10 @@ struct Scratch {
     queued: Vec<bool>,
     union: Vec<u64>,
     support: Vec<u32>,
+    /// Per slot letter and letter (`(pos_off[s] + p) * 26 + a`): the chunk where a
+    /// candidate with that letter was last seen, checked first (a hint only: it needs no
+    /// undoing when the search backtracks).
+    residue: Vec<u32>,
 }
 
 impl Scratch {
@@ -156,6 +160,7 @@ impl Scratch {
             queued: vec![false; p.slots.len()],
             union: vec![0; max_chunks],
             support: vec![0; max_len],
+            residue: vec![0; p.cells.len() * 26],
         }
     }
 }
@@ -367,20 +372,49 @@ impl<'a> Problem<'a> {
             return Err(s);
         }
         // Letters each square still gets from some candidate: by listing the candidates
-        // when few, else by one bitset intersection per (position, letter).
+        // when very few, else per (position, letter) by a bitset intersection that starts
+        // at the chunk that last had support (usually found there at once).
         let support = &mut sc.support[..len];
-        if (count as usize) <= chunks * 8 {
+        if (count as usize) <= chunks / 2 {
             support.fill(0);
-            for i in bits_of(dom) {
-                for (sup, &a) in support.iter_mut().zip(idx.word(i)) {
-                    *sup |= 1 << a;
+            let full =
+                |support: &[u32]| support.iter().enumerate().all(|(p, &sup)| sup == st.mask[self.cells[pos + p]]);
+            // A chunk at a time, until every letter still possible is seen.
+            for (k, &word) in dom.iter().enumerate() {
+                for i in bits_of(std::slice::from_ref(&word)) {
+                    for (sup, &a) in support.iter_mut().zip(idx.word(k * 64 + i)) {
+                        *sup |= 1 << a;
+                    }
+                }
+                if word != 0 && full(support) {
+                    break;
                 }
             }
         } else {
             for (p, sup) in support.iter_mut().enumerate() {
                 let m = st.mask[self.cells[pos + p]];
+                // Every candidate has a letter of `m` here (applied above): one letter is
+                // supported as it is.
+                if m.count_ones() == 1 {
+                    *sup = m;
+                    continue;
+                }
+                let residue = &mut sc.residue[(pos + p) * 26..(pos + p + 1) * 26];
                 *sup = letters(m)
-                    .filter(|&a| dom.iter().zip(idx.bits(p, a)).any(|(d, b)| d & b != 0))
+                    .filter(|&a| {
+                        let bits = idx.bits(p, a);
+                        let k = residue[a] as usize;
+                        if dom[k] & bits[k] != 0 {
+                            return true;
+                        }
+                        match dom.iter().zip(bits).position(|(d, b)| d & b != 0) {
+                            Some(k) => {
+                                residue[a] = k as u32;
+                                true
+                            }
+                            None => false,
+                        }
+                    })
                     .fold(0, |acc, a| acc | 1 << a);
             }
         }

@@ -54,4 +54,8 @@ am_refused '{"rules": "american", "size": 15, "words": ["CAT"]}' words "words wi
 am_refused '{"size": 15, "fillable": true}' fillable "fillable with the seed rules"
 am_refused '{"rules": "american", "size": 15, "theme": ["CROSSWORDSET"]}' theme "a theme entry without a partner (and not centred)"
 am_refused '{"rules": "american", "size": 15, "count": "all"}' count "count all is for the seed rules"
+am_refused '{"rules": "american", "size": 15, "max_black": 1.5}' max_black_share "max_black (read as max_black_share) above 1"
+post_json /crosswords/patterns '{"rules": "american", "size": 9, "count": 1, "seed": 1, "max_black": 0.2}'
+check_status 202 "max_black is accepted"
+check_jq '.request.max_black_share == 0.2' "as max_black_share"
 rm -rf "$am_dir"

@@ -1,0 +1,1 @@
+//! Mixing diagnostics for the word chains (see [`crate::puzzles::foxbook::diagnostics`]).

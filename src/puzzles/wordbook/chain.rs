@@ -55,10 +55,24 @@ use crate::puzzles::foxbook::transpose64;
 use crate::puzzles::rng::Rng;
 
 /// Sweeps of burn-in before the first page is read from a chain, and between two pages read
-/// from the same chain. The integrated autocorrelation times measured for several words and
-/// shapes (see `diagnostics` and the module tests) stay below a tenth of the spacing.
+/// from the same chain, for alphabets of three letters or more: FOX's budget, as the
+/// integrated autocorrelation times measured for several words and shapes (see
+/// `diagnostics`) stay below a fifth of the spacing.
 pub const BURN_IN_SWEEPS: usize = 102;
 pub const SPACING_SWEEPS: usize = 80;
+/// The budget for two-letter alphabets, whose chains mix slower (half the proposals are null
+/// moves, and a forbidden word constrains more): measured times reach about 40 sweeps.
+pub const BURN_IN_SWEEPS_TWO: usize = 250;
+pub const SPACING_SWEEPS_TWO: usize = 200;
+
+/// (burn-in, spacing) in sweeps for an alphabet of `letters` letters.
+pub fn mixing_budget(letters: usize) -> (usize, usize) {
+    if letters == 2 {
+        (BURN_IN_SWEEPS_TWO, SPACING_SWEEPS_TWO)
+    } else {
+        (BURN_IN_SWEEPS, SPACING_SWEEPS)
+    }
+}
 
 /// One way a letter at the updated cell completes the word: the word (or its reverse) with
 /// the cell at position `j` along one line. `letter` is the letter the cell needs; `offsets`
@@ -75,6 +89,8 @@ struct Term {
 pub(crate) struct LaneGrid {
     rows: usize,
     cols: usize,
+    border: usize,
+    stride: usize,
     /// Letters in the alphabet (planes).
     k: usize,
     /// Cells per plane, border included.
@@ -134,7 +150,29 @@ impl LaneGrid {
         }
         let used = terms.iter().flat_map(|t| t.offsets[..len - 1].iter().copied());
         let reach = used.fold((0, 0), |(lo, hi), o| (o.min(lo), o.max(hi)));
-        LaneGrid { rows, cols, k, plane, planes, sites, coords, letters: plan.letters.clone(), terms, reach }
+        LaneGrid {
+            rows,
+            cols,
+            border,
+            stride,
+            k,
+            plane,
+            planes,
+            sites,
+            coords,
+            letters: plan.letters.clone(),
+            terms,
+            reach,
+        }
+    }
+
+    /// The lanes where cell `(r, c)` reads letter `a` (index into the alphabet); zero off the
+    /// page or outside the shape.
+    pub fn lanes_reading(&self, a: usize, r: isize, c: isize) -> u64 {
+        if r < 0 || c < 0 || r as usize >= self.rows || c as usize >= self.cols {
+            return 0;
+        }
+        self.planes[a * self.plane + (r as usize + self.border) * self.stride + c as usize + self.border]
     }
 
     /// Copies the grids of the lanes set in `lanes` out as pages, lowest lane first

@@ -7,7 +7,7 @@
 //! - stream 2: 64 lanes of the occurrence-free chain for the remaining pages, one per lane
 //!   after burn-in and after every further spacing.
 
-use super::chain::{WordChain, BURN_IN_SWEEPS, SPACING_SWEEPS};
+use super::chain::{mixing_budget, WordChain};
 use super::page::{occurrences, Occurrence, WordPage};
 use super::spec::{Plan, SpecError, WordSpec};
 use crate::puzzles::foxbook::{lowest, Direction, Meter};
@@ -98,11 +98,12 @@ pub enum GenerateError {
 pub fn generate_plan(plan: &Plan, seed: [u8; 32], progress: &mut dyn Monitor) -> Result<WordBook, Cancelled> {
     let pages = plan.pages;
     let word_index = Rng::stream(seed, STREAM_BOOK).index(pages);
-    let mut meter = Meter::new(progress, pages, plan.mask.count(), BURN_IN_SWEEPS, SPACING_SWEEPS);
+    let (burn_in, spacing) = mixing_budget(plan.letters.len());
+    let mut meter = Meter::new(progress, pages, plan.mask.count(), burn_in, spacing);
 
     let mut chain = WordChain::at_most_one(plan, weight_log2(plan), Rng::stream(seed, STREAM_WORD));
     let mut others: Vec<WordPage> = Vec::with_capacity(pages - 1);
-    let mut sweeps = BURN_IN_SWEEPS;
+    let mut sweeps = burn_in;
     let word_page = loop {
         for _ in 0..sweeps {
             chain.sweep();
@@ -114,20 +115,20 @@ pub fn generate_plan(plan: &Plan, seed: [u8; 32], progress: &mut dyn Monitor) ->
             let lane = chain.has & chain.has.wrapping_neg();
             break chain.grid.extract(lane).pop().expect("one lane requested");
         }
-        sweeps = SPACING_SWEEPS;
+        sweeps = spacing;
     };
     meter.replan(others.len());
 
     if others.len() < pages - 1 {
         let mut free = WordChain::free(plan, Rng::stream(seed, STREAM_FREE));
-        let mut sweeps = BURN_IN_SWEEPS;
+        let mut sweeps = burn_in;
         while others.len() < pages - 1 {
             for _ in 0..sweeps {
                 free.sweep();
                 meter.sweep()?;
             }
             others.extend(free.grid.extract(lowest(!0, pages - 1 - others.len())));
-            sweeps = SPACING_SWEEPS;
+            sweeps = spacing;
         }
     }
 
@@ -147,7 +148,21 @@ pub fn generate_plan(plan: &Plan, seed: [u8; 32], progress: &mut dyn Monitor) ->
 /// Z1 / Z0 is estimated as 0.7 times the expected number of occurrences on a uniform grid,
 /// placements x orientations / K^len (for FOX on 32 x 20 this gives 2^-7, the FOX engine's
 /// measured choice). Integer arithmetic keeps it exact on every machine.
+///
+/// Where the word is rare (long words, many letters) that would make λ large, and then the
+/// chain keeps its occurrence for about λ / (len x share of non-null proposals) sweeps: the
+/// "holds the word" indicator's autocorrelation time (measured 720 sweeps for ELEPHANT on
+/// 8 letters at λ = 2^13). So λ is capped at 2^[`MAX_WEIGHT_LOG2`], which bounds that time
+/// by 16 / (2 x 1/2) = 16 sweeps; fewer lanes then hold the word, and the chain is read
+/// again after another spacing until one does.
 pub fn weight_log2(plan: &Plan) -> i32 {
+    estimated_weight_log2(plan).min(MAX_WEIGHT_LOG2)
+}
+
+/// The largest λ = 2^w used (see [`weight_log2`]).
+pub const MAX_WEIGHT_LOG2: i32 = 4;
+
+fn estimated_weight_log2(plan: &Plan) -> i32 {
     let orientations = if plan.is_palindrome() { 1 } else { 2 };
     let num = plan.placements() as u128 * orientations * 7;
     let den = 10 * (plan.letters.len() as u128).pow(plan.word.len() as u32);

@@ -26,7 +26,7 @@ mod spec;
 #[cfg(test)]
 mod tests;
 
-pub use generate::{generate, generate_plan, weight_log2, GenerateError, WordAnswer, WordBook};
+pub use generate::{generate, generate_plan, weight_log2, GenerateError, WordAnswer, WordBook, MAX_WEIGHT_LOG2};
 pub use page::{occurrences, Occurrence, WordPage, NO_CELL};
 pub use spec::{
     Mask, Plan, Shape, SpecError, WordSpec, COLS_RANGE, MAX_LETTERS, PAGES_RANGE, ROWS_RANGE, WORD_LEN_RANGE,

@@ -130,11 +130,13 @@ impl Mask {
                 cells[r * cols + c] = match ch {
                     '.' => true,
                     '#' | ' ' => false,
-                    other => return Err(format!(
+                    other => {
+                        return Err(format!(
                         "row {} of the mask has {other:?} at column {}; use `.` for a cell, `#` or a space for none",
                         r + 1,
                         c + 1
-                    )),
+                    ))
+                    }
                 };
             }
         }

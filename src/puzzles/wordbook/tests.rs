@@ -366,3 +366,35 @@ fn word_page_index_is_uniform_and_books_are_deterministic() {
     assert_eq!(a, generate(&s, seed_from(1, 1), &mut Unmonitored).unwrap());
     assert_ne!(a.text(), generate(&s, seed_from(2, 1), &mut Unmonitored).unwrap().text());
 }
+
+#[test]
+fn autocorrelation_times_fit_the_budget() {
+    use super::chain::mixing_budget;
+    use super::diagnostics::{autocorrelation_times, ChainKind};
+    for (word, letters, shape, rows, cols) in [
+        ("CAT", "CAT", Shape::Rectangle, 32, 20),
+        ("NOON", "NO", Shape::Rectangle, 32, 20),
+        ("OWL", "OWLS", Shape::Heart, 24, 24),
+        ("ELEPHANT", "ELPHANTS", Shape::Rectangle, 32, 20),
+    ] {
+        let plan = spec(word, letters, shape, 1, rows, cols).validate().unwrap();
+        let spacing = mixing_budget(plan.letters.len()).1 as f64;
+        for kind in [ChainKind::Free, ChainKind::AtMostOne] {
+            let t = autocorrelation_times(&plan, kind, 1200, 3);
+            assert!(5.0 * t.max() <= spacing, "{word} {kind:?}: {t:?}");
+        }
+    }
+}
+
+#[test]
+fn weights_by_plan() {
+    let w = |word: &str, letters: &str, rows: u32, cols: u32| {
+        weight_log2(&spec(word, letters, Shape::Rectangle, 1, rows, cols).validate().unwrap())
+    };
+    // FOX on 32 x 20: the FOX engine's λ = 2^-7.
+    assert_eq!(w("FOX", "FOX", 32, 20), -7);
+    // On 3 x 3 the exact counts give Z0 / Z1 = 11645 / 5216, about 2 (the FOX engine caps λ
+    // at 1 there).
+    assert_eq!(w("FOX", "FOX", 3, 3), 1);
+    assert_eq!(w("ELEPHANT", "ELPHANTS", 32, 20), MAX_WEIGHT_LOG2);
+}

@@ -84,6 +84,14 @@ struct Term {
     offsets: [isize; 7],
 }
 
+/// The terms of one letter: `terms[start..end]` all need `letter` at the updated cell.
+#[derive(Clone, Copy, Debug)]
+struct LetterTerms {
+    letter: usize,
+    start: usize,
+    end: usize,
+}
+
 /// 64 grids of one shape over one alphabet, bit-sliced (see the module docs).
 #[derive(Clone, Debug)]
 pub(crate) struct LaneGrid {
@@ -102,7 +110,9 @@ pub(crate) struct LaneGrid {
     /// Plane index of each letter cell in `sites` order, with its (row, col).
     coords: Vec<(usize, usize)>,
     letters: Vec<u8>,
+    /// Sorted by letter, and grouped in `groups`.
     terms: Vec<Term>,
+    groups: Vec<LetterTerms>,
     /// Smallest and largest offset any term reads, for one bounds check per update.
     reach: (isize, isize),
 }
@@ -148,6 +158,14 @@ impl LaneGrid {
                 }
             }
         }
+        terms.sort_by_key(|t| t.letter);
+        let mut groups: Vec<LetterTerms> = Vec::new();
+        for (i, t) in terms.iter().enumerate() {
+            match groups.last_mut() {
+                Some(g) if g.letter == t.letter => g.end = i + 1,
+                _ => groups.push(LetterTerms { letter: t.letter, start: i, end: i + 1 }),
+            }
+        }
         let used = terms.iter().flat_map(|t| t.offsets[..len - 1].iter().copied());
         let reach = used.fold((0, 0), |(lo, hi), o| (o.min(lo), o.max(hi)));
         LaneGrid {
@@ -162,6 +180,7 @@ impl LaneGrid {
             coords,
             letters: plan.letters.clone(),
             terms,
+            groups,
             reach,
         }
     }
@@ -213,24 +232,34 @@ fn threats<const N: usize, const TWO: bool>(g: &LaneGrid, p: usize, one: &mut [u
         base + g.reach.0 >= 0 && ((base + g.reach.1) as usize) < g.planes.len(),
         "cell {p} is not inside the border"
     );
-    for t in &g.terms {
-        let mut m = !0u64;
-        for &o in &t.offsets[..N - 1] {
-            // SAFETY: every offset lies within `reach`, checked above.
-            m &= unsafe { *g.planes.get_unchecked((base + o) as usize) };
+    for group in &g.groups {
+        let (mut acc1, mut acc2) = (0u64, 0u64);
+        for t in &g.terms[group.start..group.end] {
+            let mut m = !0u64;
+            for &o in &t.offsets[..N - 1] {
+                // SAFETY: every offset lies within `reach`, checked above.
+                m &= unsafe { *g.planes.get_unchecked((base + o) as usize) };
+            }
+            if TWO {
+                acc2 |= acc1 & m;
+            }
+            acc1 |= m;
         }
-        if TWO {
-            two[t.letter] |= one[t.letter] & m;
-        }
-        one[t.letter] |= m;
+        one[group.letter] = acc1;
+        two[group.letter] = acc2;
     }
 }
 
 /// The random bits a proposal needs per update, for an alphabet of `k` letters: enough to
 /// count the `k - 1` offsets. With two letters one bit still decides between the flip and a
 /// null move: always flipping would make unconstrained cells alternate from sweep to sweep.
-fn proposal_bits(k: usize) -> usize {
-    ((usize::BITS - (k - 2).leading_zeros()) as usize).max(1)
+const fn proposal_bits(k: usize) -> usize {
+    let bits = (usize::BITS - (k - 2).leading_zeros()) as usize;
+    if bits == 0 {
+        1
+    } else {
+        bits
+    }
 }
 
 /// The proposed letters (one-hot, per lane) and the lanes with a valid proposal.
@@ -243,7 +272,8 @@ fn propose(cur: &[u64; 8], k: usize, bits: &[u64; 3], nbits: usize) -> ([u64; 8]
         valid |= sel;
         let s = v + 1;
         for (a, n) in new[..k].iter_mut().enumerate() {
-            *n |= sel & cur[(a + k - s) % k];
+            // (a - s) mod k without a division.
+            *n |= sel & cur[if a >= s { a - s } else { a + k - s }];
         }
     }
     (new, valid)
@@ -259,7 +289,6 @@ fn hits(letters: &[u64; 8], threat: &[u64; 8], k: usize) -> u64 {
 pub(crate) struct WordChain {
     pub grid: LaneGrid,
     len: usize,
-    nbits: usize,
     rng: Rng,
     /// Lanes that currently hold exactly one occurrence (the others hold none).
     pub has: u64,
@@ -272,8 +301,7 @@ impl WordChain {
     /// Uniform on occurrence-free grids, started from all `filler`.
     pub fn free(plan: &Plan, rng: Rng) -> Self {
         let grid = LaneGrid::new(plan);
-        let nbits = proposal_bits(grid.k);
-        WordChain { grid, len: plan.word.len(), nbits, rng, has: 0, weight: None }
+        WordChain { grid, len: plan.word.len(), rng, has: 0, weight: None }
     }
 
     /// Weight 1 on occurrence-free grids and 2^`weight_log2` on one-occurrence grids.
@@ -286,29 +314,43 @@ impl WordChain {
 
     pub fn sweep(&mut self) {
         match (self.len, self.weight.is_some()) {
-            (2, false) => self.sweep_n::<2, false>(),
-            (3, false) => self.sweep_n::<3, false>(),
-            (4, false) => self.sweep_n::<4, false>(),
-            (5, false) => self.sweep_n::<5, false>(),
-            (6, false) => self.sweep_n::<6, false>(),
-            (7, false) => self.sweep_n::<7, false>(),
-            (8, false) => self.sweep_n::<8, false>(),
-            (2, true) => self.sweep_n::<2, true>(),
-            (3, true) => self.sweep_n::<3, true>(),
-            (4, true) => self.sweep_n::<4, true>(),
-            (5, true) => self.sweep_n::<5, true>(),
-            (6, true) => self.sweep_n::<6, true>(),
-            (7, true) => self.sweep_n::<7, true>(),
-            (8, true) => self.sweep_n::<8, true>(),
+            (2, false) => self.sweep_k::<2, false>(),
+            (3, false) => self.sweep_k::<3, false>(),
+            (4, false) => self.sweep_k::<4, false>(),
+            (5, false) => self.sweep_k::<5, false>(),
+            (6, false) => self.sweep_k::<6, false>(),
+            (7, false) => self.sweep_k::<7, false>(),
+            (8, false) => self.sweep_k::<8, false>(),
+            (2, true) => self.sweep_k::<2, true>(),
+            (3, true) => self.sweep_k::<3, true>(),
+            (4, true) => self.sweep_k::<4, true>(),
+            (5, true) => self.sweep_k::<5, true>(),
+            (6, true) => self.sweep_k::<6, true>(),
+            (7, true) => self.sweep_k::<7, true>(),
+            (8, true) => self.sweep_k::<8, true>(),
             _ => unreachable!("validated word length"),
         }
     }
 
+    /// The sweep compiled for this alphabet size, so the per-letter loops unroll.
+    fn sweep_k<const N: usize, const ONE: bool>(&mut self) {
+        match self.grid.k {
+            2 => self.sweep_n::<N, 2, ONE>(),
+            3 => self.sweep_n::<N, 3, ONE>(),
+            4 => self.sweep_n::<N, 4, ONE>(),
+            5 => self.sweep_n::<N, 5, ONE>(),
+            6 => self.sweep_n::<N, 6, ONE>(),
+            7 => self.sweep_n::<N, 7, ONE>(),
+            8 => self.sweep_n::<N, 8, ONE>(),
+            _ => unreachable!("validated alphabet size"),
+        }
+    }
+
     /// One sweep over the letter cells in row-major order.
-    fn sweep_n<const N: usize, const ONE: bool>(&mut self) {
+    fn sweep_n<const N: usize, const K: usize, const ONE: bool>(&mut self) {
         let mut masks = [0u64; 64];
         sublattice_masks(&mut self.rng, &mut masks[..N * N]);
-        let (k, nbits, plane) = (self.grid.k, self.nbits, self.grid.plane);
+        let (k, nbits, plane) = (K, proposal_bits(K), self.grid.plane);
         for s in 0..self.grid.sites.len() {
             let (p, class) = self.grid.sites[s];
             let mut bits = [0u64; 3];

@@ -60,15 +60,18 @@ use crate::puzzles::rng::Rng;
 /// `diagnostics`) stay below a fifth of the spacing.
 pub const BURN_IN_SWEEPS: usize = 102;
 pub const SPACING_SWEEPS: usize = 80;
-/// The budget for two-letter alphabets, whose chains mix slower (half the proposals are null
-/// moves, and a forbidden word constrains more): measured times reach about 40 sweeps.
-pub const BURN_IN_SWEEPS_TWO: usize = 250;
-pub const SPACING_SWEEPS_TWO: usize = 200;
+/// The budget for chains that mix slower: two-letter alphabets (half the proposals are null
+/// moves, and a forbidden word constrains more; measured times reach about 35 sweeps) and
+/// words of two different letters on four letters (about 24 sweeps; on three letters the
+/// time exceeds 1,000 sweeps, so validation refuses those).
+pub const BURN_IN_SWEEPS_SLOW: usize = 250;
+pub const SPACING_SWEEPS_SLOW: usize = 200;
 
-/// (burn-in, spacing) in sweeps for an alphabet of `letters` letters.
-pub fn mixing_budget(letters: usize) -> (usize, usize) {
-    if letters == 2 {
-        (BURN_IN_SWEEPS_TWO, SPACING_SWEEPS_TWO)
+/// (burn-in, spacing) in sweeps for a plan's chains.
+pub fn mixing_budget(plan: &Plan) -> (usize, usize) {
+    let pair = plan.word.len() == 2 && plan.word[0] != plan.word[1];
+    if plan.letters.len() == 2 || (pair && plan.letters.len() < 5) {
+        (BURN_IN_SWEEPS_SLOW, SPACING_SWEEPS_SLOW)
     } else {
         (BURN_IN_SWEEPS, SPACING_SWEEPS)
     }
@@ -107,7 +110,7 @@ pub(crate) struct LaneGrid {
     planes: Vec<u64>,
     /// Letter cells in row-major order: (plane index, sub-lattice class).
     sites: Vec<(usize, usize)>,
-    /// Plane index of each letter cell in `sites` order, with its (row, col).
+    /// (row, col) of each letter cell, in `sites` order.
     coords: Vec<(usize, usize)>,
     letters: Vec<u8>,
     /// Sorted by letter, and grouped in `groups`.

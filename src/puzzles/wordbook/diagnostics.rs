@@ -50,7 +50,7 @@ fn chain(plan: &Plan, kind: ChainKind, seed: u64) -> WordChain {
 /// window M with M >= 6 τ(M) (Sokal's rule).
 pub fn autocorrelation_times(plan: &Plan, kind: ChainKind, sweeps: usize, seed: u64) -> AutocorrelationTimes {
     let mut chain = chain(plan, kind, seed);
-    for _ in 0..2 * mixing_budget(plan.letters.len()).0 {
+    for _ in 0..2 * mixing_budget(plan).0 {
         chain.sweep();
     }
     let letter = |l: u8| plan.letters.iter().position(|&x| x == l).expect("validated");
@@ -122,7 +122,7 @@ pub fn run_chain(plan: &Plan, kind: ChainKind, sweeps: usize, seed: u64) -> u64 
 /// checking that λ keeps both states frequent.
 pub fn one_share(plan: &Plan, sweeps: usize, seed: u64) -> f64 {
     let mut chain = chain(plan, ChainKind::AtMostOne, seed);
-    for _ in 0..2 * mixing_budget(plan.letters.len()).0 {
+    for _ in 0..2 * mixing_budget(plan).0 {
         chain.sweep();
     }
     let mut held = 0u64;

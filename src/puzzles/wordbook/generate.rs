@@ -98,7 +98,7 @@ pub enum GenerateError {
 pub fn generate_plan(plan: &Plan, seed: [u8; 32], progress: &mut dyn Monitor) -> Result<WordBook, Cancelled> {
     let pages = plan.pages;
     let word_index = Rng::stream(seed, STREAM_BOOK).index(pages);
-    let (burn_in, spacing) = mixing_budget(plan.letters.len());
+    let (burn_in, spacing) = mixing_budget(plan);
     let mut meter = Meter::new(progress, pages, plan.mask.count(), burn_in, spacing);
 
     let mut chain = WordChain::at_most_one(plan, weight_log2(plan), Rng::stream(seed, STREAM_WORD));

@@ -294,6 +294,18 @@ impl WordSpec {
                 ),
             );
         };
+        if word.len() == 2 && first != last && letters.len() < 4 {
+            let add = (b'A'..=b'Z').find(|l| !letters.contains(l)).expect("at most 8 letters");
+            return refuse(
+                "letters",
+                format!(
+                    "a word of two different letters on {} letters mixes too slowly (its chain's \
+                     autocorrelation time exceeds 1,000 sweeps); use at least 4 letters, e.g. add {}",
+                    letters.len(),
+                    add as char
+                ),
+            );
+        }
         for (field, value, (min, max)) in
             [("pages", self.pages, PAGES_RANGE), ("rows", self.rows, ROWS_RANGE), ("cols", self.cols, COLS_RANGE)]
         {

@@ -335,7 +335,12 @@ fn refusals_name_the_field() {
     let e = WordSpec { word: "AB".into(), ..base.clone() }.validate().unwrap_err();
     assert_eq!(e.field, "letters");
     assert!(e.detail.contains("add one, e.g. C"), "{e}");
-    assert!(WordSpec { word: "AB".into(), letters: Some("ABC".into()), ..base.clone() }.validate().is_ok());
+    // Two different letters on three letters: refused as too slow to mix.
+    let e = WordSpec { word: "AB".into(), letters: Some("ABC".into()), ..base.clone() }.validate().unwrap_err();
+    assert_eq!(e.field, "letters");
+    assert!(e.detail.contains("mixes too slowly") && e.detail.contains("add D"), "{e}");
+    assert!(WordSpec { word: "AB".into(), letters: Some("ABCD".into()), ..base.clone() }.validate().is_ok());
+    assert!(WordSpec { word: "AA".into(), letters: Some("AB".into()), ..base.clone() }.validate().is_ok());
     // Cannot fit the shape.
     let e = WordSpec { word: "ELEPHANT".into(), rows: 5, cols: 7, ..base.clone() }.validate().unwrap_err();
     assert_eq!(e.field, "shape");
@@ -375,10 +380,11 @@ fn autocorrelation_times_fit_the_budget() {
         ("CAT", "CAT", Shape::Rectangle, 32, 20),
         ("NOON", "NO", Shape::Rectangle, 32, 20),
         ("OWL", "OWLS", Shape::Heart, 24, 24),
+        ("AB", "ABCD", Shape::Rectangle, 32, 20),
         ("ELEPHANT", "ELPHANTS", Shape::Rectangle, 32, 20),
     ] {
         let plan = spec(word, letters, shape, 1, rows, cols).validate().unwrap();
-        let spacing = mixing_budget(plan.letters.len()).1 as f64;
+        let spacing = mixing_budget(&plan).1 as f64;
         for kind in [ChainKind::Free, ChainKind::AtMostOne] {
             let t = autocorrelation_times(&plan, kind, 1200, 3);
             assert!(5.0 * t.max() <= spacing, "{word} {kind:?}: {t:?}");

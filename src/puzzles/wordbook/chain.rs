@@ -354,48 +354,51 @@ impl WordChain {
         let mut masks = [0u64; 64];
         sublattice_masks(&mut self.rng, &mut masks[..N * N]);
         let (k, nbits, plane) = (K, proposal_bits(K), self.grid.plane);
-        for s in 0..self.grid.sites.len() {
-            let (p, class) = self.grid.sites[s];
+        let (grid, rng) = (&mut self.grid, &mut self.rng);
+        let mut weight = self.weight.as_mut();
+        let mut has = self.has;
+        for s in 0..grid.sites.len() {
+            let (p, class) = grid.sites[s];
             let mut bits = [0u64; 3];
             for b in &mut bits[..nbits] {
-                *b = self.rng.next_u64();
+                *b = rng.next_u64();
             }
             let (mut one, mut two) = ([0u64; 8], [0u64; 8]);
-            threats::<N, ONE>(&self.grid, p, &mut one, &mut two);
+            threats::<N, ONE>(grid, p, &mut one, &mut two);
             let mut cur = [0u64; 8];
             for (a, c) in cur[..k].iter_mut().enumerate() {
-                *c = self.grid.planes[a * plane + p];
+                *c = grid.planes[a * plane + p];
             }
             let (new, valid) = propose(&cur, k, &bits, nbits);
-            let active = masks[class] & valid;
+            let active = masks[class & 63] & valid;
             let new1 = hits(&new, &one, k);
-            let acc = if !ONE {
-                active & !new1
-            } else {
-                let (w, coin) = self.weight.as_mut().expect("the λ chain");
-                let has = self.has;
-                // A lane holds at most one occurrence, so "the current letter is in one" means
-                // it is in the lane's only one, which the move removes (the same cells cannot
-                // read the word the other way after one change: the word and its reverse
-                // differ in an even number of positions).
-                let old = hits(&cur, &one, k);
-                let new2 = hits(&new, &two, k);
-                // Count after the move = has - old + new; it must stay <= 1.
-                let allowed = active & !new2 & !(new1 & has & !old);
-                let gated = match (*w).cmp(&0) {
-                    std::cmp::Ordering::Less => allowed & new1 & !has,
-                    std::cmp::Ordering::Greater => allowed & old & !new1,
-                    std::cmp::Ordering::Equal => 0,
-                };
-                let pass = if gated == 0 { 0 } else { coin.draw(gated, &mut self.rng) & gated };
-                let acc = (allowed & !gated) | pass;
-                self.has = (has & !(acc & old & !new1)) | (acc & new1);
-                acc
+            let acc = match weight.as_mut() {
+                Some((w, coin)) if ONE => {
+                    // A lane holds at most one occurrence, so "the current letter is in one"
+                    // means it is in the lane's only one, which the move removes (the same
+                    // cells cannot read the word the other way after one change: the word and
+                    // its reverse differ in an even number of positions).
+                    let old = hits(&cur, &one, k);
+                    let new2 = hits(&new, &two, k);
+                    // Count after the move = has - old + new; it must stay <= 1.
+                    let allowed = active & !new2 & !(new1 & has & !old);
+                    let gated = match (*w).cmp(&0) {
+                        std::cmp::Ordering::Less => allowed & new1 & !has,
+                        std::cmp::Ordering::Greater => allowed & old & !new1,
+                        std::cmp::Ordering::Equal => 0,
+                    };
+                    let pass = if gated == 0 { 0 } else { coin.draw(gated, rng) & gated };
+                    let acc = (allowed & !gated) | pass;
+                    has = (has & !(acc & old & !new1)) | (acc & new1);
+                    acc
+                }
+                _ => active & !new1,
             };
             for (a, (&c, &n)) in cur[..k].iter().zip(&new[..k]).enumerate() {
-                self.grid.planes[a * plane + p] = c ^ (acc & (c ^ n));
+                grid.planes[a * plane + p] = c ^ (acc & (c ^ n));
             }
         }
+        self.has = has;
     }
 }
 

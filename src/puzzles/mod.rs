@@ -9,4 +9,5 @@ mod limits;
 pub mod monitor;
 pub mod oneup;
 pub mod rng;
+pub mod wordbook;
 pub use limits::Limits;

@@ -43,17 +43,32 @@ pub const SPACING_SWEEPS: usize = 80;
 
 /// Which lanes visit each of the 9 sub-lattices in one sweep (see the module docs).
 fn sweep_masks(rng: &mut Rng) -> [u64; 9] {
+    let mut active = [0u64; 9];
+    sublattice_masks(rng, &mut active);
+    active
+}
+
+/// Which lanes visit each of `active.len()` (at most 64) sub-lattices in one sweep: each
+/// lane independently (probability 1/256) runs a restricted sweep, visiting the one class
+/// named by just enough random bits to count to `active.len()` (larger values visit none);
+/// every other lane visits every class.
+pub(crate) fn sublattice_masks(rng: &mut Rng, active: &mut [u64]) {
+    let classes = active.len();
+    debug_assert!((1..=64).contains(&classes));
     let mut restricted = !0u64;
     for _ in 0..8 {
         restricted &= rng.next_u64();
     }
-    let bits = [rng.next_u64(), rng.next_u64(), rng.next_u64(), rng.next_u64()];
-    let mut active = [0u64; 9];
+    let nbits = (usize::BITS - classes.leading_zeros()) as usize;
+    let mut bits = [0u64; 7];
+    for b in &mut bits[..nbits] {
+        *b = rng.next_u64();
+    }
     for (k, a) in active.iter_mut().enumerate() {
-        let chosen = bits.iter().enumerate().fold(!0u64, |m, (b, &w)| m & if (k >> b) & 1 == 1 { w } else { !w });
+        let chosen =
+            bits[..nbits].iter().enumerate().fold(!0u64, |m, (b, &w)| m & if (k >> b) & 1 == 1 { w } else { !w });
         *a = !restricted | chosen;
     }
-    active
 }
 
 /// One sweep in row-major order: `update(cells, index, stride, random bits, active lanes, rng)`.
@@ -124,7 +139,7 @@ impl FoxChain {
 /// A gap too large for the counter is stored as the counter's maximum with a "dud" mark:
 /// reaching zero then fails and draws afresh, which is exact because the geometric law is
 /// memoryless.
-struct Coin {
+pub(crate) struct Coin {
     k: u32,
     /// Counter bit-planes, least significant first.
     count: [u64; COUNT_BITS],
@@ -137,7 +152,7 @@ struct Coin {
 const COUNT_BITS: usize = 10;
 
 impl Coin {
-    fn new(k: u32, rng: &mut Rng) -> Self {
+    pub(crate) fn new(k: u32, rng: &mut Rng) -> Self {
         let mut coin = Coin { k, count: [0; COUNT_BITS], dud: 0, trials: 0, left: 0 };
         if k > 0 {
             coin.redraw(!0, rng);
@@ -147,7 +162,7 @@ impl Coin {
 
     /// Success bits for one trial in each lane of `need` (other lanes are not touched).
     #[inline]
-    fn draw(&mut self, need: u64, rng: &mut Rng) -> u64 {
+    pub(crate) fn draw(&mut self, need: u64, rng: &mut Rng) -> u64 {
         if self.k == 0 {
             return need;
         }

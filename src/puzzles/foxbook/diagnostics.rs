@@ -178,12 +178,12 @@ pub fn integrated_time(series: &[Vec<f64>]) -> f64 {
 
 /// 64 bit-sliced counters (one per lane).
 #[derive(Default)]
-struct Counter {
+pub(crate) struct Counter {
     planes: [u64; 16],
 }
 
 impl Counter {
-    fn add(&mut self, mask: u64) {
+    pub(crate) fn add(&mut self, mask: u64) {
         let mut carry = mask;
         for p in &mut self.planes {
             if carry == 0 {
@@ -195,7 +195,7 @@ impl Counter {
         }
     }
 
-    fn get(&self, lane: usize) -> u64 {
+    pub(crate) fn get(&self, lane: usize) -> u64 {
         self.planes.iter().enumerate().map(|(j, p)| ((p >> lane) & 1) << j).sum()
     }
 }

@@ -33,7 +33,7 @@ pub fn generate(spec: BookSpec, seed: [u8; 32], progress: &mut dyn Monitor) -> R
     let spec = spec.clamped();
     let (pages, rows, cols) = (spec.pages as usize, spec.rows as usize, spec.cols as usize);
     let fox_index = Rng::stream(seed, STREAM_BOOK).index(pages);
-    let mut meter = Meter::new(progress, pages, rows * cols);
+    let mut meter = Meter::new(progress, pages, rows * cols, BURN_IN_SWEEPS, SPACING_SWEEPS);
 
     let mut fox = FoxChain::new(rows, cols, lambda_log2(rows, cols), Rng::stream(seed, STREAM_FOX));
     let mut others: Vec<Page> = Vec::with_capacity(pages - 1);
@@ -91,7 +91,7 @@ pub fn lambda_log2(rows: usize, cols: usize) -> u32 {
 }
 
 /// The `n` lowest set bits of `mask`.
-fn lowest(mask: u64, n: usize) -> u64 {
+pub(crate) fn lowest(mask: u64, n: usize) -> u64 {
     let mut rest = mask;
     let mut out = 0;
     for _ in 0..n.min(64) {
@@ -105,11 +105,15 @@ fn lowest(mask: u64, n: usize) -> u64 {
     out
 }
 
-/// Turns sweeps into page-based progress reports, every `REPORT_CELLS` cell updates.
-struct Meter<'a> {
+/// Turns sweeps into page-based progress reports, every `REPORT_CELLS` cell updates, for a
+/// book made as here: one chain whose free lanes are harvested, then a free chain run for
+/// `burn_in` sweeps and `spacing` sweeps per further 64 pages.
+pub(crate) struct Meter<'a> {
     progress: &'a mut dyn Monitor,
     pages: usize,
     cells: usize,
+    burn_in: usize,
+    spacing: usize,
     done: usize,
     planned: usize,
     since: usize,
@@ -119,22 +123,28 @@ struct Meter<'a> {
 const REPORT_CELLS: usize = 100_000;
 
 impl<'a> Meter<'a> {
-    fn new(progress: &'a mut dyn Monitor, pages: usize, cells: usize) -> Self {
+    pub(crate) fn new(
+        progress: &'a mut dyn Monitor,
+        pages: usize,
+        cells: usize,
+        burn_in: usize,
+        spacing: usize,
+    ) -> Self {
         // Until the fox chain is read, assume it yields about half its lanes as pages.
-        let mut m = Meter { progress, pages, cells, done: 0, planned: 0, since: 0 };
+        let mut m = Meter { progress, pages, cells, burn_in, spacing, done: 0, planned: 0, since: 0 };
         m.replan(32.min(pages - 1));
-        m.planned += BURN_IN_SWEEPS;
+        m.planned += burn_in;
         m
     }
 
     /// Plans the free chain's sweeps once `harvested` pages came from the fox chain.
-    fn replan(&mut self, harvested: usize) {
+    pub(crate) fn replan(&mut self, harvested: usize) {
         let rest = self.pages - 1 - harvested;
-        let free = if rest == 0 { 0 } else { BURN_IN_SWEEPS + SPACING_SWEEPS * (rest.div_ceil(64) - 1) };
+        let free = if rest == 0 { 0 } else { self.burn_in + self.spacing * (rest.div_ceil(64) - 1) };
         self.planned = self.done + free;
     }
 
-    fn sweep(&mut self) -> Result<(), Cancelled> {
+    pub(crate) fn sweep(&mut self) -> Result<(), Cancelled> {
         self.done += 1;
         self.since += self.cells;
         if self.since >= REPORT_CELLS {
@@ -148,7 +158,7 @@ impl<'a> Meter<'a> {
         Ok(())
     }
 
-    fn finish(&mut self) {
+    pub(crate) fn finish(&mut self) {
         // The book is complete; a late cancellation request no longer matters.
         let _ = self.progress.update(self.pages as u64, self.pages as u64);
     }

@@ -30,6 +30,8 @@ mod tests;
 
 pub use book::{Answer, Book, UnpackError};
 pub use generate::{generate, lambda_log2};
+pub(crate) use generate::{lowest, Meter};
+pub(crate) use lanes::transpose64;
 pub use page::{Letter, Page};
 pub use seed::book_seed;
 pub use segments::{all_segments, count_fox, near_misses, segment_count, Direction, Segment};

@@ -23,6 +23,7 @@ pub mod diagnostics;
 mod generate;
 mod page;
 mod spec;
+mod store;
 #[cfg(test)]
 mod tests;
 
@@ -31,3 +32,4 @@ pub use page::{occurrences, Occurrence, WordPage, NO_CELL};
 pub use spec::{
     Mask, Plan, Shape, SpecError, WordSpec, COLS_RANGE, MAX_LETTERS, PAGES_RANGE, ROWS_RANGE, WORD_LEN_RANGE,
 };
+pub use store::{unpack_pages, word_book_seed, UnpackError, WORD_GENERATOR_VERSION};

@@ -1,6 +1,8 @@
 //! Pure, synchronous, deterministic puzzle engines: no async, no I/O, no database.
 //! Each is usable as a library function and tested on its own.
 
+#[cfg(test)]
+pub(crate) mod chisq;
 pub mod crossword;
 pub mod foxbook;
 pub mod foxhole;

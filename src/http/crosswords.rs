@@ -179,10 +179,7 @@ pub(crate) async fn puzzle_puz(
     caller: Caller,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let (req, fill) = finished_fill(&state, &caller, &id).await?;
-    let grid = filled_grid(&id, &fill)?;
-    let bytes = blocking(move || render::puz::puz(&grid, &req.texts())).await?;
-    Ok(file_response(bytes, "application/x-crossword", "crossword.puz"))
+    export(&state, &caller, &id, render::puz::puz, "application/x-crossword", "crossword.puz").await
 }
 
 /// The ipuz file of a fill; 409 until the fill is found (or if none exists).
@@ -207,10 +204,22 @@ pub(crate) async fn puzzle_ipuz(
     caller: Caller,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let (req, fill) = finished_fill(&state, &caller, &id).await?;
-    let grid = filled_grid(&id, &fill)?;
-    let bytes = blocking(move || render::ipuz::ipuz(&grid, &req.texts())).await?;
-    Ok(file_response(bytes, "application/vnd.ipuz+json", "crossword.ipuz"))
+    export(&state, &caller, &id, render::ipuz::ipuz, "application/vnd.ipuz+json", "crossword.ipuz").await
+}
+
+/// A finished fill written by `write` (the .puz or .ipuz writer) as a download.
+async fn export(
+    state: &AppState,
+    caller: &Caller,
+    id: &str,
+    write: fn(&Grid, &crossword::clues::Texts) -> Vec<u8>,
+    content_type: &'static str,
+    filename: &'static str,
+) -> Result<Response, ApiError> {
+    let (req, fill) = finished_fill(state, caller, id).await?;
+    let grid = filled_grid(id, &fill)?;
+    let bytes = blocking(move || write(&grid, &req.texts())).await?;
+    Ok(file_response(bytes, content_type, filename))
 }
 
 /// A fill job's stored request.

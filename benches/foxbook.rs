@@ -4,6 +4,7 @@ use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughpu
 use puzzlepress::puzzles::foxbook::diagnostics::{run_chain, ChainKind};
 use puzzlepress::puzzles::foxbook::{book_seed, generate, BookSpec, Serial};
 use puzzlepress::puzzles::monitor::Unmonitored;
+use puzzlepress::puzzles::wordbook::{self, WordSpec};
 use puzzlepress::render::cover::{cover_pdf, Paper};
 use puzzlepress::render::foxbook::{answer_pdf, book_pdf};
 use puzzlepress::render::print::PrintOptions;
@@ -32,17 +33,28 @@ fn books(c: &mut Criterion) {
             black_box(generate(spec, seed, &mut Unmonitored).unwrap())
         })
     });
-    let book = generate(spec, book_seed(b"bench", &serial, spec), &mut Unmonitored).unwrap();
+    // As the service samples it: the FOX engine's book as a word book, and its packed form.
+    let plan = WordSpec::default().validate().unwrap();
+    g.bench_function("sample-as-served", |b| {
+        b.iter(|| {
+            n += 1;
+            black_box(wordbook::book_for(b"bench", &format!("{serial}{n}"), &plan, &mut Unmonitored).unwrap())
+        })
+    });
+    let book = wordbook::book_for(b"bench", &serial, &plan, &mut Unmonitored).unwrap().book;
     let opts = PrintOptions { lookup_url: "http://localhost:8080/".into(), ..Default::default() };
     g.bench_function("text", |b| b.iter(|| black_box(book.text())));
     g.bench_function("book-pdf", |b| b.iter(|| black_box(book_pdf(&book, &serial, &opts))));
     g.bench_function("answer-pdf", |b| b.iter(|| black_box(answer_pdf(&book, &serial, &opts))));
-    g.bench_function("cover-pdf", |b| b.iter(|| black_box(cover_pdf(spec, &serial, &opts, Paper::White))));
+    g.bench_function("cover-pdf", |b| b.iter(|| black_box(cover_pdf(&plan, &serial, &opts, Paper::White))));
     g.bench_function("sample+text+pdfs", |b| {
         b.iter_batched(
-            || book_seed(b"bench", &serial, spec),
-            |seed| {
-                let book = generate(spec, seed, &mut Unmonitored).unwrap();
+            || {
+                n += 1;
+                format!("{serial}{n}")
+            },
+            |serial| {
+                let book = wordbook::book_for(b"bench", &serial, &plan, &mut Unmonitored).unwrap().book;
                 black_box((book.text(), book_pdf(&book, &serial, &opts), answer_pdf(&book, &serial, &opts)))
             },
             BatchSize::SmallInput,

@@ -1,25 +1,31 @@
 //! Writes a sample book (interior), answer key and cover and prints timings:
-//! `cargo run --release --example foxbook_pdf [out_dir] [trim]` (trim as in an order,
-//! default letter).
-use puzzlepress::puzzles::foxbook::{book_seed, generate, BookSpec, Serial};
+//! `cargo run --release --example foxbook_pdf [out_dir] [trim] [word] [shape]` (trim as in
+//! an order, default letter; word default FOX; shape a built-in name, default rectangle).
+use puzzlepress::puzzles::foxbook::Serial;
 use puzzlepress::puzzles::monitor::Unmonitored;
+use puzzlepress::puzzles::wordbook::{book_for, Shape, WordSpec};
 use puzzlepress::render::cover::{cover_pdf, Paper};
 use puzzlepress::render::foxbook::{answer_pdf, book_pdf};
-use puzzlepress::render::print::{PrintOptions, Trim};
+use puzzlepress::render::print::{default_title, PrintOptions, Trim};
 use std::time::Instant;
 
 fn main() {
-    let dir = std::env::args().nth(1).unwrap_or_else(|| ".".into());
-    let trim = Trim::parse(&std::env::args().nth(2).unwrap_or_else(|| "letter".into())).unwrap();
-    let opts = PrintOptions { trim, lookup_url: "http://localhost:8080/".into(), ..Default::default() };
-    let spec = BookSpec::default();
+    let arg = |i: usize, default: &str| std::env::args().nth(i).unwrap_or_else(|| default.into());
+    let dir = arg(1, ".");
+    let trim = Trim::parse(&arg(2, "letter")).unwrap();
+    let word = arg(3, "FOX");
+    let shape = Shape::parse(&arg(4, "rectangle")).unwrap();
+    let (rows, cols) = if shape == Shape::Rectangle { (32, 20) } else { (28, 28) };
+    let spec = WordSpec { word: word.clone(), shape, rows, cols, ..WordSpec::default() };
+    let plan = spec.validate().unwrap();
+    let opts = PrintOptions { trim, title: default_title(&word), lookup_url: "http://localhost:8080/".into() };
     let serial = Serial::from_bits(0x1234_5678_9ABC).to_string();
     // Best of 20 runs, to see through a busy machine.
     let mut best = [f64::MAX; 4];
     let mut out = None;
     for _ in 0..20 {
         let t = Instant::now();
-        let book = generate(spec, book_seed(b"demo", &serial, spec), &mut Unmonitored).unwrap();
+        let book = book_for(b"demo", &serial, &plan, &mut Unmonitored).unwrap().book;
         let t1 = t.elapsed().as_secs_f64();
         let text = book.text();
         let t2 = t.elapsed().as_secs_f64();
@@ -36,7 +42,7 @@ fn main() {
     std::fs::write(format!("{dir}/book.txt"), &text).unwrap();
     std::fs::write(format!("{dir}/book.pdf"), &b).unwrap();
     std::fs::write(format!("{dir}/answer.pdf"), &a).unwrap();
-    std::fs::write(format!("{dir}/cover.pdf"), cover_pdf(spec, &serial, &opts, Paper::White)).unwrap();
+    std::fs::write(format!("{dir}/cover.pdf"), cover_pdf(&plan, &serial, &opts, Paper::White)).unwrap();
     println!(
         "sample {:.2} ms, text {:.2} ms, book pdf {:.2} ms ({} bytes), answer pdf {:.3} ms ({} bytes); total {:.2} ms",
         best[0],

@@ -107,12 +107,8 @@ pub struct BookArgs {
     /// The book's serial number (case, spaces and hyphens are ignored).
     #[arg(long)]
     pub serial: String,
-    #[arg(long, default_value_t = 200)]
-    pub pages: u32,
-    #[arg(long, default_value_t = 32)]
-    pub rows: u32,
-    #[arg(long, default_value_t = 20)]
-    pub cols: u32,
+    #[command(flatten)]
+    pub book: WordArgs,
     #[command(flatten)]
     pub print: PrintArgs,
     /// Directory to write into (created if missing).
@@ -124,15 +120,65 @@ pub struct BookArgs {
     pub database: DatabaseArgs,
 }
 
+/// What book, as an order's `word`, `letters`, `shape`, `pages`, `rows` and `cols`.
+#[derive(Args, Debug, Clone)]
+pub struct WordArgs {
+    /// The word hidden once in the book (2 to 8 letters).
+    #[arg(long, default_value = "FOX")]
+    pub word: String,
+    /// The letters the pages are made of (default: the word's own).
+    #[arg(long)]
+    pub letters: Option<String>,
+    /// The pages' shape: rectangle, heart, circle, star, fox, or a file of mask rows (`.` a
+    /// letter cell, `#` or a space none).
+    #[arg(long, value_parser = parse_shape)]
+    pub shape: Option<crate::puzzles::wordbook::Shape>,
+    #[arg(long, default_value_t = 200)]
+    pub pages: u32,
+    /// Rows of a page (default 32, or the mask's rows).
+    #[arg(long)]
+    pub rows: Option<u32>,
+    /// Columns of a page (default 20, or the mask's width).
+    #[arg(long)]
+    pub cols: Option<u32>,
+}
+
+fn parse_shape(text: &str) -> Result<crate::puzzles::wordbook::Shape, String> {
+    use crate::puzzles::wordbook::{Shape, SHAPE_NAMES};
+    if let Some((_, shape)) = SHAPE_NAMES.iter().find(|(name, _)| *name == text) {
+        return Ok(shape.clone());
+    }
+    let rows = std::fs::read_to_string(text).map_err(|e| {
+        format!("{text:?} is neither a shape (rectangle, heart, circle, star, fox) nor a readable mask file: {e}")
+    })?;
+    Ok(Shape::Mask(rows.lines().map(str::to_owned).collect()))
+}
+
+impl WordArgs {
+    /// The book, checked as the server checks an order (word and letters read in upper case).
+    pub fn spec(&self) -> anyhow::Result<crate::puzzles::wordbook::WordSpec> {
+        let spec = crate::puzzles::wordbook::WordSpec::with_defaults(
+            Some(self.word.to_ascii_uppercase()),
+            self.letters.as_ref().map(|l| l.to_ascii_uppercase()),
+            self.shape.clone(),
+            Some(self.pages),
+            self.rows,
+            self.cols,
+        );
+        spec.validate().map_err(|e| anyhow::anyhow!("--{}: {}", e.field, e.detail))?;
+        Ok(spec)
+    }
+}
+
 /// How a book is printed, as an order's `trim`, `title` and `lookup_url`.
 #[derive(Args, Debug, Clone)]
 pub struct PrintArgs {
     /// Trim: letter, 6x9, 5.5x8.5, 7x10, a4, a5 or WxH in inches (as the order's `trim`).
     #[arg(long, default_value = "letter")]
     pub trim: String,
-    /// The title (as the order's `title`).
-    #[arg(long, default_value = crate::render::print::DEFAULT_TITLE)]
-    pub title: String,
+    /// The title (as the order's `title`; default "Find the" and the word).
+    #[arg(long)]
+    pub title: Option<String>,
     /// The lookup address printed with the serial, as the book's `lookup_url` (`GET
     /// /books/{serial}` shows it); empty for none. Default: what `serve` gives books on its
     /// default address.
@@ -141,20 +187,23 @@ pub struct PrintArgs {
 }
 
 impl PrintArgs {
-    /// The print options, checked as the server checks an order's.
+    /// The print options for a book of `spec`, checked as the server checks an order's.
     pub fn options(
         &self,
-        spec: crate::puzzles::foxbook::BookSpec,
+        spec: &crate::puzzles::wordbook::WordSpec,
     ) -> anyhow::Result<crate::render::print::PrintOptions> {
         let trim = crate::render::print::Trim::parse(&self.trim)
             .map_err(|e| anyhow::anyhow!("--trim {:?}: {e}", self.trim))?;
         let opts = crate::render::print::PrintOptions {
             trim,
-            title: self.title.trim().to_string(),
+            title: self
+                .title
+                .as_deref()
+                .map_or_else(|| crate::render::print::default_title(&spec.word), |t| t.trim().to_string()),
             lookup_url: self.lookup_url.clone(),
         };
         opts.validate().map_err(|(field, e)| anyhow::anyhow!("--{}: {e}", field.replace('_', "-")))?;
-        crate::render::foxbook::check_letter_size(spec, trim).map_err(|e| anyhow::anyhow!("--trim: {e}"))?;
+        crate::render::foxbook::check_letter_size(spec.size(), trim).map_err(|e| anyhow::anyhow!("--trim: {e}"))?;
         Ok(opts)
     }
 }
@@ -164,12 +213,8 @@ pub struct PrintRunArgs {
     /// How many copies (1..10000).
     #[arg(long)]
     pub copies: u32,
-    #[arg(long, default_value_t = 200)]
-    pub pages: u32,
-    #[arg(long, default_value_t = 32)]
-    pub rows: u32,
-    #[arg(long, default_value_t = 20)]
-    pub cols: u32,
+    #[command(flatten)]
+    pub book: WordArgs,
     #[command(flatten)]
     pub print: PrintArgs,
     /// The paper the interiors are printed on (white or cream); it sets the covers' spine.

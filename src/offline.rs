@@ -6,8 +6,9 @@ use std::io::Write;
 use anyhow::Context;
 
 use crate::cli::{BookArgs, PrintRunArgs};
-use crate::puzzles::foxbook::{book_for, BookSpec, Serial};
+use crate::puzzles::foxbook::Serial;
 use crate::puzzles::monitor::Unmonitored;
+use crate::puzzles::wordbook::{book_for, Plan};
 use crate::render::cover::Paper;
 use crate::render::foxbook::{answer_pdf, book_pdf};
 use crate::render::print::PrintOptions;
@@ -17,10 +18,11 @@ use crate::render::zip::ZipStream;
 pub async fn print_book(args: &BookArgs) -> anyhow::Result<()> {
     let serial =
         Serial::parse(&args.serial).map_err(|e| anyhow::anyhow!("--serial {:?}: {e}", args.serial))?.to_string();
-    let spec = BookSpec { pages: args.pages, rows: args.rows, cols: args.cols };
-    let opts = args.print.options(spec)?;
+    let spec = args.book.spec()?;
+    let opts = args.print.options(&spec)?;
+    let plan = spec.validate()?;
     let secret = crate::cli::book_secret(&args.database.database_url).await?;
-    let book = book_for(secret.as_bytes(), &serial, spec, &mut Unmonitored)?;
+    let book = book_for(secret.as_bytes(), &serial, &plan, &mut Unmonitored)?.book;
     std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
     let files: [(&str, Vec<u8>); 4] = [
         ("book.txt", book.text().into_bytes()),
@@ -33,8 +35,9 @@ pub async fn print_book(args: &BookArgs) -> anyhow::Result<()> {
         std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
     }
     println!(
-        "book {serial}: {} pages, fox on page {}, sha256 {}",
+        "book {serial}: {} pages, {} on page {}, sha256 {}",
         spec.pages,
+        book.answer.word,
         book.answer.page,
         book.content_hash_hex()
     );
@@ -52,9 +55,9 @@ pub async fn print_run(args: &PrintRunArgs) -> anyhow::Result<()> {
         crate::jobs::printruns::MAX_COPIES
     );
     anyhow::ensure!(args.out.is_some() != args.zip.is_some(), "give either --out DIR or --zip FILE");
-    let spec = BookSpec { pages: args.pages, rows: args.rows, cols: args.cols };
-    spec.validate().map_err(|e| anyhow::anyhow!("{e}"))?;
-    let opts = args.print.options(spec)?;
+    let spec = args.book.spec()?;
+    let opts = args.print.options(&spec)?;
+    let plan = spec.validate()?;
     let secret = crate::cli::book_secret(&args.database.database_url).await?;
     let mut sink = match (&args.out, &args.zip) {
         (Some(dir), _) => {
@@ -75,7 +78,7 @@ pub async fn print_run(args: &PrintRunArgs) -> anyhow::Result<()> {
     let started = std::time::Instant::now();
     let mut manifest = String::from(CSV_HEADER);
     for batch in serials.chunks(threads * 4) {
-        for (files, line) in render_batch(secret.as_bytes(), batch, spec, &opts, args.paper, threads)? {
+        for (files, line) in render_batch(secret.as_bytes(), batch, &plan, &opts, args.paper, threads)? {
             sink.write(files)?;
             manifest.push_str(&line.csv());
         }
@@ -96,7 +99,7 @@ type CopyFiles = (Vec<(String, Vec<u8>)>, ManifestLine);
 fn render_batch(
     secret: &[u8],
     serials: &[String],
-    spec: BookSpec,
+    plan: &Plan,
     opts: &PrintOptions,
     paper: Paper,
     threads: usize,
@@ -110,7 +113,7 @@ fn render_batch(
                     chunk
                         .iter()
                         .map(|serial| {
-                            let book = book_for(secret, serial, spec, &mut Unmonitored)?;
+                            let book = book_for(secret, serial, plan, &mut Unmonitored)?.book;
                             Ok(copy_files(&book, serial, opts, paper))
                         })
                         .collect()

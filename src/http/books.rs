@@ -1,5 +1,6 @@
-//! Find the Fox books: order one (`POST /books`), follow it, read its pages and answer,
-//! and download the printable PDFs — all keyed by the book's serial number.
+//! Find the Fox books (or Find the Cat, on heart-shaped pages, …): order one (`POST
+//! /books`), follow it, read its pages and answer, and download the printable PDFs — all
+//! keyed by the book's serial number.
 
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{header, HeaderMap};
@@ -18,7 +19,8 @@ use super::AppState;
 use crate::jobs::kinds::books::BookParams;
 use crate::jobs::kinds::Books;
 use crate::jobs::SubmitError;
-use crate::puzzles::foxbook::{Answer, Book, BookSpec, Serial, SerialError};
+use crate::puzzles::foxbook::{Serial, SerialError};
+use crate::puzzles::wordbook::{self, Plan, Shape, WordAnswer, WordBook, WordSpec};
 use crate::render;
 use crate::render::cover::Paper;
 use crate::render::print::{PrintOptions, Trim};
@@ -56,6 +58,13 @@ pub(crate) struct BookView {
     #[schema(pattern = "^[0-9A-HJKMNP-TV-Z]{11}$", example = "NCB5919RTQP")]
     serial: String,
     state: JobState,
+    /// The word hidden once in the book.
+    #[schema(pattern = "^[A-Z]{2,8}$", example = "FOX")]
+    word: String,
+    /// The letters the pages are made of.
+    #[schema(pattern = "^[A-Z]{2,8}$", example = "FOX")]
+    letters: String,
+    shape: Shape,
     #[schema(minimum = 1, maximum = 1000)]
     pages: i64,
     #[schema(minimum = 3, maximum = 64)]
@@ -125,6 +134,10 @@ impl BookView {
             finished_at: b.finished_at.map(timestamp),
             serial: b.serial,
             state: b.state,
+            // Validated when ordered; a row from before shapes reads as a rectangle.
+            shape: serde_json::from_str(&b.shape).unwrap_or_default(),
+            word: b.word,
+            letters: b.letters,
             pages: b.pages,
             rows: b.rows,
             cols: b.cols,
@@ -138,27 +151,39 @@ impl BookView {
     }
 }
 
-/// A book order: its shape and how it is printed; every member is optional.
-#[derive(Deserialize, utoipa::ToSchema)]
+/// A book order: its word, letters and pages, and how it is printed; every member is
+/// optional.
+#[derive(Deserialize, Default, utoipa::ToSchema)]
 #[serde(default, deny_unknown_fields)]
 pub(crate) struct BookOrder {
+    /// The word hidden exactly once in the book: 2 to 8 letters A-Z (lower case is read
+    /// as upper).
+    #[schema(pattern = "^[A-Za-z]{2,8}$", default = "FOX")]
+    word: Option<String>,
+    /// The letters the pages are made of: distinct, at most 8, containing the word's
+    /// (default: the word's own letters). A word that could not be avoided on them is
+    /// refused, saying which letter to add.
+    #[schema(pattern = "^[A-Za-z]{1,8}$", example = "CATS")]
+    letters: Option<String>,
+    /// Default `rectangle`.
+    shape: Option<Shape>,
     /// Pages of puzzles.
     #[schema(minimum = 1, maximum = 1000, default = 200)]
-    pages: u32,
-    /// Rows of letters on a page.
+    pages: Option<u32>,
+    /// Rows of letters on a page (default 32, or a mask's rows).
     #[schema(minimum = 3, maximum = 64, default = 32)]
-    rows: u32,
-    /// Columns of letters on a page.
+    rows: Option<u32>,
+    /// Columns of letters on a page (default 20, or a mask's width).
     #[schema(minimum = 3, maximum = 64, default = 20)]
-    cols: u32,
+    cols: Option<u32>,
     /// The printed page size (default `letter`). A grid whose letters would print below
     /// 7 pt on it is refused, naming the trims and sizes that fit.
     #[schema(default = "letter")]
     trim: Trim,
     /// Printed on the title page, the answer key and the cover: 1 to 60 printable ASCII
-    /// characters.
+    /// characters. Default: "Find the" and the word ("Find the Cat").
     #[schema(default = "Find the Fox", min_length = 1, max_length = 60)]
-    title: String,
+    title: Option<String>,
     /// Where readers look the answer up (http:// or https://, at most 200 characters),
     /// printed with the serial and as a QR code for `lookup_url?serial=SERIAL`; an empty
     /// string prints none. Default: the server's `--lookup-url`.
@@ -166,31 +191,21 @@ pub(crate) struct BookOrder {
     lookup_url: Option<String>,
 }
 
-impl Default for BookOrder {
-    fn default() -> Self {
-        let spec = BookSpec::default();
-        BookOrder {
-            pages: spec.pages,
-            rows: spec.rows,
-            cols: spec.cols,
-            trim: Trim::default(),
-            title: render::print::DEFAULT_TITLE.to_string(),
-            lookup_url: None,
-        }
-    }
-}
-
 /// Orders a book: a fresh random serial, the book row and its job in one transaction.
 #[utoipa::path(
     post,
     path = "/books",
     tag = "books",
-    summary = "Order a unique Find the Fox book.",
+    summary = "Order a unique Find the Fox book (or Find the Cat, on heart-shaped pages, ...).",
     description = "The book gets a random serial number and is printed by a job. The body is optional; missing \
-                   members take the defaults (200 pages of 32 x 20). FOX appears exactly once in the whole book. An \
+                   members take the defaults (FOX on F, O and X, 200 pages of 32 x 20). The word appears exactly \
+                   once in the whole book: along any of the 8 directions through consecutive letter cells. An \
                    `Idempotency-Key` makes a retried order return the same serial.",
     params(super::openapi::IdempotencyKey),
-    request_body(content = BookOrder, content_type = "application/json", example = json!({"pages": 3, "rows": 8, "cols": 8, "trim": "6x9", "title": "Find the Fox"})),
+    request_body(content = BookOrder, content_type = "application/json", examples(
+        ("fox" = (summary = "A small Find the Fox book", value = json!({"pages": 3, "rows": 8, "cols": 8, "trim": "6x9"}))),
+        ("cat" = (summary = "Find the Cat on heart-shaped pages", value = json!({"word": "CAT", "letters": "CATS", "shape": "heart", "pages": 24, "rows": 24, "cols": 24}))),
+    )),
     responses(
         (status = 202, description = "Ordered. Follow the book at `Location` (or its job).", body = BookView,
             headers(("Location" = String, description = "`/books/{serial}`"))),
@@ -208,17 +223,19 @@ pub(crate) async fn order(
     OptionalJson(order): OptionalJson<BookOrder>,
 ) -> Result<Response, ApiError> {
     caller.require_key("ordering a book")?;
-    let spec = BookSpec { pages: order.pages, rows: order.rows, cols: order.cols };
-    spec.validate_within(&caller.limits(&state).foxbook).map_err(|e| {
-        let crate::puzzles::foxbook::SpecError::OutOfRange { field, .. } = &e;
-        ApiError::invalid(*field, e.to_string())
-    })?;
-    let print = checked_print(&state, spec, order.trim, &order.title, order.lookup_url)?;
+    let (spec, print) = checked_book(
+        &state,
+        &caller,
+        WordSpec::with_defaults(order.word, order.letters, order.shape, order.pages, order.rows, order.cols),
+        order.trim,
+        order.title,
+        order.lookup_url,
+    )?;
     let key = idempotency_key(&headers)?;
     // 50 random bits make a collision rare; the primary key makes it harmless: try again.
     for _ in 0..5 {
         let serial = Serial::from_bits(rand::random::<u64>()).to_string();
-        let params = BookParams { serial, spec, print: print.clone(), copy_of: None };
+        let params = BookParams { serial, spec: spec.clone(), print: print.clone(), copy_of: None };
         let (job, _) = match state.queue.submit::<Books>(&caller.submitter(&state.quotas), &params, key.clone()).await {
             Err(SubmitError::Store(e)) if e.is_unique_violation() => continue,
             other => other?,
@@ -325,11 +342,11 @@ fn parse_serial(raw: &str) -> Result<Serial, ApiError> {
     })
 }
 
-async fn find(state: &AppState, raw: &str, with_letters: bool) -> Result<BookRecord, ApiError> {
+async fn find(state: &AppState, raw: &str, with_pages: bool) -> Result<BookRecord, ApiError> {
     let serial = parse_serial(raw)?;
     state
         .store
-        .book(&serial.to_string(), with_letters)
+        .book(&serial.to_string(), with_pages)
         .await?
         .ok_or_else(|| ApiError::not_found(format!("there is no book with serial number {serial}")))
 }
@@ -374,21 +391,36 @@ fn ensure_printed(record: &BookRecord) -> Result<(), ApiError> {
     Err(ApiError::Conflict { detail, retry_after: pending.then_some(1) })
 }
 
-/// A printed book's answer, read from its record (no letters needed).
-fn stored_answer(record: &BookRecord) -> Result<Answer, ApiError> {
+/// A printed book's answer, read from its record (no pages needed).
+fn stored_answer(record: &BookRecord) -> Result<WordAnswer, ApiError> {
     ensure_printed(record)?;
     let corrupt = |what: String| ApiError::Internal(format!("book {}: {what}", record.serial));
     serde_json::from_value(record.answer.clone().ok_or_else(|| corrupt("no answer".into()))?)
         .map_err(|e| corrupt(e.to_string()))
 }
 
-/// Unpacks a printed book's letters (CPU work for a big book: call it off the async threads).
-pub(crate) fn unpack(record: BookRecord) -> Result<Book, ApiError> {
+/// Unpacks a printed book's pages (CPU work for a big book: call it off the async threads).
+pub(crate) fn unpack(record: BookRecord) -> Result<WordBook, ApiError> {
     let answer = stored_answer(&record)?;
     let corrupt = |what: String| ApiError::Internal(format!("book {}: {what}", record.serial));
-    let spec = BookSpec { pages: record.pages as u32, rows: record.rows as u32, cols: record.cols as u32 };
-    let letters = record.letters.as_deref().ok_or_else(|| corrupt("no letters".into()))?;
-    Book::unpack(spec, letters, answer).map_err(|e| corrupt(format!("{e:?}")))
+    let plan = plan_of(&record)?;
+    let packed = record.packed.as_deref().ok_or_else(|| corrupt("no pages".into()))?;
+    wordbook::unpack(&plan, packed, answer).map_err(|e| corrupt(e.to_string()))
+}
+
+/// A stored book's plan: its word, letters, shape and size.
+pub(crate) fn plan_of(record: &BookRecord) -> Result<Plan, ApiError> {
+    let corrupt = |what: String| ApiError::Internal(format!("book {}: {what}", record.serial));
+    let shape = serde_json::from_str(&record.shape).map_err(|e| corrupt(format!("shape: {e}")))?;
+    let spec = WordSpec {
+        word: record.word.clone(),
+        letters: Some(record.letters.clone()),
+        shape,
+        pages: record.pages as u32,
+        rows: record.rows as u32,
+        cols: record.cols as u32,
+    };
+    spec.validate().map_err(|e| corrupt(e.to_string()))
 }
 
 /// One page of a book.
@@ -398,8 +430,8 @@ pub(crate) struct PageView {
     /// The page number (1-based).
     #[schema(minimum = 1)]
     page: usize,
-    /// The page's rows of letters.
-    #[schema(pattern = "^[FOX]+$")]
+    /// The page's rows of letters; a space where the page's shape has no cell.
+    #[schema(pattern = "^[A-Z ]+$")]
     rows: Vec<String>,
 }
 
@@ -430,7 +462,7 @@ pub(crate) async fn page(
     let owner_sees = caller.may_see(&record.owner);
     let answer = stored_answer(&record)?;
     let pages = record.pages as usize;
-    // A reader holding the book may see the page that holds the fox; the rest of the book
+    // A reader holding the book may see the page that holds the word; the rest of the book
     // is its publisher's.
     let index = n
         .parse::<usize>()
@@ -440,10 +472,11 @@ pub(crate) async fn page(
         .ok_or_else(|| {
             ApiError::not_found(format!("page {} is not in this book; its pages are 1 to {pages}", echo(&n)))
         })?;
-    let spec = BookSpec { pages: record.pages as u32, rows: record.rows as u32, cols: record.cols as u32 };
-    let letters = record.letters.ok_or_else(|| ApiError::Internal(format!("book {}: no letters", record.serial)))?;
-    let page = Book::unpack_page(spec, &letters, index - 1)
-        .map_err(|e| ApiError::Internal(format!("book {}: {e:?}", record.serial)))?;
+    let plan = plan_of(&record)?;
+    let packed =
+        record.packed.as_deref().ok_or_else(|| ApiError::Internal(format!("book {}: no pages", record.serial)))?;
+    let page = wordbook::unpack_page(&plan, packed, index - 1)
+        .map_err(|e| ApiError::Internal(format!("book {}: {e}", record.serial)))?;
     let rows = page.rows_text();
     let wants_text = headers
         .get(header::ACCEPT)
@@ -461,10 +494,10 @@ pub(crate) async fn page(
     get,
     path = "/books/{serial}/answer",
     tag = "books",
-    summary = "Where the fox is.",
+    summary = "Where the word is (the fox, in a Find the Fox book).",
     params(SerialParam),
     responses(
-        (status = 200, description = "The answer.", body = Answer),
+        (status = 200, description = "The answer.", body = WordAnswer),
         (status = 400, response = super::openapi::BadSerial),
         (status = 404, response = super::openapi::NotFound),
         (status = 409, response = super::openapi::NotPrinted),
@@ -474,7 +507,7 @@ pub(crate) async fn page(
 pub(crate) async fn answer(
     State(state): State<AppState>,
     Path(serial): Path<String>,
-) -> Result<Json<Answer>, ApiError> {
+) -> Result<Json<WordAnswer>, ApiError> {
     Ok(Json(stored_answer(&find(&state, &serial, false).await?)?))
 }
 
@@ -504,7 +537,7 @@ pub(crate) async fn book_pdf(
     get,
     path = "/books/{serial}/answer.pdf",
     tag = "books",
-    summary = "The answer key (the fox's page with FOX bold, red and outlined).",
+    summary = "The answer key (the word's page with the word bold, red and outlined).",
     params(SerialParam),
     responses(
         (status = 200, description = "PDF.", content_type = "application/pdf"),
@@ -528,7 +561,7 @@ async fn pdf(
     raw: &str,
     owner_only: Option<&Caller>,
     name: &str,
-    render: fn(&Book, &str, &PrintOptions) -> Vec<u8>,
+    render: fn(&WordBook, &str, &PrintOptions) -> Vec<u8>,
 ) -> Result<Response, ApiError> {
     let record = find(state, raw, true).await?;
     if owner_only.is_some_and(|caller| !caller.may_see(&record.owner)) {
@@ -554,23 +587,30 @@ pub(crate) fn print_options(record: &BookRecord) -> PrintOptions {
     }
 }
 
-/// How an ordered book is printed: the title trimmed, the server's lookup address unless
-/// the order names one, checked (and the letters must print large enough on the trim).
-pub(crate) fn checked_print(
+/// An ordered book checked (word, letters, shape and size within the caller's limits; the
+/// word and letters read in upper case) and how it is printed: the title trimmed ("Find
+/// the" and the word unless the order names one), the server's lookup address unless the
+/// order names one, the letters large enough on the trim.
+pub(crate) fn checked_book(
     state: &AppState,
-    spec: BookSpec,
+    caller: &Caller,
+    mut spec: WordSpec,
     trim: Trim,
-    title: &str,
+    title: Option<String>,
     lookup_url: Option<String>,
-) -> Result<PrintOptions, ApiError> {
+) -> Result<(WordSpec, PrintOptions), ApiError> {
+    spec.word = spec.word.to_ascii_uppercase();
+    spec.letters = spec.letters.map(|l| l.to_ascii_uppercase());
+    spec.validate_within(&caller.limits(state).foxbook)
+        .map_err(|e| ApiError::invalid(e.field, format!("{}: {}", e.field, e.detail)))?;
     let print = PrintOptions {
         trim,
-        title: title.trim().to_string(),
+        title: title.map_or_else(|| render::print::default_title(&spec.word), |t| t.trim().to_string()),
         lookup_url: lookup_url.unwrap_or_else(|| state.lookup_url.to_string()),
     };
     print.validate().map_err(|(field, detail)| ApiError::invalid(field, detail))?;
-    render::foxbook::check_letter_size(spec, print.trim).map_err(|detail| ApiError::invalid("trim", detail))?;
-    Ok(print)
+    render::foxbook::check_letter_size(spec.size(), print.trim).map_err(|detail| ApiError::invalid("trim", detail))?;
+    Ok((spec, print))
 }
 
 /// The query of a cover.
@@ -615,13 +655,13 @@ pub(crate) async fn cover_pdf(
     if !caller.may_see(&record.owner) {
         return Err(ApiError::not_found(format!("there is no book with serial number {}", record.serial)));
     }
-    let spec = BookSpec { pages: record.pages as u32, rows: record.rows as u32, cols: record.cols as u32 };
+    let plan = plan_of(&record)?;
     let opts = print_options(&record);
     let serial = record.serial;
     let paper = q.paper.unwrap_or_default();
     let bytes = {
         let serial = serial.clone();
-        blocking(move || render::cover::cover_pdf(spec, &serial, &opts, paper)).await?
+        blocking(move || render::cover::cover_pdf(&plan, &serial, &opts, paper)).await?
     };
     Ok(pdf_response(bytes, &format!("cover-{serial}.pdf")))
 }

@@ -17,7 +17,7 @@ use super::extract::Json as JsonBody;
 use super::respond::{accepted, blocking, echo, idempotency_key, timestamp};
 use super::AppState;
 use crate::jobs::printruns::{PrintRunOrder, MAX_COPIES};
-use crate::puzzles::foxbook::Answer;
+use crate::puzzles::wordbook::{Shape, WordAnswer};
 use crate::render::cover::Paper;
 use crate::render::print::Trim;
 use crate::render::printrun::{copy_files, ManifestLine, CSV_HEADER};
@@ -49,6 +49,12 @@ pub(crate) struct PrintRunView {
     done: i64,
     /// Copies whose printing failed.
     failed: i64,
+    /// The word, letters and shape of every copy.
+    #[schema(pattern = "^[A-Z]{2,8}$", example = "FOX")]
+    word: String,
+    #[schema(pattern = "^[A-Z]{2,8}$", example = "FOX")]
+    letters: String,
+    shape: Shape,
     #[schema(minimum = 1, maximum = 1000)]
     pages: u32,
     #[schema(minimum = 3, maximum = 64)]
@@ -114,6 +120,7 @@ fn order_of(run: &PrintRunRecord) -> Result<PrintRunOrder, ApiError> {
 
 fn view(run: PrintRunRecord, copies: Vec<PrintRunCopy>) -> Result<PrintRunView, ApiError> {
     let order = order_of(&run)?;
+    let (book, print) = (order.book(), order.print());
     let base = format!("/printruns/{}", run.id);
     let last = copies.last().map(|c| c.copy);
     let more = copies.len() as i64 == COPIES_PER_PAGE && last.is_some_and(|c| c < run.queued);
@@ -123,12 +130,15 @@ fn view(run: PrintRunRecord, copies: Vec<PrintRunCopy>) -> Result<PrintRunView, 
         copies: run.copies,
         done: run.done,
         failed: run.failed,
-        pages: order.pages,
-        rows: order.rows,
-        cols: order.cols,
-        trim: order.trim,
-        title: order.title,
-        lookup_url: order.lookup_url.unwrap_or_default(),
+        letters: String::from_utf8_lossy(&book.alphabet()).into_owned(),
+        word: book.word,
+        shape: book.shape,
+        pages: book.pages,
+        rows: book.rows,
+        cols: book.cols,
+        trim: print.trim,
+        title: print.title,
+        lookup_url: print.lookup_url,
         paper: order.paper,
         created_at: timestamp(run.created_at),
         books: copies.into_iter().map(|c| CopyView { copy: c.copy, serial: c.serial, state: c.state }).collect(),
@@ -177,12 +187,15 @@ pub(crate) async fn order(
     if !(1..=MAX_COPIES).contains(&order.copies) {
         return Err(ApiError::invalid("copies", format!("copies must be 1..{MAX_COPIES} (got {})", order.copies)));
     }
-    order.book().validate_within(&caller.limits(&state).foxbook).map_err(|e| {
-        let crate::puzzles::foxbook::SpecError::OutOfRange { field, .. } = &e;
-        ApiError::invalid(*field, e.to_string())
-    })?;
-    let print = super::books::checked_print(&state, order.book(), order.trim, &order.title, order.lookup_url.take())?;
-    (order.title, order.lookup_url) = (print.title, Some(print.lookup_url));
+    let (spec, print) = super::books::checked_book(
+        &state,
+        &caller,
+        order.book(),
+        order.trim,
+        order.title.take(),
+        order.lookup_url.take(),
+    )?;
+    let order = order.resolved(spec, print);
     let submitter = caller.submitter(&state.quotas);
     let (run, _) = state.queue.order_printrun(&submitter, &order, idempotency_key(&headers)?).await?;
     let copies = state.store.printrun_copies(&run.id, 0, COPIES_PER_PAGE).await?;
@@ -269,7 +282,7 @@ async fn printed(state: &AppState, caller: &Caller, id: &str) -> Result<PrintRun
 
 fn manifest_line(copy: PrintRunCopy, trim: Trim) -> Result<ManifestLine, ApiError> {
     let corrupt = |what: &str| ApiError::Internal(format!("book {}: {what}", copy.serial));
-    let answer: Answer = serde_json::from_value(copy.answer.clone().ok_or_else(|| corrupt("no answer"))?)
+    let answer: WordAnswer = serde_json::from_value(copy.answer.clone().ok_or_else(|| corrupt("no answer"))?)
         .map_err(|e| corrupt(&e.to_string()))?;
     let interior_sha256 = copy.interior_sha256.clone().ok_or_else(|| corrupt("no interior hash"))?;
     Ok(ManifestLine::new(&copy.serial, copy.pages, trim, &answer, interior_sha256))

@@ -14,7 +14,8 @@ use tokio_util::sync::CancellationToken;
 use super::kinds::books::{BookParams, CopyOf};
 use super::kinds::Books;
 use super::{Queue, SubmitError, Submitter};
-use crate::puzzles::foxbook::{BookSpec, Serial};
+use crate::puzzles::foxbook::Serial;
+use crate::puzzles::wordbook::{Shape, WordSpec};
 use crate::render::cover::Paper;
 use crate::render::print::{PrintOptions, Trim};
 use crate::store::{NewPrintRun, PrintRunRecord};
@@ -29,32 +30,45 @@ pub const MAX_COPIES: u32 = 10_000;
 /// Runs the feeder visits per pass.
 const RUNS_PER_PASS: i64 = 100;
 
-/// What a print run makes: `copies` books of one shape, and the cover's paper.
+/// What a print run makes: `copies` books of one word, letters and shape, and the
+/// cover's paper. Members other than `copies` are as in a book order; the order is stored
+/// with each of them resolved, so every copy is printed alike.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PrintRunOrder {
     /// How many copies (1..10000), each a different book with its own serial.
     #[schema(minimum = 1, maximum = 10000)]
     pub copies: u32,
+    /// The word hidden once in each copy.
+    #[serde(default)]
+    #[schema(pattern = "^[A-Za-z]{2,8}$", default = "FOX")]
+    pub word: Option<String>,
+    /// The letters the pages are made of (default: the word's own).
+    #[serde(default)]
+    #[schema(pattern = "^[A-Za-z]{1,8}$")]
+    pub letters: Option<String>,
+    /// Default `rectangle`.
+    #[serde(default)]
+    pub shape: Option<Shape>,
     /// Pages in each book.
-    #[serde(default = "default_pages")]
+    #[serde(default)]
     #[schema(minimum = 1, maximum = 1000, default = 200)]
-    pub pages: u32,
-    /// Rows of letters on a page.
-    #[serde(default = "default_rows")]
+    pub pages: Option<u32>,
+    /// Rows of letters on a page (default 32, or a mask's rows).
+    #[serde(default)]
     #[schema(minimum = 3, maximum = 64, default = 32)]
-    pub rows: u32,
-    /// Columns of letters on a page.
-    #[serde(default = "default_cols")]
+    pub rows: Option<u32>,
+    /// Columns of letters on a page (default 20, or a mask's width).
+    #[serde(default)]
     #[schema(minimum = 3, maximum = 64, default = 20)]
-    pub cols: u32,
+    pub cols: Option<u32>,
     /// The trim every copy is printed at.
     #[serde(default)]
     pub trim: Trim,
-    /// The title on every copy.
-    #[serde(default = "default_title")]
+    /// The title on every copy (default: "Find the" and the word).
+    #[serde(default)]
     #[schema(default = "Find the Fox", max_length = 60)]
-    pub title: String,
+    pub title: Option<String>,
     /// Where readers look their copy's answer up (printed with the serial); the server's
     /// own address when not given (stored resolved, so every copy prints the same).
     #[serde(default)]
@@ -64,34 +78,40 @@ pub struct PrintRunOrder {
     pub paper: Paper,
 }
 
-fn default_title() -> String {
-    PrintOptions::default().title
-}
-
-fn default_pages() -> u32 {
-    BookSpec::default().pages
-}
-
-fn default_rows() -> u32 {
-    BookSpec::default().rows
-}
-
-fn default_cols() -> u32 {
-    BookSpec::default().cols
-}
-
 impl PrintRunOrder {
     /// The book each copy is.
-    pub fn book(&self) -> BookSpec {
-        BookSpec { pages: self.pages, rows: self.rows, cols: self.cols }
+    pub fn book(&self) -> WordSpec {
+        WordSpec::with_defaults(
+            self.word.clone(),
+            self.letters.clone(),
+            self.shape.clone(),
+            self.pages,
+            self.rows,
+            self.cols,
+        )
     }
 
     /// How each copy is printed.
     pub fn print(&self) -> PrintOptions {
         PrintOptions {
             trim: self.trim,
-            title: self.title.clone(),
+            title: self.title.clone().unwrap_or_else(|| crate::render::print::default_title(&self.book().word)),
             lookup_url: self.lookup_url.clone().unwrap_or_default(),
+        }
+    }
+
+    /// The order with the book and its printing as resolved and checked: what is stored.
+    pub fn resolved(self, spec: WordSpec, print: PrintOptions) -> PrintRunOrder {
+        PrintRunOrder {
+            word: Some(spec.word),
+            letters: spec.letters,
+            shape: Some(spec.shape),
+            pages: Some(spec.pages),
+            rows: Some(spec.rows),
+            cols: Some(spec.cols),
+            title: Some(print.title),
+            lookup_url: Some(print.lookup_url),
+            ..self
         }
     }
 }

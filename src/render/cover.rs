@@ -3,10 +3,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::foxbook::{fit_size, interior_pages, printed_serial, wrap_words};
+use super::foxbook::{fit_size, interior_pages, letter_list, pages_phrase, printed_serial, wrap_words};
 use super::pdf::{Document, Font, Paint, Rgb, Style};
 use super::print::{Area, PrintOptions, INCH};
 use crate::puzzles::foxbook::BookSpec;
+use crate::puzzles::wordbook::Plan;
 
 /// Paper the interior is printed on; it sets the spine's width.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -76,8 +77,10 @@ impl CoverGeometry {
     }
 }
 
-/// The cover of the book `serial` of shape `spec`.
-pub fn cover_pdf(spec: BookSpec, serial: &str, opts: &PrintOptions, paper: Paper) -> Vec<u8> {
+/// The cover of the book `serial` of `plan`.
+pub fn cover_pdf(plan: &Plan, serial: &str, opts: &PrintOptions, paper: Paper) -> Vec<u8> {
+    let spec = plan.size();
+    let word = String::from_utf8_lossy(&plan.word);
     let g = CoverGeometry::new(spec, opts, paper);
     let printed = printed_serial(serial);
     let pages = interior_pages(spec.pages);
@@ -99,7 +102,7 @@ pub fn cover_pdf(spec: BookSpec, serial: &str, opts: &PrintOptions, paper: Paper
         panel_y + panel_h / 2.0 - size * 0.35,
         &opts.title,
     );
-    let tagline = format!("One FOX in {} pages of letters", spec.pages);
+    let tagline = format!("One {word} in {} pages of letters", spec.pages);
     let style = Style::new(Font::Sans, fit_size(Font::Sans, &tagline, 14.0, inner.w)).color(INK);
     c.text_centered(style, inner.center_x(), panel_y - 32.0, &tagline);
     c.text_centered(Style::new(Font::Sans, 9.0).color(INK), inner.center_x(), inner.y + 6.0, "A unique puzzle book");
@@ -121,10 +124,10 @@ pub fn cover_pdf(spec: BookSpec, serial: &str, opts: &PrintOptions, paper: Paper
     let inner = Area { x: b.x + SAFE, y: b.y + SAFE, w: b.w - 2.0 * SAFE, h: b.h - 2.0 * SAFE };
     let body = Style::new(Font::Sans, 11.0).color(INK);
     let blurb = format!(
-        "Somewhere in this book the word FOX appears exactly once: across, down or diagonally, forwards or \
-         backwards, among {} pages of {} x {} letters F, O and X. Every copy is different; no one else has \
-         this one.",
-        spec.pages, spec.rows, spec.cols
+        "Somewhere in this book the word {word} appears exactly once: across, down or diagonally, forwards or \
+         backwards, among {} {}. Every copy is different; no one else has this one.",
+        pages_phrase(plan),
+        letter_list(&plan.letters)
     );
     let mut y = inner.top() - 14.0;
     for line in wrap_words(&blurb, body, inner.w) {

@@ -1,5 +1,5 @@
-//! PDFs of a Find the Fox book (the interior), its answer key and its cover, on the trim
-//! the book was ordered with.
+//! PDFs of a Find the Fox book — or Find the Cat, the Owl, … on shaped pages — (the
+//! interior) and its answer key, on the trim the book was ordered with.
 //!
 //! The interior: page 1 (a right-hand page) is the title page, page 2 its back says how to
 //! find the answer (serial, lookup address, QR code), the puzzles follow from page 3 (a
@@ -8,7 +8,8 @@
 
 use super::pdf::{Canvas, Document, Font, Paint, Rgb, Style};
 use super::print::{padded_pages, Area, Layout, PrintOptions, Trim, TrimName, INCH};
-use crate::puzzles::foxbook::{Book, BookSpec, Direction, Page, Serial};
+use crate::puzzles::foxbook::{BookSpec, Serial};
+use crate::puzzles::wordbook::{direction_words, Plan, Shape, WordAnswer, WordBook, WordPage};
 
 const GRID_FONT: Font = Font::Mono;
 const FOX_FONT: Font = Font::MonoBold;
@@ -104,15 +105,15 @@ pub fn check_letter_size(spec: BookSpec, trim: Trim) -> Result<(), String> {
 }
 
 /// The interior: title page, its back, the puzzles, notes pages to an even count of 24 or more.
-pub fn book_pdf(book: &Book, serial: &str, opts: &PrintOptions) -> Vec<u8> {
-    let total = interior_pages(book.spec.pages);
+pub fn book_pdf(book: &WordBook, serial: &str, opts: &PrintOptions) -> Vec<u8> {
+    let total = interior_pages(book.plan.pages as u32);
     let layout = Layout::new(opts.trim, total);
     let printed = printed_serial(serial);
     let trace = format!("{} - serial {printed}", opts.title);
     let mut doc = Document::new();
     doc.set_title(&format!("{} {printed}", opts.title));
     let c = doc.add_page(layout.size);
-    title_page(c, &layout, book.spec, &printed, opts);
+    title_page(c, &layout, &book.plan, &printed, opts);
     layout.footer(c, 1, "", &trace);
     let c = doc.add_page(layout.size);
     answer_help_page(c, &layout, serial, &printed, opts);
@@ -131,9 +132,9 @@ pub fn book_pdf(book: &Book, serial: &str, opts: &PrintOptions) -> Vec<u8> {
     doc.finish()
 }
 
-/// The answer key: one page naming the fox's page, row, column and direction, with that
-/// page's grid and FOX bold, dark red and outlined (it reads in black and white).
-pub fn answer_pdf(book: &Book, serial: &str, opts: &PrintOptions) -> Vec<u8> {
+/// The answer key: one page naming the word's page, row, column and direction, with that
+/// page's grid and the word bold, dark red and outlined (it reads in black and white).
+pub fn answer_pdf(book: &WordBook, serial: &str, opts: &PrintOptions) -> Vec<u8> {
     let layout = Layout::new(opts.trim, 1);
     let printed = printed_serial(serial);
     let a = &book.answer;
@@ -148,21 +149,15 @@ pub fn answer_pdf(book: &Book, serial: &str, opts: &PrintOptions) -> Vec<u8> {
     c.text_centered(Style::new(Font::SansBold, size), mid, y, &heading);
     y -= 16.0;
     c.text_centered(Style::new(Font::Sans, 10.0), mid, y, &format!("Serial {printed}"));
-    let line = format!(
-        "The fox is on page {}, row {}, column {}: the F is there, and FOX reads {}.",
-        a.page,
-        a.row,
-        a.col,
-        direction_words(a.direction)
-    );
+    let line = answer_sentence(a);
     let style = Style::new(Font::Sans, 11.0);
     for text in wrap_words(&line, style, area.w) {
         y -= 16.0;
         c.text_centered(style, mid, y, &text);
     }
     let grid_area = Area { h: y - 8.0 - area.y, ..area };
-    let page = book.fox_page();
-    grid(c, page, GridPlace::fit(page.rows(), page.cols(), grid_area), Some(a.cells0()));
+    let page = &book.pages[a.page as usize - 1];
+    grid(c, page, GridPlace::fit(page.rows(), page.cols(), grid_area), Some(&a.cells0()));
     layout.footer(c, 1, &format!("Page {} of the book", a.page), &format!("{} - serial {printed}", opts.title));
     doc.finish()
 }
@@ -172,17 +167,38 @@ pub fn printed_serial(serial: &str) -> String {
     Serial::parse(serial).map(Serial::grouped).unwrap_or_else(|_| serial.to_string())
 }
 
-fn direction_words(d: Direction) -> &'static str {
-    match d {
-        Direction::Right => "from left to right",
-        Direction::Left => "from right to left",
-        Direction::Down => "downwards",
-        Direction::Up => "upwards",
-        Direction::DownRight => "diagonally down and to the right",
-        Direction::DownLeft => "diagonally down and to the left",
-        Direction::UpRight => "diagonally up and to the right",
-        Direction::UpLeft => "diagonally up and to the left",
+/// Where the word is, in a sentence ("The fox is on page 3, row 4, column 7: …").
+pub fn answer_sentence(a: &WordAnswer) -> String {
+    let subject = if a.word == "FOX" { "The fox".to_string() } else { format!("The word {}", a.word) };
+    let first = a.word.chars().next().unwrap_or('?');
+    format!(
+        "{subject} is on page {}, row {}, column {}: the {first} is there, and {} reads {}.",
+        a.page,
+        a.row,
+        a.col,
+        a.word,
+        direction_words(a.direction)
+    )
+}
+
+/// The letters as a list ("F, O and X").
+pub fn letter_list(letters: &[u8]) -> String {
+    let names: Vec<String> = letters.iter().map(|&l| (l as char).to_string()).collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => names.concat(),
     }
+}
+
+/// What the pages are, for the title page ("200 pages of 32 x 20 letters", "200
+/// heart-shaped pages of 24 x 24 letters").
+pub fn pages_phrase(plan: &Plan) -> String {
+    let kind = match &plan.shape {
+        Shape::Rectangle => String::new(),
+        Shape::Mask(_) => "shaped ".to_string(),
+        named => format!("{}-shaped ", named.name().unwrap_or("shaped")),
+    };
+    format!("{} {kind}pages of {} x {} letters", plan.pages, plan.mask.rows, plan.mask.cols)
 }
 
 /// The largest size up to `max` at which `text` fits in `width`.
@@ -225,7 +241,7 @@ pub fn wrap_words(text: &str, style: Style, width: f32) -> Vec<String> {
     lines
 }
 
-fn title_page(c: &mut Canvas, layout: &Layout, spec: BookSpec, printed: &str, opts: &PrintOptions) {
+fn title_page(c: &mut Canvas, layout: &Layout, plan: &Plan, printed: &str, opts: &PrintOptions) {
     let area = layout.body(1);
     let mid = area.center_x();
     let size = fit_size(Font::SansBold, &opts.title, 36.0, area.w);
@@ -233,17 +249,30 @@ fn title_page(c: &mut Canvas, layout: &Layout, spec: BookSpec, printed: &str, op
     c.text_centered(Style::new(Font::SansBold, size), mid, y, &opts.title);
     y -= 40.0;
     let body = Style::new(Font::Sans, 11.0);
-    let intro = "The word FOX appears exactly once in this book. It may read across, down or diagonally, \
-                 forwards or backwards. Every other page is free of foxes. Happy hunting!";
-    for line in wrap_words(intro, body, area.w.min(5.0 * INCH)) {
+    let intro = title_intro(plan);
+    for line in wrap_words(&intro, body, area.w.min(5.0 * INCH)) {
         c.text_centered(body, mid, y, &line);
         y -= 16.0;
     }
-    let shape = format!("{} pages of {} x {} letters", spec.pages, spec.rows, spec.cols);
+    let shape = pages_phrase(plan);
     c.text_centered(Style::new(Font::Sans, 10.0).color(Rgb::GREY), mid, y - 12.0, &shape);
     let y = area.y + area.h * 0.15;
     c.text_centered(Style::new(Font::Sans, 9.0).color(Rgb::GREY), mid, y + 24.0, "SERIAL NUMBER");
     c.text_centered(Style::new(Font::Mono, 16.0), mid, y, printed);
+}
+
+/// The title page's promise.
+fn title_intro(plan: &Plan) -> String {
+    let word = String::from_utf8_lossy(&plan.word);
+    let rest = if plan.word == b"FOX" { "Every other page is free of foxes." } else { "No other page holds it." };
+    let mut intro = format!(
+        "The word {word} appears exactly once in this book. It may read across, down or diagonally, forwards or \
+         backwards. {rest} Happy hunting!"
+    );
+    if plan.letters.iter().any(|l| !plan.word.contains(l)) {
+        intro.push_str(&format!(" The pages are made of the letters {}.", letter_list(&plan.letters)));
+    }
+    intro
 }
 
 /// The back of the title page: how to find the answer.
@@ -317,28 +346,31 @@ fn notes_page(c: &mut Canvas, layout: &Layout, n: usize) {
 }
 
 /// Draws `page` at `place` with guide numbers (1-based rows and columns, as the answer
-/// names them) around it; `fox` cells (0-based) are bold, dark red and outlined.
-fn grid(c: &mut Canvas, page: &Page, place: GridPlace, fox: Option<[(usize, usize); 3]>) {
+/// names them) around it; cells outside the page's shape stay blank; `word` cells (0-based)
+/// are bold, dark red and outlined.
+fn grid(c: &mut Canvas, page: &WordPage, place: GridPlace, word: Option<&[(usize, usize)]>) {
     let (rows, cols) = (place.rows, place.cols);
     let pitch = place.pitch;
     let size = letter_size(pitch);
-    let is_fox = |r: usize, col: usize| fox.is_some_and(|f| f.contains(&(r, col)));
+    let is_word = |r: usize, col: usize| word.is_some_and(|w| w.contains(&(r, col)));
+    let letter = |r: usize, col: usize| page.letter(r as isize, col as isize).map(char::from);
     let mut cells: Vec<Option<char>> = Vec::with_capacity(cols);
     for r in 0..rows {
         let y = place.baseline(r as isize, GRID_FONT, size);
         cells.clear();
-        cells.extend((0..cols).map(|col| (!is_fox(r, col)).then(|| page.letter(r, col).as_char())));
+        cells.extend((0..cols).map(|col| letter(r, col).filter(|_| !is_word(r, col))));
         c.cell_row(Style::new(GRID_FONT, size), place.left, y, pitch, &cells);
     }
     guides(c, &place);
-    if let Some(f) = fox {
-        for &(r, col) in &f {
+    if let Some(w) = word.filter(|w| !w.is_empty()) {
+        for &(r, col) in w {
             let y = place.baseline(r as isize, FOX_FONT, size);
             let mut cells = vec![None; cols];
-            cells[col] = Some(page.letter(r, col).as_char());
+            cells[col] = letter(r, col);
             c.cell_row(Style::new(FOX_FONT, size).color(FOX_RED), place.left, y, pitch, &cells);
         }
-        let (a, b) = (place.center(f[0].0, f[0].1), place.center(f[2].0, f[2].1));
+        let (first, last) = (w[0], w[w.len() - 1]);
+        let (a, b) = (place.center(first.0, first.1), place.center(last.0, last.1));
         c.stadium(a, b, pitch * 0.46, (pitch * 0.08).max(0.8), Rgb::BLACK);
     }
 }

@@ -293,7 +293,7 @@ pub fn padded_pages(content: usize) -> usize {
 pub struct PrintOptions {
     #[serde(default)]
     pub trim: Trim,
-    #[serde(default = "default_title")]
+    #[serde(default = "fox_title")]
     pub title: String,
     /// Where readers look the answer up (printed on the title page's back, with the serial).
     #[serde(default)]
@@ -301,16 +301,27 @@ pub struct PrintOptions {
 }
 
 pub const DEFAULT_TITLE: &str = "Find the Fox";
+
+/// The title a book of `word` gets when its order names none: "Find the Fox", "Find the
+/// Cat", …
+pub fn default_title(word: &str) -> String {
+    let mut letters = word.chars();
+    match letters.next() {
+        Some(first) => format!("Find the {}{}", first.to_ascii_uppercase(), letters.as_str().to_ascii_lowercase()),
+        None => DEFAULT_TITLE.to_string(),
+    }
+}
+
 pub const MAX_TITLE: usize = 60;
 pub const MAX_LOOKUP_URL: usize = 200;
 
-fn default_title() -> String {
+fn fox_title() -> String {
     DEFAULT_TITLE.to_string()
 }
 
 impl Default for PrintOptions {
     fn default() -> Self {
-        PrintOptions { trim: Trim::default(), title: default_title(), lookup_url: String::new() }
+        PrintOptions { trim: Trim::default(), title: fox_title(), lookup_url: String::new() }
     }
 }
 

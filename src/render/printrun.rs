@@ -6,12 +6,12 @@ use sha2::{Digest, Sha256};
 use super::cover::{cover_pdf, Paper};
 use super::foxbook::{answer_pdf, book_pdf};
 use super::print::{PrintOptions, Trim};
-use crate::puzzles::foxbook::{Answer, Book};
+use crate::puzzles::wordbook::{WordAnswer, WordBook};
 
 /// The manifest's columns.
-pub const CSV_HEADER: &str = "serial,pages,trim,page,row,col,direction,interior_sha256\n";
+pub const CSV_HEADER: &str = "serial,pages,trim,word,page,row,col,direction,interior_sha256\n";
 
-/// One line of a manifest: a printed copy and where its fox is.
+/// One line of a manifest: a printed copy and where its word is.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
 pub struct ManifestLine {
     #[schema(pattern = "^[0-9A-HJKMNP-TV-Z]{11}$")]
@@ -19,11 +19,14 @@ pub struct ManifestLine {
     pub pages: i64,
     /// The trim size the interior is printed at.
     pub trim: String,
-    /// The fox's page, and the row and column of its F (1-based).
+    /// The word hidden in the copy.
+    #[schema(pattern = "^[A-Z]{2,8}$", example = "FOX")]
+    pub word: String,
+    /// The word's page, and the row and column of its first letter (1-based).
     pub page: u32,
     pub row: u32,
     pub col: u32,
-    /// From the F towards the X (`right`, `down-left`, …).
+    /// The reading direction (`right`, `down-left`, …).
     pub direction: String,
     /// SHA-256 (hex) of the copy's interior PDF (`/books/{serial}/book.pdf`).
     #[schema(pattern = "^[0-9a-f]{64}$")]
@@ -31,7 +34,7 @@ pub struct ManifestLine {
 }
 
 impl ManifestLine {
-    pub fn new(serial: &str, pages: i64, trim: Trim, answer: &Answer, interior_sha256: String) -> ManifestLine {
+    pub fn new(serial: &str, pages: i64, trim: Trim, answer: &WordAnswer, interior_sha256: String) -> ManifestLine {
         let direction = serde_json::to_value(answer.direction)
             .ok()
             .and_then(|v| v.as_str().map(str::to_string))
@@ -40,6 +43,7 @@ impl ManifestLine {
             serial: serial.to_string(),
             pages,
             trim: trim.label(),
+            word: answer.word.clone(),
             page: answer.page,
             row: answer.row,
             col: answer.col,
@@ -51,8 +55,16 @@ impl ManifestLine {
     /// The line in the CSV manifest (its fields never hold commas or quotes).
     pub fn csv(&self) -> String {
         format!(
-            "{},{},{},{},{},{},{},{}\n",
-            self.serial, self.pages, self.trim, self.page, self.row, self.col, self.direction, self.interior_sha256
+            "{},{},{},{},{},{},{},{},{}\n",
+            self.serial,
+            self.pages,
+            self.trim,
+            self.word,
+            self.page,
+            self.row,
+            self.col,
+            self.direction,
+            self.interior_sha256
         )
     }
 }
@@ -65,7 +77,7 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 /// A copy's files, named as in the archive (`SERIAL/interior.pdf`, `SERIAL/cover.pdf`,
 /// `SERIAL/answer.pdf`), and its manifest line.
 pub fn copy_files(
-    book: &Book,
+    book: &WordBook,
     serial: &str,
     opts: &PrintOptions,
     paper: Paper,
@@ -74,7 +86,7 @@ pub fn copy_files(
     let line = ManifestLine::new(serial, book.pages.len() as i64, opts.trim, &book.answer, sha256_hex(&interior));
     let files = vec![
         (format!("{serial}/interior.pdf"), interior),
-        (format!("{serial}/cover.pdf"), cover_pdf(book.spec, serial, opts, paper)),
+        (format!("{serial}/cover.pdf"), cover_pdf(&book.plan, serial, opts, paper)),
         (format!("{serial}/answer.pdf"), answer_pdf(book, serial, opts)),
     ];
     (files, line)

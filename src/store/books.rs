@@ -1,4 +1,4 @@
-//! Find the Fox books: looked up by serial, with their job's state.
+//! Find the Fox books (and Find the Cat, …): looked up by serial, with their job's state.
 
 use serde_json::Value;
 
@@ -13,6 +13,11 @@ pub struct NewBook {
     pub pages: i64,
     pub rows: i64,
     pub cols: i64,
+    /// The word, the letters the pages are made of, and the shape as JSON (`"heart"` or
+    /// an array of mask rows).
+    pub word: String,
+    pub letters: String,
+    pub shape: String,
     /// The print run and copy number, for a copy of a run.
     pub printrun: Option<(String, i64)>,
     /// The trim as JSON (`"letter"`, `{"width_in": 5, "height_in": 8}`).
@@ -25,8 +30,8 @@ pub struct NewBook {
 #[derive(Debug, Clone)]
 pub struct PrintedBook {
     pub serial: String,
-    /// Packed letters.
-    pub letters: Vec<u8>,
+    /// The pages, packed as their engine packs them.
+    pub packed: Vec<u8>,
     /// JSON text.
     pub answer: String,
     pub content_hash: String,
@@ -47,12 +52,16 @@ pub struct BookRecord {
     pub pages: i64,
     pub rows: i64,
     pub cols: i64,
+    /// The word, the letters and the shape (JSON), as in [`NewBook`].
+    pub word: String,
+    pub letters: String,
+    pub shape: String,
     /// The trim as JSON, the title and the lookup address it is printed with.
     pub trim: String,
     pub title: String,
     pub lookup_url: String,
-    /// Packed letters; loaded only when asked for, and present once printed.
-    pub letters: Option<Vec<u8>>,
+    /// Packed pages; loaded only when asked for, and present once printed.
+    pub packed: Option<Vec<u8>>,
     pub answer: Option<Value>,
     pub content_hash: Option<String>,
     pub created_at: i64,
@@ -73,10 +82,13 @@ struct BookRow {
     pages: i64,
     rows: i64,
     cols: i64,
+    word: String,
+    letters: String,
+    shape: String,
     trim: String,
     title: String,
     lookup_url: String,
-    letters: Option<Vec<u8>>,
+    packed: Option<Vec<u8>>,
     answer: Option<String>,
     content_hash: Option<String>,
     created_at: i64,
@@ -107,10 +119,13 @@ impl TryFrom<BookRow> for BookRecord {
             pages: r.pages,
             rows: r.rows,
             cols: r.cols,
+            word: r.word,
+            letters: r.letters,
+            shape: r.shape,
             trim: r.trim,
             title: r.title,
             lookup_url: r.lookup_url,
-            letters: r.letters,
+            packed: r.packed,
             content_hash: r.content_hash,
             created_at: r.created_at,
             finished_at: r.finished_at,
@@ -121,16 +136,16 @@ impl TryFrom<BookRow> for BookRecord {
     }
 }
 
-/// A book with its job; `LETTERS` is replaced by `b.letters` or `NULL`.
+/// A book with its job; `PACKED` is replaced by `b.packed` or `NULL`.
 const BOOK_SELECT: &str = "SELECT j.seq, b.serial, b.job_id, j.owner, b.generator_version, b.pages, b.rows, b.cols, \
-     b.trim_size AS trim, b.title, b.lookup_url, LETTERS AS letters, b.answer, b.content_hash, b.created_at, b.finished_at, j.state, j.progress_done, \
+     b.word, b.letters, b.shape, b.trim_size AS trim, b.title, b.lookup_url, PACKED AS packed, b.answer, b.content_hash, b.created_at, b.finished_at, j.state, j.progress_done, \
      j.progress_total, j.error FROM books b JOIN jobs j ON j.id = b.job_id";
 
 impl Store {
-    /// The book with this canonical serial; `with_letters` loads its packed letters too.
+    /// The book with this canonical serial; `with_pages` loads its packed pages too.
     #[tracing::instrument(skip(self), err)]
-    pub async fn book(&self, serial: &str, with_letters: bool) -> Result<Option<BookRecord>> {
-        self.find_book("b.serial = $1", serial, with_letters).await
+    pub async fn book(&self, serial: &str, with_pages: bool) -> Result<Option<BookRecord>> {
+        self.find_book("b.serial = $1", serial, with_pages).await
     }
 
     /// The book printed by this job.
@@ -144,7 +159,7 @@ impl Store {
     #[tracing::instrument(skip(self), err)]
     pub async fn books(&self, owner: Option<&str>, before: Option<i64>, limit: i64) -> Result<Vec<BookRecord>> {
         // Two statements rather than `$1 IS NULL OR …`, so each uses its index.
-        let select = BOOK_SELECT.replace("LETTERS", "NULL");
+        let select = BOOK_SELECT.replace("PACKED", "NULL");
         let order = "ORDER BY j.seq DESC LIMIT";
         let before = before.unwrap_or(i64::MAX);
         let rows: Vec<BookRow> = match owner {
@@ -160,9 +175,9 @@ impl Store {
         rows.into_iter().map(BookRecord::try_from).collect()
     }
 
-    async fn find_book(&self, condition: &str, key: &str, with_letters: bool) -> Result<Option<BookRecord>> {
-        let letters = if with_letters { "b.letters" } else { "NULL" };
-        let sql = format!("{} WHERE {condition}", BOOK_SELECT.replace("LETTERS", letters));
+    async fn find_book(&self, condition: &str, key: &str, with_pages: bool) -> Result<Option<BookRecord>> {
+        let packed = if with_pages { "b.packed" } else { "NULL" };
+        let sql = format!("{} WHERE {condition}", BOOK_SELECT.replace("PACKED", packed));
         let row: Option<BookRow> = with_pool!(self, p => {
             sqlx::query_as(&sql).bind(key).fetch_optional(p).await?
         });

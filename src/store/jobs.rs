@@ -285,7 +285,8 @@ impl Store {
         );
         let insert_book = self.sql(
             "INSERT INTO books (serial, job_id, generator_version, pages, rows, cols, trim_size, title, lookup_url, \
-             printrun, copy, created_at) VALUES ($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, {NOW})",
+             printrun, copy, word, letters, shape, created_at) \
+             VALUES ($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, {NOW})",
         );
         let insert_content = self.sql(CONTENT_UPSERT);
         let now = self.clock_param();
@@ -323,6 +324,9 @@ impl Store {
                             .bind(&book.lookup_url)
                             .bind(book.printrun.as_ref().map(|(run, _)| run))
                             .bind(book.printrun.as_ref().map(|&(_, copy)| copy))
+                            .bind(&book.word)
+                            .bind(&book.letters)
+                            .bind(&book.shape)
                             .execute(&mut *tx)
                             .await?;
                     }
@@ -599,7 +603,7 @@ impl Store {
         );
         let end_attempt = self.sql(END_ATTEMPT);
         let print_book = self.sql(
-            "UPDATE books SET letters = $2, answer = $3, content_hash = $4, interior_sha256 = $5, finished_at = {NOW} \
+            "UPDATE books SET packed = $2, answer = $3, content_hash = $4, interior_sha256 = $5, finished_at = {NOW} \
              WHERE serial = $6 AND job_id = $7",
         );
         let now = self.clock_param();
@@ -625,7 +629,7 @@ impl Store {
                 Some(OnSuccess::Book(book)) => {
                     sqlx::query(&print_book)
                         .bind(now)
-                        .bind(&book.letters)
+                        .bind(&book.packed)
                         .bind(&book.answer)
                         .bind(&book.content_hash)
                         .bind(&book.interior_sha256)

@@ -1,24 +1,25 @@
-//! Find the Fox books: sample the book for a serial under the server secret; the book row
-//! is created with the job and its letters, answer and content hash are written with the
-//! job's success.
+//! Find the Fox books (and Find the Cat, …): sample the book for a serial under the server
+//! secret; the book row is created with the job and its pages, answer and content hash are
+//! written with the job's success.
 
 use serde::{Deserialize, Serialize};
 
 use crate::jobs::{Context, JobKind, RunError};
-use crate::puzzles::foxbook::{book_for_within, BookError, BookSpec, GENERATOR_VERSION};
 use crate::puzzles::monitor::Monitor;
+use crate::puzzles::wordbook::{self, WordSpec, WORD_GENERATOR_VERSION};
 use crate::render;
 use crate::render::print::PrintOptions;
 use crate::store::{NewBook, OnInsert, OnSuccess, PrintedBook};
 
 pub struct Books;
 
-/// Stored with a book job: everything that determines the book except the secret.
+/// Stored with a book job: everything that determines the book except the secret. Jobs
+/// stored before books had words read as FOX books.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct BookParams {
     pub serial: String,
     #[serde(flatten)]
-    pub spec: BookSpec,
+    pub spec: WordSpec,
     /// How it is printed (jobs stored before print options existed read the defaults).
     #[serde(default)]
     pub print: PrintOptions,
@@ -50,21 +51,18 @@ impl JobKind for Books {
     type Output = BookResult;
 
     fn run(ctx: &Context, params: BookParams, monitor: &mut dyn Monitor) -> Result<BookResult, RunError> {
-        let book = book_for_within(&ctx.secret, &params.serial, params.spec, &ctx.limits.foxbook, monitor).map_err(
-            |e| match e {
-                BookError::Cancelled(_) => RunError::Cancelled,
-                e @ BookError::Spec(_) => RunError::Failed(e.to_string()),
-            },
-        )?;
-        let content_hash = book.content_hash_hex();
+        let plan = params.spec.validate_within(&ctx.limits.foxbook).map_err(|e| RunError::Failed(e.to_string()))?;
+        let printed =
+            wordbook::book_for(&ctx.secret, &params.serial, &plan, monitor).map_err(|_| RunError::Cancelled)?;
+        let content_hash = printed.book.content_hash_hex();
         // The interior's hash goes in print run manifests; PDFs are byte-stable, so it is
         // the hash of every later download of this book.
         let interior_sha256 =
-            render::printrun::sha256_hex(&render::foxbook::book_pdf(&book, &params.serial, &params.print));
-        let answer = serde_json::to_string(&book.answer).map_err(|e| RunError::Failed(e.to_string()))?;
+            render::printrun::sha256_hex(&render::foxbook::book_pdf(&printed.book, &params.serial, &params.print));
+        let answer = serde_json::to_string(&printed.book.answer).map_err(|e| RunError::Failed(e.to_string()))?;
         let printed = PrintedBook {
             serial: params.serial.clone(),
-            letters: book.pack(),
+            packed: printed.packed,
             answer,
             content_hash: content_hash.clone(),
             interior_sha256,
@@ -73,12 +71,19 @@ impl JobKind for Books {
     }
 
     fn on_insert(params: &BookParams) -> Option<OnInsert> {
+        let spec = &params.spec;
+        // Orders are validated before they are queued; a spec that no longer validates
+        // fails in `run`, with its reason.
+        let generator_version = spec.validate().map_or(WORD_GENERATOR_VERSION, |plan| plan.generator_version());
         Some(OnInsert::Book(NewBook {
             serial: params.serial.clone(),
-            generator_version: GENERATOR_VERSION as i64,
-            pages: params.spec.pages as i64,
-            rows: params.spec.rows as i64,
-            cols: params.spec.cols as i64,
+            generator_version: generator_version as i64,
+            pages: spec.pages as i64,
+            rows: spec.rows as i64,
+            cols: spec.cols as i64,
+            word: spec.word.clone(),
+            letters: String::from_utf8_lossy(&spec.alphabet()).into_owned(),
+            shape: serde_json::to_string(&spec.shape).expect("a shape serializes"),
             printrun: params.copy_of.as_ref().map(|c| (c.printrun.clone(), c.copy)),
             trim: serde_json::to_string(&params.print.trim).expect("a trim serializes"),
             title: params.print.title.clone(),

@@ -18,25 +18,52 @@ const STREAM_BOOK: u64 = 0;
 const STREAM_WORD: u64 = 1;
 const STREAM_FREE: u64 = 2;
 
-/// Where the one occurrence is. Numbers are 1-based; `cells` lists `[row, col]` of the
-/// word's letters in reading order and `direction` is the reading direction.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+/// Where the one occurrence of the word is. All numbers are 1-based: `row` and `col` are
+/// those of the word's first letter, `direction` is the reading direction, and `cells` lists
+/// `[row, col]` of each letter in reading order.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
+#[schema(as = Answer)]
 pub struct WordAnswer {
+    /// The word (answers stored before books had other words are FOX's).
+    #[serde(default = "fox")]
+    #[schema(pattern = "^[A-Z]{2,8}$", example = "FOX")]
     pub word: String,
+    /// The page holding the word.
+    #[schema(minimum = 1)]
     pub page: u32,
-    pub cells: Vec<[u32; 2]>,
+    /// Row of the first letter.
+    #[schema(minimum = 1)]
+    pub row: u32,
+    /// Column of the first letter.
+    #[schema(minimum = 1)]
+    pub col: u32,
     pub direction: Direction,
+    /// `[row, col]` of each letter of the word, in reading order.
+    #[schema(value_type = Vec<Vec<u32>>, min_items = 2, max_items = 8)]
+    pub cells: Vec<[u32; 2]>,
+}
+
+fn fox() -> String {
+    "FOX".into()
 }
 
 impl WordAnswer {
     /// The answer for occurrence `found` on page `page_index` (0-based).
     pub fn new(word: &[u8], page_index: usize, found: &Occurrence) -> WordAnswer {
+        let cells: Vec<[u32; 2]> = found.cells.iter().map(|&(r, c)| [r as u32 + 1, c as u32 + 1]).collect();
         WordAnswer {
             word: String::from_utf8(word.to_vec()).expect("ASCII"),
             page: page_index as u32 + 1,
-            cells: found.cells.iter().map(|&(r, c)| [r as u32 + 1, c as u32 + 1]).collect(),
+            row: cells[0][0],
+            col: cells[0][1],
             direction: found.direction,
+            cells,
         }
+    }
+
+    /// The cells, 0-based (row, col), in reading order.
+    pub fn cells0(&self) -> Vec<(usize, usize)> {
+        self.cells.iter().map(|&[r, c]| (r as usize - 1, c as usize - 1)).collect()
     }
 }
 

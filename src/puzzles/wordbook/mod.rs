@@ -1,6 +1,6 @@
 //! Find the Fox for any word: books of letter grids over a chosen alphabet and page shape in
-//! which a chosen word appears exactly once (issue 13's engine; not yet wired to the
-//! service, which still prints FOX books with [`crate::puzzles::foxbook`]).
+//! which a chosen word appears exactly once. The default, FOX on F, O, X on rectangles, is
+//! printed by the original [`crate::puzzles::foxbook`] sampler (see [`engine`]).
 //!
 //! A book is a draw from the uniform law over all books with exactly one occurrence: pages
 //! are independent, the word's page is uniform among the pages and uniform over the shape's
@@ -20,6 +20,7 @@
 
 pub mod chain;
 pub mod diagnostics;
+pub mod engine;
 mod generate;
 mod page;
 mod spec;
@@ -27,9 +28,11 @@ mod store;
 #[cfg(test)]
 mod tests;
 
+pub use engine::{book_for, direction_words, unpack, unpack_page, Printed};
 pub use generate::{generate, generate_plan, weight_log2, GenerateError, WordAnswer, WordBook, MAX_WEIGHT_LOG2};
 pub use page::{occurrences, Occurrence, WordPage, NO_CELL};
 pub use spec::{
-    Mask, Plan, Shape, SpecError, WordSpec, COLS_RANGE, MAX_LETTERS, PAGES_RANGE, ROWS_RANGE, WORD_LEN_RANGE,
+    Mask, Plan, Shape, SpecError, WordSpec, COLS_RANGE, MAX_LETTERS, PAGES_RANGE, ROWS_RANGE, SHAPE_NAMES,
+    WORD_LEN_RANGE,
 };
 pub use store::{unpack_pages, word_book_seed, UnpackError, WORD_GENERATOR_VERSION};

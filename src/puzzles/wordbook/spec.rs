@@ -11,9 +11,9 @@ pub const COLS_RANGE: (u32, u32) = (3, 64);
 pub const WORD_LEN_RANGE: (usize, usize) = (2, 8);
 pub const MAX_LETTERS: usize = 8;
 
-/// The shape of every page: which of the `rows` x `cols` cells hold a letter.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+/// The shape of every page: which of the `rows` x `cols` cells hold a letter. In JSON, a
+/// built-in shape is its name (`"heart"`) and a mask is an array of its rows.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Shape {
     /// Every cell.
     #[default]
@@ -29,18 +29,35 @@ pub enum Shape {
     Mask(Vec<String>),
 }
 
+/// The built-in shapes by name.
+pub const SHAPE_NAMES: [(&str, Shape); 5] = [
+    ("rectangle", Shape::Rectangle),
+    ("heart", Shape::Heart),
+    ("circle", Shape::Circle),
+    ("star", Shape::Star),
+    ("fox", Shape::Fox),
+];
+
 impl Shape {
-    /// A built-in shape by name (`rectangle`, `heart`, `circle`, `star`, `fox`), or else the
-    /// text as a mask, one row per line.
-    pub fn parse(text: &str) -> Shape {
-        match text {
-            "rectangle" => Shape::Rectangle,
-            "heart" => Shape::Heart,
-            "circle" => Shape::Circle,
-            "star" => Shape::Star,
-            "fox" => Shape::Fox,
-            _ => Shape::Mask(text.lines().map(str::to_owned).collect()),
+    /// A built-in shape by name, or else (text of `.`, `#`, spaces and line breaks) a mask,
+    /// one row per line; anything else is refused, listing the names.
+    pub fn parse(text: &str) -> Result<Shape, String> {
+        if let Some((_, shape)) = SHAPE_NAMES.iter().find(|(name, _)| *name == text) {
+            return Ok(shape.clone());
         }
+        if text.contains('\n') && text.chars().all(|c| matches!(c, '.' | '#' | ' ' | '\n' | '\r')) {
+            return Ok(Shape::Mask(text.lines().map(str::to_owned).collect()));
+        }
+        let names: Vec<&str> = SHAPE_NAMES.iter().map(|(n, _)| *n).collect();
+        Err(format!(
+            "unknown shape {text:?}: give one of {}, or a mask (an array of rows of `.` for a cell and `#` for none)",
+            names.join(", ")
+        ))
+    }
+
+    /// The built-in shape's name (`None` for a mask).
+    pub fn name(&self) -> Option<&'static str> {
+        SHAPE_NAMES.iter().find(|(_, s)| s == self).map(|(n, _)| *n)
     }
 
     /// The letter cells on a `rows` x `cols` page, or why the mask is unusable.
@@ -67,6 +84,68 @@ impl Shape {
         Ok(Mask { rows, cols, cells })
     }
 }
+
+impl Serialize for Shape {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Shape::Mask(rows) => rows.serialize(s),
+            named => s.serialize_str(named.name().expect("every other shape has a name")),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Shape {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Shape, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Shape;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a shape's name (rectangle, heart, circle, star, fox) or a mask: an array of rows")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Shape, E> {
+                Shape::parse(v).map_err(E::custom)
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Shape, A::Error> {
+                let mut rows = Vec::new();
+                while let Some(row) = seq.next_element::<String>()? {
+                    // Bounded by the largest page, so a hostile mask cannot grow without end.
+                    if rows.len() >= ROWS_RANGE.1 as usize || row.len() > 4 * COLS_RANGE.1 as usize {
+                        return Err(serde::de::Error::custom(format!(
+                            "a mask has at most {} rows of at most {} cells",
+                            ROWS_RANGE.1, COLS_RANGE.1
+                        )));
+                    }
+                    rows.push(row);
+                }
+                Ok(Shape::Mask(rows))
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
+}
+
+impl utoipa::PartialSchema for Shape {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, OneOfBuilder, Type};
+        let names: Vec<&str> = SHAPE_NAMES.iter().map(|(n, _)| *n).collect();
+        OneOfBuilder::new()
+            .description(Some(
+                "The pages' shape: a built-in outline by name, scaled to `rows` x `cols`, or a mask: one string \
+                 per row, `.` for a letter cell and `#` or a space for none (rows and cols default to the \
+                 mask's size).",
+            ))
+            .item(ObjectBuilder::new().schema_type(Type::String).enum_values(Some(names)))
+            .item(
+                ArrayBuilder::new()
+                    .items(ObjectBuilder::new().schema_type(Type::String).pattern(Some("^[.# ]{0,64}$")))
+                    .min_items(Some(3))
+                    .max_items(Some(64)),
+            )
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for Shape {}
 
 /// A fox's head in [-1, 1]² (y down): ear tips at the top corners, snout at the bottom.
 const FOX_OUTLINE: [(f64, f64); 11] = [
@@ -221,6 +300,8 @@ pub struct Plan {
     pub word: Vec<u8>,
     /// The alphabet, ASCII upper case, in the order given (or of first appearance).
     pub letters: Vec<u8>,
+    /// The shape as ordered, and its cells.
+    pub shape: Shape,
     pub mask: Mask,
     pub pages: usize,
     /// A letter that is neither the word's first nor its last: filling cells with it in
@@ -245,6 +326,46 @@ impl Plan {
 }
 
 impl WordSpec {
+    /// The spec an order's optional members make: defaults for missing ones, and a mask's
+    /// own size for missing `rows` and `cols`.
+    pub fn with_defaults(
+        word: Option<String>,
+        letters: Option<String>,
+        shape: Option<Shape>,
+        pages: Option<u32>,
+        rows: Option<u32>,
+        cols: Option<u32>,
+    ) -> WordSpec {
+        let d = WordSpec::default();
+        let shape = shape.unwrap_or_default();
+        let (mask_rows, mask_cols) = match &shape {
+            Shape::Mask(lines) => {
+                (lines.len() as u32, lines.iter().map(|l| l.chars().count()).max().unwrap_or(0) as u32)
+            }
+            _ => (d.rows, d.cols),
+        };
+        WordSpec {
+            word: word.unwrap_or(d.word),
+            letters,
+            shape,
+            pages: pages.unwrap_or(d.pages),
+            rows: rows.unwrap_or(mask_rows),
+            cols: cols.unwrap_or(mask_cols),
+        }
+    }
+
+    /// The letters pages are made of: `letters` as given, else the word's distinct letters
+    /// in order of first appearance.
+    pub fn alphabet(&self) -> Vec<u8> {
+        match &self.letters {
+            Some(text) => text.as_bytes().to_vec(),
+            None => {
+                let word = self.word.as_bytes();
+                word.iter().enumerate().filter(|(i, l)| !word[..*i].contains(l)).map(|(_, &l)| l).collect()
+            }
+        }
+    }
+
     /// Checks every field; the error names the first field to fix.
     pub fn validate(&self) -> Result<Plan, SpecError> {
         let word = self.word.as_bytes().to_vec();
@@ -252,7 +373,7 @@ impl WordSpec {
             return refuse("word", format!("must be 2 to 8 letters A-Z (got {:?})", self.word));
         }
         let letters: Vec<u8> = match &self.letters {
-            None => word.iter().enumerate().filter(|(i, l)| !word[..*i].contains(l)).map(|(_, &l)| l).collect(),
+            None => self.alphabet(),
             Some(text) => {
                 let letters = text.as_bytes().to_vec();
                 if letters.is_empty() || letters.len() > MAX_LETTERS || !letters.iter().all(u8::is_ascii_uppercase) {
@@ -317,7 +438,7 @@ impl WordSpec {
             .shape
             .cells(self.rows as usize, self.cols as usize)
             .map_err(|detail| SpecError { field: "shape", detail })?;
-        let plan = Plan { word, letters, mask, pages: self.pages as usize, filler };
+        let plan = Plan { word, letters, shape: self.shape.clone(), mask, pages: self.pages as usize, filler };
         if plan.placements() == 0 {
             return refuse(
                 "shape",

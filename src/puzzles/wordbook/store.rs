@@ -45,6 +45,12 @@ pub enum UnpackError {
     Length { got: usize, expected: usize },
     #[error("page {page}: a cell outside the shape or the alphabet")]
     Cell { page: usize },
+    #[error("no page {page}")]
+    Page { page: usize },
+    #[error("FOX book: {0}")]
+    Fox(String),
+    #[error("answer: {0}")]
+    Answer(String),
 }
 
 fn packed_len(plan: &Plan) -> usize {
@@ -69,9 +75,9 @@ impl WordBook {
         out
     }
 
-    /// SHA-256 of the packed pages: equal books, equal hashes.
+    /// SHA-256 of [`WordBook::text`], as for FOX books: equal books, equal hashes.
     pub fn content_hash_hex(&self) -> String {
-        Sha256::digest(self.pack()).iter().map(|b| format!("{b:02x}")).collect()
+        Sha256::digest(self.text().as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
     }
 }
 
@@ -82,21 +88,34 @@ pub fn unpack_pages(plan: &Plan, bytes: &[u8]) -> Result<Vec<WordPage>, UnpackEr
     if bytes.len() != expected {
         return Err(UnpackError::Length { got: bytes.len(), expected });
     }
+    (0..plan.pages).map(|p| page_of(plan, bytes, p)).collect()
+}
+
+/// Page `index` (0-based) of [`WordBook::pack`]'s bytes, checked as [`unpack_pages`] checks.
+pub fn unpack_page(plan: &Plan, bytes: &[u8], index: usize) -> Result<WordPage, UnpackError> {
+    let expected = packed_len(plan);
+    if bytes.len() != expected {
+        return Err(UnpackError::Length { got: bytes.len(), expected });
+    }
+    if index >= plan.pages {
+        return Err(UnpackError::Page { page: index + 1 });
+    }
+    page_of(plan, bytes, index)
+}
+
+/// Page `p` of bytes of the right length.
+fn page_of(plan: &Plan, bytes: &[u8], p: usize) -> Result<WordPage, UnpackError> {
     let per_page = plan.mask.rows * plan.mask.cols;
     let nibble = |i: usize| (bytes[i / 2] >> (4 * (i % 2))) & 0xF;
-    (0..plan.pages)
-        .map(|p| {
-            let cells: Vec<u8> = (0..per_page)
-                .map(|i| match nibble(p * per_page + i) {
-                    NO_CELL_NIBBLE => NO_CELL,
-                    n => plan.letters.get(n as usize).copied().unwrap_or(0),
-                })
-                .collect();
-            WordPage::from_cells(plan.mask.rows, plan.mask.cols, cells)
-                .filter(|page| page.fits(&plan.mask, &plan.letters))
-                .ok_or(UnpackError::Cell { page: p + 1 })
+    let cells: Vec<u8> = (0..per_page)
+        .map(|i| match nibble(p * per_page + i) {
+            NO_CELL_NIBBLE => NO_CELL,
+            n => plan.letters.get(n as usize).copied().unwrap_or(0),
         })
-        .collect()
+        .collect();
+    WordPage::from_cells(plan.mask.rows, plan.mask.cols, cells)
+        .filter(|page| page.fits(&plan.mask, &plan.letters))
+        .ok_or(UnpackError::Cell { page: p + 1 })
 }
 
 #[cfg(test)]

@@ -307,9 +307,24 @@ fn refusals_name_the_field() {
     assert_eq!(field(WordSpec { shape: mask, rows: 3, cols: 3, ..base.clone() }), "shape");
     assert_eq!(field(WordSpec { rows: 65, ..base.clone() }), "rows");
     assert_eq!(field(WordSpec { pages: 0, ..base }), "pages");
-    // Shape names parse; anything else is a mask.
-    assert_eq!(Shape::parse("heart"), Shape::Heart);
-    assert_eq!(Shape::parse(".#\n##"), Shape::Mask(vec![".#".into(), "##".into()]));
+    // Shape names parse, and masks as lines; anything else is refused, naming the shapes.
+    assert_eq!(Shape::parse("heart"), Ok(Shape::Heart));
+    assert_eq!(Shape::parse(".#\n##"), Ok(Shape::Mask(vec![".#".into(), "##".into()])));
+    assert!(Shape::parse("hearts").unwrap_err().contains("heart, circle, star, fox"));
+}
+
+#[test]
+fn shapes_are_names_or_arrays_of_rows_in_json() {
+    let parse = |json: &str| serde_json::from_str::<Shape>(json).map_err(|e| e.to_string());
+    assert_eq!(parse(r#""star""#), Ok(Shape::Star));
+    assert_eq!(parse(r###"[".#", "##"]"###), Ok(Shape::Mask(vec![".#".into(), "##".into()])));
+    assert!(parse(r#""square""#).unwrap_err().contains("unknown shape"));
+    assert!(parse("7").unwrap_err().contains("a shape's name"));
+    let huge = serde_json::to_string(&vec!["."; 65]).unwrap();
+    assert!(parse(&huge).unwrap_err().contains("at most 64 rows"));
+    for shape in [Shape::Heart, Shape::Mask(vec!["..".into()])] {
+        assert_eq!(parse(&serde_json::to_string(&shape).unwrap()), Ok(shape));
+    }
 }
 
 #[test]

@@ -1,11 +1,15 @@
 use super::*;
-use crate::puzzles::foxbook::{book_seed, generate};
 use crate::puzzles::monitor::Unmonitored;
+use crate::puzzles::wordbook::{book_for, WordSpec};
 use crate::render::pdf::testing::{ops, pages, shown, Shown};
 use crate::render::print::{CustomTrim, MIN_PAGES};
 
-fn sample(spec: BookSpec) -> Book {
-    generate(spec, book_seed(b"render", "0000000000A", spec), &mut Unmonitored).unwrap()
+fn sample(spec: BookSpec) -> WordBook {
+    sample_word(WordSpec { pages: spec.pages, rows: spec.rows, cols: spec.cols, ..WordSpec::default() })
+}
+
+fn sample_word(spec: WordSpec) -> WordBook {
+    book_for(b"render", "0000000000A", &spec.validate().unwrap(), &mut Unmonitored).unwrap().book
 }
 
 fn opts(trim: Trim) -> PrintOptions {
@@ -168,7 +172,7 @@ fn answer_key_outlines_fox_in_bold() {
         assert_eq!(pages.len(), 1);
         let text = shown(&pages[0]);
         assert!(text.iter().any(|s| s.text.contains("not-a-serial")));
-        let a = book.answer;
+        let a = &book.answer;
         let sentence: String = text.iter().map(|s| s.text.clone()).collect::<Vec<_>>().join(" ");
         assert!(
             sentence.contains(&format!("The fox is on page {}, row {}, column {}", a.page, a.row, a.col)),
@@ -213,4 +217,60 @@ fn words_wrap_within_the_width() {
     assert_eq!(lines.join(" "), "one two three four five six seven");
     let url = "https://example.com/a-very-long-address-without-spaces";
     assert_eq!(wrap_words(url, style, 50.0).concat(), url);
+}
+
+#[test]
+fn fox_book_pdfs_are_byte_stable() {
+    // Rendering changes that alter a FOX book's PDFs must be deliberate: these are the
+    // files every earlier printing of this book produced.
+    let spec = BookSpec { pages: 3, rows: 8, cols: 9 };
+    let book = sample(spec);
+    let sha = |bytes: Vec<u8>| crate::render::printrun::sha256_hex(&bytes);
+    let o = opts(Trim::Named(TrimName::SixByNine));
+    assert_eq!(
+        sha(book_pdf(&book, "0000000000A", &o)),
+        "b07a5bcbfcd2c7451bb91d6793bcbc6e685fdc47f11b9f8eb9c95fc5b89ba136"
+    );
+    assert_eq!(
+        sha(answer_pdf(&book, "0000000000A", &o)),
+        "794ae68fe57ecbd49c550c71ae3df8398963a37456c6086786f6191ce42838d6"
+    );
+    let cover = crate::render::cover::cover_pdf(&book.plan, "0000000000A", &o, crate::render::cover::Paper::Cream);
+    assert_eq!(sha(cover), "f00ebdc349aacd7470c93b283556ec28bacca5c8f0779d471bb469f0abea8932");
+}
+
+#[test]
+fn word_books_print_their_word_shape_and_letters() {
+    let spec = WordSpec {
+        word: "CAT".into(),
+        letters: Some("CATS".into()),
+        shape: crate::puzzles::wordbook::Shape::Heart,
+        pages: 3,
+        rows: 14,
+        cols: 14,
+    };
+    let book = sample_word(spec);
+    let o = PrintOptions { title: "Find the Cat".into(), ..opts(Trim::default()) };
+    let pdf = book_pdf(&book, "0000000000A", &o);
+    let interior = pages(&pdf);
+    let all = |i: usize| shown(&interior[i]).iter().map(|s| s.text.clone()).collect::<Vec<_>>().join(" ");
+    let title = all(0);
+    assert!(title.contains("Find the Cat") && title.contains("The word CAT appears exactly once"), "{title}");
+    assert!(title.contains("letters C, A, T and S") && title.contains("3 heart-shaped pages of 14 x 14"), "{title}");
+    // A heart leaves its corners blank: row 1's letters are fewer than its 14 cells.
+    let row_one: Vec<Shown> =
+        shown(&interior[2]).into_iter().filter(|s| s.font == GRID_FONT && s.size >= LETTER_PT).collect();
+    let letters: usize = row_one.iter().map(|s| s.text.chars().filter(char::is_ascii_uppercase).count()).sum();
+    let cells = book.plan.mask.count();
+    assert_eq!(letters, cells, "one letter per cell of the heart, none outside it");
+    let answer = answer_pdf(&book, "0000000000A", &o);
+    let key = shown(&pages(&answer)[0]);
+    let text = key.iter().map(|s| s.text.clone()).collect::<Vec<_>>().join(" ");
+    assert!(text.contains(&format!("The word CAT is on page {}", book.answer.page)), "{text}");
+    let mut bold: Vec<char> = key.iter().filter(|s| s.font == FOX_FONT).flat_map(|s| s.text.chars()).collect();
+    bold.sort();
+    assert_eq!(bold, ['A', 'C', 'T']);
+    let cover = crate::render::cover::cover_pdf(&book.plan, "0000000000A", &o, crate::render::cover::Paper::White);
+    let cover_text = shown(&pages(&cover)[0]).iter().map(|s| s.text.clone()).collect::<Vec<_>>().join(" ");
+    assert!(cover_text.contains("One CAT in 3 pages") && cover_text.contains("C, A, T and S"), "{cover_text}");
 }

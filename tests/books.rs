@@ -97,6 +97,75 @@ async fn the_offline_cli_prints_what_the_server_serves() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn word_books_on_shaped_pages_offline_are_what_the_server_serves() {
+    let mask_file = std::env::temp_dir().join(format!("pp-mask-{}.txt", uuid::Uuid::new_v4().simple()));
+    let mask = [".........", "...###...", "..#####..", "...###...", ".........", "........."];
+    std::fs::write(&mask_file, mask.join("\n")).unwrap();
+    for db in TestDb::both() {
+        let server = Server::start_with_env(&db.url, &["--workers", "2"], &[("PUZZLEPRESS_SECRET", "word-secret")]);
+        let orders = [
+            (
+                json!({"word": "cat", "letters": "cats", "shape": "heart", "pages": 6, "rows": 16, "cols": 16}),
+                vec!["--word", "cat", "--letters", "CATS", "--shape", "heart"],
+                (6, 16, 16),
+            ),
+            (
+                json!({"word": "DAD", "shape": mask, "pages": 5}),
+                vec!["--word", "DAD", "--shape", mask_file.to_str().unwrap()],
+                (5, 6, 9),
+            ),
+        ];
+        for (body, flags, (pages, rows, cols)) in orders {
+            let (serial, book) = order(&server, body.clone()).await;
+            assert_eq!(book["word"], body["word"].as_str().unwrap().to_uppercase(), "{book}");
+            assert_eq!((book["rows"].as_u64(), book["cols"].as_u64()), (Some(rows as u64), Some(cols as u64)));
+            let word = book["word"].as_str().unwrap().to_string();
+            let title = format!("Find the {}{}", &word[..1], word[1..].to_lowercase());
+            assert_eq!(book["title"], title.as_str());
+            let lookup = book["lookup_url"].as_str().unwrap().to_string();
+            let mut options = flags.clone();
+            options.extend(["--lookup-url", &lookup]);
+            let dir = offline(&serial, "word-secret", pages, rows, cols, &options);
+            let text = std::fs::read(dir.join("book.txt")).unwrap();
+            assert_eq!(hex(&Sha256::digest(&text)), book["content_hash"], "book.txt is the stored book");
+            let answer: serde_json::Value =
+                serde_json::from_slice(&bytes(&server, &format!("/books/{serial}/answer")).await).unwrap();
+            assert_eq!(answer["word"], word.as_str());
+            assert_eq!(answer["cells"].as_array().unwrap().len(), 3);
+            let offline_answer: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(dir.join("answer.json")).unwrap()).unwrap();
+            assert_eq!(answer, offline_answer);
+            // The answer's page served as text: holes are spaces, and the word reads at its cells.
+            let page = common::client()
+                .get(server.url(&format!("/books/{serial}/pages/{}", answer["page"])))
+                .header("accept", "text/plain")
+                .send()
+                .await
+                .unwrap()
+                .text()
+                .await
+                .unwrap();
+            let grid: Vec<&[u8]> = page.lines().map(str::as_bytes).collect();
+            assert_eq!(grid.len(), rows as usize);
+            assert!(grid.iter().any(|row| row.contains(&b' ')), "shaped pages have holes:\n{page}");
+            let read: String = answer["cells"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| grid[c[0].as_u64().unwrap() as usize - 1][c[1].as_u64().unwrap() as usize - 1] as char)
+                .collect();
+            assert_eq!(read, word);
+            for file in ["book.pdf", "answer.pdf"] {
+                let served = bytes(&server, &format!("/books/{serial}/{file}")).await;
+                assert_eq!(served, std::fs::read(dir.join(file)).unwrap(), "{file}");
+            }
+            std::fs::remove_dir_all(dir).unwrap();
+        }
+    }
+    std::fs::remove_file(mask_file).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn a_generated_secret_is_kept_in_the_database_across_restarts() {
     let db = TestDb::postgres();
     let mut first = Server::start(&db.url, &["--workers", "1"]);
@@ -276,7 +345,7 @@ fn the_offline_printrun_writes_each_copy_and_a_manifest_that_agrees_with_it() {
     assert!(status.success());
     let manifest = std::fs::read_to_string(out.join("manifest.csv")).unwrap();
     let mut lines = manifest.lines();
-    assert_eq!(lines.next(), Some("serial,pages,trim,page,row,col,direction,interior_sha256"));
+    assert_eq!(lines.next(), Some("serial,pages,trim,word,page,row,col,direction,interior_sha256"));
     let lines: Vec<&str> = lines.collect();
     assert_eq!(lines.len(), 3);
     for line in lines {
@@ -290,12 +359,12 @@ fn the_offline_printrun_writes_each_copy_and_a_manifest_that_agrees_with_it() {
             std::fs::read(out.join(serial).join("answer.pdf")).unwrap(),
             std::fs::read(single.join("answer.pdf")).unwrap()
         );
-        assert_eq!(fields[7], hex(&Sha256::digest(&interior)), "{serial}: interior hash");
+        assert_eq!(fields[8], hex(&Sha256::digest(&interior)), "{serial}: interior hash");
         let answer: serde_json::Value =
             serde_json::from_slice(&std::fs::read(single.join("answer.json")).unwrap()).unwrap();
         let expected = format!("{},{},{},{}", answer["page"], answer["row"], answer["col"], answer["direction"]);
-        assert_eq!(fields[3..7].join(","), expected.replace('"', ""), "{serial}: the fox's place");
-        assert_eq!(fields[1..3], ["24", "5.5x8.5"]);
+        assert_eq!(fields[4..8].join(","), expected.replace('"', ""), "{serial}: the fox's place");
+        assert_eq!(fields[1..4], ["24", "5.5x8.5", "FOX"]);
         // The cover wraps a 26-page interior (24 puzzles and the title leaf) on cream paper.
         let cover = std::fs::read(out.join(serial).join("cover.pdf")).unwrap();
         let doc = lopdf::Document::load_mem(&cover).unwrap();

@@ -21,7 +21,7 @@ req GET "$RUN/manifest.csv"
 check_status 200 "the manifest as CSV"
 check_header content-type '^text/csv' "CSV content type"
 cp "$BODY_FILE" "$PR_DIR/manifest.csv"
-check_cmd "[ \"\$(head -1 $PR_DIR/manifest.csv)\" = 'serial,pages,trim,page,row,col,direction,interior_sha256' ] && [ \$(wc -l <$PR_DIR/manifest.csv) -eq 5 ]" "a header and a line per copy"
+check_cmd "[ \"\$(head -1 $PR_DIR/manifest.csv)\" = 'serial,pages,trim,word,page,row,col,direction,interior_sha256' ] && [ \$(wc -l <$PR_DIR/manifest.csv) -eq 5 ]" "a header and a line per copy"
 req GET "$RUN/manifest.json"
 cp "$BODY_FILE" "$PR_DIR/manifest.json"
 check_jq '(.copies | length) == 4 and ([.copies[].serial] | join(" ")) == "'"$(echo $SERIALS)"'"' "the JSON manifest lists the copies in order"
@@ -34,7 +34,7 @@ check_cmd "cmp <(unzip -p $PR_DIR/run.zip manifest.csv) $PR_DIR/manifest.csv" "t
 for S in $SERIALS; do
   req GET "/books/$S/answer"
   ANSWER=$(cat "$BODY_FILE")
-  check_cmd "grep -q \"^$S,24,6x9,\$(jq -r '[.page, .row, .col, .direction] | join(\",\")' <<<'$ANSWER'),\" $PR_DIR/manifest.csv" "manifest line of $S agrees with its answer"
+  check_cmd "grep -q \"^$S,24,6x9,FOX,\$(jq -r '[.page, .row, .col, .direction] | join(\",\")' <<<'$ANSWER'),\" $PR_DIR/manifest.csv" "manifest line of $S agrees with its answer"
   curl -s "$BASE/books/$S/book.pdf" -o "$PR_DIR/book.pdf"
   check_cmd "cmp $PR_DIR/book.pdf <(unzip -p $PR_DIR/run.zip $S/interior.pdf)" "$S's interior in the archive is its book.pdf"
   check_cmd "grep -q \",\$(sha256sum <$PR_DIR/book.pdf | cut -d' ' -f1)\$\" <(grep ^$S $PR_DIR/manifest.csv)" "$S's interior hash in the manifest"
@@ -45,6 +45,20 @@ for S in $SERIALS; do
   curl -s "$BASE/books/$S/answer.pdf" -o "$PR_DIR/answer.pdf"
   check_cmd "cmp $PR_DIR/answer.pdf <(unzip -p $PR_DIR/run.zip $S/answer.pdf)" "$S's answer key in the archive is its answer.pdf"
 done
+
+# A run of Owls on round pages: every copy carries the word, letters and shape.
+post_json /printruns '{"copies": 2, "word": "owl", "shape": "circle", "pages": 24, "rows": 14, "cols": 14}'
+check_status 202 "order a print run of another word"
+OWLS=$(header location)
+check_jq '.word == "OWL" and .letters == "OWL" and .shape == "circle" and .title == "Find the Owl"' "the run's word, letters, shape and default title"
+wait_job "$OWLS" 60
+req GET "$OWLS/manifest.csv"
+check_cmd "[ \$(grep -c '^[0-9A-Z]*,24,letter,OWL,' $BODY_FILE) -eq 2 ]" "every manifest line names OWL"
+OWL=$(tail -1 "$BODY_FILE" | cut -d, -f1)
+req GET "/books/$OWL"
+check_jq '.word == "OWL" and .shape == "circle" and .title == "Find the Owl" and .generator_version >= 1' "each copy is an OWL book on round pages"
+post_json /printruns '{"copies": 2, "word": "OWL", "letters": "OW"}'
+check_problem 422 "letters" "letters without the word's L are refused"
 
 # A run still printing: 409 with Retry-After for its manifest and archive.
 post_json /printruns '{"copies": 40, "pages": 400}'

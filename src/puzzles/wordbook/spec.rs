@@ -75,14 +75,84 @@ impl Shape {
             Shape::Fox => Box::new(|x, y| in_polygon(&FOX_OUTLINE, x, y)),
             Shape::Mask(lines) => return Mask::from_lines(lines, rows, cols),
         };
-        // Cell centres in [-1, 1] x [-1, 1] (y grows downwards).
-        let at = |k: usize, n: usize| (2.0 * k as f64 + 1.0) / n as f64 - 1.0;
-        let cells = (0..rows)
-            .flat_map(|r| (0..cols).map(move |c| (r, c)))
-            .map(|(r, c)| inside(at(c, cols), at(r, rows)))
-            .collect();
-        Ok(Mask { rows, cols, cells })
+        // Fitting an outline samples it a few hundred times at most; books are read a page
+        // at a time, so each size is fitted once.
+        type Fitted = std::collections::HashMap<(Shape, usize, usize), Mask>;
+        static FITTED: std::sync::Mutex<Option<Fitted>> = std::sync::Mutex::new(None);
+        let key = (self.clone(), rows, cols);
+        if let Some(mask) = FITTED.lock().ok().and_then(|m| m.as_ref()?.get(&key).cloned()) {
+            return Ok(mask);
+        }
+        let mask = outline_mask(&*inside, rows, cols);
+        if let Ok(mut fitted) = FITTED.lock() {
+            let fitted = fitted.get_or_insert_with(Fitted::new);
+            // Bounded: 4 outlines x 62 x 62 sizes could be asked for.
+            if fitted.len() >= 1024 {
+                fitted.clear();
+            }
+            fitted.insert(key, mask.clone());
+        }
+        Ok(mask)
     }
+}
+
+/// The cells of an outline in [-1, 1]² (y down) on a `rows` x `cols` page: those whose
+/// centre is inside. Sampled on the page itself, a thin tip (the heart's point, the star's
+/// arms) can fall between centres and leave an edge row or column empty; so the outline is
+/// sampled on the smallest slightly larger virtual page on which its cells span exactly
+/// `rows` x `cols`, and cropped to them. Where no such page is near, the first on which
+/// they span at least that much is cropped: columns equally on both sides (outlines are
+/// mirror-symmetric), rows from whichever end is thinner.
+fn outline_mask(inside: &dyn Fn(f64, f64) -> bool, rows: usize, cols: usize) -> Mask {
+    let sample = |vr: usize, vc: usize| -> Vec<bool> {
+        let at = |k: usize, n: usize| (2.0 * k as f64 + 1.0 - n as f64) / n as f64;
+        // Every outline is mirror-symmetric: testing the left half alone keeps rounding from
+        // making a cell and its mirror image disagree.
+        (0..vr).flat_map(|r| (0..vc).map(move |c| inside(-at(c, vc).abs(), at(r, vr)))).collect()
+    };
+    // The first and last occupied row and column of a sampled page.
+    let span = |cells: &[bool], vr: usize, vc: usize| -> Option<((usize, usize), (usize, usize))> {
+        let row = |r: usize| cells[r * vc..(r + 1) * vc].iter().any(|&b| b);
+        let col = |c: usize| (0..vr).any(|r| cells[r * vc + c]);
+        let rows = ((0..vr).find(|&r| row(r))?, (0..vr).rev().find(|&r| row(r))?);
+        let cols = ((0..vc).find(|&c| col(c))?, (0..vc).rev().find(|&c| col(c))?);
+        Some((rows, cols))
+    };
+    let mut roomy = None;
+    let mut exact = None;
+    'search: for vr in rows..=rows + rows / 4 + 2 {
+        for vc in cols..=cols + cols / 4 + 2 {
+            let Some(((r0, r1), (c0, c1))) = span(&sample(vr, vc), vr, vc) else { continue };
+            let (h, w) = (r1 - r0 + 1, c1 - c0 + 1);
+            if (h, w) == (rows, cols) {
+                exact = Some((vr, vc));
+                break 'search;
+            }
+            if roomy.is_none() && h >= rows && w >= cols && (w - cols) % 2 == 0 {
+                roomy = Some((vr, vc));
+            }
+        }
+    }
+    let Some((vr, vc)) = exact.or(roomy) else {
+        // An outline too small to reach the edges: its centres on the page.
+        return Mask { rows, cols, cells: sample(rows, cols) };
+    };
+    let page = sample(vr, vc);
+    let ((mut top, mut bottom), (c0, c1)) = span(&page, vr, vc).expect("found above");
+    let count = |r: usize| page[r * vc..(r + 1) * vc].iter().filter(|&&b| b).count();
+    while bottom - top + 1 > rows {
+        if count(bottom) < count(top) {
+            bottom -= 1;
+        } else {
+            top += 1;
+        }
+    }
+    let left = c0 + (c1 - c0 + 1 - cols) / 2;
+    let cells = (top..top + rows)
+        .flat_map(|r| (left..left + cols).map(move |c| (r, c)))
+        .map(|(r, c)| page[r * vc + c])
+        .collect();
+    Mask { rows, cols, cells }
 }
 
 impl Serialize for Shape {

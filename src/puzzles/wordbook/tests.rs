@@ -374,3 +374,24 @@ fn weights_by_plan() {
     assert_eq!(w("FOX", "FOX", 3, 3), 1);
     assert_eq!(w("ELEPHANT", "ELPHANTS", 32, 20), MAX_WEIGHT_LOG2);
 }
+
+#[test]
+fn built_in_shapes_reach_every_edge_of_the_page_and_are_mirror_symmetric() {
+    // Pages of 9 cells or more a side: smaller ones are too coarse for the outlines' tips.
+    for shape in [Shape::Heart, Shape::Circle, Shape::Star, Shape::Fox] {
+        for rows in [9, 12, 16, 24, 31, 32, 64] {
+            // Pages up to twice as wide as high or high as wide.
+            for cols in [9, 10, 16, 20, 33, 64].into_iter().filter(|&c| c <= 2 * rows && rows <= 2 * c) {
+                let m = shape.cells(rows, cols).unwrap();
+                let row = |r: usize| (0..cols).any(|c| m.cells[r * cols + c]);
+                let col = |c: usize| (0..rows).any(|r| m.cells[r * cols + c]);
+                let edges = [row(0), row(rows - 1), col(0), col(cols - 1)];
+                assert_eq!(edges, [true; 4], "{shape:?} {rows}x{cols}:\n{}", m.rows_text().join("\n"));
+                for r in 0..rows {
+                    let line = &m.cells[r * cols..(r + 1) * cols];
+                    assert!(line.iter().eq(line.iter().rev()), "{shape:?} {rows}x{cols} row {r} is not symmetric");
+                }
+            }
+        }
+    }
+}

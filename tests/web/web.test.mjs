@@ -143,6 +143,63 @@ scenario('order a 3-page book, watch it print, and find its fox by serial', asyn
   await screenshot(page, 'index-answer');
 });
 
+scenario('order Find the Cat on heart-shaped pages, then find the CAT drawn on its heart', async (page) => {
+  await page.goto(`${BASE_URL}/order`);
+  // A shape of one's own that the server refuses marks the drawing.
+  await page.selectOption('#shape', 'mask');
+  assert.equal(await page.isDisabled('#rows'), true, 'a drawn shape sets the rows');
+  await page.fill('#mask', '....\n.x..\n....');
+  await page.fill('#pages', '2');
+  await page.click('#print');
+  const refused = await waitForText(page, '#order-error', (t) => t.length > 0, 30_000);
+  assert.match(refused, /row 2 of the mask has 'x'/, 'the refusal says what is wrong with the drawing');
+  assert.equal(await page.getAttribute('#mask', 'aria-invalid'), 'true', 'the drawing is marked');
+
+  await page.selectOption('#shape', 'heart');
+  await page.fill('#word', 'cat');
+  assert.equal(await page.inputValue('#title'), 'Find the Cat', 'the title follows the word');
+  await page.fill('#letters', 'CATS');
+  await page.fill('#rows', '14');
+  await page.fill('#cols', '14');
+  await page.click('#print');
+  await page.waitForFunction(() => !document.querySelector('#order-done').hidden || document.querySelector('#order-error').textContent, null, {
+    timeout: 120_000,
+  });
+  assert.equal((await page.textContent('#order-error')).trim(), '', 'the order is accepted');
+  assert.equal((await page.textContent('#link-find')).trim(), 'Where is the CAT?');
+  const serial = parseSerial((await page.textContent('#order-serial')).trim()).serial;
+  await screenshot(page, 'order-cat-printed');
+
+  await page.goto(`${BASE_URL}/?serial=${serial}`);
+  const first = await waitForText(page, '#answer-text', (t) => t.length > 0, 60_000);
+  assert.match(first, /^The word CAT is on page [12]\.$/, 'the answer names the word');
+  await page.click('#reveal');
+  const sentence = await waitForText(page, '#answer-text', (t) => t.includes('row'), 10_000);
+  const m = sentence.match(/^The word CAT is on page (\d+), row (\d+), column (\d+), reading ([a-z-]+)\.$/);
+  assert.ok(m, `answer sentence: ${JSON.stringify(sentence)}`);
+  const [p, row, col] = m.slice(1, 4).map(Number);
+  const [dr, dc] = DIRECTIONS[m[4]];
+  const cells = await page.$$eval('#answer-page .fox', (cs) =>
+    cs.map((c) => ({ row: Number(c.dataset.row), col: Number(c.dataset.col), letter: c.textContent.trim() })),
+  );
+  assert.deepEqual(
+    cells.sort((a, b) => (a.row - b.row) * 100 + (a.col - b.col)),
+    [0, 1, 2].map((k) => ({ row: row + k * dr, col: col + k * dc, letter: 'CAT'[k] })).sort((a, b) => (a.row - b.row) * 100 + (a.col - b.col)),
+    'C, A and T highlighted along the direction',
+  );
+  // Drawn on its heart: a letter for each cell of the page's shape and none outside it.
+  const rows = (await (await fetch(`${BASE_URL}/books/${serial}/pages/${p}`)).json()).rows;
+  const letters = rows.join('').replace(/ /g, '').length;
+  assert.ok(letters < 14 * 14, 'a heart leaves cells out');
+  const drawn = await page.$$eval('#answer-page .cell', (cs) => cs.map((c) => `${c.dataset.row},${c.dataset.col}`));
+  assert.equal(drawn.length, letters, 'one drawn letter a cell of the heart');
+  for (const at of drawn) {
+    const [r, c] = at.split(',').map(Number);
+    assert.notEqual(rows[r - 1][c - 1], ' ', `row ${r}, column ${c} is inside the heart`);
+  }
+  await screenshot(page, 'index-answer-cat');
+});
+
 scenario('order a print run of 3 copies, watch it print, and download its manifest', async (page) => {
   await page.goto(`${BASE_URL}/order`);
   await page.fill('#pages', '24');
@@ -166,13 +223,13 @@ scenario('order a print run of 3 copies, watch it print, and download its manife
   const manifest = await page.getAttribute('#link-manifest', 'href');
   const csv = await (await fetch(`${BASE_URL}${manifest}`)).text();
   const lines = csv.trim().split('\n');
-  assert.equal(lines[0], 'serial,pages,trim,page,row,col,direction,interior_sha256');
+  assert.equal(lines[0], 'serial,pages,trim,word,page,row,col,direction,interior_sha256');
   assert.deepEqual(
     lines.slice(1).map((l) => l.split(',')[0]).sort(),
     serials.map((s) => parseSerial(s).serial).sort(),
     'the manifest lists the copies shown',
   );
-  for (const line of lines.slice(1)) assert.deepEqual(line.split(',').slice(1, 3), ['24', '6x9'], `printed on 6x9: ${line}`);
+  for (const line of lines.slice(1)) assert.deepEqual(line.split(',').slice(1, 4), ['24', '6x9', 'FOX'], `printed on 6x9: ${line}`);
   await screenshot(page, 'order-print-run');
 });
 

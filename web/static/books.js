@@ -16,6 +16,9 @@ export async function bookFailure(book) {
   return reason ? `${what}: ${String(reason).trim().replace(/[.\s]+$/, '')}.` : `${what}.`;
 }
 
+/** The answer link's words: "Where is the fox?", "Where is the CAT?". */
+export const whereIs = (word = 'FOX') => (word === 'FOX' ? 'Where is the fox?' : `Where is the ${word}?`);
+
 /** The links a printed book offers. */
 export function bookLinks(serial, paper = 'white') {
   return {

@@ -86,10 +86,13 @@ async function lookup(text) {
   }
 }
 
-/** Step one: only the page, so a reader can still hunt for the fox there. */
+/** "The fox" in a Find the Fox book, "The word CAT" in a Find the Cat book. */
+const subject = (answer) => (answer.word === 'FOX' ? 'The fox' : `The word ${answer.word}`);
+
+/** Step one: only the page, so a reader can still hunt for the word there. */
 function showAnswer(serial, fox, page) {
   const text = $('#answer-text');
-  text.textContent = `The fox is on page ${fox.page}.`;
+  text.textContent = `${subject(fox)} is on page ${fox.page}.`;
   Object.assign(text.dataset, { page: fox.page });
   $('#answer-pdf').href = `/books/${serial}/answer.pdf`;
   $('#answer-viewer').href = `/books/${serial}/view?page=${fox.page}`;
@@ -105,10 +108,10 @@ function showAnswer(serial, fox, page) {
 /** Step two, on request: the place in words, and the page drawn with the word outlined. */
 function revealPlace(fox, page) {
   const text = $('#answer-text');
-  text.textContent = `The fox is on page ${fox.page}, row ${fox.row}, column ${fox.col}, reading ${fox.direction}.`;
-  Object.assign(text.dataset, { row: fox.row, col: fox.col, direction: fox.direction });
+  text.textContent = `${subject(fox)} is on page ${fox.page}, row ${fox.row}, column ${fox.col}, reading ${fox.direction}.`;
+  Object.assign(text.dataset, { row: fox.row, col: fox.col, direction: fox.direction, word: fox.word });
   const box = $('#answer-page');
-  box.replaceChildren(letterPage(page.rows, { page: fox.page, fox: fox.cells }));
+  box.replaceChildren(letterPage(page.rows, { page: fox.page, fox: fox.cells, word: fox.word }));
   $('#reveal-row').hidden = true;
   $('#answer-place').hidden = false;
   text.focus?.();

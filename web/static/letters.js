@@ -1,4 +1,5 @@
-// Drawing one page of a Find-the-Fox book as an SVG grid of letters.
+// Drawing one page of a Find-the-Fox book (or Find the Cat, on a heart…) as an SVG grid of
+// letters.
 import { s } from '/static/app.js';
 
 /** Row and column steps of each reading direction. */
@@ -18,18 +19,19 @@ const MARGIN = 24; // room for the guide numbers on every side, as in the printe
 
 /**
  * An SVG of `rows` (strings of letters), drawn as the book prints it: the grid's typeface
- * (DejaVu Sans Mono), row and column numbers on all four sides. `fox` lists the 1-based
- * [row, col] cells of the word in reading order: they are bold and outlined by a loop, as
- * in the answer key, and get class `fox`.
+ * (DejaVu Sans Mono), row and column numbers on all four sides; a space is a cell outside
+ * the page's shape, left blank. `fox` lists the 1-based [row, col] cells of the word in
+ * reading order: they are bold and outlined by a loop, as in the answer key, and get class
+ * `fox`; `word` names it for screen readers.
  */
-export function letterPage(rows, { page, fox = [] } = {}) {
+export function letterPage(rows, { page, fox = [], word = 'FOX' } = {}) {
   const height = rows.length;
   const width = Math.max(0, ...rows.map((r) => r.length));
   const foxAt = new Map(fox.map(([r, c], i) => [`${r},${c}`, i]));
   const w = 2 * MARGIN + width * CELL;
   const hgt = 2 * MARGIN + height * CELL;
   const label = fox.length
-    ? `Page ${page}: ${height} rows of ${width} letters, with the fox outlined`
+    ? `Page ${page}: ${height} rows of ${width} letters, with ${word === 'FOX' ? 'the fox' : word} outlined`
     : `Page ${page}: ${height} rows of ${width} letters`;
   const svg = s('svg', {
     viewBox: `0 0 ${w} ${hgt}`,
@@ -55,6 +57,7 @@ export function letterPage(rows, { page, fox = [] } = {}) {
   rows.forEach((line, i) => {
     const r = i + 1;
     Array.from(line).forEach((letter, j) => {
+      if (letter === ' ') return;
       const c = j + 1;
       const [x, y] = center(r, c);
       const order = foxAt.get(`${r},${c}`);

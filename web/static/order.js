@@ -1,7 +1,7 @@
 // "/order": order a book, watch it print, then offer its PDFs and viewer.
 import { api, apiKey, setApiKey, poll, showProgress, say, h } from '/static/app.js';
 import { groupSerial } from '/static/serial.js';
-import { bookFailure, bookLinks } from '/static/books.js';
+import { bookFailure, bookLinks, whereIs } from '/static/books.js';
 
 const $ = (sel) => document.querySelector(sel);
 const form = $('#order');
@@ -38,18 +38,73 @@ const FIELDS = [
 ];
 
 // Fields the server may name in a refusal, besides the numbers.
-const OTHER_FIELDS = ['trim', 'title', 'paper'];
+const OTHER_FIELDS = ['word', 'letters', 'shape', 'trim', 'title', 'paper'];
 
-function markInvalid(name) {
-  for (const f of [...FIELDS.map((x) => x.name), ...OTHER_FIELDS]) {
-    $(`#${f}`).setAttribute('aria-invalid', String(f === name));
+const wordInput = $('#word');
+const titleInput = $('#title');
+const shapeSelect = $('#shape');
+const maskField = $('#mask-field');
+
+/** "Find the Cat" for CAT, as the server titles a book whose order names none. */
+const defaultTitle = (word) => `Find the ${word.charAt(0).toUpperCase()}${word.slice(1).toLowerCase()}`;
+
+// The title follows the word until it is edited by hand.
+let titleEdited = false;
+titleInput.addEventListener('input', () => {
+  titleEdited = true;
+});
+wordInput.addEventListener('input', () => {
+  const word = wordInput.value.trim();
+  if (!titleEdited && /^[A-Za-z]{2,8}$/.test(word)) titleInput.value = defaultTitle(word);
+});
+
+// A shape of one's own is drawn as text; its lines set the page's size.
+function showShape() {
+  const own = shapeSelect.value === 'mask';
+  maskField.hidden = !own;
+  for (const name of ['rows', 'cols']) {
+    $(`#${name}`).disabled = own;
+    $(`#${name}-hint`).textContent = own ? 'from your shape' : '3 to 64';
   }
 }
+shapeSelect.addEventListener('change', showShape);
+showShape();
+
+/** The drawn shape's rows, without trailing blank lines. */
+function maskRows() {
+  const lines = $('#mask').value.replace(/\r/g, '').split('\n');
+  while (lines.length && lines[lines.length - 1].trim() === '') lines.pop();
+  return lines;
+}
+
+function markInvalid(name) {
+  const own = shapeSelect.value === 'mask';
+  for (const f of [...FIELDS.map((x) => x.name), ...OTHER_FIELDS, 'mask']) {
+    // A refused shape of one's own is the drawing's fault.
+    const at = f === 'mask' ? own && name === 'shape' : f === name && !(f === 'shape' && own);
+    $(`#${f}`).setAttribute('aria-invalid', String(at));
+  }
+}
+
+/** The element to focus for a refusal of `field`. */
+const fieldInput = (field) => (field === 'shape' && shapeSelect.value === 'mask' ? $('#mask') : $(`#${field}`));
 
 /** The order as JSON, or an error message naming the field at fault. */
 function readOrder() {
   const order = {};
+  order.word = wordInput.value.trim().toUpperCase();
+  if (!/^[A-Z]{2,8}$/.test(order.word)) {
+    return { field: 'word', message: 'Word must be 2 to 8 letters A to Z.' };
+  }
+  const letters = $('#letters').value.trim().toUpperCase();
+  if (!/^[A-Z]{0,8}$/.test(letters)) {
+    return { field: 'letters', message: 'Letters must be up to 8 letters A to Z (or empty for the word’s own).' };
+  }
+  if (letters) order.letters = letters;
+  const own = shapeSelect.value === 'mask';
+  order.shape = own ? maskRows() : shapeSelect.value;
   for (const f of FIELDS) {
+    if (own && (f.name === 'rows' || f.name === 'cols')) continue;
     const raw = $(`#${f.name}`).value.trim();
     const n = Number(raw);
     if (raw === '' || !Number.isInteger(n) || n < f.min || n > f.max) {
@@ -87,10 +142,7 @@ async function orderRun(body) {
   run.section.hidden = false;
   run.done.hidden = true;
   run.heading.textContent = `Printing ${body.copies} copies…`;
-  say(
-    run.status,
-    `${body.pages} pages of ${body.rows} × ${body.cols} letters, trim ${body.trim}, ${body.paper} paper; every copy a different book.`,
-  );
+  say(run.status, `${describe(body)}, trim ${body.trim}, ${body.paper} paper; every copy a different book.`);
   showRun(answer.body);
   const r = await poll(url, { onUpdate: showRun });
   if (r.state !== 'succeeded') {
@@ -114,6 +166,15 @@ async function orderRun(body) {
   run.done.hidden = false;
 }
 
+/** What an order prints, in words: "3 heart-shaped pages of 16 × 16 letters; one CAT". */
+function describe(body) {
+  const size = Array.isArray(body.shape)
+    ? `${body.shape.length} × ${Math.max(...body.shape.map((l) => l.length))}`
+    : `${body.rows} × ${body.cols}`;
+  const kind = body.shape === 'rectangle' ? '' : Array.isArray(body.shape) ? 'shaped ' : `${body.shape}-shaped `;
+  return `${body.pages} ${kind}page${body.pages === 1 ? '' : 's'} of ${size} letters; one ${body.word}`;
+}
+
 function showBook(book) {
   showProgress(bar, book.progress, book.state === 'succeeded');
   const { done: d = 0, total = 0 } = book.progress || {};
@@ -129,7 +190,7 @@ async function order(event) {
   if (!body) {
     formError.textContent = message;
     markInvalid(field);
-    $(`#${field}`).focus();
+    fieldInput(field).focus();
     return;
   }
   if (!keyField.hidden) setApiKey(keyInput.value.trim());
@@ -151,7 +212,7 @@ async function order(event) {
     section.hidden = false;
     done.hidden = true;
     heading.textContent = `Printing book ${groupSerial(serial)}…`;
-    say(status, `${body.pages} page${body.pages === 1 ? '' : 's'} of ${body.rows} × ${body.cols} letters.`);
+    say(status, `${describe(body)}.`);
     showBook(answer.body);
     const book = await poll(url, { onUpdate: showBook });
     if (book.state === 'succeeded') {
@@ -164,6 +225,7 @@ async function order(event) {
       $('#link-answer').href = links.answer;
       $('#link-viewer').href = links.viewer;
       $('#link-find').href = links.find;
+      $('#link-find').textContent = whereIs(book.word);
       done.hidden = false;
     } else {
       heading.textContent = 'The book was not printed';

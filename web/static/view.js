@@ -2,7 +2,7 @@
 import { api, poll, showProgress, say } from '/static/app.js';
 import { parseSerial, groupSerial } from '/static/serial.js';
 import { letterPage } from '/static/letters.js';
-import { bookFailure, bookLinks } from '/static/books.js';
+import { bookFailure, bookLinks, whereIs } from '/static/books.js';
 
 const $ = (sel) => document.querySelector(sel);
 const status = $('#view-status');
@@ -87,6 +87,7 @@ async function start() {
   $('#link-book').href = links.book;
   $('#link-answer').href = links.answer;
   $('#link-find').href = links.find;
+  $('#link-find').textContent = whereIs(book.word);
   viewer.hidden = false;
   const wanted = Number(new URLSearchParams(location.search).get('page')) || 1;
   await showPage(wanted);

@@ -83,8 +83,8 @@ impl Book {
     pub fn pack(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.spec.cells().div_ceil(5));
         let (mut acc, mut place, mut n) = (0u8, 1u8, 0);
-        for letter in self.pages.iter().flat_map(|p| p.letters()) {
-            acc += letter.digit() * place;
+        for digit in self.pages.iter().flat_map(|p| p.digits()) {
+            acc += digit * place;
             n += 1;
             if n == 5 {
                 out.push(acc);

@@ -140,6 +140,20 @@ impl Page {
         }
     }
 
+    /// The letters' digits (F = 0, O = 1, X = 2), row-major, read a word of 64 cells at a
+    /// time from the planes.
+    pub(crate) fn digits(&self) -> impl Iterator<Item = u8> + '_ {
+        let n = self.rows() * self.cols();
+        self.o.iter().zip(&self.x).enumerate().flat_map(move |(w, (&o, &x))| {
+            (0..(n - 64 * w).min(64)).map(move |b| (((o >> b) & 1) | (((x >> b) & 1) << 1)) as u8)
+        })
+    }
+
+    /// The letters as ASCII capitals, row-major.
+    pub fn ascii(&self) -> Vec<u8> {
+        self.digits().map(|d| Letter::ALL[d as usize].as_byte()).collect()
+    }
+
     /// Appends the rows as ASCII, each followed by `\n`.
     pub(crate) fn write_text(&self, out: &mut Vec<u8>) {
         const BYTES: [u8; 4] = [b'F', b'O', b'X', b'?'];

@@ -124,8 +124,7 @@ fn fox_answer(a: &WordAnswer) -> Result<foxbook::Answer, UnpackError> {
 }
 
 fn fox_page(page: &foxbook::Page) -> WordPage {
-    let cells = page.letters().map(|l| l.as_byte()).collect();
-    WordPage::from_cells(page.rows(), page.cols(), cells).expect("a FOX page's letters are capitals")
+    WordPage::from_cells(page.rows(), page.cols(), page.ascii()).expect("a FOX page's letters are capitals")
 }
 
 impl WordBook {

@@ -128,7 +128,7 @@ fn outline_mask(inside: &dyn Fn(f64, f64) -> bool, rows: usize, cols: usize) -> 
                 exact = Some((vr, vc));
                 break 'search;
             }
-            if roomy.is_none() && h >= rows && w >= cols && (w - cols) % 2 == 0 {
+            if roomy.is_none() && h >= rows && w >= cols && (w - cols).is_multiple_of(2) {
                 roomy = Some((vr, vc));
             }
         }

@@ -332,6 +332,10 @@ scenario('fox in a hole: giving up after hole 1 four times draws a valid escape'
 scenario('One Up: solves the 7 July 2024 example', async (page) => {
   await page.goto(`${BASE_URL}/oneup`);
   await page.click('#load-example');
+  // The example arrives by fetch: solve it once it is in the box, not the empty box before.
+  await page.waitForFunction(() => document.querySelector('#puzzle-text').value.includes('Row regions'), null, {
+    timeout: 30_000,
+  });
   await page.click('#solve');
   await page.waitForSelector('#oneup-status:not(:empty), #puzzle-error:not(:empty)', { timeout: 90_000 });
   assert.equal((await page.textContent('#puzzle-error')).trim(), '', 'the example parses');

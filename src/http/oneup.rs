@@ -17,7 +17,9 @@ use super::respond::{blocking, echo, idempotency_key, pdf_response, short_id, tr
 use super::AppState;
 use crate::jobs::kinds::oneup::{GenerateParams, SolveParams};
 use crate::jobs::kinds::{OneUpPuzzles, OneUpSolves};
-use crate::puzzles::oneup::{ErrorKind, Method, MetropolisOptions, ParseError, Puzzle, MAX_SIZE, MIN_SIZE};
+use crate::puzzles::oneup::{
+    ClueSymmetry, ErrorKind, Level, Method, MetropolisOptions, ParseError, Puzzle, MAX_SIZE, MIN_SIZE,
+};
 use crate::render;
 use crate::render::print::SheetSpec;
 
@@ -255,6 +257,15 @@ pub(crate) struct PuzzleRequest {
     #[serde(default)]
     #[schema(nullable = false, minimum = 0)]
     seed: Option<u64>,
+    /// The level wanted, graded by the hardest technique a person needs: `easy` (singles),
+    /// `medium` (pairs and triples), `hard` (region wings), `expert` (short trials).
+    /// Default: whatever level the first puzzle drawn has.
+    #[serde(default)]
+    #[schema(nullable = false)]
+    level: Option<Level>,
+    /// `rotational`: a clue's mirror image through the centre is a clue too.
+    #[serde(default)]
+    clue_symmetry: ClueSymmetry,
 }
 
 fn default_size() -> usize {
@@ -263,7 +274,7 @@ fn default_size() -> usize {
 
 impl Default for PuzzleRequest {
     fn default() -> Self {
-        PuzzleRequest { size: default_size(), seed: None }
+        PuzzleRequest { size: default_size(), seed: None, level: None, clue_symmetry: ClueSymmetry::None }
     }
 }
 
@@ -271,12 +282,14 @@ impl Default for PuzzleRequest {
     post,
     path = "/oneup/puzzles",
     tag = "oneup",
-    summary = "Queue the generation of a new puzzle with exactly one solution.",
-    description = "Random walls (1 to 3 regions a row and column), a random filling, then a minimal set of clues. \
-                   The same size and seed give the same puzzle; without a seed the server draws one (from the \
-                   `Idempotency-Key` if given, so a retry matches). The body is optional.",
+    summary = "Queue the generation of a new puzzle with exactly one solution, at a chosen level.",
+    description = "Random walls (1 to 3 regions a row and column), a random filling, then a minimal set of clues \
+                   (in pairs through the centre with `clue_symmetry: rotational`); puzzles are drawn until one has \
+                   the `level` asked for, graded by the human-style solver. The same request and seed give the \
+                   same puzzle; without a seed the server draws one (from the `Idempotency-Key` if given, so a \
+                   retry matches). The body is optional.",
     params(super::openapi::IdempotencyKey),
-    request_body(content = PuzzleRequest, content_type = "application/json", example = json!({"size": 8, "seed": 42})),
+    request_body(content = PuzzleRequest, content_type = "application/json", example = json!({"size": 8, "seed": 42, "level": "medium", "clue_symmetry": "rotational"})),
     responses(
         (status = 202, description = "Queued; follow it at `Location`.", body = OneUpGenerated,
             headers(("Location" = String, description = "`/oneup/puzzles/{id}`"))),
@@ -310,6 +323,6 @@ pub(crate) async fn create_puzzle(
         }
         None => rand::random::<u64>() >> 11,
     });
-    let params = GenerateParams { size: req.size, seed };
+    let params = GenerateParams { size: req.size, seed, level: req.level, clue_symmetry: req.clue_symmetry };
     resource::enqueue::<OneUpPuzzles>(&state, &caller, &headers, &params).await
 }

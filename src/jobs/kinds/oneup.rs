@@ -8,7 +8,8 @@ use crate::jobs::{Context, JobKind, RunError};
 use crate::puzzles::monitor::Monitor;
 pub use crate::puzzles::oneup::Method;
 use crate::puzzles::oneup::{
-    self, ExactStats, Generated, MetropolisError, MetropolisOptions, MetropolisStats, Puzzle, SolveOutcome,
+    self, ClueSymmetry, ExactStats, GenerateError, GenerateOptions, Generated, Level, MetropolisError,
+    MetropolisOptions, MetropolisStats, Puzzle, SolveOutcome,
 };
 
 pub struct OneUpSolves;
@@ -31,6 +32,11 @@ pub struct GenerateParams {
     #[schema(minimum = 4, maximum = 9)]
     pub size: usize,
     pub seed: u64,
+    /// The level asked for (jobs stored before levels took any).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<Level>,
+    #[serde(default)]
+    pub clue_symmetry: ClueSymmetry,
 }
 
 /// A solve's result, from the exact solver or the Metropolis sampler (`method` says which).
@@ -76,7 +82,11 @@ impl JobKind for OneUpPuzzles {
     type Output = GenerateOutput;
 
     fn run(_: &Context, params: GenerateParams, monitor: &mut dyn Monitor) -> Result<GenerateOutput, RunError> {
-        let generated = oneup::generate(params.size, params.seed, monitor)?;
+        let options = GenerateOptions { size: params.size, level: params.level, symmetry: params.clue_symmetry };
+        let generated = oneup::generate_with(&options, params.seed, monitor).map_err(|e| match e {
+            GenerateError::Cancelled(_) => RunError::Cancelled,
+            e @ GenerateError::NotFound { .. } => RunError::Failed(e.to_string()),
+        })?;
         Ok(GenerateOutput { generated, size: params.size, seed: params.seed })
     }
 }

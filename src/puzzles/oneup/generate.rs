@@ -1,9 +1,12 @@
 //! Seeded generator: random walls, a random valid filling (exact solver with shuffled
-//! digit order), then every clue is tried for removal in random order and dropped when
-//! the solution stays unique, which leaves a minimal clue set.
+//! digit order), then every clue is tried for removal in random order (with its mirror
+//! image through the centre, for rotational symmetry) and dropped when the solution stays
+//! unique, which leaves a minimal clue set. The puzzle is graded by the human-style solver
+//! ([`super::logic`]); a request for a level draws puzzles until one has it.
 
+use super::logic::{solve_logically, Level, Technique};
 use super::puzzle::{Clue, Layout, Puzzle, MAX_SIZE, MIN_SIZE};
-use super::solve::{ExactOptions, ExactStats, Model};
+use super::solve::{ExactOptions, Model};
 use crate::puzzles::monitor::{Cancelled, Monitor, Unmonitored};
 use crate::puzzles::rng::Rng;
 use serde::{Deserialize, Serialize};
@@ -13,8 +16,10 @@ const FILL_NODES: u64 = 20_000;
 /// Node budget per uniqueness check (real checks need at most a few hundred); a clue whose
 /// removal cannot be decided within it is kept, which is always safe.
 const CHECK_NODES: u64 = 200_000;
+/// Puzzles drawn for one request at most before it is refused.
+pub const MAX_ATTEMPTS: usize = 20_000;
 
-/// A generated puzzle, its unique solution and how hard the exact solver found it.
+/// A generated puzzle, its unique solution and how hard it is.
 /// Serializes as `{"puzzle": {"text": "...", "json": {...}}, "solution": [...], "difficulty": {...}}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Generated {
@@ -27,90 +32,242 @@ pub struct Generated {
     pub difficulty: Difficulty,
 }
 
-/// Difficulty measures of a generated puzzle.
+/// How hard a generated puzzle is: for a person (its level, the techniques its logical
+/// solution uses and its steps) and for the exact solver.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Difficulty {
     pub clues: usize,
+    /// The hardest technique's level.
+    pub level: Level,
+    /// The techniques the logical solution uses, easiest first.
+    pub techniques: Vec<Technique>,
+    /// Steps of the logical solution.
+    pub steps: usize,
     /// Exact-solver nodes to find the solution and prove it unique (1 = no guessing).
     pub nodes: u64,
     pub backtracks: u64,
     pub max_depth: usize,
-    pub level: Level,
 }
 
-/// Coarse rating from the exact solver's effort.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+/// Where clues may stand.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum Level {
-    /// Region logic alone (naked and hidden singles) solves it: 1 search node.
-    Easy,
-    /// Some guessing, at most [`MEDIUM_NODES`] search nodes.
-    Medium,
-    /// More than [`MEDIUM_NODES`] search nodes.
-    Hard,
+pub enum ClueSymmetry {
+    /// Anywhere.
+    #[default]
+    None,
+    /// A clue's mirror image through the grid's centre is a clue too.
+    Rotational,
 }
 
-pub const MEDIUM_NODES: u64 = 20;
-
-impl Difficulty {
-    fn from_stats(clues: usize, s: &ExactStats) -> Difficulty {
-        let level = match s.nodes {
-            0 | 1 => Level::Easy,
-            n if n <= MEDIUM_NODES => Level::Medium,
-            _ => Level::Hard,
-        };
-        Difficulty { clues, nodes: s.nodes, backtracks: s.backtracks, max_depth: s.max_depth, level }
-    }
+/// What to generate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GenerateOptions {
+    /// 4 to 9 (clamped).
+    pub size: usize,
+    /// The level wanted; `None` takes the first puzzle the ladder solves.
+    pub level: Option<Level>,
+    pub symmetry: ClueSymmetry,
 }
 
-/// Generates a `size` x `size` puzzle (clamped to 4..=9) from `seed`; same seed, same puzzle.
-pub fn generate(size: usize, seed: u64, progress: &mut dyn Monitor) -> Result<Generated, Cancelled> {
-    let n = size.clamp(MIN_SIZE, MAX_SIZE);
-    let cells = n * n;
+/// Why no puzzle was generated.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GenerateError {
+    #[error("cancelled")]
+    Cancelled(#[from] Cancelled),
+    #[error(
+        "no {size} x {size} puzzle at level {} was found in {attempts} attempts; try another seed, size or level",
+        level.map_or("any", Level::as_str)
+    )]
+    NotFound { size: usize, level: Option<Level>, attempts: usize },
+}
+
+/// Generates a `size` x `size` puzzle (clamped to 4..=9) of any level from `seed`; same
+/// seed, same puzzle.
+pub fn generate(size: usize, seed: u64, progress: &mut dyn Monitor) -> Result<Generated, GenerateError> {
+    generate_with(&GenerateOptions { size, level: None, symmetry: ClueSymmetry::None }, seed, progress)
+}
+
+/// Swaps of one clue for another tried on a drawn puzzle that is easier than the level
+/// asked for, before drawing anew.
+const CLIMB_SWAPS: usize = 40;
+
+/// Generates a puzzle as `options` ask from `seed`. A drawn puzzle easier than the level
+/// asked for is made harder by swapping a clue (or a pair, with symmetry) for another
+/// while the solution stays unique, keeping each swap that does not make it easier and
+/// stopping at the level asked for (one that overshoots is not taken); after
+/// [`CLIMB_SWAPS`] swaps a new puzzle is drawn. Progress is reported in attempts.
+pub fn generate_with(
+    options: &GenerateOptions,
+    seed: u64,
+    progress: &mut dyn Monitor,
+) -> Result<Generated, GenerateError> {
+    let n = options.size.clamp(MIN_SIZE, MAX_SIZE);
     let mut rng = Rng::from_u64(seed);
-    let (rows, cols, model, filling) = loop {
-        if !progress.update(0, cells as u64) {
-            return Err(Cancelled);
+    for attempt in 0..MAX_ATTEMPTS {
+        if !progress.update(attempt as u64, MAX_ATTEMPTS as u64) {
+            return Err(Cancelled.into());
         }
-        let row_splits = random_splits(n, &mut rng);
-        let Some(col_splits) = matching_splits(&row_splits, &mut rng) else {
+        let mut draw = Draw::new(n, options.symmetry, &mut rng)?;
+        // Grading stops at the hardest technique the level asked for allows: a puzzle
+        // that needs more is not taken, whatever it needs.
+        let cap = options.level.map_or(Technique::Trial, Level::hardest);
+        let Some(mut level) = draw.level(cap) else { continue };
+        let Some(want) = options.level else { return Ok(draw.finish(level)?) };
+        if level == want {
+            return Ok(draw.finish(level)?);
+        }
+        if level > want {
             continue;
-        };
-        let (rows, cols) = (labels(&row_splits), transpose(&labels(&col_splits)));
-        let model = Model::new(&Layout::from_labels(&rows, &cols));
-        let options = ExactOptions { limit_solutions: 1, max_nodes: FILL_NODES };
-        if let Some(filling) = model.search(&[], &options, Some(&mut rng), &mut Unmonitored)?.first {
-            break (rows, cols, model, filling);
         }
-    };
-
-    let mut order: Vec<usize> = (0..cells).collect();
-    rng.shuffle(&mut order);
-    let mut kept = vec![true; cells];
-    let unique_options = ExactOptions { limit_solutions: 2, max_nodes: CHECK_NODES };
-    for (done, &cell) in order.iter().enumerate() {
-        if !progress.update(done as u64, cells as u64) {
-            return Err(Cancelled);
-        }
-        kept[cell] = false;
-        let run = model.search(&givens(&kept, &filling), &unique_options, None, &mut Unmonitored)?;
-        if run.stats.solutions_found != 1 || run.exhausted_budget {
-            kept[cell] = true;
+        for _ in 0..CLIMB_SWAPS {
+            let Some(swapped) = draw.swap(&mut rng)? else { continue };
+            match swapped.level(cap) {
+                Some(l) if l == want => return Ok(swapped.finish(l)?),
+                Some(l) if l >= level && l < want => (draw, level) = (swapped, l),
+                _ => {}
+            }
         }
     }
-    let final_givens = givens(&kept, &filling);
-    let run = model.search(&final_givens, &unique_options, None, &mut Unmonitored)?;
-    let clues =
-        final_givens.iter().map(|&(cell, digit)| Clue { row: cell / n + 1, col: cell % n + 1, digit }).collect();
-    Ok(Generated {
-        puzzle: Puzzle::from_parts(rows, cols, clues),
-        solution: model.rows(&filling),
-        difficulty: Difficulty::from_stats(final_givens.len(), &run.stats),
-    })
+    Err(GenerateError::NotFound { size: n, level: options.level, attempts: MAX_ATTEMPTS })
 }
 
-fn givens(kept: &[bool], filling: &[u8]) -> Vec<(usize, u8)> {
-    (0..kept.len()).filter(|&c| kept[c]).map(|c| (c, filling[c])).collect()
+/// A drawn puzzle: walls, the filling, and which clue orbits are kept.
+#[derive(Clone)]
+struct Draw {
+    n: usize,
+    rows: Vec<String>,
+    cols: Vec<String>,
+    model: std::rc::Rc<Model>,
+    layout: std::rc::Rc<Layout>,
+    filling: Vec<u8>,
+    orbits: std::rc::Rc<Vec<Vec<usize>>>,
+    /// Per orbit.
+    kept: Vec<bool>,
+}
+
+impl Draw {
+    /// Walls, a filling, and clues removed (orbit by orbit, in random order) while the
+    /// solution stays unique: a minimal puzzle.
+    fn new(n: usize, symmetry: ClueSymmetry, rng: &mut Rng) -> Result<Draw, Cancelled> {
+        let cells = n * n;
+        let (rows, cols, model, filling) = loop {
+            let row_splits = random_splits(n, rng);
+            let Some(col_splits) = matching_splits(&row_splits, rng) else {
+                continue;
+            };
+            let (rows, cols) = (labels(&row_splits), transpose(&labels(&col_splits)));
+            let layout = Layout::from_labels(&rows, &cols);
+            let model = Model::new(&layout);
+            let options = ExactOptions { limit_solutions: 1, max_nodes: FILL_NODES };
+            if let Some(filling) = model.search(&[], &options, Some(&mut *rng), &mut Unmonitored)?.first {
+                break (rows, cols, (model, layout), filling);
+            }
+        };
+        let (model, layout) = model;
+        // Clues leave in orbits: a cell alone, or with its mirror image through the centre.
+        let mut orbits: Vec<Vec<usize>> = match symmetry {
+            ClueSymmetry::None => (0..cells).map(|c| vec![c]).collect(),
+            ClueSymmetry::Rotational => {
+                (0..cells).filter(|&c| c <= cells - 1 - c).map(|c| dedup(vec![c, cells - 1 - c])).collect()
+            }
+        };
+        rng.shuffle(&mut orbits);
+        let mut draw = Draw {
+            n,
+            rows,
+            cols,
+            model: std::rc::Rc::new(model),
+            layout: std::rc::Rc::new(layout),
+            filling,
+            kept: vec![true; orbits.len()],
+            orbits: std::rc::Rc::new(orbits),
+        };
+        for k in 0..draw.kept.len() {
+            draw.kept[k] = false;
+            if !draw.unique()? {
+                draw.kept[k] = true;
+            }
+        }
+        Ok(draw)
+    }
+
+    fn givens(&self) -> Vec<(usize, u8)> {
+        let mut cells: Vec<usize> =
+            self.orbits.iter().zip(&self.kept).filter(|(_, &k)| k).flat_map(|(o, _)| o.iter().copied()).collect();
+        cells.sort_unstable();
+        cells.into_iter().map(|c| (c, self.filling[c])).collect()
+    }
+
+    fn unique(&self) -> Result<bool, Cancelled> {
+        let options = ExactOptions { limit_solutions: 2, max_nodes: CHECK_NODES };
+        let run = self.model.search(&self.givens(), &options, None, &mut Unmonitored)?;
+        Ok(run.stats.solutions_found == 1 && !run.exhausted_budget)
+    }
+
+    fn puzzle(&self) -> Puzzle {
+        let n = self.n;
+        let clues =
+            self.givens().iter().map(|&(cell, digit)| Clue { row: cell / n + 1, col: cell % n + 1, digit }).collect();
+        Puzzle::from_parts(self.rows.clone(), self.cols.clone(), clues)
+    }
+
+    /// Its level, if the ladder solves it with techniques up to `cap`.
+    fn level(&self, cap: Technique) -> Option<Level> {
+        super::logic::grade_givens(&self.layout, &self.givens(), cap)
+    }
+
+    /// The puzzle with one kept orbit swapped for a removed one, then made minimal again;
+    /// `None` if the swap loses uniqueness.
+    fn swap(&self, rng: &mut Rng) -> Result<Option<Draw>, Cancelled> {
+        let kept: Vec<usize> = (0..self.kept.len()).filter(|&k| self.kept[k]).collect();
+        let removed: Vec<usize> = (0..self.kept.len()).filter(|&k| !self.kept[k]).collect();
+        if kept.is_empty() || removed.is_empty() {
+            return Ok(None);
+        }
+        let mut next = self.clone();
+        next.kept[kept[rng.index(kept.len())]] = false;
+        next.kept[removed[rng.index(removed.len())]] = true;
+        if !next.unique()? {
+            return Ok(None);
+        }
+        let mut order: Vec<usize> = (0..next.kept.len()).filter(|&k| next.kept[k]).collect();
+        rng.shuffle(&mut order);
+        for k in order {
+            next.kept[k] = false;
+            if !next.unique()? {
+                next.kept[k] = true;
+            }
+        }
+        Ok(Some(next))
+    }
+
+    /// The generated puzzle, graded `level`.
+    fn finish(self, level: Level) -> Result<Generated, Cancelled> {
+        let puzzle = self.puzzle();
+        let logical = solve_logically(&puzzle).expect("graded above");
+        let options = ExactOptions { limit_solutions: 2, max_nodes: CHECK_NODES };
+        let givens = self.givens();
+        let stats = self.model.search(&givens, &options, None, &mut Unmonitored)?.stats;
+        Ok(Generated {
+            difficulty: Difficulty {
+                clues: givens.len(),
+                level,
+                techniques: logical.techniques(),
+                steps: logical.steps.len(),
+                nodes: stats.nodes,
+                backtracks: stats.backtracks,
+                max_depth: stats.max_depth,
+            },
+            solution: self.model.rows(&self.filling),
+            puzzle,
+        })
+    }
+}
+
+fn dedup(mut v: Vec<usize>) -> Vec<usize> {
+    v.dedup();
+    v
 }
 
 /// Draws how each of `n` lines splits into 1-3 regions (mostly 2, like the newspaper's).

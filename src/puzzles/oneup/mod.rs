@@ -5,11 +5,13 @@
 //!   ([`Puzzle::from_json`]), written back with [`Puzzle::to_text`] / [`Puzzle::to_json`].
 //! - [`solve`]: exact solver (propagation + backtracking) that also proves uniqueness.
 //! - [`metropolis`]: the Metropolis sampler of the reference write-up.
-//! - [`generate`]: seeded puzzle generator with minimal clue sets.
+//! - [`generate`]: seeded puzzle generator with minimal clue sets, at a chosen level.
+//! - [`logic`]: the human-style solver that grades puzzles and gives hints.
 
 mod error;
 mod generate;
 mod json;
+mod logic;
 mod metropolis;
 mod parse;
 mod puzzle;
@@ -19,7 +21,12 @@ mod tests;
 mod text;
 
 pub use error::{ErrorKind, ParseError};
-pub use generate::{generate, Difficulty, Generated, Level, MEDIUM_NODES};
+pub use generate::{
+    generate, generate_with, ClueSymmetry, Difficulty, GenerateError, GenerateOptions, Generated, MAX_ATTEMPTS,
+};
+pub use logic::{
+    grade, grade_within, solve_logically, solve_logically_from, Cell, Contradiction, Level, Logical, Step, Technique,
+};
 pub use metropolis::{
     metropolis, metropolis_within, Limits, MetropolisError, MetropolisOptions, MetropolisStats, OptionsError,
     DEFAULT_MAX_STEPS, DEFAULT_TEMPERATURE,

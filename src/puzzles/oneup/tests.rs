@@ -330,3 +330,120 @@ fn metropolis_steps_at_the_maximum_are_accepted_and_above_refused() {
     assert_eq!(out.stats.steps, 100);
     assert!(metropolis_within(&puzzle, &steps(101), &narrow, &mut Unmonitored).is_err());
 }
+
+mod logic {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    fn digit_at(solution: &[String], row: usize, col: usize) -> u8 {
+        solution[row - 1].as_bytes()[col - 1] - b'0'
+    }
+
+    /// Every placement is the solution's digit and no elimination removes it.
+    fn assert_sound(logical: &Logical, solution: &[String], what: &str) {
+        for step in &logical.steps {
+            if let Some(p) = step.place {
+                assert_eq!(p.digit, digit_at(solution, p.row, p.col), "{what}: {}", step.text);
+            }
+            for e in &step.eliminate {
+                assert_ne!(e.digit, digit_at(solution, e.row, e.col), "{what}: {}", step.text);
+            }
+            assert!(!step.text.is_empty() && !step.cells.is_empty(), "{what}: a step in words, with its cells");
+        }
+    }
+
+    #[test]
+    fn the_example_is_easy_and_its_logical_solution_is_the_known_grid() {
+        let puzzle = Puzzle::from_text(EXAMPLE).unwrap();
+        let logical = solve_logically(&puzzle).unwrap();
+        assert!(logical.solved);
+        let rows: Vec<String> =
+            logical.grid.chunks(8).map(|r| r.iter().map(|d| char::from(b'0' + d)).collect()).collect();
+        assert_eq!(rows, EXAMPLE_SOLUTION);
+        assert_eq!(logical.level(), Some(Level::Easy));
+        assert_eq!(grade(&puzzle), Some(Level::Easy));
+        assert_eq!(logical.steps.len(), 64 - 9, "one placement a step");
+        let solution: Vec<String> = EXAMPLE_SOLUTION.iter().map(|s| s.to_string()).collect();
+        assert_sound(&logical, &solution, "example");
+        let first = &logical.steps[0];
+        assert!(
+            first.text.starts_with(&format!(
+                "row {}, column {} is {}: the only place for",
+                first.place.unwrap().row,
+                first.place.unwrap().col,
+                first.place.unwrap().digit
+            )),
+            "{}",
+            first.text
+        );
+        assert!(first.text.contains("region (") || first.text.contains("column ") || first.text.contains("row "));
+    }
+
+    #[test]
+    fn generated_puzzles_have_the_level_asked_for_one_solution_and_sound_steps() {
+        let mut seen = BTreeSet::new();
+        for level in Level::ALL {
+            for seed in 0..12u64 {
+                for symmetry in [ClueSymmetry::None, ClueSymmetry::Rotational] {
+                    let options = GenerateOptions { size: 7 + (seed as usize % 3), level: Some(level), symmetry };
+                    let g = generate_with(&options, seed, &mut Unmonitored).unwrap();
+                    let what = format!("{level:?} seed {seed} {symmetry:?}");
+                    assert_eq!(g.difficulty.level, level, "{what}");
+                    let exact = solve(&g.puzzle, 2, &mut Unmonitored).unwrap();
+                    assert_eq!(exact.unique, Some(true), "{what}: one solution");
+                    assert_eq!(exact.solution.as_deref(), Some(&g.solution[..]), "{what}");
+                    let logical = solve_logically(&g.puzzle).unwrap();
+                    assert!(logical.solved && logical.level() == Some(level), "{what}");
+                    assert_eq!(logical.hardest().map(Technique::level).unwrap_or(Level::Easy), level, "{what}");
+                    assert_eq!(
+                        (g.difficulty.steps, &g.difficulty.techniques),
+                        (logical.steps.len(), &logical.techniques())
+                    );
+                    assert_sound(&logical, &g.solution, &what);
+                    // Monotone: the level's own techniques solve it, the easier ones do not.
+                    assert_eq!(grade_within(&g.puzzle, level.hardest()), Some(level), "{what}");
+                    if level > Level::Easy {
+                        let easier = Level::ALL[Level::ALL.iter().position(|&l| l == level).unwrap() - 1];
+                        assert_eq!(grade_within(&g.puzzle, easier.hardest()), None, "{what}");
+                    }
+                    if symmetry == ClueSymmetry::Rotational {
+                        let n = g.puzzle.size();
+                        let at: BTreeSet<(usize, usize)> = g.puzzle.clues().iter().map(|c| (c.row, c.col)).collect();
+                        for &(r, c) in &at {
+                            assert!(
+                                at.contains(&(n + 1 - r, n + 1 - c)),
+                                "{what}: clue ({r}, {c}) has its mirror image"
+                            );
+                        }
+                    }
+                    seen.extend(logical.techniques());
+                }
+            }
+        }
+        assert_eq!(seen.into_iter().collect::<Vec<_>>(), Technique::ALL, "every technique is exercised");
+    }
+
+    #[test]
+    fn the_same_request_and_seed_give_the_same_puzzle() {
+        let options = GenerateOptions { size: 8, level: Some(Level::Medium), symmetry: ClueSymmetry::Rotational };
+        let a = generate_with(&options, 5, &mut Unmonitored).unwrap();
+        assert_eq!(a, generate_with(&options, 5, &mut Unmonitored).unwrap());
+        assert_ne!(a.puzzle, generate_with(&options, 6, &mut Unmonitored).unwrap().puzzle);
+    }
+
+    #[test]
+    fn digits_against_the_rules_are_a_contradiction_naming_the_cell_and_region() {
+        let puzzle = Puzzle::from_text(EXAMPLE).unwrap();
+        // Row 1, column 2 is the clue 3; a 3 at row 1, column 1 is in the same row region.
+        let mut extra = vec![0u8; 64];
+        extra[0] = 3;
+        let e = solve_logically_from(&puzzle, &extra, Technique::Trial).unwrap_err();
+        assert_eq!(e.cells, [Cell { row: 1, col: 1 }]);
+        assert!(e.detail.contains("row 1") && e.detail.contains("already has it at row 1, column 2"), "{}", e.detail);
+        // Row 5 is one region of 8 and column 1's lower region has 5 cells: 9 fits nowhere.
+        extra[0] = 0;
+        extra[4 * 8] = 9;
+        let e = solve_logically_from(&puzzle, &extra, Technique::Trial).unwrap_err();
+        assert!(e.detail.contains("cannot hold 9"), "{}", e.detail);
+    }
+}

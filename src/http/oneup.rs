@@ -18,7 +18,8 @@ use super::AppState;
 use crate::jobs::kinds::oneup::{GenerateParams, SolveParams};
 use crate::jobs::kinds::{OneUpPuzzles, OneUpSolves};
 use crate::puzzles::oneup::{
-    ClueSymmetry, ErrorKind, Level, Method, MetropolisOptions, ParseError, Puzzle, MAX_SIZE, MIN_SIZE,
+    self, Cell, ClueSymmetry, ErrorKind, HintError, Level, Method, MetropolisOptions, ParseError, Placement, Puzzle,
+    Step, Technique, MAX_SIZE, MIN_SIZE,
 };
 use crate::render;
 use crate::render::print::SheetSpec;
@@ -28,6 +29,7 @@ pub fn router() -> Router<AppState> {
         .route("/oneup/solves", post(create_solve))
         .route("/oneup/solves/{id}", get(show_solve))
         .route("/oneup/puzzles", post(create_puzzle))
+        .route("/oneup/hints", post(create_hint))
         .route("/oneup/puzzles/{id}", get(show_puzzle))
         .route("/oneup/puzzles/{id}/puzzle.pdf", get(puzzle_pdf))
         .route("/oneup/puzzles/{id}/solution.pdf", get(solution_pdf))
@@ -325,4 +327,130 @@ pub(crate) async fn create_puzzle(
     });
     let params = GenerateParams { size: req.size, seed, level: req.level, clue_symmetry: req.clue_symmetry };
     resource::enqueue::<OneUpPuzzles>(&state, &caller, &headers, &params).await
+}
+
+/// A puzzle and how far a person has got with it.
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = OneUpHintRequest)]
+pub(crate) struct HintRequest {
+    /// The puzzle: its JSON form, or the text format as one string.
+    #[schema(value_type = Object)]
+    puzzle: Value,
+    /// The grid so far: one string a row, a digit for a filled cell and `.` (or `0` or a
+    /// space) for an empty one. Clue cells may be left empty or hold their clue.
+    #[schema(example = json!(["43......", "........", "........", "........", "........", "........", "........", "........"]))]
+    grid: Vec<String>,
+}
+
+/// The next logical step.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[schema(as = OneUpHint)]
+pub(crate) struct HintView {
+    /// The grid is complete and right: nothing left to hint.
+    solved: bool,
+    /// The hardest technique the hint uses; null when solved or when none applies.
+    #[schema(required = true)]
+    technique: Option<Technique>,
+    /// The hint in words: the placement it leads to, or why there is none.
+    text: String,
+    /// The digit the hint places; null when solved or when none applies.
+    #[schema(required = true)]
+    place: Option<Placement>,
+    /// The cells the placement's reasoning looks at.
+    cells: Vec<Cell>,
+    /// Every step, in order: candidates to rule out first, then the placement.
+    steps: Vec<Step>,
+}
+
+#[utoipa::path(
+    post,
+    path = "/oneup/hints",
+    tag = "oneup",
+    summary = "The next logical step from a partly solved grid, in words.",
+    description = "The hint is the easiest technique of the ladder that makes progress (hidden single, naked \
+                   single, pair or triple, region wing, short trial), continued until it places a digit: \
+                   candidates to rule out come first in `steps`. 409 when the grid breaks the rules or holds a \
+                   digit the puzzle's one solution does not have, saying where; 422 for a puzzle without exactly \
+                   one solution.",
+    request_body(content = HintRequest, content_type = "application/json"),
+    responses(
+        (status = 200, description = "The hint.", body = HintView),
+        (status = 400, response = super::openapi::BadRequest),
+        (status = 409, response = super::openapi::Conflict),
+        (status = 413, response = super::openapi::TooLarge),
+        (status = 415, response = super::openapi::UnsupportedMediaType),
+        (status = 422, response = super::openapi::Invalid),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn create_hint(
+    extract::Json(req): extract::Json<HintRequest>,
+) -> Result<axum::Json<HintView>, ApiError> {
+    let puzzle = match &req.puzzle {
+        Value::String(text) => Puzzle::from_text(text).map_err(|e| match e.line {
+            Some(line) => ApiError::invalid("puzzle", format!("puzzle, line {line}: {e}")),
+            None => ApiError::invalid("puzzle", format!("puzzle: {e}")),
+        })?,
+        value => Puzzle::from_json_value(value).map_err(|e| {
+            let field = e.field.as_ref().map_or("puzzle".to_string(), |f| format!("puzzle.{f}"));
+            ApiError::invalid(field.clone(), format!("{field}: {e}"))
+        })?,
+    };
+    let grid = parse_grid(&req.grid, puzzle.size())?;
+    let hint = blocking(move || oneup::hint(&puzzle, &grid)).await?.map_err(|e| match e {
+        HintError::Contradiction(c) => ApiError::Conflict { detail: c.detail, retry_after: None },
+        HintError::NotUnique(why) => ApiError::invalid("puzzle", format!("puzzle: no hint: {why}")),
+    })?;
+    let last = hint.steps.last();
+    let text = match last {
+        _ if hint.solved => "The grid is complete and right.".to_string(),
+        Some(step) if step.place.is_some() => step.text.clone(),
+        _ => "No technique of the ladder places another digit from here.".to_string(),
+    };
+    Ok(axum::Json(HintView {
+        solved: hint.solved,
+        technique: hint.steps.iter().map(|s| s.technique).max(),
+        place: last.and_then(|s| s.place),
+        cells: last.map(|s| s.cells.clone()).unwrap_or_default(),
+        text,
+        steps: hint.steps,
+    }))
+}
+
+/// The grid's rows as row-major digits (0 for an empty cell); 422 naming the row at fault.
+fn parse_grid(rows: &[String], size: usize) -> Result<Vec<u8>, ApiError> {
+    if rows.len() != size {
+        return Err(ApiError::invalid(
+            "grid",
+            format!("grid: the puzzle is {size} x {size}, so the grid needs {size} rows (got {})", rows.len()),
+        ));
+    }
+    let mut grid = Vec::with_capacity(size * size);
+    for (r, row) in rows.iter().enumerate() {
+        let field = format!("grid[{r}]");
+        if row.chars().count() != size {
+            return Err(ApiError::invalid(
+                field.clone(),
+                format!("{field}: row {} needs {size} cells (got {})", r + 1, echo(row)),
+            ));
+        }
+        for (c, ch) in row.chars().enumerate() {
+            grid.push(match ch {
+                '.' | '0' | ' ' => 0,
+                '1'..='9' => ch as u8 - b'0',
+                _ => {
+                    return Err(ApiError::invalid(
+                        field.clone(),
+                        format!(
+                            "{field}: row {}, column {} is {ch:?}; use a digit, or . for an empty cell",
+                            r + 1,
+                            c + 1
+                        ),
+                    ))
+                }
+            });
+        }
+    }
+    Ok(grid)
 }

@@ -44,7 +44,7 @@ use super::{books, crosswords, foxhole, graycodes, health, jobs, oneup, printrun
         books::order, books::list, books::show, books::page, books::answer, books::book_pdf, books::answer_pdf,
         printruns::order, printruns::show, printruns::manifest_csv, printruns::manifest_json, printruns::archive,
         books::cover_pdf,
-        oneup::create_solve, oneup::show_solve, oneup::create_puzzle, oneup::show_puzzle,
+        oneup::create_solve, oneup::show_solve, oneup::create_puzzle, oneup::show_puzzle, oneup::create_hint,
         oneup::puzzle_pdf, oneup::solution_pdf,
         crosswords::patterns, crosswords::show_patterns, crosswords::fills, crosswords::show_fill,
         crosswords::grid_pdf, crosswords::solution_pdf, crosswords::puzzle_puz, crosswords::puzzle_ipuz, crosswords::word_squares, crosswords::show_word_squares,

@@ -691,3 +691,82 @@ pub fn grade(puzzle: &Puzzle) -> Option<Level> {
 pub fn grade_within(puzzle: &Puzzle, hardest: Technique) -> Option<Level> {
     grade_givens(&puzzle.layout(), &givens(puzzle, &[]), hardest)
 }
+
+/// Search nodes the exact solver may spend finding the one solution a hint checks the
+/// grid against.
+pub const HINT_MAX_NODES: u64 = 2_000_000;
+
+/// The next logical step from a partly solved grid.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hint {
+    /// The grid, with the clues, is complete (and right).
+    pub solved: bool,
+    /// The steps up to and including the next placement, easiest techniques first at each
+    /// point; eliminations a person may not have noted come before it. Empty when solved,
+    /// or when no technique of the ladder applies.
+    pub steps: Vec<Step>,
+}
+
+/// Why no hint was given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HintError {
+    /// The grid breaks the rules, or disagrees with the puzzle's one solution.
+    Contradiction(Contradiction),
+    /// The puzzle has no single solution to hint towards (or proving it took too long).
+    NotUnique(String),
+}
+
+/// The next logical step for `puzzle` from `grid` (row-major digits, 0 for an empty cell).
+pub fn hint(puzzle: &Puzzle, grid: &[u8]) -> Result<Hint, HintError> {
+    let layout = puzzle.layout();
+    let names = region_names(&layout);
+    let n = layout.size;
+    for c in puzzle.clues() {
+        let d = grid[(c.row - 1) * n + c.col - 1];
+        if d != 0 && d != c.digit {
+            return Err(HintError::Contradiction(Contradiction {
+                cells: vec![Cell { row: c.row, col: c.col }],
+                detail: format!("row {}, column {} is the clue {}, but the grid has {d} there", c.row, c.col, c.digit),
+            }));
+        }
+    }
+    let mut board = Board::new(&layout, &names);
+    for (i, d) in givens(puzzle, grid) {
+        board.place(i, d).map_err(HintError::Contradiction)?;
+    }
+    let options = super::solve::ExactOptions { limit_solutions: 2, max_nodes: HINT_MAX_NODES };
+    let exact = super::solve::solve_with(puzzle, &options, &mut crate::puzzles::monitor::Unmonitored)
+        .map_err(|_| HintError::NotUnique("cancelled".into()))?;
+    let solution = match (exact.unique, exact.solution) {
+        (Some(true), Some(rows)) => rows.concat().into_bytes().iter().map(|b| b - b'0').collect::<Vec<u8>>(),
+        (Some(false), _) => return Err(HintError::NotUnique("the puzzle has more than one solution".into())),
+        (_, None) if exact.reason.is_none() => return Err(HintError::NotUnique("the puzzle has no solution".into())),
+        (_, _) => {
+            return Err(HintError::NotUnique(format!(
+                "whether the puzzle has one solution was not decided within {HINT_MAX_NODES} search nodes"
+            )))
+        }
+    };
+    if let Some(i) = (0..grid.len()).find(|&i| grid[i] != 0 && grid[i] != solution[i]) {
+        return Err(HintError::Contradiction(Contradiction {
+            cells: vec![board.cell(i)],
+            detail: format!(
+                "{} holds {}, which cannot be right: the puzzle has no solution with it",
+                board.at(i),
+                grid[i]
+            ),
+        }));
+    }
+    let solved = board.solved();
+    let mut steps = Vec::new();
+    while !board.solved() {
+        let Some(step) = board.next_step(Technique::Trial).map_err(HintError::Contradiction)? else { break };
+        board.apply(&step).map_err(HintError::Contradiction)?;
+        let placed = step.place.is_some();
+        steps.push(step);
+        if placed {
+            break;
+        }
+    }
+    Ok(Hint { solved, steps })
+}

@@ -25,7 +25,8 @@ pub use generate::{
     generate, generate_with, ClueSymmetry, Difficulty, GenerateError, GenerateOptions, Generated, MAX_ATTEMPTS,
 };
 pub use logic::{
-    grade, grade_within, solve_logically, solve_logically_from, Cell, Contradiction, Level, Logical, Step, Technique,
+    grade, grade_within, hint, solve_logically, solve_logically_from, Cell, Contradiction, Elimination, Hint,
+    HintError, Level, Logical, Placement, Step, Technique, HINT_MAX_NODES,
 };
 pub use metropolis::{
     metropolis, metropolis_within, Limits, MetropolisError, MetropolisOptions, MetropolisStats, OptionsError,

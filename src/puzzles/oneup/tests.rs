@@ -446,4 +446,56 @@ mod logic {
         let e = solve_logically_from(&puzzle, &extra, Technique::Trial).unwrap_err();
         assert!(e.detail.contains("cannot hold 9"), "{}", e.detail);
     }
+
+    #[test]
+    fn hints_lead_from_any_right_grid_to_the_solution_and_refuse_wrong_ones() {
+        let options = GenerateOptions { size: 8, level: Some(Level::Hard), symmetry: ClueSymmetry::None };
+        let g = generate_with(&options, 3, &mut Unmonitored).unwrap();
+        let solution: Vec<u8> = g.solution.concat().bytes().map(|b| b - b'0').collect();
+        let mut grid = vec![0u8; 64];
+        let mut techniques = BTreeSet::new();
+        for _ in 0..64 {
+            let h = hint(&g.puzzle, &grid).unwrap();
+            if h.solved {
+                break;
+            }
+            let last = h.steps.last().expect("a step");
+            let p = last.place.expect("every hint ends in a placement");
+            assert_eq!(p.digit, solution[(p.row - 1) * 8 + p.col - 1], "{}", last.text);
+            assert!(h.steps[..h.steps.len() - 1].iter().all(|s| s.place.is_none()), "eliminations come first");
+            techniques.extend(h.steps.iter().map(|s| s.technique));
+            grid[(p.row - 1) * 8 + p.col - 1] = p.digit;
+        }
+        for c in g.puzzle.clues() {
+            grid[(c.row - 1) * 8 + c.col - 1] = c.digit;
+        }
+        assert_eq!(grid, solution, "the hints solve the puzzle");
+        assert!(hint(&g.puzzle, &grid).unwrap().solved);
+        assert!(techniques.contains(&Technique::RegionWing), "a hard puzzle's hints use a region wing: {techniques:?}");
+
+        // A digit that breaks no rule yet but is not the solution's: 409-worthy, naming the cell.
+        let mut wrong = vec![0u8; 64];
+        let i = (0..64)
+            .find(|&i| {
+                let max = g.puzzle.layout().max_digit(i) as u8;
+                !g.puzzle.clues().iter().any(|c| (c.row - 1) * 8 + c.col - 1 == i) && max >= 2
+            })
+            .unwrap();
+        wrong[i] = if solution[i] == 1 { 2 } else { 1 };
+        match hint(&g.puzzle, &wrong) {
+            Err(HintError::Contradiction(c)) => {
+                assert_eq!(c.cells, [Cell { row: i / 8 + 1, col: i % 8 + 1 }]);
+                assert!(c.detail.contains("cannot be right") || c.detail.contains("cannot hold"), "{}", c.detail);
+            }
+            other => panic!("{other:?}"),
+        }
+        // A clue overwritten.
+        let clue = g.puzzle.clues()[0];
+        let mut over = vec![0u8; 64];
+        over[(clue.row - 1) * 8 + clue.col - 1] = if clue.digit == 1 { 2 } else { 1 };
+        assert!(matches!(hint(&g.puzzle, &over), Err(HintError::Contradiction(c)) if c.detail.contains("is the clue")));
+        // A puzzle with more than one solution has no hint.
+        let open = Puzzle::new(vec!["1111".into(); 4], vec!["1111".into(); 4], vec![]).unwrap();
+        assert!(matches!(hint(&open, &[0; 16]), Err(HintError::NotUnique(_))));
+    }
 }

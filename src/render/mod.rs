@@ -7,6 +7,7 @@ pub mod font;
 pub mod foxbook;
 pub mod ipuz;
 pub mod oneup;
+pub mod oneup_book;
 pub mod pdf;
 pub mod print;
 pub mod printrun;

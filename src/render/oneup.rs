@@ -1,7 +1,7 @@
 //! PDFs of a One Up puzzle and of its solution (one page each, on any trim), drawn like a
 //! newspaper puzzle: thin grey cell lines, thick black walls between regions.
 
-use super::pdf::{runs, CellGrid, Document, Font, Rgb, Segment, Style};
+use super::pdf::{runs, Canvas, CellGrid, Document, Font, Rgb, Segment, Style};
 use super::print::SheetSpec;
 use crate::puzzles::oneup::Puzzle;
 
@@ -46,8 +46,24 @@ fn page(puzzle: &Puzzle, solution: Option<&[String]>, spec: &SheetSpec) -> Vec<u
         let style = Style::new(Font::Sans, super::foxbook::fit_size(Font::Sans, legend, 10.0, area.w));
         c.text_centered(style.color(Rgb::GREY), mid, area.top() - 64.0, legend);
     }
+    draw_grid(c, puzzle, solution, area.shrink(HEADING, 0.0).tuple(), MAX_PITCH);
+    spec.footer(c, if solution.is_some() { "Solution" } else { "Puzzle" });
+    doc.set_title(&spec.doc_title(solution.map(|_| "solution")));
+    doc.finish()
+}
+
+/// Draws `puzzle` (with `solution`'s digits, if given) as large as fits in `area` = (x, y,
+/// width, height), cells at most `max_pitch`: cell lines, walls, clues bold, solved digits
+/// light and blue.
+pub(crate) fn draw_grid(
+    c: &mut Canvas,
+    puzzle: &Puzzle,
+    solution: Option<&[String]>,
+    area: (f32, f32, f32, f32),
+    max_pitch: f32,
+) {
     let n = puzzle.size();
-    let grid = CellGrid::fit(n, n, area.shrink(HEADING, 0.0).tuple(), MAX_PITCH);
+    let grid = CellGrid::fit(n, n, area, max_pitch);
     c.segments(&grid.inner_lines(), CELL_LINE, CELL_GREY);
     let mut thick: Vec<Segment> = walls(puzzle).into_iter().map(|(from, to)| grid.segment(from, to)).collect();
     thick.extend(grid.outline());
@@ -72,9 +88,6 @@ fn page(puzzle: &Puzzle, solution: Option<&[String]>, spec: &SheetSpec) -> Vec<u
             c.cell_row(style, grid.left, y, grid.pitch, &solved);
         }
     }
-    spec.footer(c, if solution.is_some() { "Solution" } else { "Puzzle" });
-    doc.set_title(&spec.doc_title(solution.map(|_| "solution")));
-    doc.finish()
 }
 
 /// The clue digits, row-major.

@@ -132,6 +132,36 @@ pub fn generate_with(
     Err(GenerateError::NotFound { size: n, level: options.level, attempts: MAX_ATTEMPTS })
 }
 
+/// Puzzles most a book may have.
+pub const MAX_BOOK_PUZZLES: usize = 500;
+
+/// The puzzles of a book: `levels` says how many of each, generated easiest level first,
+/// puzzle k from its own seed drawn from `seed`, so a book is a pure function of its
+/// request. Progress is reported in puzzles.
+pub fn generate_book(
+    size: usize,
+    levels: &[(Level, usize)],
+    symmetry: ClueSymmetry,
+    seed: u64,
+    progress: &mut dyn Monitor,
+) -> Result<Vec<Generated>, GenerateError> {
+    let mut wanted: Vec<(Level, usize)> = levels.to_vec();
+    wanted.sort_by_key(|&(level, _)| level);
+    let total: usize = wanted.iter().map(|&(_, k)| k).sum();
+    let mut seeds = Rng::from_u64(seed);
+    let mut out = Vec::with_capacity(total);
+    for (level, count) in wanted {
+        for _ in 0..count {
+            if !progress.update(out.len() as u64, total as u64) {
+                return Err(Cancelled.into());
+            }
+            let options = GenerateOptions { size, level: Some(level), symmetry };
+            out.push(generate_with(&options, seeds.next_u64(), &mut Unmonitored)?);
+        }
+    }
+    Ok(out)
+}
+
 /// A drawn puzzle: walls, the filling, and which clue orbits are kept.
 #[derive(Clone)]
 struct Draw {

@@ -1,0 +1,217 @@
+//! A print-ready book of One Up puzzles, by the fox books' print rules (trim, mirrored
+//! margins, embedded fonts, footers): the title page with the full rules and what each
+//! level holds, the puzzles by increasing level (four to a page on trims 7 in wide or more,
+//! two on smaller ones), numbered, then the solutions at the back under the same numbers.
+
+use super::foxbook::{fit_size, wrap_words};
+use super::oneup::draw_grid;
+use super::pdf::{Canvas, Document, Font, Rgb, Style};
+use super::print::{padded_pages, Area, Layout, PrintOptions, Trim, INCH};
+use crate::puzzles::oneup::{Level, Puzzle};
+
+/// The rules, in full, on the first page.
+pub const RULES: &str = "Each row and each column is split by thick walls into regions; a region of n cells \
+                         holds the digits 1 to n once each. The given digits are part of the one solution.";
+
+/// One puzzle of the book, with its solution and level.
+#[derive(Clone, Copy, Debug)]
+pub struct Entry<'a> {
+    pub puzzle: &'a Puzzle,
+    pub solution: &'a [String],
+    pub level: Level,
+}
+
+/// Puzzles a page: four on trims 7 in wide or more, two on smaller ones.
+pub fn puzzles_per_page(trim: Trim) -> usize {
+    if trim.size().0 >= 7.0 * INCH {
+        4
+    } else {
+        2
+    }
+}
+
+/// Solutions a page: six on trims 7 in wide or more, four on smaller ones.
+fn solutions_per_page(trim: Trim) -> usize {
+    if trim.size().0 >= 7.0 * INCH {
+        6
+    } else {
+        4
+    }
+}
+
+/// The interior's pages: the title page, the puzzle pages, the solution pages, padded to
+/// an even count of at least 24.
+pub fn book_pages(count: usize, trim: Trim) -> usize {
+    padded_pages(1 + count.div_ceil(puzzles_per_page(trim)) + count.div_ceil(solutions_per_page(trim)))
+}
+
+/// `area` split into `cols` x `rows` equal cells, row by row.
+fn cells(area: Area, cols: usize, rows: usize) -> Vec<Area> {
+    let (w, h) = (area.w / cols as f32, area.h / rows as f32);
+    (0..rows)
+        .flat_map(|r| (0..cols).map(move |c| (r, c)))
+        .map(|(r, c)| Area { x: area.x + c as f32 * w, y: area.top() - (r + 1) as f32 * h, w, h })
+        .collect()
+}
+
+fn level_name(level: Level) -> &'static str {
+    match level {
+        Level::Easy => "Easy",
+        Level::Medium => "Medium",
+        Level::Hard => "Hard",
+        Level::Expert => "Expert",
+    }
+}
+
+/// The book; `entries` in the order they are numbered (by increasing level); `id` traces a
+/// loose page to its book in every footer.
+pub fn oneup_book_pdf(entries: &[Entry], opts: &PrintOptions, id: &str) -> Vec<u8> {
+    let trim = opts.trim;
+    let total = book_pages(entries.len(), trim);
+    let layout = Layout::new(trim, total);
+    let trace = if id.is_empty() { opts.title.clone() } else { format!("{} - {id}", opts.title) };
+    let mut doc = Document::new();
+    doc.set_title(&trace);
+    let per_page = puzzles_per_page(trim);
+    let puzzle_pages = entries.len().div_ceil(per_page);
+    let first_solutions = 2 + puzzle_pages;
+
+    let c = doc.add_page(layout.size);
+    title_page(c, layout.body(1), entries, opts, first_solutions);
+    layout.footer(c, 1, "", &trace);
+    let mut n = 1;
+    for (p, chunk) in entries.chunks(per_page).enumerate() {
+        n = 2 + p;
+        let c = doc.add_page(layout.size);
+        let grid = if per_page == 4 { (2, 2) } else { (1, 2) };
+        for (k, (entry, cell)) in chunk.iter().zip(cells(layout.body(n), grid.0, grid.1)).enumerate() {
+            let number = p * per_page + k + 1;
+            let label = format!("Puzzle {number} - {}", level_name(entry.level));
+            c.text_centered(Style::new(Font::SansBold, 12.0), cell.center_x(), cell.top() - 14.0, &label);
+            let room = Area { x: cell.x + 6.0, y: cell.y + 6.0, w: cell.w - 12.0, h: cell.h - 30.0 };
+            draw_grid(c, entry.puzzle, None, room.tuple(), 40.0);
+        }
+        layout.footer(c, n, &n.to_string(), &trace);
+    }
+    let per_solution_page = solutions_per_page(trim);
+    for (p, chunk) in entries.chunks(per_solution_page).enumerate() {
+        n = first_solutions + p;
+        let c = doc.add_page(layout.size);
+        let mut body = layout.body(n);
+        if p == 0 {
+            c.text(Style::new(Font::SansBold, 16.0), body.x, body.top() - 16.0, "Solutions");
+            body = body.shrink(28.0, 0.0);
+        }
+        for (k, (entry, cell)) in chunk.iter().zip(cells(body, 2, per_solution_page / 2)).enumerate() {
+            let number = p * per_solution_page + k + 1;
+            c.text_centered(Style::new(Font::SansBold, 10.0), cell.center_x(), cell.top() - 11.0, &number.to_string());
+            let room = Area { x: cell.x + 6.0, y: cell.y + 4.0, w: cell.w - 12.0, h: cell.h - 20.0 };
+            draw_grid(c, entry.puzzle, Some(entry.solution), room.tuple(), 24.0);
+        }
+        layout.footer(c, n, &n.to_string(), &trace);
+    }
+    for blank in n + 1..=total {
+        let c = doc.add_page(layout.size);
+        layout.footer(c, blank, &blank.to_string(), &trace);
+    }
+    doc.finish()
+}
+
+fn title_page(c: &mut Canvas, area: Area, entries: &[Entry], opts: &PrintOptions, solutions_page: usize) {
+    let mid = area.center_x();
+    let size = fit_size(Font::SansBold, &opts.title, 32.0, area.w);
+    let mut y = area.top() - area.h * 0.15;
+    c.text_centered(Style::new(Font::SansBold, size), mid, y, &opts.title);
+    y -= 28.0;
+    let count = format!("{} One Up puzzles", entries.len());
+    c.text_centered(Style::new(Font::Sans, 12.0).color(Rgb::GREY), mid, y, &count);
+    y -= 36.0;
+    c.text_centered(Style::new(Font::SansBold, 13.0), mid, y, "How to play");
+    let body = Style::new(Font::Sans, 11.0);
+    for line in wrap_words(RULES, body, area.w.min(5.0 * INCH)) {
+        y -= 16.0;
+        c.text_centered(body, mid, y, &line);
+    }
+    y -= 32.0;
+    c.text_centered(Style::new(Font::SansBold, 13.0), mid, y, "Levels");
+    let mut first = 1;
+    for level in Level::ALL {
+        let k = entries.iter().filter(|e| e.level == level).count();
+        if k == 0 {
+            continue;
+        }
+        let range = if k == 1 { format!("puzzle {first}") } else { format!("puzzles {first}-{}", first + k - 1) };
+        y -= 16.0;
+        c.text_centered(body, mid, y, &format!("{}: {range}", level_name(level)));
+        first += k;
+    }
+    y -= 28.0;
+    let where_ = format!("Solutions from page {solutions_page}, under the puzzles' numbers.");
+    c.text_centered(Style::new(Font::Sans, 10.0).color(Rgb::GREY), mid, y, &where_);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzles::monitor::Unmonitored;
+    use crate::puzzles::oneup::{generate_book, ClueSymmetry, Generated};
+    use crate::render::pdf::testing::{pages, shown};
+    use crate::render::print::TrimName;
+
+    fn book() -> Vec<Generated> {
+        let levels = [(Level::Easy, 3), (Level::Medium, 2), (Level::Hard, 1)];
+        generate_book(8, &levels, ClueSymmetry::None, 9, &mut Unmonitored).unwrap()
+    }
+
+    #[test]
+    fn puzzles_by_level_numbered_then_their_solutions_on_every_trim() {
+        let generated = book();
+        assert_eq!(
+            generated.iter().map(|g| g.difficulty.level).collect::<Vec<_>>(),
+            [Level::Easy, Level::Easy, Level::Easy, Level::Medium, Level::Medium, Level::Hard]
+        );
+        let entries: Vec<Entry> = generated
+            .iter()
+            .map(|g| Entry { puzzle: &g.puzzle, solution: &g.solution, level: g.difficulty.level })
+            .collect();
+        for (trim, per_page) in [(Trim::Named(TrimName::Letter), 4), (Trim::Named(TrimName::SixByNine), 2)] {
+            let opts = PrintOptions { trim, title: "One Up Book".into(), lookup_url: String::new() };
+            let pdf = oneup_book_pdf(&entries, &opts, "B1");
+            assert_eq!(pdf, oneup_book_pdf(&entries, &opts, "B1"), "byte-stable");
+            let doc = pages(&pdf);
+            assert_eq!(doc.len(), book_pages(6, trim));
+            assert_eq!(doc.len() % 2, 0);
+            let text = |i: usize| shown(&doc[i]).iter().map(|s| s.text.clone()).collect::<Vec<_>>().join(" | ");
+            let title = text(0);
+            assert!(
+                title.contains("How to play") && title.contains("region of n cells holds the digits 1 to n"),
+                "{title}"
+            );
+            assert!(title.contains("Easy: puzzles 1-3") && title.contains("Medium: puzzles 4-5"), "{title}");
+            assert!(title.contains("Hard: puzzle 6"), "{title}");
+            let puzzle_pages = 6usize.div_ceil(per_page);
+            let labels: Vec<String> = doc[1..=puzzle_pages]
+                .iter()
+                .flat_map(|page| shown(page).into_iter().filter(|s| s.text.starts_with("Puzzle ")).map(|s| s.text))
+                .collect();
+            assert_eq!(
+                labels,
+                [
+                    "Puzzle 1 - Easy",
+                    "Puzzle 2 - Easy",
+                    "Puzzle 3 - Easy",
+                    "Puzzle 4 - Medium",
+                    "Puzzle 5 - Medium",
+                    "Puzzle 6 - Hard"
+                ]
+            );
+            let solutions = text(1 + puzzle_pages);
+            assert!(solutions.starts_with("Solutions"), "{solutions}");
+            assert!(title.contains(&format!("Solutions from page {}", 2 + puzzle_pages)), "{title}");
+            // Every page's footer traces it to the book.
+            for i in 0..doc.len() {
+                assert!(text(i).contains("One Up Book - B1"), "page {}", i + 1);
+            }
+        }
+    }
+}

@@ -362,12 +362,30 @@ async function assertPdf(page, href) {
   assert.equal(head, '%PDF', `${href} starts like a PDF`);
 }
 
+scenario('One Up: generates a medium 8 × 8 puzzle with symmetric clues and names its techniques', async (page) => {
+  await page.goto(`${BASE_URL}/oneup`);
+  await page.selectOption('#level', 'medium');
+  await page.selectOption('#clue-symmetry', 'rotational');
+  await page.click('#generate');
+  const made = await waitForText(page, '#oneup-status', (t) => t.length > 0, 120_000);
+  assert.match(made, /^A new medium 8 × 8 puzzle with \d+ clues\.$/, `generated: ${made}`);
+  const stats = await page.$$eval('#oneup-extra dl.stats dt, #oneup-extra dl.stats dd', (els) => els.map((e) => e.textContent));
+  const techniques = stats[stats.indexOf('techniques') + 1] || '';
+  assert.match(techniques, /subset/, `the techniques are listed: ${JSON.stringify(stats)}`);
+  const text = await page.inputValue('#puzzle-text');
+  const clues = text.split('\n\n')[2].trim().split('\n').slice(1).map((l) => l.trim().split(/\s+/).slice(0, 2).map(Number));
+  for (const [r, c] of clues) {
+    assert.ok(clues.some(([r2, c2]) => r2 === 9 - r && c2 === 9 - c), `clue (${r}, ${c}) has its mirror image`);
+  }
+  await screenshot(page, 'oneup-medium');
+});
+
 scenario('One Up: generates a 6 × 6 puzzle, prints it, and solves its text uniquely', async (page) => {
   await page.goto(`${BASE_URL}/oneup`);
   await page.selectOption('#size', '6');
   await page.click('#generate');
   const made = await waitForText(page, '#oneup-status', (t) => t.length > 0, 120_000);
-  assert.match(made, /^A new 6 × 6 puzzle with \d+ clues\.$/, `generated: ${made}`);
+  assert.match(made, /^A new (easy|medium|hard|expert) 6 × 6 puzzle with \d+ clues\.$/, `generated: ${made}`);
   const hrefs = await page.$$eval('#oneup-extra a', (as) => as.map((a) => a.getAttribute('href')));
   const m = (hrefs[0] || '').match(/^\/oneup\/puzzles\/([^/]+)\/puzzle\.pdf$/);
   assert.ok(m, `a puzzle PDF link first (links: ${hrefs.join(', ')})`);

@@ -131,9 +131,11 @@ function selectLine(n) {
 
 function statsList(stats) {
   if (!stats || typeof stats !== 'object') return null;
-  const entries = Object.entries(stats).filter(([, v]) => v === null || typeof v !== 'object');
+  // Lists (the techniques a puzzle needs) read as words.
+  const entries = Object.entries(stats).filter(([, v]) => v === null || typeof v !== 'object' || Array.isArray(v));
   if (!entries.length) return null;
-  return h('dl', { class: 'stats' }, ...entries.flatMap(([k, v]) => [h('dt', {}, k.replace(/_/g, ' ')), h('dd', {}, String(v))]));
+  const show = (v) => (Array.isArray(v) ? v.map((x) => String(x).replace(/-/g, ' ')).join(', ') : String(v));
+  return h('dl', { class: 'stats' }, ...entries.flatMap(([k, v]) => [h('dt', {}, k.replace(/_/g, ' ')), h('dd', {}, show(v))]));
 }
 
 function working(label, body) {
@@ -208,12 +210,14 @@ async function generate(event) {
   const gen = ++generation;
   const stale = () => gen !== generation;
   const size = Number($('#size').value);
+  const request = { size, clue_symmetry: $('#clue-symmetry').value };
+  if ($('#level').value) request.level = $('#level').value;
   textProblem('');
   say(status, '');
   extra.replaceChildren();
   setBusy(true);
   try {
-    const queued = await api('/oneup/puzzles', { method: 'POST', json: { size } });
+    const queued = await api('/oneup/puzzles', { method: 'POST', json: request });
     const url = pollUrl(queued);
     working('Generating…', queued.body);
     const done = await poll(url, { isStale: stale, onUpdate: (b) => working('Generating…', b) });
@@ -228,7 +232,8 @@ async function generate(event) {
     const puzzle = { rows: json.row_regions, cols: json.col_regions, clues: json.clues };
     shown = puzzle;
     boardBox.replaceChildren(drawBoard(puzzle));
-    say(status, `A new ${size} × ${size} puzzle with ${json.clues.length} clues.`, 'ok');
+    const level = done.result.difficulty?.level;
+    say(status, `A new ${level ? `${level} ` : ''}${size} × ${size} puzzle with ${json.clues.length} clues.`, 'ok');
     const solution = done.result.solution;
     const reveal = h('button', { type: 'button', class: 'secondary' }, 'Show the solution');
     reveal.addEventListener('click', () => {

@@ -1,17 +1,33 @@
-//! Writes a sample One Up book: `cargo run --release --example oneup_book [out.pdf] [trim]`
-//! (4 easy, 4 medium, 2 hard, 2 expert 8 x 8 puzzles; trim as in an order, default letter).
+//! Writes a sample One Up book and times it:
+//! `cargo run --release --example oneup_book [out.pdf] [trim] [count]` (8 x 8 puzzles spread
+//! evenly over the four levels, rotational clues; trim as in an order, default letter;
+//! default 12 puzzles). One core.
+use std::time::Instant;
+
 use puzzlepress::puzzles::monitor::Unmonitored;
-use puzzlepress::puzzles::oneup::{generate_book, ClueSymmetry, Level};
+use puzzlepress::puzzles::oneup::{generate_book, ClueSymmetry, LevelCounts};
 use puzzlepress::render::oneup_book::{oneup_book_pdf, Entry};
 use puzzlepress::render::print::{PrintOptions, Trim};
 
 fn main() {
-    let out = std::env::args().nth(1).unwrap_or_else(|| "oneup-book.pdf".into());
-    let trim = Trim::parse(&std::env::args().nth(2).unwrap_or_else(|| "letter".into())).unwrap();
-    let levels = [(Level::Easy, 4), (Level::Medium, 4), (Level::Hard, 2), (Level::Expert, 2)];
-    let book = generate_book(8, &levels, ClueSymmetry::Rotational, 1, &mut Unmonitored).unwrap();
+    let mut args = std::env::args().skip(1);
+    let out = args.next().unwrap_or_else(|| "oneup-book.pdf".into());
+    let trim = Trim::parse(&args.next().unwrap_or_else(|| "letter".into())).expect("trim");
+    let count: usize = args.next().map_or(12, |s| s.parse().expect("count"));
+    let start = Instant::now();
+    let book = generate_book(8, &LevelCounts::spread(count), ClueSymmetry::Rotational, 1, &mut Unmonitored).unwrap();
+    let generated = start.elapsed();
     let entries: Vec<Entry> =
         book.iter().map(|g| Entry { puzzle: &g.puzzle, solution: &g.solution, level: g.difficulty.level }).collect();
     let opts = PrintOptions { trim, title: "One Up".into(), lookup_url: String::new() };
-    std::fs::write(&out, oneup_book_pdf(&entries, &opts, "sample")).unwrap();
+    let start = Instant::now();
+    let pdf = oneup_book_pdf(&entries, &opts, "sample");
+    let rendered = start.elapsed();
+    std::fs::write(&out, &pdf).unwrap();
+    println!(
+        "{count} puzzles generated in {:.2} s, printed in {:.1} ms ({} KiB) to {out}",
+        generated.as_secs_f64(),
+        rendered.as_secs_f64() * 1e3,
+        pdf.len() / 1024
+    );
 }

@@ -1,5 +1,6 @@
-//! One Up: solve a puzzle (`POST /oneup/solves`, text or JSON body) and generate new ones
-//! (`POST /oneup/puzzles`). Both are jobs; their results are read at their own URLs.
+//! One Up: solve a puzzle (`POST /oneup/solves`, text or JSON body), generate new ones
+//! (`POST /oneup/puzzles`) and books of them (`POST /oneup/books`), all jobs whose results
+//! are read at their own URLs; and hints (`POST /oneup/hints`), answered at once.
 
 use axum::extract::{Path, RawQuery, Request, State};
 use axum::http::HeaderMap;
@@ -15,14 +16,15 @@ use super::extract::{self, media_type, read_body};
 use super::resource::{self, finished_result, Resource};
 use super::respond::{blocking, echo, idempotency_key, pdf_response, short_id, trim_query};
 use super::AppState;
-use crate::jobs::kinds::oneup::{GenerateParams, SolveParams};
-use crate::jobs::kinds::{OneUpPuzzles, OneUpSolves};
+use crate::jobs::kinds::oneup::{GenerateParams, OneUpBookOutput, OneUpBookParams, SolveParams};
+use crate::jobs::kinds::{OneUpBooks, OneUpPuzzles, OneUpSolves};
 use crate::puzzles::oneup::{
-    self, Cell, ClueSymmetry, ErrorKind, HintError, Level, Method, MetropolisOptions, ParseError, Placement, Puzzle,
-    Step, Technique, MAX_SIZE, MIN_SIZE,
+    self, Cell, ClueSymmetry, ErrorKind, HintError, Level, LevelCounts, Method, MetropolisOptions, ParseError,
+    Placement, Puzzle, Step, Technique, MAX_BOOK_PUZZLES, MAX_SIZE, MIN_SIZE,
 };
 use crate::render;
-use crate::render::print::SheetSpec;
+use crate::render::oneup_book::{oneup_book_pdf, Entry};
+use crate::render::print::{PrintOptions, SheetSpec, Trim};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -33,6 +35,9 @@ pub fn router() -> Router<AppState> {
         .route("/oneup/puzzles/{id}", get(show_puzzle))
         .route("/oneup/puzzles/{id}/puzzle.pdf", get(puzzle_pdf))
         .route("/oneup/puzzles/{id}/solution.pdf", get(solution_pdf))
+        .route("/oneup/books", post(create_book))
+        .route("/oneup/books/{id}", get(show_book))
+        .route("/oneup/books/{id}/book.pdf", get(book_pdf))
 }
 
 impl Resource for OneUpSolves {
@@ -43,6 +48,13 @@ impl Resource for OneUpPuzzles {
     const WHAT: &'static str = "One Up puzzle";
     fn links(base: &str) -> Vec<(&'static str, String)> {
         vec![("puzzle_pdf", format!("{base}/puzzle.pdf")), ("solution_pdf", format!("{base}/solution.pdf"))]
+    }
+}
+
+impl Resource for OneUpBooks {
+    const WHAT: &'static str = "One Up book";
+    fn links(base: &str) -> Vec<(&'static str, String)> {
+        vec![("book_pdf", format!("{base}/book.pdf"))]
     }
 }
 
@@ -62,6 +74,15 @@ resource::show_resource!(
     "/oneup/puzzles/{id}",
     "oneup",
     "A puzzle generation's state and, once done, the puzzle (text and JSON forms), its solution and difficulty."
+);
+
+resource::show_resource!(
+    show_book,
+    OneUpBooks,
+    OneUpBook,
+    "/oneup/books/{id}",
+    "oneup",
+    "A book's state and progress (in puzzles) and, once done, its puzzles in print order with solutions and levels."
 );
 
 /// A generated puzzle and its solution, once its job has succeeded.
@@ -308,25 +329,203 @@ pub(crate) async fn create_puzzle(
     headers: HeaderMap,
     extract::OptionalJson(req): extract::OptionalJson<PuzzleRequest>,
 ) -> Result<Response, ApiError> {
-    if !(MIN_SIZE..=MAX_SIZE).contains(&req.size) {
-        return Err(ApiError::invalid(
-            "size",
-            format!("size must be between {MIN_SIZE} and {MAX_SIZE}, got {}", req.size),
-        ));
+    check_size(req.size)?;
+    if let Some(level) = req.level {
+        check_level(req.size, level, "level")?;
     }
-    // Seeds stay below 2^53 so that JavaScript clients read them exactly. A retried
-    // request (same Idempotency-Key) must draw the same seed to match the first one.
-    let key = idempotency_key(&headers)?;
-    let seed = req.seed.unwrap_or_else(|| match &key {
+    let seed = job_seed(req.seed, &headers)?;
+    let params = GenerateParams { size: req.size, seed, level: req.level, clue_symmetry: req.clue_symmetry };
+    resource::enqueue::<OneUpPuzzles>(&state, &caller, &headers, &params).await
+}
+
+fn check_size(size: usize) -> Result<(), ApiError> {
+    if (MIN_SIZE..=MAX_SIZE).contains(&size) {
+        Ok(())
+    } else {
+        Err(ApiError::invalid("size", format!("size must be between {MIN_SIZE} and {MAX_SIZE}, got {size}")))
+    }
+}
+
+/// 422 naming `field` when no `size` x `size` puzzle has `level`.
+fn check_level(size: usize, level: Level, field: &str) -> Result<(), ApiError> {
+    if size >= oneup::smallest_size(level) {
+        return Ok(());
+    }
+    let e = oneup::GenerateError::TooSmall { size, level };
+    Err(ApiError::invalid(field.to_string(), format!("{field}: {e}")))
+}
+
+/// The seed a generation job runs with: the client's, or one the server draws. Seeds stay
+/// below 2^53 so that JavaScript clients read them exactly; a retried request (same
+/// `Idempotency-Key`) draws the same seed, so that it matches the first one.
+fn job_seed(given: Option<u64>, headers: &HeaderMap) -> Result<u64, ApiError> {
+    let key = idempotency_key(headers)?;
+    Ok(given.unwrap_or_else(|| match &key {
         Some(key) => {
             use sha2::Digest;
             let digest = sha2::Sha256::digest(key.as_bytes());
             u64::from_le_bytes(digest[..8].try_into().unwrap_or_default()) >> 11
         }
         None => rand::random::<u64>() >> 11,
-    });
-    let params = GenerateParams { size: req.size, seed, level: req.level, clue_symmetry: req.clue_symmetry };
-    resource::enqueue::<OneUpPuzzles>(&state, &caller, &headers, &params).await
+    }))
+}
+
+/// A book to generate; every member is optional.
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = OneUpBookRequest)]
+pub(crate) struct BookRequest {
+    /// Puzzles in the book, 1 to 500. Default: the sum of `levels`, or 100.
+    #[schema(minimum = 1, maximum = 500, default = 100)]
+    count: Option<usize>,
+    /// Puzzles of each level, printed easiest first; levels left out have none. With
+    /// `count`, they must add up to it. Default: `count` spread evenly over the four
+    /// levels, the easier ones taking what does not divide.
+    #[schema(example = json!({"easy": 4, "medium": 4, "hard": 2, "expert": 2}))]
+    levels: Option<LevelCounts>,
+    /// Side of every grid.
+    #[serde(default = "default_size")]
+    #[schema(minimum = 4, maximum = 9, default = 8)]
+    size: usize,
+    /// `rotational`: every puzzle's clues are symmetric through its centre.
+    #[serde(default)]
+    clue_symmetry: ClueSymmetry,
+    /// The same request and seed give the same book; without one the server draws it.
+    #[schema(nullable = false, minimum = 0)]
+    seed: Option<u64>,
+    /// The printed page size (default `letter`): four puzzles a page on trims 7 in wide or
+    /// more, two on smaller ones.
+    #[serde(default)]
+    #[schema(default = "letter")]
+    trim: Trim,
+    /// On the title page and every footer: 1 to 60 printable ASCII characters.
+    #[schema(default = "One Up", min_length = 1, max_length = 60)]
+    title: Option<String>,
+}
+
+#[utoipa::path(
+    post,
+    path = "/oneup/books",
+    tag = "oneup",
+    summary = "Queue a print-ready book of One Up puzzles at chosen levels.",
+    description = "The puzzles are generated like `POST /oneup/puzzles`, each with exactly one solution at its \
+                   level, and printed by increasing level under the fox books' print rules (trim, mirrored \
+                   margins, embedded fonts): the full rules and the levels' puzzle numbers on the first page, two \
+                   or four puzzles a page by trim, each numbered, the solutions at the back under the same \
+                   numbers. The PDF is at `book.pdf` once the job has succeeded. The same request and seed give \
+                   the same book; without a seed the server draws one (from the `Idempotency-Key` if given). \
+                   The body is optional: 100 puzzles of 8 x 8, 25 of each level, on letter pages.",
+    params(super::openapi::IdempotencyKey),
+    request_body(content = BookRequest, content_type = "application/json", example = json!({"count": 12, "levels": {"easy": 4, "medium": 4, "hard": 2, "expert": 2}, "trim": "6x9", "title": "One Up for the Train", "seed": 7})),
+    responses(
+        (status = 202, description = "Queued; follow it at `Location`.", body = OneUpBook,
+            headers(("Location" = String, description = "`/oneup/books/{id}`"))),
+        (status = 400, response = super::openapi::BadRequest),
+        (status = 413, response = super::openapi::TooLarge),
+        (status = 415, response = super::openapi::UnsupportedMediaType),
+        (status = 422, response = super::openapi::Invalid),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn create_book(
+    State(state): State<AppState>,
+    caller: Caller,
+    headers: HeaderMap,
+    extract::OptionalJson(req): extract::OptionalJson<BookRequest>,
+) -> Result<Response, ApiError> {
+    check_size(req.size)?;
+    let levels = book_levels(req.count, req.levels)?;
+    for level in Level::ALL.into_iter().filter(|&l| levels.get(l) > 0) {
+        check_level(req.size, level, &format!("levels.{}", level.as_str()))?;
+    }
+    let print = PrintOptions {
+        trim: req.trim,
+        title: req.title.map_or_else(|| "One Up".to_string(), |t| t.trim().to_string()),
+        lookup_url: String::new(),
+    };
+    print.validate().map_err(|(field, detail)| ApiError::invalid(field, detail))?;
+    let seed = job_seed(req.seed, &headers)?;
+    let params = OneUpBookParams {
+        levels,
+        size: req.size,
+        clue_symmetry: req.clue_symmetry,
+        seed,
+        trim: print.trim,
+        title: print.title,
+    };
+    resource::enqueue::<OneUpBooks>(&state, &caller, &headers, &params).await
+}
+
+impl Default for BookRequest {
+    fn default() -> Self {
+        BookRequest {
+            count: None,
+            levels: None,
+            size: default_size(),
+            clue_symmetry: ClueSymmetry::None,
+            seed: None,
+            trim: Trim::default(),
+            title: None,
+        }
+    }
+}
+
+/// The book's counts of each level: as given, or `count` spread over the levels; 422
+/// naming `count` or `levels` when they are out of range or disagree.
+fn book_levels(count: Option<usize>, levels: Option<LevelCounts>) -> Result<LevelCounts, ApiError> {
+    let range = |field: &str, n: usize| {
+        ApiError::invalid(field.to_string(), format!("{field}: a book holds 1 to {MAX_BOOK_PUZZLES} puzzles, not {n}"))
+    };
+    if let Some(n) = count.filter(|n| !(1..=MAX_BOOK_PUZZLES).contains(n)) {
+        return Err(range("count", n));
+    }
+    let Some(levels) = levels else { return Ok(LevelCounts::spread(count.unwrap_or(100))) };
+    let total = levels.total();
+    if !(1..=MAX_BOOK_PUZZLES).contains(&total) {
+        return Err(range("levels", total));
+    }
+    match count {
+        Some(n) if n != total => Err(ApiError::invalid(
+            "levels",
+            format!("levels: the counts add up to {total}, but count is {n}; they must agree (or leave count out)"),
+        )),
+        _ => Ok(levels),
+    }
+}
+
+#[utoipa::path(
+    get,
+    path = "/oneup/books/{id}/book.pdf",
+    tag = "oneup",
+    summary = "The print-ready book (409 until its puzzles are generated).",
+    params(("id" = uuid::Uuid, Path, description = "The book's id.")),
+    responses(
+        (status = 200, description = "PDF.", content_type = "application/pdf"),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 409, response = super::openapi::Conflict),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn book_pdf(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let job = resource::find::<OneUpBooks>(&state, &caller, &id).await?;
+    let book: OneUpBookOutput = finished_result(&job)?;
+    let params: OneUpBookParams = serde_json::from_str(&job.params)
+        .map_err(|e| ApiError::Internal(format!("book {id}: stored request does not parse: {e}")))?;
+    let bytes = blocking(move || {
+        let entries: Vec<Entry> = book
+            .puzzles
+            .iter()
+            .map(|g| Entry { puzzle: &g.puzzle, solution: &g.solution, level: g.difficulty.level })
+            .collect();
+        let opts = PrintOptions { trim: params.trim, title: params.title, lookup_url: String::new() };
+        oneup_book_pdf(&entries, &opts, &short_id(&id))
+    })
+    .await?;
+    Ok(pdf_response(bytes, &format!("oneup-book-{}.pdf", short_id(&job.id))))
 }
 
 /// A puzzle and how far a person has got with it.

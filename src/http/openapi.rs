@@ -45,7 +45,7 @@ use super::{books, crosswords, foxhole, graycodes, health, jobs, oneup, printrun
         printruns::order, printruns::show, printruns::manifest_csv, printruns::manifest_json, printruns::archive,
         books::cover_pdf,
         oneup::create_solve, oneup::show_solve, oneup::create_puzzle, oneup::show_puzzle, oneup::create_hint,
-        oneup::puzzle_pdf, oneup::solution_pdf,
+        oneup::puzzle_pdf, oneup::solution_pdf, oneup::create_book, oneup::show_book, oneup::book_pdf,
         crosswords::patterns, crosswords::show_patterns, crosswords::fills, crosswords::show_fill,
         crosswords::grid_pdf, crosswords::solution_pdf, crosswords::puzzle_puz, crosswords::puzzle_ipuz, crosswords::word_squares, crosswords::show_word_squares,
         wordlists::upload, wordlists::list, wordlists::show, wordlists::remove,
@@ -82,7 +82,7 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
             }
         }
         // A body is optional where a missing one means "all defaults".
-        if matches!(path.as_str(), "/books" | "/oneup/puzzles") {
+        if matches!(path.as_str(), "/books" | "/oneup/puzzles" | "/oneup/books") {
             if let Some(RefOr::T(body)) = item.post.as_mut().and_then(|op| op.request_body.as_mut()) {
                 body.required = Some(Required::False);
             }

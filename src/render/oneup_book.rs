@@ -154,12 +154,12 @@ fn title_page(c: &mut Canvas, area: Area, entries: &[Entry], opts: &PrintOptions
 mod tests {
     use super::*;
     use crate::puzzles::monitor::Unmonitored;
-    use crate::puzzles::oneup::{generate_book, ClueSymmetry, Generated};
+    use crate::puzzles::oneup::{generate_book, ClueSymmetry, Generated, LevelCounts};
     use crate::render::pdf::testing::{pages, shown};
     use crate::render::print::TrimName;
 
     fn book() -> Vec<Generated> {
-        let levels = [(Level::Easy, 3), (Level::Medium, 2), (Level::Hard, 1)];
+        let levels = LevelCounts { easy: 3, medium: 2, hard: 1, expert: 0 };
         generate_book(8, &levels, ClueSymmetry::None, 9, &mut Unmonitored).unwrap()
     }
 

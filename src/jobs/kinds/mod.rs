@@ -13,7 +13,7 @@ pub use books::Books;
 pub use crossword::{CrosswordFills, CrosswordPatterns, WordSquares};
 pub use foxhole::FoxholeStrategies;
 pub use graycodes::GrayCodes;
-pub use oneup::{OneUpPuzzles, OneUpSolves};
+pub use oneup::{OneUpBooks, OneUpPuzzles, OneUpSolves};
 
 use super::Registry;
 
@@ -27,6 +27,7 @@ pub fn registry() -> Registry {
         .with::<WordSquares>()
         .with::<OneUpSolves>()
         .with::<OneUpPuzzles>()
+        .with::<OneUpBooks>()
         .with::<GrayCodes>();
     #[cfg(feature = "test-jobs")]
     let registry = registry.with::<testing::Blocking>();

@@ -1,5 +1,5 @@
-//! One Up jobs: solve a puzzle (exactly, or with the Metropolis sampler) and generate a
-//! new puzzle with one solution.
+//! One Up jobs: solve a puzzle (exactly, or with the Metropolis sampler), generate a new
+//! puzzle with one solution, and generate the puzzles of a book.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -8,12 +8,14 @@ use crate::jobs::{Context, JobKind, RunError};
 use crate::puzzles::monitor::Monitor;
 pub use crate::puzzles::oneup::Method;
 use crate::puzzles::oneup::{
-    self, ClueSymmetry, ExactStats, GenerateError, GenerateOptions, Generated, Level, MetropolisError,
+    self, ClueSymmetry, ExactStats, GenerateError, GenerateOptions, Generated, Level, LevelCounts, MetropolisError,
     MetropolisOptions, MetropolisStats, Puzzle, SolveOutcome,
 };
+use crate::render::print::Trim;
 
 pub struct OneUpSolves;
 pub struct OneUpPuzzles;
+pub struct OneUpBooks;
 
 /// Stored with a solve job: the puzzle in its JSON form and how to solve it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -37,6 +39,26 @@ pub struct GenerateParams {
     pub level: Option<Level>,
     #[serde(default)]
     pub clue_symmetry: ClueSymmetry,
+}
+
+/// Stored with a book job: everything the book is made from (the seed always set, so the
+/// same job gives the same book).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct OneUpBookParams {
+    /// Puzzles of each level; the book prints them easiest first.
+    pub levels: LevelCounts,
+    #[schema(minimum = 4, maximum = 9)]
+    pub size: usize,
+    pub clue_symmetry: ClueSymmetry,
+    pub seed: u64,
+    pub trim: Trim,
+    pub title: String,
+}
+
+/// A book's puzzles in the order they are numbered: by increasing level.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct OneUpBookOutput {
+    pub puzzles: Vec<Generated>,
 }
 
 /// A solve's result, from the exact solver or the Metropolis sampler (`method` says which).
@@ -83,10 +105,26 @@ impl JobKind for OneUpPuzzles {
 
     fn run(_: &Context, params: GenerateParams, monitor: &mut dyn Monitor) -> Result<GenerateOutput, RunError> {
         let options = GenerateOptions { size: params.size, level: params.level, symmetry: params.clue_symmetry };
-        let generated = oneup::generate_with(&options, params.seed, monitor).map_err(|e| match e {
-            GenerateError::Cancelled(_) => RunError::Cancelled,
-            e @ GenerateError::NotFound { .. } => RunError::Failed(e.to_string()),
-        })?;
+        let generated = oneup::generate_with(&options, params.seed, monitor).map_err(generate_error)?;
         Ok(GenerateOutput { generated, size: params.size, seed: params.seed })
+    }
+}
+
+impl JobKind for OneUpBooks {
+    const NAME: &'static str = "oneup.books";
+    type Params = OneUpBookParams;
+    type Output = OneUpBookOutput;
+
+    fn run(_: &Context, params: OneUpBookParams, monitor: &mut dyn Monitor) -> Result<OneUpBookOutput, RunError> {
+        let puzzles = oneup::generate_book(params.size, &params.levels, params.clue_symmetry, params.seed, monitor)
+            .map_err(generate_error)?;
+        Ok(OneUpBookOutput { puzzles })
+    }
+}
+
+fn generate_error(e: GenerateError) -> RunError {
+    match e {
+        GenerateError::Cancelled(_) => RunError::Cancelled,
+        e @ (GenerateError::NotFound { .. } | GenerateError::TooSmall { .. }) => RunError::Failed(e.to_string()),
     }
 }

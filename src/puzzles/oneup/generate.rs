@@ -80,6 +80,23 @@ pub enum GenerateError {
         level.map_or("any", Level::as_str)
     )]
     NotFound { size: usize, level: Option<Level>, attempts: usize },
+    #[error(
+        "a {size} x {size} grid is too small for {} puzzles (the generator finds none); use size {} or more",
+        level.as_str(),
+        smallest_size(*level)
+    )]
+    TooSmall { size: usize, level: Level },
+}
+
+/// The smallest grid the generator finds puzzles of `level` on (measured over hundreds of
+/// seeds: every 4 x 4 puzzle is easy, and no 5 x 5 one needs a region wing, though some
+/// need a trial). Asking below it would spend the whole draw budget for nothing.
+pub fn smallest_size(level: Level) -> usize {
+    match level {
+        Level::Easy => 4,
+        Level::Medium | Level::Expert => 5,
+        Level::Hard => 6,
+    }
 }
 
 /// Generates a `size` x `size` puzzle (clamped to 4..=9) of any level from `seed`; same
@@ -103,6 +120,9 @@ pub fn generate_with(
     progress: &mut dyn Monitor,
 ) -> Result<Generated, GenerateError> {
     let n = options.size.clamp(MIN_SIZE, MAX_SIZE);
+    if let Some(level) = options.level.filter(|&l| n < smallest_size(l)) {
+        return Err(GenerateError::TooSmall { size: n, level });
+    }
     let mut rng = Rng::from_u64(seed);
     for attempt in 0..MAX_ATTEMPTS {
         if !progress.update(attempt as u64, MAX_ATTEMPTS as u64) {
@@ -135,23 +155,57 @@ pub fn generate_with(
 /// Puzzles most a book may have.
 pub const MAX_BOOK_PUZZLES: usize = 500;
 
+/// How many puzzles of each level a book holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LevelCounts {
+    #[serde(default)]
+    pub easy: usize,
+    #[serde(default)]
+    pub medium: usize,
+    #[serde(default)]
+    pub hard: usize,
+    #[serde(default)]
+    pub expert: usize,
+}
+
+impl LevelCounts {
+    /// `count` puzzles spread as evenly as they go over the four levels, the easier levels
+    /// taking what does not divide (10: 3 easy, 3 medium, 2 hard, 2 expert).
+    pub fn spread(count: usize) -> LevelCounts {
+        let share = |k: usize| count / 4 + usize::from(k < count % 4);
+        LevelCounts { easy: share(0), medium: share(1), hard: share(2), expert: share(3) }
+    }
+
+    pub fn get(&self, level: Level) -> usize {
+        match level {
+            Level::Easy => self.easy,
+            Level::Medium => self.medium,
+            Level::Hard => self.hard,
+            Level::Expert => self.expert,
+        }
+    }
+
+    pub fn total(&self) -> usize {
+        Level::ALL.iter().fold(0usize, |sum, &level| sum.saturating_add(self.get(level)))
+    }
+}
+
 /// The puzzles of a book: `levels` says how many of each, generated easiest level first,
 /// puzzle k from its own seed drawn from `seed`, so a book is a pure function of its
 /// request. Progress is reported in puzzles.
 pub fn generate_book(
     size: usize,
-    levels: &[(Level, usize)],
+    levels: &LevelCounts,
     symmetry: ClueSymmetry,
     seed: u64,
     progress: &mut dyn Monitor,
 ) -> Result<Vec<Generated>, GenerateError> {
-    let mut wanted: Vec<(Level, usize)> = levels.to_vec();
-    wanted.sort_by_key(|&(level, _)| level);
-    let total: usize = wanted.iter().map(|&(_, k)| k).sum();
+    let total = levels.total();
     let mut seeds = Rng::from_u64(seed);
-    let mut out = Vec::with_capacity(total);
-    for (level, count) in wanted {
-        for _ in 0..count {
+    let mut out = Vec::with_capacity(total.min(MAX_BOOK_PUZZLES));
+    for level in Level::ALL {
+        for _ in 0..levels.get(level) {
             if !progress.update(out.len() as u64, total as u64) {
                 return Err(Cancelled.into());
             }

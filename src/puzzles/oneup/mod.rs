@@ -22,8 +22,8 @@ mod text;
 
 pub use error::{ErrorKind, ParseError};
 pub use generate::{
-    generate, generate_book, generate_with, ClueSymmetry, Difficulty, GenerateError, GenerateOptions, Generated,
-    MAX_ATTEMPTS, MAX_BOOK_PUZZLES,
+    generate, generate_book, generate_with, smallest_size, ClueSymmetry, Difficulty, GenerateError, GenerateOptions,
+    Generated, LevelCounts, MAX_ATTEMPTS, MAX_BOOK_PUZZLES,
 };
 pub use logic::{
     grade, grade_within, hint, solve_logically, solve_logically_from, Cell, Contradiction, Elimination, Hint,

@@ -498,4 +498,58 @@ mod logic {
         let open = Puzzle::new(vec!["1111".into(); 4], vec!["1111".into(); 4], vec![]).unwrap();
         assert!(matches!(hint(&open, &[0; 16]), Err(HintError::NotUnique(_))));
     }
+
+    #[test]
+    fn a_book_has_the_levels_asked_for_easiest_first_each_with_one_solution() {
+        let levels = LevelCounts { easy: 2, medium: 2, hard: 1, expert: 1 };
+        let book = generate_book(7, &levels, ClueSymmetry::None, 3, &mut Unmonitored).unwrap();
+        assert_eq!(
+            book.iter().map(|g| g.difficulty.level).collect::<Vec<_>>(),
+            [Level::Easy, Level::Easy, Level::Medium, Level::Medium, Level::Hard, Level::Expert]
+        );
+        for g in &book {
+            assert_eq!(g.puzzle.size(), 7);
+            let outcome = solve(&g.puzzle, 2, &mut Unmonitored).unwrap();
+            assert_eq!(outcome.unique, Some(true), "one solution");
+            assert_eq!(outcome.solution.as_ref(), Some(&g.solution));
+        }
+        assert_eq!(book, generate_book(7, &levels, ClueSymmetry::None, 3, &mut Unmonitored).unwrap(), "same seed");
+        let other = generate_book(7, &levels, ClueSymmetry::None, 4, &mut Unmonitored).unwrap();
+        assert_ne!(book[0].puzzle, other[0].puzzle);
+    }
+
+    #[test]
+    fn counts_spread_evenly_with_the_easier_levels_taking_the_rest() {
+        let spread = |n| {
+            let c = LevelCounts::spread(n);
+            (c.easy, c.medium, c.hard, c.expert)
+        };
+        assert_eq!(spread(10), (3, 3, 2, 2));
+        assert_eq!(spread(12), (3, 3, 3, 3));
+        assert_eq!(spread(1), (1, 0, 0, 0));
+        assert_eq!(spread(500), (125, 125, 125, 125));
+        for n in 0..=40 {
+            assert_eq!(LevelCounts::spread(n).total(), n);
+        }
+        let huge = LevelCounts { easy: usize::MAX, medium: 1, hard: 0, expert: 0 };
+        assert_eq!(huge.total(), usize::MAX, "saturates, so a limit check sees it");
+    }
+
+    #[test]
+    fn each_level_is_found_from_its_smallest_size_and_refused_at_once_below_it() {
+        for level in Level::ALL {
+            let smallest = smallest_size(level);
+            for seed in 0..2 {
+                let options = GenerateOptions { size: smallest, level: Some(level), symmetry: ClueSymmetry::None };
+                let g = generate_with(&options, seed, &mut Unmonitored).unwrap();
+                assert_eq!((g.puzzle.size(), g.difficulty.level), (smallest, level));
+            }
+            if smallest > MIN_SIZE {
+                let options = GenerateOptions { size: smallest - 1, level: Some(level), symmetry: ClueSymmetry::None };
+                let e = generate_with(&options, 0, &mut Unmonitored).unwrap_err();
+                assert!(matches!(e, GenerateError::TooSmall { .. }), "{e}");
+                assert!(e.to_string().contains(&format!("use size {smallest} or more")), "{e}");
+            }
+        }
+    }
 }

@@ -770,3 +770,167 @@ pub fn hint(puzzle: &Puzzle, grid: &[u8]) -> Result<Hint, HintError> {
     }
     Ok(Hint { solved, steps })
 }
+
+/// Each technique on a constructed position: candidates set by hand so that it is the
+/// easiest technique that makes progress, and its step is exactly the expected one.
+#[cfg(test)]
+mod positions {
+    use super::*;
+
+    /// An n x n layout whose rows and columns are single regions (a Latin square).
+    fn open(n: usize) -> Layout {
+        let lines = vec!["1".repeat(n); n];
+        Layout::from_labels(&lines, &lines)
+    }
+
+    /// The board of `layout` with each cell's candidates written as digits, row-major.
+    fn board<'a>(layout: &'a Layout, names: &'a [String], cand: &[&str]) -> Board<'a> {
+        let cand = cand.iter().map(|ds| ds.bytes().fold(0, |m, b| m | bit(b - b'0'))).collect();
+        Board { layout, names, cand, grid: vec![0; layout.size * layout.size] }
+    }
+
+    fn full(n: usize) -> String {
+        (1..=n).map(|d| d.to_string()).collect()
+    }
+
+    /// `cand` with the cells at 1-based `(row, col)` replaced.
+    fn with(n: usize, changed: &[((usize, usize), &'static str)]) -> Vec<String> {
+        let mut cand = vec![full(n); n * n];
+        for &((r, c), ds) in changed {
+            cand[(r - 1) * n + c - 1] = ds.to_string();
+        }
+        cand
+    }
+
+    /// The easiest step, checking that no technique easier than its own finds one.
+    fn step(layout: &Layout, names: &[String], cand: &[String]) -> Step {
+        let cand: Vec<&str> = cand.iter().map(String::as_str).collect();
+        let b = board(layout, names, &cand);
+        let step = b.next_step(Technique::Trial).unwrap().expect("a step");
+        if let Some(easier) = Technique::ALL.into_iter().take_while(|&t| t < step.technique).last() {
+            assert_eq!(b.next_step(easier).unwrap(), None, "the easier techniques find nothing");
+        }
+        step
+    }
+
+    fn elims(v: &[(usize, usize, u8)]) -> Vec<Elimination> {
+        v.iter().map(|&(row, col, digit)| Elimination { row, col, digit }).collect()
+    }
+
+    #[test]
+    fn hidden_single() {
+        let layout = open(4);
+        let names = region_names(&layout);
+        let s = step(&layout, &names, &with(4, &[((1, 2), "234"), ((1, 3), "234"), ((1, 4), "234")]));
+        assert_eq!(s.technique, Technique::HiddenSingle);
+        assert_eq!(s.place, Some(Placement { row: 1, col: 1, digit: 1 }));
+        assert_eq!(s.text, "row 1, column 1 is 1: the only place for 1 in row 1");
+        assert_eq!(s.cells.len(), 4, "the region's cells");
+    }
+
+    #[test]
+    fn naked_single() {
+        let layout = open(4);
+        let names = region_names(&layout);
+        let s = step(&layout, &names, &with(4, &[((2, 2), "3")]));
+        assert_eq!(s.technique, Technique::NakedSingle);
+        assert_eq!(s.place, Some(Placement { row: 2, col: 2, digit: 3 }));
+        assert_eq!(s.text, "row 2, column 2 is 3: the only digit it can still hold, given row 2 and column 2");
+    }
+
+    #[test]
+    fn naked_pair_and_triple() {
+        let layout = open(4);
+        let names = region_names(&layout);
+        let s = step(&layout, &names, &with(4, &[((1, 1), "12"), ((1, 2), "12")]));
+        assert_eq!((s.technique, s.place), (Technique::Subset, None));
+        assert_eq!(s.eliminate, elims(&[(1, 3, 1), (1, 3, 2), (1, 4, 1), (1, 4, 2)]));
+        assert_eq!(
+            s.text,
+            "row 1, column 1; row 1, column 2 can hold only 1 and 2 between them, so no other cell of row 1 holds either"
+        );
+        let layout = open(5);
+        let names = region_names(&layout);
+        let s = step(&layout, &names, &with(5, &[((1, 1), "12"), ((1, 2), "23"), ((1, 3), "13")]));
+        assert_eq!(s.technique, Technique::Subset);
+        assert_eq!(s.eliminate, elims(&[(1, 4, 1), (1, 4, 2), (1, 4, 3), (1, 5, 1), (1, 5, 2), (1, 5, 3)]));
+        assert!(s.text.contains("can hold only 1, 2 and 3 between them"), "{}", s.text);
+    }
+
+    #[test]
+    fn hidden_pair() {
+        let layout = open(6);
+        let names = region_names(&layout);
+        let rest = [((1, 3), "3456"), ((1, 4), "3456"), ((1, 5), "3456"), ((1, 6), "3456")];
+        let s = step(&layout, &names, &with(6, &rest));
+        assert_eq!((s.technique, s.place), (Technique::Subset, None));
+        let expected: Vec<(usize, usize, u8)> = [1, 2].iter().flat_map(|&c| (3..=6).map(move |d| (1, c, d))).collect();
+        assert_eq!(s.eliminate, elims(&expected));
+        assert_eq!(
+            s.text,
+            "in row 1, 1 and 2 fit only row 1, column 1; row 1, column 2, so those cells hold nothing else"
+        );
+    }
+
+    #[test]
+    fn region_wing() {
+        // 1 goes in columns 1 or 2 in both row 1 and row 2, so columns 1 and 2 get their 1
+        // from rows 1 and 2.
+        let layout = open(4);
+        let names = region_names(&layout);
+        let cand = with(4, &[((1, 3), "234"), ((1, 4), "234"), ((2, 3), "234"), ((2, 4), "234")]);
+        let s = step(&layout, &names, &cand);
+        assert_eq!((s.technique, s.place), (Technique::RegionWing, None));
+        assert_eq!(s.eliminate, elims(&[(3, 1, 1), (4, 1, 1), (3, 2, 1), (4, 2, 1)]));
+        assert_eq!(
+            s.text,
+            "1 in row 1 goes at row 1, column 1 or row 1, column 2, and in row 2 at row 2, column 1 or row 2, \
+             column 2; either way column 1 and column 2 get their 1 from these cells, so their other cells \
+             cannot hold 1"
+        );
+
+        // Between regions, not lines: on 8 x 8 with every row and column split 4 + 4, 1
+        // goes in row 1's and row 2's left regions only at columns 1 or 2, so the upper
+        // regions of columns 1 and 2 get their 1 there.
+        let rows = vec!["11112222".to_string(); 8];
+        let cols: Vec<String> = (0..8).map(|r| if r < 4 { "11111111" } else { "22222222" }.to_string()).collect();
+        let layout = Layout::from_labels(&rows, &cols);
+        let names = region_names(&layout);
+        let mut cand = vec!["1234".to_string(); 64];
+        for cell in [2, 3, 10, 11] {
+            cand[cell] = "234".into();
+        }
+        let s = step(&layout, &names, &cand);
+        assert_eq!((s.technique, s.place), (Technique::RegionWing, None));
+        assert_eq!(s.eliminate, elims(&[(3, 1, 1), (4, 1, 1), (3, 2, 1), (4, 2, 1)]));
+        assert!(
+            s.text.starts_with("1 in row 1's left region (columns 1-4) goes at row 1, column 1 or row 1, column 2")
+                && s.text.contains("either way column 1's upper region (rows 1-4) and column 2's upper region"),
+            "{}",
+            s.text
+        );
+    }
+
+    #[test]
+    fn trial() {
+        // A position (found by a random search) on a 4 x 4 Latin square where techniques 1
+        // to 4 find nothing; `solution` is a filling its candidates allow.
+        let layout = open(4);
+        let names = region_names(&layout);
+        let solution = [1u8, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1];
+        let cand = [
+            "134", "124", "1234", "1234", "23", "34", "13", "124", "123", "1234", "34", "13", "234", "123", "12", "134",
+        ]
+        .map(String::from);
+        for (i, ds) in cand.iter().enumerate() {
+            assert!(ds.contains(char::from(b'0' + solution[i])), "the solution is among the candidates");
+        }
+        let s = step(&layout, &names, &cand);
+        assert_eq!((s.technique, s.place), (Technique::Trial, None));
+        assert_eq!(s.eliminate.len(), 1);
+        let e = &s.eliminate[0];
+        assert_ne!(e.digit, solution[(e.row - 1) * 4 + e.col - 1], "a trial never rules out the solution");
+        let prefix = format!("row {}, column {} cannot be {}: assuming it, ", e.row, e.col, e.digit);
+        assert!(s.text.starts_with(&prefix), "{}", s.text);
+    }
+}

@@ -415,6 +415,108 @@ scenario('One Up: generates a 6 × 6 puzzle, prints it, and solves its text uniq
   assert.deepEqual(grid.map((r) => r.join('')), generated.result.solution, 'the solver finds the generated solution');
 });
 
+/** The board's digits as rows ('.' for an empty cell). */
+async function boardRows(page, n) {
+  const cells = await page.$$eval('#oneup-board .cell', (els) =>
+    els.map((e) => ({ row: Number(e.dataset.row), col: Number(e.dataset.col), digit: e.textContent.trim() })),
+  );
+  const grid = Array.from({ length: n }, () => Array(n).fill('.'));
+  for (const c of cells) grid[c.row - 1][c.col - 1] = c.digit || '.';
+  return grid.map((r) => r.join(''));
+}
+
+scenario('One Up: plays the 7 July 2024 puzzle with hints, and a wrong digit is named', async (page) => {
+  await page.goto(`${BASE_URL}/oneup`);
+  await page.click('#load-example');
+  await page.waitForFunction(() => document.querySelector('#puzzle-text').value.includes('Row regions'), null, {
+    timeout: 30_000,
+  });
+  await page.waitForSelector('#hint:not([disabled])');
+  const text = await page.inputValue('#puzzle-text');
+  // The hint shown is the server's hint for the empty grid, its cells marked on the board.
+  await page.click('#hint');
+  const said = await waitForText(page, '#oneup-hint', (t) => t.length > 0);
+  const empty = Array(8).fill('........');
+  const expected = await (
+    await page.request.post(`${BASE_URL}/oneup/hints`, { data: { puzzle: text, grid: empty } })
+  ).json();
+  assert.match(said, /^row \d, column \d is \d: the only place for \d in /i, `a hint in words: ${said}`);
+  assert.ok(said.toLowerCase().includes(expected.text.toLowerCase()), `the server's hint: ${said} / ${expected.text}`);
+  const hinted = await page.$$eval('#oneup-board .cell.hinted, #oneup-board .cell.placed', (els) => els.length);
+  assert.equal(hinted, new Set(expected.cells.map((c) => `${c.row},${c.col}`)).size, 'the hint\'s cells are marked');
+  await screenshot(page, 'oneup-hint');
+  // "Fill it in" puts the solution's digit in the cell.
+  await page.click('#use-hint');
+  const { row, col, digit } = expected.place;
+  assert.equal(String(digit), ONEUP_SOLUTION[row - 1][col - 1], 'the hinted digit is the solution\'s');
+  assert.equal((await boardRows(page, 8))[row - 1][col - 1], String(digit), 'filled in on the board');
+
+  // Type digits by keyboard: the next hint builds on them.
+  const clues = new Set(
+    text.split('\n\n')[2].trim().split('\n').slice(1).map((l) => l.trim().split(/\s+/).slice(0, 2).join(',')),
+  );
+  const free = [];
+  for (let r = 1; r <= 8; r++) for (let c = 1; c <= 8; c++) if (!clues.has(`${r},${c}`) && !(r === row && c === col)) free.push([r, c]);
+  const [[r1, c1], [r2, c2]] = free;
+  await page.click(`#oneup-board .cell[data-row="${r1}"][data-col="${c1}"]`);
+  await page.keyboard.press(ONEUP_SOLUTION[r1 - 1][c1 - 1]);
+  const rows = await boardRows(page, 8);
+  assert.equal(rows[r1 - 1][c1 - 1], ONEUP_SOLUTION[r1 - 1][c1 - 1], 'a typed digit shows');
+  await page.click('#hint');
+  await waitForText(page, '#oneup-hint', (t) => t.length > 0);
+  assert.equal(await page.$eval('#oneup-hint', (e) => e.classList.contains('error')), false, 'right digits get a hint');
+  // A wrong digit: the hint says which cell is wrong.
+  await page.click(`#oneup-board .cell[data-row="${r2}"][data-col="${c2}"]`);
+  const right = Number(ONEUP_SOLUTION[r2 - 1][c2 - 1]);
+  const wrong = right === 1 ? 2 : 1;
+  await page.keyboard.press(String(wrong));
+  await page.click('#hint');
+  const problem = await waitForText(page, '#oneup-hint', (t) => t.length > 0);
+  assert.equal(await page.$eval('#oneup-hint', (e) => e.classList.contains('error')), true, 'shown as a problem');
+  assert.match(problem, new RegExp(`row ${r2}, column ${c2}`, 'i'), `names the wrong cell: ${problem}`);
+  await screenshot(page, 'oneup-wrong-digit');
+  // Backspace clears it, and the hints come back.
+  await page.click(`#oneup-board .cell[data-row="${r2}"][data-col="${c2}"]`);
+  await page.keyboard.press('Backspace');
+  assert.equal((await boardRows(page, 8))[r2 - 1][c2 - 1], '.', 'cleared');
+  await page.click('#hint');
+  await waitForText(page, '#oneup-hint', (t) => t.length > 0);
+  assert.equal(await page.$eval('#oneup-hint', (e) => e.classList.contains('error')), false, 'a hint again');
+});
+
+scenario('One Up: makes a 6 × 9 book of 6 puzzles at chosen levels and downloads it', async (page) => {
+  await page.goto(`${BASE_URL}/oneup`);
+  await page.fill('#book-easy', '2');
+  await page.fill('#book-medium', '2');
+  await page.fill('#book-hard', '1');
+  await page.fill('#book-expert', '1');
+  await page.selectOption('#book-trim', '6x9');
+  await page.fill('#book-title', 'Train Puzzles');
+  await page.click('#make-book');
+  const ready = await waitForText(page, '#book-status', (t) => t.length > 0, 120_000);
+  assert.equal((await page.textContent('#book-error')).trim(), '', 'the book is accepted');
+  assert.equal(ready, 'Your book of 6 puzzles is ready.');
+  const href = await page.getAttribute('#book-pdf', 'href');
+  const m = (href || '').match(/^\/oneup\/books\/([^/]+)\/book\.pdf$/);
+  assert.ok(m, `a link to the book's PDF: ${href}`);
+  await assertPdf(page, href);
+  const book = await (await page.request.get(`${BASE_URL}/oneup/books/${m[1]}`)).json();
+  assert.deepEqual(book.request.levels, { easy: 2, medium: 2, hard: 1, expert: 1 });
+  assert.equal(book.request.trim, '6x9');
+  assert.equal(book.request.title, 'Train Puzzles');
+  assert.deepEqual(book.result.puzzles.map((p) => p.difficulty.level), ['easy', 'easy', 'medium', 'medium', 'hard', 'expert']);
+  await screenshot(page, 'oneup-book');
+
+  // A book of no puzzles is refused, saying why.
+  await page.fill('#book-easy', '0');
+  await page.fill('#book-medium', '0');
+  await page.fill('#book-hard', '0');
+  await page.fill('#book-expert', '0');
+  await page.click('#make-book');
+  const refused = await waitForText(page, '#book-error', (t) => t.length > 0);
+  assert.match(refused, /1 to 500 puzzles/, `an empty book is refused: ${refused}`);
+});
+
 scenario('crosswords: 15 × 15 patterns, a fill whose letters and entries agree, printable', async (page) => {
   await page.goto(`${BASE_URL}/crosswords`);
   await page.fill('#size', '15');

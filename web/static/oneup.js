@@ -1,5 +1,5 @@
-// "/oneup": draw, solve and generate One Up puzzles.
-import { api, h, poll, pollUrl, s, say, showProgress } from '/static/app.js';
+// "/oneup": draw, play, solve and generate One Up puzzles (with hints), and make books of them.
+import { api, h, poll, pollUrl, s, say, sentence, showProgress } from '/static/app.js';
 
 const $ = (sel) => document.querySelector(sel);
 const textarea = $('#puzzle-text');
@@ -50,8 +50,11 @@ export function readPuzzle(text) {
 const CELL = 48;
 const PAD = 3;
 
-/** The grid as SVG: walls between regions, clue digits, and the solution if given. */
-function drawBoard({ rows, cols, clues = [] }, solution = null) {
+/**
+ * The grid as SVG: walls between regions, clue digits, and the solution if given; else the
+ * person's own digits (`play.entries`, keyed "row,col"), the selected cell and a hint's cells.
+ */
+function drawBoard({ rows, cols, clues = [] }, solution = null, play = null) {
   const n = rows.length;
   const size = n * CELL + 2 * PAD;
   const at = (r, c) => [PAD + c * CELL, PAD + r * CELL];
@@ -59,18 +62,27 @@ function drawBoard({ rows, cols, clues = [] }, solution = null) {
   const svg = s('svg', {
     viewBox: `0 0 ${size} ${size}`,
     width: size,
-    role: 'img',
+    role: play ? 'application' : 'img',
     'aria-label': `${n} by ${n} One Up grid${solution ? ', solved' : ''} with ${clues.length} clues`,
   });
+  if (play) svg.setAttribute('tabindex', '0');
   for (let r = 0; r < n; r++) {
     for (let c = 0; c < n; c++) {
       const [x, y] = at(r, c);
-      const clue = clueAt.get(`${r + 1},${c + 1}`);
-      const digit = clue ?? (solution ? solution[r]?.[c] : '');
+      const key = `${r + 1},${c + 1}`;
+      const clue = clueAt.get(key);
+      const entry = play?.entries.get(key);
+      const digit = clue ?? (solution ? solution[r]?.[c] : entry ?? '');
+      const classes = ['cell'];
+      if (clue !== undefined) classes.push('clue');
+      else if (entry !== undefined && !solution) classes.push('entry');
+      if (play?.hinted?.has(key)) classes.push('hinted');
+      if (play?.placed === key) classes.push('placed');
+      if (play?.selected === key) classes.push('selected');
       svg.append(
         s(
           'g',
-          { class: clue !== undefined ? 'cell clue' : 'cell', 'data-row': r + 1, 'data-col': c + 1 },
+          { class: classes.join(' '), 'data-row': r + 1, 'data-col': c + 1 },
           s('rect', { x, y, width: CELL, height: CELL }),
           s('text', { x: x + CELL / 2, y: y + CELL / 2 + 8, 'text-anchor': 'middle' }, digit ?? ''),
         ),
@@ -96,12 +108,42 @@ function drawBoard({ rows, cols, clues = [] }, solution = null) {
 }
 
 let shown = null; // the puzzle drawn now: {rows, cols, clues}
+let shownSolution = null; // the solution drawn over it, if any
 let generation = 0; // bumped by every solve or generate, so a stale poll stops
+// The person's play: their digits by "row,col", the selected cell, the last hint's cells.
+const play = { entries: new Map(), selected: null, hinted: new Set(), placed: null };
+const hintBox = $('#oneup-hint');
+
+/** Draws the board again as it is played; `focus` keeps the keyboard on it. */
+function drawPlay(focus = false) {
+  if (!shown) return;
+  boardBox.replaceChildren(drawBoard(shown, shownSolution, shownSolution ? null : play));
+  if (focus) boardBox.querySelector('svg')?.focus();
+  $('#hint').disabled = !!shownSolution;
+  $('#clear-entries').disabled = !!shownSolution || play.entries.size === 0;
+}
+
+function clearHint() {
+  play.hinted = new Set();
+  play.placed = null;
+  hintBox.replaceChildren();
+  hintBox.classList.remove('error');
+}
+
+/** A new puzzle (or none): the person's digits and hints start over. */
+function resetPlay() {
+  play.entries = new Map();
+  play.selected = null;
+  clearHint();
+}
 
 function redraw(solution = null) {
+  const before = shown && JSON.stringify([shown.rows, shown.cols, shown.clues]);
   shown = readPuzzle(textarea.value);
+  shownSolution = solution;
+  if (!shown || JSON.stringify([shown.rows, shown.cols, shown.clues]) !== before) resetPlay();
   if (shown) {
-    boardBox.replaceChildren(drawBoard(shown, solution));
+    drawPlay();
   } else if (solution) {
     // The server read it even though the preview could not: show the digits without walls.
     const n = solution.length;
@@ -109,6 +151,8 @@ function redraw(solution = null) {
     boardBox.replaceChildren(drawBoard({ rows: blank, cols: blank }, solution));
   } else {
     boardBox.replaceChildren(h('p', { class: 'hint' }, 'The grid appears here when the text describes a puzzle.'));
+    $('#hint').disabled = true;
+    $('#clear-entries').disabled = true;
   }
   $('#oneup-solution-text').textContent = solution
     ? `Solution, row by row: ${solution.map((r, i) => `row ${i + 1}: ${Array.from(r).join(' ')}`).join('; ')}.`
@@ -148,6 +192,87 @@ function setBusy(busy) {
   $('#solve').disabled = busy;
   $('#generate').disabled = busy;
 }
+
+/** The grid as the hints endpoint reads it: a string a row, "." for an empty cell. */
+function gridRows() {
+  const n = shown.rows.length;
+  return Array.from({ length: n }, (_, r) =>
+    Array.from({ length: n }, (_, c) => play.entries.get(`${r + 1},${c + 1}`) ?? '.').join(''),
+  );
+}
+
+async function askHint() {
+  if (!shown) return;
+  clearHint();
+  $('#hint').disabled = true;
+  try {
+    const { body } = await api('/oneup/hints', { method: 'POST', json: { puzzle: textarea.value, grid: gridRows() } });
+    play.hinted = new Set(body.cells.map((c) => `${c.row},${c.col}`));
+    play.placed = body.place ? `${body.place.row},${body.place.col}` : null;
+    const parts = [h('p', { id: 'hint-text' }, sentence(body.text))];
+    if (body.steps.length > 1) {
+      const first = body.steps.slice(0, -1).map((step) => h('li', {}, sentence(step.text)));
+      parts.unshift(h('p', {}, 'First rule out:'), h('ol', {}, ...first), h('p', {}, 'Then:'));
+    }
+    if (body.place) {
+      const fill = h('button', { type: 'button', class: 'secondary', id: 'use-hint' }, 'Fill it in');
+      fill.addEventListener('click', () => {
+        play.entries.set(`${body.place.row},${body.place.col}`, String(body.place.digit));
+        clearHint();
+        drawPlay(true);
+      });
+      parts.push(fill);
+    }
+    hintBox.replaceChildren(...parts);
+  } catch (err) {
+    hintBox.classList.add('error');
+    hintBox.replaceChildren(h('p', { id: 'hint-text' }, err.message));
+  } finally {
+    drawPlay();
+  }
+}
+
+/** Clicking selects a cell to type in; clue cells cannot be changed. */
+boardBox.addEventListener('click', (event) => {
+  const cell = event.target.closest?.('.cell');
+  if (!cell || shownSolution || !shown) return;
+  play.selected = `${cell.dataset.row},${cell.dataset.col}`;
+  drawPlay(true);
+});
+
+boardBox.addEventListener('keydown', (event) => {
+  if (!shown || shownSolution) return;
+  const n = shown.rows.length;
+  const [r, c] = (play.selected || '1,1').split(',').map(Number);
+  const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  if (moves[event.key]) {
+    const [dr, dc] = moves[event.key];
+    const nr = Math.min(n, Math.max(1, r + (play.selected ? dr : 0)));
+    const nc = Math.min(n, Math.max(1, c + (play.selected ? dc : 0)));
+    play.selected = `${nr},${nc}`;
+  } else if (!play.selected) {
+    return;
+  } else if (shown.clues.some((k) => k.row === r && k.col === c)) {
+    if (!/^[0-9]$|^(Backspace|Delete)$/.test(event.key)) return;
+    say(status, 'That cell holds a clue; it cannot be changed.', 'info');
+  } else if (/^[1-9]$/.test(event.key) && Number(event.key) <= n) {
+    play.entries.set(play.selected, event.key);
+    clearHint();
+  } else if (['Backspace', 'Delete', '0', '.', ' '].includes(event.key)) {
+    play.entries.delete(play.selected);
+    clearHint();
+  } else {
+    return;
+  }
+  event.preventDefault();
+  drawPlay(true);
+});
+
+$('#hint').addEventListener('click', askHint);
+$('#clear-entries').addEventListener('click', () => {
+  resetPlay();
+  drawPlay();
+});
 
 async function solve(event) {
   event.preventDefault();
@@ -229,15 +354,18 @@ async function generate(event) {
     }
     const { text, json } = done.result.puzzle;
     textarea.value = text.endsWith('\n') ? text : `${text}\n`;
-    const puzzle = { rows: json.row_regions, cols: json.col_regions, clues: json.clues };
-    shown = puzzle;
-    boardBox.replaceChildren(drawBoard(puzzle));
+    redraw();
+    if (!shown) {
+      // The preview's lenient reader should always read the server's text; if not, draw the JSON.
+      shown = { rows: json.row_regions, cols: json.col_regions, clues: json.clues };
+      drawPlay();
+    }
     const level = done.result.difficulty?.level;
     say(status, `A new ${level ? `${level} ` : ''}${size} × ${size} puzzle with ${json.clues.length} clues.`, 'ok');
     const solution = done.result.solution;
     const reveal = h('button', { type: 'button', class: 'secondary' }, 'Show the solution');
     reveal.addEventListener('click', () => {
-      boardBox.replaceChildren(drawBoard(puzzle, solution));
+      redraw(solution);
       reveal.disabled = true;
     });
     const difficulty = statsList(done.result.difficulty);
@@ -258,6 +386,69 @@ async function generate(event) {
     say(status, err.message, 'error');
   } finally {
     if (!stale()) setBusy(false);
+  }
+}
+
+const LEVELS = ['easy', 'medium', 'hard', 'expert'];
+
+async function makeBook(event) {
+  event.preventDefault();
+  const bookError = $('#book-error');
+  const bookStatus = $('#book-status');
+  const links = $('#book-links');
+  const bar = $('#book-progress');
+  bookError.textContent = '';
+  say(bookStatus, '');
+  links.replaceChildren();
+  const levels = {};
+  for (const level of LEVELS) {
+    const input = $(`#book-${level}`);
+    input.removeAttribute('aria-invalid');
+    const n = Number(input.value || 0);
+    if (!Number.isInteger(n) || n < 0) {
+      bookError.textContent = `${sentence(level)} puzzles: give a whole number, 0 or more.`;
+      input.setAttribute('aria-invalid', 'true');
+      input.focus();
+      return;
+    }
+    if (n > 0) levels[level] = n;
+  }
+  const request = {
+    levels,
+    size: Number($('#book-size').value),
+    trim: $('#book-trim').value,
+    title: $('#book-title').value,
+  };
+  const count = Object.values(levels).reduce((a, b) => a + b, 0);
+  $('#make-book').disabled = true;
+  const show = (body) => {
+    bar.hidden = false;
+    showProgress($('#book-progress-bar'), body?.progress);
+    const p = body?.progress;
+    $('#book-progress-text').textContent = p?.total ? `Generating: ${p.done} of ${p.total} puzzles` : 'Queued…';
+  };
+  try {
+    const queued = await api('/oneup/books', { method: 'POST', json: request });
+    show(queued.body);
+    const done = await poll(pollUrl(queued), { onUpdate: show });
+    bar.hidden = true;
+    if (done.state !== 'succeeded') {
+      say(bookStatus, `No book was made: ${done.error || done.state}.`, 'error');
+      return;
+    }
+    say(bookStatus, `Your book of ${count} puzzles is ready.`, 'ok');
+    links.replaceChildren(h('a', { class: 'button', href: done.links.book_pdf, id: 'book-pdf' }, 'Download the book (PDF)'));
+  } catch (err) {
+    bar.hidden = true;
+    bookError.textContent = err.message;
+    const field = err.problem?.field || '';
+    const target = field.startsWith('levels.') ? $(`#book-${field.slice(7)}`) : field === 'title' ? $('#book-title') : null;
+    if (target) {
+      target.setAttribute('aria-invalid', 'true');
+      target.focus();
+    }
+  } finally {
+    $('#make-book').disabled = false;
   }
 }
 
@@ -286,6 +477,7 @@ $('#load-example').addEventListener('click', async () => {
   redraw();
 });
 $('#solve-form').addEventListener('submit', solve);
+$('#book-form').addEventListener('submit', makeBook);
 $('#generate-form').addEventListener('submit', generate);
 
 redraw();

@@ -63,11 +63,16 @@ cp "$BODY_FILE" "$WORK/oneup-small.pdf"
 check_cmd "pdfinfo $WORK/oneup-small.pdf | grep -Eq '^Page size: *612 x 792 pts'" "letter pages"
 check_cmd "[ \"\$(pdftotext -f 2 -l 2 $WORK/oneup-small.pdf - | grep -c '^Puzzle ')\" = 4 ]" "four puzzles a page on letter"
 
-# An empty body: 100 puzzles, 25 of each level (not waited for).
+# An empty body: 100 puzzles, 25 of each level (seconds of work), cancelled at once.
 req POST /oneup/books
 check_status 202 "an order without a body"
 check_jq '.request.levels == {"easy": 25, "medium": 25, "hard": 25, "expert": 25} and .request.size == 8' "100 puzzles of 8 x 8, 25 a level"
+big=$(header location)
 req DELETE "$(jq -r .links.job "$BODY_FILE")"
+wait_job "$big" 30
+check_jq '.state == "cancelled" and .result == null' "a cancelled book stops without a result"
+req GET "$big/book.pdf"
+check_problem 409 "cancelled" "a cancelled book has no PDF"
 
 # Refusals, each naming its field.
 post_json /oneup/books '{"count": 0}'

@@ -206,14 +206,26 @@ pub fn generate_book(
     let mut out = Vec::with_capacity(total.min(MAX_BOOK_PUZZLES));
     for level in Level::ALL {
         for _ in 0..levels.get(level) {
-            if !progress.update(out.len() as u64, total as u64) {
-                return Err(Cancelled.into());
-            }
             let options = GenerateOptions { size, level: Some(level), symmetry };
-            out.push(generate_with(&options, seeds.next_u64(), &mut Unmonitored)?);
+            let mut within = BookProgress { book: &mut *progress, done: out.len() as u64, total: total as u64 };
+            out.push(generate_with(&options, seeds.next_u64(), &mut within)?);
         }
     }
     Ok(out)
+}
+
+/// A book's progress (puzzles done of total) while one puzzle is drawn: every draw asks
+/// the book's monitor, so a cancelled book stops within a draw, not a puzzle.
+struct BookProgress<'a> {
+    book: &'a mut dyn Monitor,
+    done: u64,
+    total: u64,
+}
+
+impl Monitor for BookProgress<'_> {
+    fn update(&mut self, _: u64, _: u64) -> bool {
+        self.book.update(self.done, self.total)
+    }
 }
 
 /// A drawn puzzle: walls, the filling, and which clue orbits are kept.

@@ -552,4 +552,25 @@ mod logic {
             }
         }
     }
+
+    #[test]
+    fn a_book_reports_progress_in_puzzles_and_stops_when_cancelled() {
+        struct Watch(Vec<(u64, u64)>, usize);
+        impl crate::puzzles::monitor::Monitor for Watch {
+            fn update(&mut self, done: u64, total: u64) -> bool {
+                self.0.push((done, total));
+                self.0.len() < self.1
+            }
+        }
+        let levels = LevelCounts { easy: 3, ..Default::default() };
+        let mut watch = Watch(Vec::new(), usize::MAX);
+        generate_book(6, &levels, ClueSymmetry::None, 1, &mut watch).unwrap();
+        assert!(watch.0.iter().all(|&(_, total)| total == 3));
+        assert_eq!(watch.0.first(), Some(&(0, 3)));
+        assert_eq!(watch.0.last().map(|p| p.0), Some(2));
+        // Asked to stop mid-book: no book, cancelled.
+        let mut stop = Watch(Vec::new(), 2);
+        let e = generate_book(6, &levels, ClueSymmetry::None, 1, &mut stop).unwrap_err();
+        assert!(matches!(e, GenerateError::Cancelled(_)), "{e}");
+    }
 }

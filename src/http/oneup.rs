@@ -355,6 +355,27 @@ fn check_level(size: usize, level: Level, field: &str) -> Result<(), ApiError> {
     Err(ApiError::invalid(field.to_string(), format!("{field}: {e}")))
 }
 
+/// 422 naming `levels` when the book would take longer than `max` seconds to generate,
+/// saying which level is slowest at this size.
+fn check_book_time(size: usize, levels: &LevelCounts, symmetry: ClueSymmetry, max: u32) -> Result<(), ApiError> {
+    let seconds = oneup::book_seconds(size, levels, symmetry).unwrap_or(f64::INFINITY);
+    if seconds <= f64::from(max) {
+        return Ok(());
+    }
+    let rate = |l: Level| oneup::puzzles_per_second(size, l, symmetry).unwrap_or(0.0);
+    let slowest = Level::ALL.into_iter().filter(|&l| levels.get(l) > 0).min_by(|&a, &b| rate(a).total_cmp(&rate(b)));
+    let why = slowest.map_or(String::new(), |l| {
+        format!(" ({} {size} x {size} puzzles come at about {} a second)", l.as_str(), rate(l))
+    });
+    Err(ApiError::invalid(
+        "levels",
+        format!(
+            "levels: this book would take about {seconds:.0} s to generate{why}, and a book may take at most {max} s; \
+             ask for fewer puzzles, easier levels or a larger size"
+        ),
+    ))
+}
+
 /// The seed a generation job runs with: the client's, or one the server draws. Seeds stay
 /// below 2^53 so that JavaScript clients read them exactly; a retried request (same
 /// `Idempotency-Key`) draws the same seed, so that it matches the first one.
@@ -414,7 +435,9 @@ pub(crate) struct BookRequest {
                    or four puzzles a page by trim, each numbered, the solutions at the back under the same \
                    numbers. The PDF is at `book.pdf` once the job has succeeded. The same request and seed give \
                    the same book; without a seed the server draws one (from the `Idempotency-Key` if given). \
-                   The body is optional: 100 puzzles of 8 x 8, 25 of each level, on letter pages.",
+                   The body is optional: 100 puzzles of 8 x 8, 25 of each level, on letter pages. A book whose \
+                   puzzles would take longer to generate than the caller's limit (60 s with a key; estimated from \
+                   each level's rate at the size) is refused with 422 naming `levels`.",
     params(super::openapi::IdempotencyKey),
     request_body(content = BookRequest, content_type = "application/json", example = json!({"count": 12, "levels": {"easy": 4, "medium": 4, "hard": 2, "expert": 2}, "trim": "6x9", "title": "One Up for the Train", "seed": 7})),
     responses(
@@ -438,6 +461,7 @@ pub(crate) async fn create_book(
     for level in Level::ALL.into_iter().filter(|&l| levels.get(l) > 0) {
         check_level(req.size, level, &format!("levels.{}", level.as_str()))?;
     }
+    check_book_time(req.size, &levels, req.clue_symmetry, caller.limits(&state).oneup.max_book_seconds)?;
     let print = PrintOptions {
         trim: req.trim,
         title: req.title.map_or_else(|| "One Up".to_string(), |t| t.trim().to_string()),

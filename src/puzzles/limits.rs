@@ -38,7 +38,7 @@ impl Limits {
                 max_limit: 1_000,
                 max_result_bytes: 1 << 20,
             },
-            oneup: oneup::Limits { max_steps: oneup::DEFAULT_MAX_STEPS },
+            oneup: oneup::Limits { max_steps: oneup::DEFAULT_MAX_STEPS, max_book_seconds: 20 },
             foxbook: full.foxbook,
             foxhole: foxhole::Limits { max_inspections: 10_000, ..full.foxhole },
         }
@@ -57,6 +57,7 @@ mod tests {
         assert!(c.0.square_max_nodes <= c.1.square_max_nodes && c.0.max_time_limit_ms <= c.1.max_time_limit_ms);
         assert!(anon.graycode.max_node_budget <= full.graycode.max_node_budget);
         assert!(anon.oneup.max_steps <= full.oneup.max_steps);
+        assert!(anon.oneup.max_book_seconds <= full.oneup.max_book_seconds);
         assert!(anon.foxhole.max_inspections <= full.foxhole.max_inspections);
     }
 

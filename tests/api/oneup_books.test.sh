@@ -92,6 +92,9 @@ check_problem 422 "levels" "a negative count"
 post_json /oneup/books '{"size": 5, "levels": {"easy": 2, "hard": 2}}'
 check_problem 422 "too small for hard puzzles.*size 6 or more" "hard puzzles on 5 x 5"
 check_jq '.field == "levels.hard"' "the field is the level"
+post_json /oneup/books '{"size": 6, "levels": {"easy": 10, "hard": 100}}'
+check_problem 422 "about 125 s to generate .hard 6 x 6 puzzles come at about 0.8 a second.*at most 60 s" "a book that would take minutes"
+check_jq '.field == "levels"' "the field is levels"
 post_json /oneup/books '{"size": 10}'
 check_problem 422 "size" "a size above 9"
 post_json /oneup/books "{\"title\": \"$(printf 'x%.0s' {1..61})\"}"

@@ -20,11 +20,14 @@ pub struct Limits {
     /// Largest `max_steps` of the Metropolis sampler (about 34 M steps a second on a
     /// loaded 2-core machine, whatever the puzzle size).
     pub max_steps: u64,
+    /// Most seconds (one core, estimated by [`super::book_seconds`]) a book's puzzles may
+    /// take to generate.
+    pub max_book_seconds: u32,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_steps: 1_000_000_000 }
+        Limits { max_steps: 1_000_000_000, max_book_seconds: 60 }
     }
 }
 

@@ -22,8 +22,8 @@ mod text;
 
 pub use error::{ErrorKind, ParseError};
 pub use generate::{
-    generate, generate_book, generate_with, smallest_size, ClueSymmetry, Difficulty, GenerateError, GenerateOptions,
-    Generated, LevelCounts, MAX_ATTEMPTS, MAX_BOOK_PUZZLES,
+    book_seconds, generate, generate_book, generate_with, puzzles_per_second, smallest_size, ClueSymmetry, Difficulty,
+    GenerateError, GenerateOptions, Generated, LevelCounts, MAX_ATTEMPTS, MAX_BOOK_PUZZLES,
 };
 pub use logic::{
     grade, grade_within, hint, solve_logically, solve_logically_from, Cell, Contradiction, Elimination, Hint,

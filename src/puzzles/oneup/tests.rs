@@ -324,7 +324,7 @@ fn metropolis_steps_at_the_maximum_are_accepted_and_above_refused() {
     let e = metropolis(&puzzle, &steps(u64::MAX), &mut Unmonitored).unwrap_err();
     assert!(matches!(e, MetropolisError::Options(OptionsError::MaxSteps { steps: u64::MAX, max: 1_000_000_000 })));
     // A narrower server limit also bounds the default budget.
-    let narrow = Limits { max_steps: 100 };
+    let narrow = Limits { max_steps: 100, ..Limits::default() };
     let hot = MetropolisOptions { temperature: Some(1000.0), ..Default::default() };
     let out = metropolis_within(&puzzle, &hot, &narrow, &mut Unmonitored).unwrap();
     assert_eq!(out.stats.steps, 100);
@@ -572,5 +572,24 @@ mod logic {
         let mut stop = Watch(Vec::new(), 2);
         let e = generate_book(6, &levels, ClueSymmetry::None, 1, &mut stop).unwrap_err();
         assert!(matches!(e, GenerateError::Cancelled(_)), "{e}");
+    }
+
+    #[test]
+    fn book_times_are_estimated_for_every_level_a_size_can_have() {
+        for size in MIN_SIZE..=MAX_SIZE {
+            for level in Level::ALL {
+                for symmetry in [ClueSymmetry::None, ClueSymmetry::Rotational] {
+                    let rate = puzzles_per_second(size, level, symmetry);
+                    assert_eq!(rate.is_some(), size >= smallest_size(level), "{size} {level:?}");
+                    assert!(rate.is_none_or(|r| r > 0.0), "{size} {level:?} {symmetry:?}");
+                }
+            }
+        }
+        let default = book_seconds(8, &LevelCounts::spread(100), ClueSymmetry::None).unwrap();
+        assert!(default > 0.5 && default < 5.0, "a default book takes seconds: {default}");
+        let slow = LevelCounts { hard: 500, ..Default::default() };
+        assert!(book_seconds(6, &slow, ClueSymmetry::None).unwrap() > 60.0, "500 hard 6 x 6 puzzles take minutes");
+        assert_eq!(book_seconds(5, &slow, ClueSymmetry::None), None, "no hard 5 x 5 puzzles");
+        assert_eq!(book_seconds(5, &LevelCounts::default(), ClueSymmetry::None), Some(0.0));
     }
 }

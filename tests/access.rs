@@ -165,30 +165,79 @@ async fn a_fills_files_are_its_owners() {
             call(&server, Method::POST, "/crosswords/fills", Some(&a), Some(fill), None).await;
         assert_eq!(status, 202, "{queued}");
         let location = headers["location"].to_str().unwrap().to_string();
-        let start = Instant::now();
-        loop {
-            let (_, _, seen) = call(&server, Method::GET, &location, Some(&a), None, None).await;
-            if seen["state"] == "succeeded" {
-                assert!(seen["result"]["rows"].is_array(), "{seen}");
-                break;
-            }
-            assert!(start.elapsed() < Duration::from_secs(60), "fill never ended: {seen}");
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        let seen = succeeded(&server, &location, &a).await;
+        assert!(seen["result"]["rows"].is_array(), "{seen}");
         let files = ["", "/grid.pdf", "/solution.pdf", "/puzzle.puz", "/puzzle.ipuz"];
-        for token in [Some(a.as_str()), Some(ops.as_str()), Some(b.as_str()), None] {
-            let want = if token == Some(&a) || token == Some(&ops) { 200 } else { 404 };
-            for file in files {
-                let response = common::client().get(server.url(&format!("{location}{file}")));
-                let response = match token {
-                    Some(t) => response.bearer_auth(t),
-                    None => response,
-                };
-                assert_eq!(response.send().await.unwrap().status(), want, "GET {location}{file} as {token:?}");
-            }
-        }
+        only_owner_and_admin_see(&server, &location, &files, &a, &ops, &b).await;
     })
     .await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_one_up_book_is_its_publishers_own_and_callers_without_a_key_get_small_books() {
+    on_both(|db| async move {
+        let a = create_key(&db, "publisher-a", "publisher");
+        let b = create_key(&db, "publisher-b", "publisher");
+        let ops = create_key(&db, "ops", "admin");
+        let server = Server::start(&db.url, &["--workers", "2"]);
+        let order = json!({"levels": {"easy": 2, "medium": 1}, "size": 6, "seed": 4});
+        let (status, headers, queued) = call(&server, Method::POST, "/oneup/books", Some(&a), Some(order), None).await;
+        assert_eq!(status, 202, "{queued}");
+        let location = headers["location"].to_str().unwrap().to_string();
+        let seen = succeeded(&server, &location, &a).await;
+        assert_eq!(seen["result"]["puzzles"].as_array().map(Vec::len), Some(3), "{seen}");
+        only_owner_and_admin_see(&server, &location, &["", "/book.pdf"], &a, &ops, &b).await;
+
+        // 20 hard 6 x 6 puzzles take about 25 s: within a publisher's 60 s, over the 20 s
+        // of a caller without a key.
+        let slow = json!({"levels": {"hard": 20}, "size": 6});
+        let (status, _, refused) = call(&server, Method::POST, "/oneup/books", None, Some(slow.clone()), None).await;
+        assert_eq!(status, 422, "{refused}");
+        assert_eq!(refused["field"], "levels", "{refused}");
+        assert!(refused["detail"].as_str().unwrap().contains("at most 20 s"), "{refused}");
+        let (status, _, queued) = call(&server, Method::POST, "/oneup/books", Some(&b), Some(slow), None).await;
+        assert_eq!(status, 202, "{queued}");
+        let job = queued["links"]["job"].as_str().unwrap().to_string();
+        let (status, _, _) = call(&server, Method::DELETE, &job, Some(&b), None, None).await;
+        assert!(status.is_success(), "cancelled: {status}");
+    })
+    .await;
+}
+
+/// Polls a job-backed resource as `token` until it has succeeded; returns its view.
+async fn succeeded(server: &Server, location: &str, token: &str) -> Value {
+    let start = Instant::now();
+    loop {
+        let (_, _, seen) = call(server, Method::GET, location, Some(token), None, None).await;
+        if seen["state"] == "succeeded" {
+            return seen;
+        }
+        assert!(start.elapsed() < Duration::from_secs(60), "{location} never succeeded: {seen}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The resource at `location` and its `files` answer 200 to its owner and an admin, and
+/// 404 to another publisher and to a caller without a key.
+async fn only_owner_and_admin_see(
+    server: &Server,
+    location: &str,
+    files: &[&str],
+    owner: &str,
+    admin: &str,
+    other: &str,
+) {
+    for token in [Some(owner), Some(admin), Some(other), None] {
+        let want = if token == Some(owner) || token == Some(admin) { 200 } else { 404 };
+        for file in files {
+            let response = common::client().get(server.url(&format!("{location}{file}")));
+            let response = match token {
+                Some(t) => response.bearer_auth(t),
+                None => response,
+            };
+            assert_eq!(response.send().await.unwrap().status(), want, "GET {location}{file} as {token:?}");
+        }
+    }
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -156,16 +156,8 @@ async fn publishers_see_only_their_own_books_and_readers_only_the_answer() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_fills_files_are_its_owners() {
     on_both(|db| async move {
-        let a = create_key(&db, "setter-a", "publisher");
-        let b = create_key(&db, "setter-b", "publisher");
-        let ops = create_key(&db, "ops", "admin");
-        let server = Server::start(&db.url, &["--workers", "2"]);
         let fill = json!({"pattern": ["...#...", ".......", ".......", ".......", "...#..."], "clues": {"1A": "x"}});
-        let (status, headers, queued) =
-            call(&server, Method::POST, "/crosswords/fills", Some(&a), Some(fill), None).await;
-        assert_eq!(status, 202, "{queued}");
-        let location = headers["location"].to_str().unwrap().to_string();
-        let seen = succeeded(&server, &location, &a).await;
+        let (server, [a, b, ops], location, seen) = owned_resource(&db, "/crosswords/fills", fill).await;
         assert!(seen["result"]["rows"].is_array(), "{seen}");
         let files = ["", "/grid.pdf", "/solution.pdf", "/puzzle.puz", "/puzzle.ipuz"];
         only_owner_and_admin_see(&server, &location, &files, &a, &ops, &b).await;
@@ -176,15 +168,8 @@ async fn a_fills_files_are_its_owners() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_one_up_book_is_its_publishers_own_and_callers_without_a_key_get_small_books() {
     on_both(|db| async move {
-        let a = create_key(&db, "publisher-a", "publisher");
-        let b = create_key(&db, "publisher-b", "publisher");
-        let ops = create_key(&db, "ops", "admin");
-        let server = Server::start(&db.url, &["--workers", "2"]);
         let order = json!({"levels": {"easy": 2, "medium": 1}, "size": 6, "seed": 4});
-        let (status, headers, queued) = call(&server, Method::POST, "/oneup/books", Some(&a), Some(order), None).await;
-        assert_eq!(status, 202, "{queued}");
-        let location = headers["location"].to_str().unwrap().to_string();
-        let seen = succeeded(&server, &location, &a).await;
+        let (server, [a, b, ops], location, seen) = owned_resource(&db, "/oneup/books", order).await;
         assert_eq!(seen["result"]["puzzles"].as_array().map(Vec::len), Some(3), "{seen}");
         only_owner_and_admin_see(&server, &location, &["", "/book.pdf"], &a, &ops, &b).await;
 
@@ -202,6 +187,21 @@ async fn a_one_up_book_is_its_publishers_own_and_callers_without_a_key_get_small
         assert!(status.is_success(), "cancelled: {status}");
     })
     .await;
+}
+
+/// A server with two publishers' keys and an admin's, and a job-backed resource the first
+/// publisher queued at `path` with `body`, run to success: the server, the keys (owner,
+/// other publisher, admin), the resource's location and its view.
+async fn owned_resource(db: &TestDb, path: &str, body: Value) -> (Server, [String; 3], String, Value) {
+    let owner = create_key(db, "owner", "publisher");
+    let other = create_key(db, "other", "publisher");
+    let admin = create_key(db, "ops", "admin");
+    let server = Server::start(&db.url, &["--workers", "2"]);
+    let (status, headers, queued) = call(&server, Method::POST, path, Some(&owner), Some(body), None).await;
+    assert_eq!(status, 202, "{queued}");
+    let location = headers["location"].to_str().unwrap().to_string();
+    let seen = succeeded(&server, &location, &owner).await;
+    (server, [owner, other, admin], location, seen)
 }
 
 /// Polls a job-backed resource as `token` until it has succeeded; returns its view.

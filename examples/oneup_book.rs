@@ -17,8 +17,7 @@ fn main() {
     let start = Instant::now();
     let book = generate_book(8, &LevelCounts::spread(count), ClueSymmetry::Rotational, 1, &mut Unmonitored).unwrap();
     let generated = start.elapsed();
-    let entries: Vec<Entry> =
-        book.iter().map(|g| Entry { puzzle: &g.puzzle, solution: &g.solution, level: g.difficulty.level }).collect();
+    let entries: Vec<Entry> = book.iter().map(Entry::from).collect();
     let opts = PrintOptions { trim, title: "One Up".into(), lookup_url: String::new() };
     let start = Instant::now();
     let pdf = oneup_book_pdf(&entries, &opts, "sample");

@@ -24,7 +24,7 @@ use crate::puzzles::crossword::{
 use crate::puzzles::monitor::Monitor;
 use crate::render;
 use crate::render::print::SheetSpec;
-use crate::store::{Job, NewWordList, OnInsert};
+use crate::store::{NewWordList, OnInsert};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -113,7 +113,7 @@ pub(crate) async fn grid_pdf(
 ) -> Result<Response, ApiError> {
     let trim = trim_query(query.as_deref())?;
     let job = resource::find::<CrosswordFills>(&state, &caller, &id).await?;
-    let req = stored_request(&job)?;
+    let req = resource::stored_params::<CrosswordFills>(&job)?;
     let grid = req.pattern.to_grid().map_err(|e| ApiError::Internal(format!("fill {id}: stored pattern: {e}")))?;
     let bytes = blocking(move || {
         let id = short_id(&id);
@@ -222,11 +222,6 @@ async fn export(
     Ok(file_response(bytes, content_type, filename))
 }
 
-/// A fill job's stored request.
-fn stored_request(job: &Job) -> Result<FillRequest, ApiError> {
-    serde_json::from_str(&job.params).map_err(|e| ApiError::Internal(format!("fill {}: stored request: {e}", job.id)))
-}
-
 /// The request and the fill of a finished fill job the caller may see (409 while it runs
 /// or when it found no fill).
 async fn finished_fill(state: &AppState, caller: &Caller, id: &str) -> Result<(FillRequest, Fill), ApiError> {
@@ -236,7 +231,7 @@ async fn finished_fill(state: &AppState, caller: &Caller, id: &str) -> Result<(F
         detail: format!("fill {id} found no filling: {reason}"),
         retry_after: None,
     })?;
-    Ok((stored_request(&job)?, fill))
+    Ok((resource::stored_params::<CrosswordFills>(&job)?, fill))
 }
 
 /// The filled grid as the engine numbers it: the fill's letters as fixed letters.

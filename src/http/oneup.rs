@@ -537,19 +537,18 @@ pub(crate) async fn book_pdf(
 ) -> Result<Response, ApiError> {
     let job = resource::find::<OneUpBooks>(&state, &caller, &id).await?;
     let book: OneUpBookOutput = finished_result(&job)?;
-    let params: OneUpBookParams = serde_json::from_str(&job.params)
-        .map_err(|e| ApiError::Internal(format!("book {id}: stored request does not parse: {e}")))?;
-    let bytes = blocking(move || {
-        let entries: Vec<Entry> = book
-            .puzzles
-            .iter()
-            .map(|g| Entry { puzzle: &g.puzzle, solution: &g.solution, level: g.difficulty.level })
-            .collect();
-        let opts = PrintOptions { trim: params.trim, title: params.title, lookup_url: String::new() };
-        oneup_book_pdf(&entries, &opts, &short_id(&id))
-    })
-    .await?;
-    Ok(pdf_response(bytes, &format!("oneup-book-{}.pdf", short_id(&job.id))))
+    let params = resource::stored_params::<OneUpBooks>(&job)?;
+    let id = short_id(&job.id);
+    let bytes = {
+        let id = id.clone();
+        blocking(move || {
+            let entries: Vec<Entry> = book.puzzles.iter().map(Entry::from).collect();
+            let opts = PrintOptions { trim: params.trim, title: params.title, lookup_url: String::new() };
+            oneup_book_pdf(&entries, &opts, &id)
+        })
+        .await?
+    };
+    Ok(pdf_response(bytes, &format!("oneup-book-{id}.pdf")))
 }
 
 /// A puzzle and how far a person has got with it.

@@ -156,6 +156,12 @@ pub fn finished_result<T: serde::de::DeserializeOwned>(job: &Job) -> Result<T, A
     }
 }
 
+/// The request stored with a job of kind `K`, parsed.
+pub fn stored_params<K: JobKind>(job: &Job) -> Result<K::Params, ApiError> {
+    serde_json::from_str(&job.params)
+        .map_err(|e| ApiError::Internal(format!("job {}: stored request does not parse: {e}", job.id)))
+}
+
 /// The schema of kind `K`'s [`ResourceView`]: `request` is a `P` (the kind's params, as
 /// stored) and `result` an `O` (its output) or null, with the kind's links.
 pub fn view_schema<K: Resource, P: ToSchema, O: ToSchema>(what: &str) -> RefOr<Schema> {

@@ -7,7 +7,7 @@ use super::foxbook::{fit_size, wrap_words};
 use super::oneup::draw_grid;
 use super::pdf::{Canvas, Document, Font, Rgb, Style};
 use super::print::{padded_pages, Area, Layout, PrintOptions, Trim, INCH};
-use crate::puzzles::oneup::{Level, Puzzle};
+use crate::puzzles::oneup::{Generated, Level, Puzzle};
 
 /// The rules, in full, on the first page.
 pub const RULES: &str = "Each row and each column is split by thick walls into regions; a region of n cells \
@@ -19,6 +19,12 @@ pub struct Entry<'a> {
     pub puzzle: &'a Puzzle,
     pub solution: &'a [String],
     pub level: Level,
+}
+
+impl<'a> From<&'a Generated> for Entry<'a> {
+    fn from(g: &'a Generated) -> Entry<'a> {
+        Entry { puzzle: &g.puzzle, solution: &g.solution, level: g.difficulty.level }
+    }
 }
 
 /// Puzzles a page: four on trims 7 in wide or more, two on smaller ones.
@@ -154,7 +160,7 @@ fn title_page(c: &mut Canvas, area: Area, entries: &[Entry], opts: &PrintOptions
 mod tests {
     use super::*;
     use crate::puzzles::monitor::Unmonitored;
-    use crate::puzzles::oneup::{generate_book, ClueSymmetry, Generated, LevelCounts};
+    use crate::puzzles::oneup::{generate_book, ClueSymmetry, LevelCounts};
     use crate::render::pdf::testing::{pages, shown};
     use crate::render::print::TrimName;
 
@@ -170,10 +176,7 @@ mod tests {
             generated.iter().map(|g| g.difficulty.level).collect::<Vec<_>>(),
             [Level::Easy, Level::Easy, Level::Easy, Level::Medium, Level::Medium, Level::Hard]
         );
-        let entries: Vec<Entry> = generated
-            .iter()
-            .map(|g| Entry { puzzle: &g.puzzle, solution: &g.solution, level: g.difficulty.level })
-            .collect();
+        let entries: Vec<Entry> = generated.iter().map(Entry::from).collect();
         for (trim, per_page) in [(Trim::Named(TrimName::Letter), 4), (Trim::Named(TrimName::SixByNine), 2)] {
             let opts = PrintOptions { trim, title: "One Up Book".into(), lookup_url: String::new() };
             let pdf = oneup_book_pdf(&entries, &opts, "B1");

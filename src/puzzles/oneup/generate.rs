@@ -288,7 +288,7 @@ impl Draw {
     /// solution stays unique: a minimal puzzle.
     fn new(n: usize, symmetry: ClueSymmetry, rng: &mut Rng) -> Result<Draw, Cancelled> {
         let cells = n * n;
-        let (rows, cols, model, filling) = loop {
+        let (rows, cols, model, layout, filling) = loop {
             let row_splits = random_splits(n, rng);
             let Some(col_splits) = matching_splits(&row_splits, rng) else {
                 continue;
@@ -298,10 +298,9 @@ impl Draw {
             let model = Model::new(&layout);
             let options = ExactOptions { limit_solutions: 1, max_nodes: FILL_NODES };
             if let Some(filling) = model.search(&[], &options, Some(&mut *rng), &mut Unmonitored)?.first {
-                break (rows, cols, (model, layout), filling);
+                break (rows, cols, model, layout, filling);
             }
         };
-        let (model, layout) = model;
         // Clues leave in orbits: a cell alone, or with its mirror image through the centre.
         let mut orbits: Vec<Vec<usize>> = match symmetry {
             ClueSymmetry::None => (0..cells).map(|c| vec![c]).collect(),
@@ -320,13 +319,20 @@ impl Draw {
             kept: vec![true; orbits.len()],
             orbits: std::rc::Rc::new(orbits),
         };
-        for k in 0..draw.kept.len() {
-            draw.kept[k] = false;
-            if !draw.unique()? {
-                draw.kept[k] = true;
+        draw.drop_while_unique(0..draw.kept.len())?;
+        Ok(draw)
+    }
+
+    /// Drops each orbit of `order` in turn, keeping it back if the solution would not stay
+    /// unique without it.
+    fn drop_while_unique(&mut self, order: impl IntoIterator<Item = usize>) -> Result<(), Cancelled> {
+        for k in order {
+            self.kept[k] = false;
+            if !self.unique()? {
+                self.kept[k] = true;
             }
         }
-        Ok(draw)
+        Ok(())
     }
 
     fn givens(&self) -> Vec<(usize, u8)> {
@@ -370,12 +376,7 @@ impl Draw {
         }
         let mut order: Vec<usize> = (0..next.kept.len()).filter(|&k| next.kept[k]).collect();
         rng.shuffle(&mut order);
-        for k in order {
-            next.kept[k] = false;
-            if !next.unique()? {
-                next.kept[k] = true;
-            }
-        }
+        next.drop_while_unique(order)?;
         Ok(Some(next))
     }
 

@@ -75,7 +75,6 @@ function drawBoard({ rows, cols, clues = [] }, solution = null, play = null) {
       const digit = clue ?? (solution ? solution[r]?.[c] : entry ?? '');
       const classes = ['cell'];
       if (clue !== undefined) classes.push('clue');
-      else if (entry !== undefined && !solution) classes.push('entry');
       if (play?.hinted?.has(key)) classes.push('hinted');
       if (play?.placed === key) classes.push('placed');
       if (play?.selected === key) classes.push('selected');

@@ -6,7 +6,7 @@ use puzzlepress::puzzles::foxbook::{book_seed, generate, BookSpec, Serial};
 use puzzlepress::puzzles::monitor::Unmonitored;
 use puzzlepress::puzzles::wordbook::{self, WordSpec};
 use puzzlepress::render::cover::{cover_pdf, Paper};
-use puzzlepress::render::foxbook::{answer_pdf, book_pdf};
+use puzzlepress::render::foxbook::{answer_pdf, book_pdf, InteriorVersion};
 use puzzlepress::render::print::PrintOptions;
 use std::hint::black_box;
 use std::time::Duration;
@@ -44,7 +44,9 @@ fn books(c: &mut Criterion) {
     let book = wordbook::book_for(b"bench", &serial, &plan, &mut Unmonitored).unwrap().book;
     let opts = PrintOptions { lookup_url: "http://localhost:8080/".into(), ..Default::default() };
     g.bench_function("text", |b| b.iter(|| black_box(book.text())));
-    g.bench_function("book-pdf", |b| b.iter(|| black_box(book_pdf(&book, &serial, &opts))));
+    for (name, version) in [("book-pdf", InteriorVersion::CURRENT), ("book-pdf-v1", InteriorVersion::V1)] {
+        g.bench_function(name, |b| b.iter(|| black_box(book_pdf(&book, &serial, &opts, version))));
+    }
     g.bench_function("answer-pdf", |b| b.iter(|| black_box(answer_pdf(&book, &serial, &opts))));
     g.bench_function("cover-pdf", |b| b.iter(|| black_box(cover_pdf(&plan, &serial, &opts, Paper::White))));
     g.bench_function("sample+text+pdfs", |b| {
@@ -55,7 +57,11 @@ fn books(c: &mut Criterion) {
             },
             |serial| {
                 let book = wordbook::book_for(b"bench", &serial, &plan, &mut Unmonitored).unwrap().book;
-                black_box((book.text(), book_pdf(&book, &serial, &opts), answer_pdf(&book, &serial, &opts)))
+                black_box((
+                    book.text(),
+                    book_pdf(&book, &serial, &opts, InteriorVersion::CURRENT),
+                    answer_pdf(&book, &serial, &opts),
+                ))
             },
             BatchSize::SmallInput,
         )

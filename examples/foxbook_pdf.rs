@@ -1,11 +1,12 @@
 //! Writes a sample book (interior), answer key and cover and prints timings:
-//! `cargo run --release --example foxbook_pdf [out_dir] [trim] [word] [shape]` (trim as in
-//! an order, default letter; word default FOX; shape a built-in name, default rectangle).
+//! `cargo run --release --example foxbook_pdf [out_dir] [trim] [word] [shape] [interior]`
+//! (trim as in an order, default letter; word default FOX; shape a built-in name, default
+//! rectangle; interior the renderer's version, default the current one).
 use puzzlepress::puzzles::foxbook::Serial;
 use puzzlepress::puzzles::monitor::Unmonitored;
 use puzzlepress::puzzles::wordbook::{book_for, Shape, WordSpec};
 use puzzlepress::render::cover::{cover_pdf, Paper};
-use puzzlepress::render::foxbook::{answer_pdf, book_pdf};
+use puzzlepress::render::foxbook::{answer_pdf, book_pdf, InteriorVersion};
 use puzzlepress::render::print::{default_title, PrintOptions, Trim};
 use std::time::Instant;
 
@@ -15,6 +16,10 @@ fn main() {
     let trim = Trim::parse(&arg(2, "letter")).unwrap();
     let word = arg(3, "FOX");
     let shape = Shape::parse(&arg(4, "rectangle")).unwrap();
+    let version = match arg(5, "") {
+        v if v.is_empty() => InteriorVersion::CURRENT,
+        v => InteriorVersion::from_number(v.parse().unwrap()).expect("an interior version"),
+    };
     let (rows, cols) = if shape == Shape::Rectangle { (32, 20) } else { (28, 28) };
     let spec = WordSpec { word: word.clone(), shape, rows, cols, ..WordSpec::default() };
     let plan = spec.validate().unwrap();
@@ -29,7 +34,7 @@ fn main() {
         let t1 = t.elapsed().as_secs_f64();
         let text = book.text();
         let t2 = t.elapsed().as_secs_f64();
-        let b = book_pdf(&book, &serial, &opts);
+        let b = book_pdf(&book, &serial, &opts, version);
         let t3 = t.elapsed().as_secs_f64();
         let a = answer_pdf(&book, &serial, &opts);
         let t4 = t.elapsed().as_secs_f64();

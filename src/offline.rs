@@ -10,7 +10,7 @@ use crate::puzzles::foxbook::Serial;
 use crate::puzzles::monitor::Unmonitored;
 use crate::puzzles::wordbook::{book_for, Plan};
 use crate::render::cover::Paper;
-use crate::render::foxbook::{answer_pdf, book_pdf};
+use crate::render::foxbook::{answer_pdf, book_pdf, InteriorVersion};
 use crate::render::print::PrintOptions;
 use crate::render::printrun::{copy_files, ManifestLine, CSV_HEADER};
 use crate::render::zip::ZipStream;
@@ -26,7 +26,7 @@ pub async fn print_book(args: &BookArgs) -> anyhow::Result<()> {
     std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
     let files: [(&str, Vec<u8>); 4] = [
         ("book.txt", book.text().into_bytes()),
-        ("book.pdf", book_pdf(&book, &serial, &opts)),
+        ("book.pdf", book_pdf(&book, &serial, &opts, InteriorVersion::CURRENT)),
         ("answer.pdf", answer_pdf(&book, &serial, &opts)),
         ("answer.json", serde_json::to_vec(&book.answer)?),
     ];
@@ -114,7 +114,7 @@ fn render_batch(
                         .iter()
                         .map(|serial| {
                             let book = book_for(secret, serial, plan, &mut Unmonitored)?.book;
-                            Ok(copy_files(&book, serial, opts, paper))
+                            Ok(copy_files(&book, serial, opts, paper, InteriorVersion::CURRENT))
                         })
                         .collect()
                 })

@@ -377,3 +377,41 @@ fn the_offline_printrun_writes_each_copy_and_a_manifest_that_agrees_with_it() {
     }
     std::fs::remove_dir_all(out).unwrap();
 }
+
+/// A database written by the release before interior version 2 (`tests/fixtures/interior-v1`:
+/// a cream 6x9 print run of two 24-page copies, its manifest as that release served it, and
+/// one book ordered alone). After the upgrade its books keep their renderer: the manifest
+/// is served unchanged and every PDF still hashes to it, while new books print with the
+/// current renderer.
+#[tokio::test(flavor = "multi_thread")]
+async fn books_printed_before_interior_version_two_keep_their_bytes() {
+    let db = TestDb::sqlite();
+    let path = db.url.strip_prefix("sqlite://").unwrap();
+    std::fs::copy("tests/fixtures/interior-v1/before.db", path).unwrap();
+    let server = Server::start(&db.url, &[]);
+    let run = "/printruns/be4e653c-2476-432b-b402-1716a6940728";
+    let manifest = std::fs::read_to_string("tests/fixtures/interior-v1/manifest.csv").unwrap();
+    assert_eq!(String::from_utf8(bytes(&server, &format!("{run}/manifest.csv")).await).unwrap(), manifest);
+    let archive = bytes(&server, &format!("{run}/archive.zip")).await;
+    for line in manifest.lines().skip(1) {
+        let fields: Vec<&str> = line.split(',').collect();
+        let (serial, sha) = (fields[0], fields[8]);
+        let (_, book) = common::get(&server, &format!("/books/{serial}")).await;
+        assert_eq!(book["interior_version"], 1, "{book}");
+        let pdf = bytes(&server, &format!("/books/{serial}/book.pdf")).await;
+        assert_eq!(hex(&Sha256::digest(&pdf)), sha, "{serial}: the download hashes as its manifest says");
+        let at = archive.windows(pdf.len()).position(|w| w == pdf.as_slice());
+        assert!(at.is_some(), "{serial}: the archive holds the same interior, stored as it is");
+    }
+    // Ordered alone before the upgrade: the same bytes as then.
+    let pdf = bytes(&server, "/books/5YDTFAM13CE/book.pdf").await;
+    assert_eq!(hex(&Sha256::digest(&pdf)), "26c5b919527431b80bb4814739c14dcab2667033be8abcd0ef073e517f4351f9");
+
+    // A book ordered now prints with version 2, in fewer bytes.
+    let (serial, book) = order(&server, json!({"pages": 24, "rows": 10, "cols": 8, "trim": "6x9"})).await;
+    assert_eq!(book["interior_version"], 2, "{book}");
+    let new = bytes(&server, &format!("/books/{serial}/book.pdf")).await;
+    let old = manifest.lines().nth(1).unwrap().split(',').next().unwrap();
+    let old = bytes(&server, &format!("/books/{old}/book.pdf")).await;
+    assert!(new.len() < old.len(), "{} bytes against {}", new.len(), old.len());
+}

@@ -23,6 +23,7 @@ use crate::puzzles::foxbook::{Serial, SerialError};
 use crate::puzzles::wordbook::{self, Plan, Shape, WordAnswer, WordBook, WordSpec};
 use crate::render;
 use crate::render::cover::Paper;
+use crate::render::foxbook::InteriorVersion;
 use crate::render::print::{PrintOptions, Trim};
 use crate::store::{BookRecord, JobState};
 
@@ -78,6 +79,10 @@ pub(crate) struct BookView {
     /// Pages sampled so far, of all of them.
     progress: Progress,
     generator_version: i64,
+    /// The renderer of its interior PDF: a book keeps the one it was printed with, so its
+    /// PDF keeps its bytes (1: books printed before version 2).
+    #[schema(minimum = 1)]
+    interior_version: i64,
     /// SHA-256 (hex) of the book's text, once printed.
     #[schema(required = true, pattern = "^[0-9a-f]{64}$")]
     content_hash: Option<String>,
@@ -145,6 +150,7 @@ impl BookView {
             title: b.title,
             lookup_url: b.lookup_url,
             generator_version: b.generator_version,
+            interior_version: b.interior_version,
             content_hash: b.content_hash,
             error: b.error,
         }
@@ -235,7 +241,7 @@ pub(crate) async fn order(
     // 50 random bits make a collision rare; the primary key makes it harmless: try again.
     for _ in 0..5 {
         let serial = Serial::from_bits(rand::random::<u64>()).to_string();
-        let params = BookParams { serial, spec: spec.clone(), print: print.clone(), copy_of: None };
+        let params = BookParams::new(serial, spec.clone(), print.clone(), None);
         let (job, _) = match state.queue.submit::<Books>(&caller.submitter(&state.quotas), &params, key.clone()).await {
             Err(SubmitError::Store(e)) if e.is_unique_violation() => continue,
             other => other?,
@@ -530,7 +536,10 @@ pub(crate) async fn book_pdf(
     caller: Caller,
     Path(serial): Path<String>,
 ) -> Result<Response, ApiError> {
-    pdf(&state, &serial, Some(&caller), "book", render::foxbook::book_pdf).await
+    pdf(&state, &serial, Some(&caller), "book", |book, serial, opts, version| {
+        render::foxbook::book_pdf(book, serial, opts, version)
+    })
+    .await
 }
 
 #[utoipa::path(
@@ -551,7 +560,7 @@ pub(crate) async fn answer_pdf(
     State(state): State<AppState>,
     Path(serial): Path<String>,
 ) -> Result<Response, ApiError> {
-    pdf(&state, &serial, None, "answer", render::foxbook::answer_pdf).await
+    pdf(&state, &serial, None, "answer", |book, serial, opts, _| render::foxbook::answer_pdf(book, serial, opts)).await
 }
 
 /// Renders a printed book's PDF off the async threads (a 200-page book takes milliseconds);
@@ -561,7 +570,7 @@ async fn pdf(
     raw: &str,
     owner_only: Option<&Caller>,
     name: &str,
-    render: fn(&WordBook, &str, &PrintOptions) -> Vec<u8>,
+    render: fn(&WordBook, &str, &PrintOptions, InteriorVersion) -> Vec<u8>,
 ) -> Result<Response, ApiError> {
     let record = find(state, raw, true).await?;
     if owner_only.is_some_and(|caller| !caller.may_see(&record.owner)) {
@@ -570,11 +579,19 @@ async fn pdf(
     ensure_printed(&record)?;
     let serial = record.serial.clone();
     let opts = print_options(&record);
+    let version = interior_version(&record)?;
     let bytes = {
         let serial = serial.clone();
-        blocking(move || unpack(record).map(|book| render(&book, &serial, &opts))).await??
+        blocking(move || unpack(record).map(|book| render(&book, &serial, &opts, version))).await??
     };
     Ok(pdf_response(bytes, &format!("{name}-{serial}.pdf")))
+}
+
+/// The renderer a stored book's interior is printed with.
+pub(crate) fn interior_version(record: &BookRecord) -> Result<InteriorVersion, ApiError> {
+    InteriorVersion::from_number(record.interior_version).ok_or_else(|| {
+        ApiError::Internal(format!("book {}: unknown interior version {}", record.serial, record.interior_version))
+    })
 }
 
 /// How a stored book is printed.

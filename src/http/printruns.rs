@@ -366,9 +366,10 @@ async fn render_copy(state: &AppState, serial: String, paper: Paper) -> Result<V
         state.store.book(&serial, true).await?.ok_or_else(|| ApiError::Internal(format!("book {serial} vanished")))?;
     blocking(move || {
         let opts = super::books::print_options(&record);
+        let version = super::books::interior_version(&record)?;
         let serial = record.serial.clone();
         let book = super::books::unpack(record)?;
-        Ok(copy_files(&book, &serial, &opts, paper).0)
+        Ok(copy_files(&book, &serial, &opts, paper, version).0)
     })
     .await?
 }

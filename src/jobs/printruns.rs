@@ -166,12 +166,12 @@ impl Queue {
         let room = (run.at_once - run.active).min(run.copies - run.queued).max(0);
         let mut queued = 0;
         for copy in run.queued + 1..=run.queued + room {
-            let params = BookParams {
-                serial: Serial::from_bits(rand::random::<u64>()).to_string(),
-                spec: order.book(),
-                print: order.print(),
-                copy_of: Some(CopyOf { printrun: run.id.clone(), copy }),
-            };
+            let params = BookParams::new(
+                Serial::from_bits(rand::random::<u64>()).to_string(),
+                order.book(),
+                order.print(),
+                Some(CopyOf { printrun: run.id.clone(), copy }),
+            );
             match self.submit::<Books>(&by, &params, None).await {
                 Ok(_) => queued += 1,
                 // Another feeder queued this copy (or, rarely, the serial is taken): the

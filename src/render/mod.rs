@@ -3,6 +3,7 @@
 
 pub mod cover;
 pub mod crossword;
+pub mod deflate;
 pub mod font;
 pub mod foxbook;
 pub mod ipuz;

@@ -144,11 +144,71 @@ pub fn runs(len: usize, on: impl Fn(usize) -> bool) -> Vec<(usize, usize)> {
     out
 }
 
+/// How content streams are compressed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Compression {
+    /// Stored as drawn (tests read them).
+    None,
+    /// miniz at level 1: every PDF but the version 2 interiors, which keeps their bytes.
+    Miniz1,
+    /// One Huffman block without matches ([`super::deflate`]): smaller than miniz's level 1
+    /// on grid pages and several times faster on small streams.
+    Huffman,
+}
+
+impl Compression {
+    fn apply(self, content: &[u8]) -> Option<Vec<u8>> {
+        match self {
+            Compression::None => None,
+            Compression::Miniz1 => Some(miniz1(content)),
+            Compression::Huffman => Some(super::deflate::zlib(content)),
+        }
+    }
+}
+
+/// `compress_to_vec_zlib(content, 1)`, byte for byte, with one compressor a thread reset
+/// between streams rather than a fresh one a stream (its tables are ~300 KB to allocate
+/// and clear).
+fn miniz1(content: &[u8]) -> Vec<u8> {
+    use miniz_oxide::deflate::core::{
+        compress_to_output, create_comp_flags_from_zip_params, CompressorOxide, TDEFLFlush, TDEFLStatus,
+    };
+    use std::cell::RefCell;
+    thread_local! {
+        static COMPRESSOR: RefCell<Box<CompressorOxide>> =
+            RefCell::new(Box::new(CompressorOxide::new(create_comp_flags_from_zip_params(1, 15, 0))));
+    }
+    COMPRESSOR.with_borrow_mut(|c| {
+        c.reset();
+        let mut out = Vec::with_capacity(content.len() / 2 + 64);
+        let (status, _) = compress_to_output(c, content, TDEFLFlush::Finish, |chunk| {
+            out.extend_from_slice(chunk);
+            true
+        });
+        assert_eq!(status, TDEFLStatus::Done, "deflating into memory cannot fail");
+        out
+    })
+}
+
+/// A form XObject of a document: drawing made once and shown on any number of pages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Form(usize);
+
+impl Form {
+    /// Its name in the resources.
+    fn name(self) -> String {
+        format!("X{}", self.0 + 1)
+    }
+}
+
 /// A document under construction: add pages, draw on them, then [`Document::finish`].
 pub struct Document {
     title: Option<String>,
-    compress: bool,
+    compression: Compression,
+    /// Objects written without the line breaks and indents that make them readable.
+    compact: bool,
     pages: Vec<Canvas>,
+    forms: Vec<Canvas>,
 }
 
 impl Default for Document {
@@ -159,7 +219,7 @@ impl Default for Document {
 
 impl Document {
     pub fn new() -> Self {
-        Document { title: None, compress: true, pages: Vec::new() }
+        Document { title: None, compression: Compression::Miniz1, compact: false, pages: Vec::new(), forms: Vec::new() }
     }
 
     /// Sets the document title shown by readers.
@@ -167,9 +227,14 @@ impl Document {
         self.title = Some(title.to_string());
     }
 
-    /// Whether content streams are deflate-compressed (default: yes, about 5x smaller).
-    pub fn set_compress(&mut self, compress: bool) {
-        self.compress = compress;
+    /// How content streams are compressed (default: miniz at level 1).
+    pub fn set_compression(&mut self, compression: Compression) {
+        self.compression = compression;
+    }
+
+    /// Whether objects are written compactly (default: one entry a line, indented).
+    pub fn set_compact(&mut self, compact: bool) {
+        self.compact = compact;
     }
 
     /// Starts a new page of `size` = (width, height) points, trimmed to its full size (an
@@ -185,17 +250,25 @@ impl Document {
         self.pages.last_mut().expect("just pushed")
     }
 
+    /// Starts a form in page coordinates over a page of `size`: what it draws shows where
+    /// a page draws it with [`Canvas::form`].
+    pub fn add_form(&mut self, size: (f32, f32)) -> (Form, &mut Canvas) {
+        self.forms.push(Canvas::new(size, 0.0));
+        (Form(self.forms.len() - 1), self.forms.last_mut().expect("just pushed"))
+    }
+
     pub fn page_count(&self) -> usize {
         self.pages.len()
     }
 
-    /// Writes the PDF. Fonts are shared resources of the page tree (inherited by pages),
-    /// embedded once each with the encoding and ToUnicode maps they all share.
+    /// Writes the PDF. Fonts (and forms) are shared resources of the page tree (inherited
+    /// by pages), fonts embedded once each with the encoding and ToUnicode maps they all
+    /// share.
     pub fn finish(self) -> Vec<u8> {
         let mut used = [false; Font::ALL.len()];
-        for page in &self.pages {
+        for canvas in self.pages.iter().chain(&self.forms) {
             for f in Font::ALL {
-                used[f.index()] |= page.fonts_used[f.index()];
+                used[f.index()] |= canvas.fonts_used[f.index()];
             }
         }
         let fonts: Vec<Font> = Font::ALL.into_iter().filter(|f| used[f.index()]).collect();
@@ -209,20 +282,32 @@ impl Document {
         // Per font: the Type0 font, its CID font, descriptor and file.
         let font_refs: Vec<[Ref; 4]> = fonts.iter().map(|_| [alloc(), alloc(), alloc(), alloc()]).collect();
         let page_refs: Vec<(Ref, Ref)> = self.pages.iter().map(|_| (alloc(), alloc())).collect();
+        let form_refs: Vec<Ref> = self.forms.iter().map(|_| alloc()).collect();
+        let form_names: Vec<String> = (0..self.forms.len()).map(|i| Form(i).name()).collect();
+        let font_dict = |dict: &mut pdf_writer::Dict| {
+            for (f, refs) in fonts.iter().zip(&font_refs) {
+                dict.pair(resource(*f), refs[0]);
+            }
+        };
 
         let font_bytes: usize = fonts.iter().map(|f| f.metrics().file.len() + 1200).sum();
-        let body: usize = self.pages.iter().map(|p| p.content.len() / if self.compress { 4 } else { 1 } + 220).sum();
-        let mut pdf = Pdf::with_capacity(body + font_bytes + 2048);
+        let ratio = if self.compression == Compression::None { 1 } else { 4 };
+        let body: usize = self.pages.iter().chain(&self.forms).map(|p| p.content.len() / ratio + 220).sum::<usize>()
+            + 20 * next as usize;
+        let settings = Settings { pretty: !self.compact };
+        let mut pdf = Pdf::with_settings_and_capacity(settings, body + font_bytes + 2048);
         pdf.catalog(catalog).pages(tree);
         {
             let mut pages = pdf.pages(tree);
             pages.kids(page_refs.iter().map(|r| r.0)).count(self.pages.len() as i32);
             let mut resources = pages.resources();
-            let mut dict = resources.fonts();
-            for (f, refs) in fonts.iter().zip(&font_refs) {
-                dict.pair(resource(*f), refs[0]);
+            font_dict(&mut resources.fonts());
+            if !self.forms.is_empty() {
+                let mut dict = resources.x_objects();
+                for (name, r) in form_names.iter().zip(&form_refs) {
+                    dict.pair(Name(name.as_bytes()), *r);
+                }
             }
-            dict.finish();
         }
         {
             let mut doc_info = pdf.document_info(info);
@@ -239,6 +324,7 @@ impl Document {
         for (f, &[type0, cid, descriptor, file]) in fonts.iter().zip(&font_refs) {
             write_font(&mut pdf, f.metrics(), [type0, cid, descriptor, file], encoding, to_unicode);
         }
+        let compression = self.compression;
         for (page, (page_ref, content_ref)) in self.pages.into_iter().zip(page_refs) {
             let (w, h) = page.size;
             let b = page.bleed;
@@ -250,12 +336,26 @@ impl Document {
             p.contents(content_ref);
             p.finish();
             let content = page.into_content();
-            if self.compress {
-                pdf.stream(content_ref, &miniz_oxide::deflate::compress_to_vec_zlib(&content, 1))
-                    .filter(Filter::FlateDecode);
-            } else {
-                pdf.stream(content_ref, &content);
+            match compression.apply(&content) {
+                Some(z) => {
+                    pdf.stream(content_ref, &z).filter(Filter::FlateDecode);
+                }
+                None => {
+                    pdf.stream(content_ref, &content);
+                }
             }
+        }
+        for (form, form_ref) in self.forms.into_iter().zip(form_refs) {
+            let (w, h) = form.size;
+            let content = form.into_content();
+            let z = compression.apply(&content);
+            let mut x = pdf.form_xobject(form_ref, z.as_deref().unwrap_or(&content));
+            if z.is_some() {
+                x.filter(Filter::FlateDecode);
+            }
+            x.bbox(Rect::new(0.0, 0.0, w, h));
+            // A form's own resources (readers need not look at the page's).
+            font_dict(&mut x.resources().fonts());
         }
         pdf.finish()
     }
@@ -524,6 +624,49 @@ impl Canvas {
         items.show(Str(&run));
     }
 
+    /// Rows of glyphs of a monospaced `style`, glyph `i` of each row centred in cell `i` of
+    /// width `pitch`, the first row's baseline at `y` and each next one `pitch` lower; a
+    /// space leaves its cell empty. Character spacing steps from cell to cell and the
+    /// leading from row to row, so a row is one string and one operator (`'`).
+    pub fn mono_rows<'r>(
+        &mut self,
+        style: Style,
+        x: f32,
+        y: f32,
+        pitch: f32,
+        rows: impl IntoIterator<Item = &'r [u8]>,
+    ) {
+        let Style { font, size, color } = style;
+        debug_assert!(font.metrics().monospace);
+        let size = pt(size);
+        let glyph = font.char_width('M') as f32 * size / 1000.0;
+        self.fill_color(color);
+        self.text_at(font, size, round_to(pitch - glyph, 4), x + (pitch - glyph) / 2.0, y);
+        let leading = round_to(pitch, 4);
+        self.content.set_leading(leading);
+        let mut rows = rows.into_iter();
+        if let Some(first) = rows.next() {
+            self.content.show(Str(first));
+        }
+        for row in rows {
+            self.content.next_line_show(Str(row));
+        }
+        // The pen has moved down by whole leadings; the next text starts afresh.
+        self.end_text();
+    }
+
+    /// Draws `form` (made with [`Document::add_form`]) on this page.
+    pub fn form(&mut self, form: Form) {
+        self.end_text();
+        // A form inherits the graphics state; its canvas assumed the state a page starts in.
+        if self.char_spacing != 0.0 {
+            self.content.set_char_spacing(0.0);
+            self.char_spacing = 0.0;
+        }
+        self.set_square_caps(false);
+        self.content.x_object(Name(form.name().as_bytes()));
+    }
+
     /// A straight line from `from` to `to`.
     pub fn line(&mut self, from: (f32, f32), to: (f32, f32), width: f32, color: Rgb) {
         self.stroke_style(color, width);
@@ -609,7 +752,7 @@ mod tests {
     #[test]
     fn document_structure() {
         let mut doc = Document::new();
-        doc.set_compress(false);
+        doc.set_compression(Compression::None);
         doc.set_title("Test (1)");
         let c = doc.add_page(US_LETTER);
         c.text_centered(Style::new(Font::SansBold, 20.0), 306.0, 700.0, "Hello (world)");
@@ -634,7 +777,7 @@ mod tests {
     #[test]
     fn numbers_are_rounded_and_compact() {
         let mut doc = Document::new();
-        doc.set_compress(false);
+        doc.set_compression(Compression::None);
         let c = doc.add_page(US_LETTER);
         c.line((12.5, -0.004), (10.08337, 3.0), 0.1, Rgb::RED);
         c.text(Style::new(Font::Sans, 9.999), -83.0, 1.0 / 3.0, "x");
@@ -660,7 +803,7 @@ mod tests {
     #[test]
     fn segments_use_square_caps_and_lines_restore_butt_caps() {
         let mut doc = Document::new();
-        doc.set_compress(false);
+        doc.set_compression(Compression::None);
         let c = doc.add_page(US_LETTER);
         c.segments(&[], 3.0, Rgb::BLACK);
         c.segments(&[((0.0, 0.0), (10.0, 0.0)), ((10.0, 0.0), (10.0, 5.5))], 3.0, Rgb::BLACK);
@@ -704,20 +847,44 @@ pub(crate) mod testing {
     use lopdf::content::{Content, Operation};
     use lopdf::{Document, Object};
 
-    /// Each page's drawing operations, in page order. Also checks that the page tree's
+    /// Each page's drawing operations, in page order, with the forms it draws in place
+    /// (between `q` and `Q`, as a form's drawing is). Also checks that the page tree's
     /// `/Count` agrees with its pages.
     pub fn pages(pdf: &[u8]) -> Vec<Vec<Operation>> {
         let doc = Document::load_mem(pdf).expect("lopdf reads the PDF");
         let tree = doc.catalog().and_then(|c| c.get_deref(b"Pages", &doc)).and_then(Object::as_dict).unwrap();
         let count = tree.get(b"Count").and_then(Object::as_i64).unwrap();
+        let decode = |stream: &lopdf::Stream| {
+            let data = stream.decompressed_content().expect("content streams inflate");
+            Content::decode(&data).expect("content streams are well formed").operations
+        };
+        let forms = tree.get(b"Resources").and_then(Object::as_dict).ok().and_then(|r| r.get(b"XObject").ok());
+        let form = |name: &[u8]| -> Vec<Operation> {
+            let forms = forms.and_then(|f| f.as_dict().ok()).expect("the page tree names its forms");
+            let id = forms.get(name).and_then(Object::as_reference).expect("a form the page tree names");
+            let stream = doc.get_object(id).and_then(Object::as_stream).unwrap();
+            assert_eq!(stream.dict.get(b"Subtype").and_then(Object::as_name).unwrap(), b"Form");
+            let fonts = stream.dict.get(b"Resources").and_then(Object::as_dict).and_then(|r| r.get(b"Font"));
+            assert!(fonts.is_ok(), "a form names its fonts");
+            decode(stream)
+        };
         let pages: Vec<Vec<Operation>> = doc
             .page_iter()
             .map(|page| {
                 let streams = doc.get_page_contents(page);
                 assert_eq!(streams.len(), 1, "one content stream per page");
                 let stream = doc.get_object(streams[0]).and_then(Object::as_stream).unwrap();
-                let data = stream.decompressed_content().expect("content streams inflate");
-                Content::decode(&data).expect("content streams are well formed").operations
+                let mut ops = Vec::new();
+                for op in decode(stream) {
+                    if op.operator == "Do" {
+                        ops.push(Operation::new("q", vec![]));
+                        ops.extend(form(op.operands[0].as_name().unwrap()));
+                        ops.push(Operation::new("Q", vec![]));
+                    } else {
+                        ops.push(op);
+                    }
+                }
+                ops
             })
             .collect();
         assert_eq!(pages.len() as i64, count);
@@ -766,9 +933,12 @@ pub(crate) mod testing {
     /// colour in force.
     pub fn shown(page: &[Operation]) -> Vec<Shown> {
         let (mut font, mut size, mut color) = (None, 0.0, Rgb::BLACK);
+        let mut saved = Vec::new();
         let mut out = Vec::new();
         for op in page {
             match op.operator.as_str() {
+                "q" => saved.push((font, size, color)),
+                "Q" => (font, size, color) = saved.pop().expect("Q after q"),
                 "Tf" => {
                     let name = op.operands[0].as_name().unwrap();
                     font = Font::ALL.into_iter().find(|f| super::resource(*f).0 == name);
@@ -778,7 +948,7 @@ pub(crate) mod testing {
                     let c = numbers(op);
                     color = Rgb(c[0], c[1], c[2]);
                 }
-                "Tj" | "TJ" => {
+                "Tj" | "TJ" | "'" => {
                     let mut text = String::new();
                     strings(&op.operands[0], &mut text);
                     out.push(Shown { font: font.expect("a font is set before text"), size, color, text });

@@ -240,12 +240,22 @@ impl Layout {
     /// The footer of page `page`: `outer` at the outside edge (a page number), `inner` at
     /// the gutter side (the serial or id that traces a loose page to its document).
     pub fn footer(&self, c: &mut Canvas, page: usize, outer: &str, inner: &str) {
+        self.footer_parts(c, page, Some(outer), Some(inner));
+    }
+
+    /// The footer's parts that are given: a page's own part drawn on it, the part every
+    /// page repeats drawn once in a form.
+    pub fn footer_parts(&self, c: &mut Canvas, page: usize, outer: Option<&str>, inner: Option<&str>) {
         let a = self.area(page);
         let style = Style::new(Font::Sans, FOOTER_SIZE).color(Rgb::GREY);
         let y = a.y + 2.0;
         let (left, right) = if Layout::is_right(page) { (inner, outer) } else { (outer, inner) };
-        c.text(style, a.x, y, left);
-        c.text(style, a.right() - style.font.width(right, FOOTER_SIZE), y, right);
+        if let Some(left) = left {
+            c.text(style, a.x, y, left);
+        }
+        if let Some(right) = right {
+            c.text(style, a.right() - style.font.width(right, FOOTER_SIZE), y, right);
+        }
     }
 }
 

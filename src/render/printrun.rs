@@ -4,7 +4,7 @@
 use sha2::{Digest, Sha256};
 
 use super::cover::{cover_pdf, Paper};
-use super::foxbook::{answer_pdf, book_pdf};
+use super::foxbook::{answer_pdf, book_pdf, InteriorVersion};
 use super::print::{PrintOptions, Trim};
 use crate::puzzles::wordbook::{WordAnswer, WordBook};
 
@@ -81,8 +81,9 @@ pub fn copy_files(
     serial: &str,
     opts: &PrintOptions,
     paper: Paper,
+    version: InteriorVersion,
 ) -> (Vec<(String, Vec<u8>)>, ManifestLine) {
-    let interior = book_pdf(book, serial, opts);
+    let interior = book_pdf(book, serial, opts, version);
     let line = ManifestLine::new(serial, book.pages.len() as i64, opts.trim, &book.answer, sha256_hex(&interior));
     let files = vec![
         (format!("{serial}/interior.pdf"), interior),

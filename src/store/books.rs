@@ -24,6 +24,8 @@ pub struct NewBook {
     pub trim: String,
     pub title: String,
     pub lookup_url: String,
+    /// The renderer its interior is printed with (`render::foxbook::InteriorVersion`).
+    pub interior_version: i64,
 }
 
 /// A printed book's contents, stored in the transaction that marks its job done.
@@ -35,8 +37,9 @@ pub struct PrintedBook {
     /// JSON text.
     pub answer: String,
     pub content_hash: String,
-    /// SHA-256 (hex) of its interior PDF.
-    pub interior_sha256: String,
+    /// SHA-256 (hex) of its interior PDF, for a copy of a print run (its manifest's);
+    /// other books need none.
+    pub interior_sha256: Option<String>,
 }
 
 /// A stored book and the state of the job printing it.
@@ -60,6 +63,8 @@ pub struct BookRecord {
     pub trim: String,
     pub title: String,
     pub lookup_url: String,
+    /// The renderer its interior is printed with, as in [`NewBook`].
+    pub interior_version: i64,
     /// Packed pages; loaded only when asked for, and present once printed.
     pub packed: Option<Vec<u8>>,
     pub answer: Option<Value>,
@@ -88,6 +93,7 @@ struct BookRow {
     trim: String,
     title: String,
     lookup_url: String,
+    interior_version: i64,
     packed: Option<Vec<u8>>,
     answer: Option<String>,
     content_hash: Option<String>,
@@ -125,6 +131,7 @@ impl TryFrom<BookRow> for BookRecord {
             trim: r.trim,
             title: r.title,
             lookup_url: r.lookup_url,
+            interior_version: r.interior_version,
             packed: r.packed,
             content_hash: r.content_hash,
             created_at: r.created_at,
@@ -138,7 +145,7 @@ impl TryFrom<BookRow> for BookRecord {
 
 /// A book with its job; `PACKED` is replaced by `b.packed` or `NULL`.
 const BOOK_SELECT: &str = "SELECT j.seq, b.serial, b.job_id, j.owner, b.generator_version, b.pages, b.rows, b.cols, \
-     b.word, b.letters, b.shape, b.trim_size AS trim, b.title, b.lookup_url, PACKED AS packed, b.answer, b.content_hash, b.created_at, b.finished_at, j.state, j.progress_done, \
+     b.word, b.letters, b.shape, b.trim_size AS trim, b.title, b.lookup_url, b.interior_version, PACKED AS packed, b.answer, b.content_hash, b.created_at, b.finished_at, j.state, j.progress_done, \
      j.progress_total, j.error FROM books b JOIN jobs j ON j.id = b.job_id";
 
 impl Store {

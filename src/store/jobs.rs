@@ -285,8 +285,8 @@ impl Store {
         );
         let insert_book = self.sql(
             "INSERT INTO books (serial, job_id, generator_version, pages, rows, cols, trim_size, title, lookup_url, \
-             printrun, copy, word, letters, shape, created_at) \
-             VALUES ($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, {NOW})",
+             printrun, copy, word, letters, shape, interior_version, created_at) \
+             VALUES ($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, {NOW})",
         );
         let insert_content = self.sql(CONTENT_UPSERT);
         let now = self.clock_param();
@@ -327,6 +327,7 @@ impl Store {
                             .bind(&book.word)
                             .bind(&book.letters)
                             .bind(&book.shape)
+                            .bind(book.interior_version)
                             .execute(&mut *tx)
                             .await?;
                     }

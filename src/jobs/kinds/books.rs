@@ -8,6 +8,7 @@ use crate::jobs::{Context, JobKind, RunError};
 use crate::puzzles::monitor::Monitor;
 use crate::puzzles::wordbook::{self, WordSpec, WORD_GENERATOR_VERSION};
 use crate::render;
+use crate::render::foxbook::{book_pdf, InteriorVersion};
 use crate::render::print::PrintOptions;
 use crate::store::{NewBook, OnInsert, OnSuccess, PrintedBook};
 
@@ -26,6 +27,26 @@ pub struct BookParams {
     /// The print run this book is a copy of, and its copy number.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub copy_of: Option<CopyOf>,
+    /// The renderer its interior is printed with: chosen when ordered, so a job queued
+    /// before an upgrade prints as its book row says (jobs stored before versions read 1).
+    #[serde(default = "first_interior")]
+    pub interior_version: u32,
+}
+
+fn first_interior() -> u32 {
+    InteriorVersion::V1.number()
+}
+
+impl BookParams {
+    /// A new order's parameters, printed by the current interior renderer.
+    pub fn new(serial: String, spec: WordSpec, print: PrintOptions, copy_of: Option<CopyOf>) -> BookParams {
+        BookParams { serial, spec, print, copy_of, interior_version: InteriorVersion::CURRENT.number() }
+    }
+
+    fn interior(&self) -> Result<InteriorVersion, RunError> {
+        InteriorVersion::from_number(self.interior_version.into())
+            .ok_or_else(|| RunError::Failed(format!("unknown interior version {}", self.interior_version)))
+    }
 }
 
 /// A book's place in a print run.
@@ -55,10 +76,18 @@ impl JobKind for Books {
         let printed =
             wordbook::book_for(&ctx.secret, &params.serial, &plan, monitor).map_err(|_| RunError::Cancelled)?;
         let content_hash = printed.book.content_hash_hex();
-        // The interior's hash goes in print run manifests; PDFs are byte-stable, so it is
-        // the hash of every later download of this book.
-        let interior_sha256 =
-            render::printrun::sha256_hex(&render::foxbook::book_pdf(&printed.book, &params.serial, &params.print));
+        // A copy's interior hash goes in its run's manifest; PDFs are byte-stable and a book
+        // keeps its renderer, so it is the hash of every later download. Other books are
+        // never in a manifest: they skip the rendering.
+        let interior_sha256 = match &params.copy_of {
+            Some(_) => Some(render::printrun::sha256_hex(&book_pdf(
+                &printed.book,
+                &params.serial,
+                &params.print,
+                params.interior()?,
+            ))),
+            None => None,
+        };
         let answer = serde_json::to_string(&printed.book.answer).map_err(|e| RunError::Failed(e.to_string()))?;
         let printed = PrintedBook {
             serial: params.serial.clone(),
@@ -88,6 +117,7 @@ impl JobKind for Books {
             trim: serde_json::to_string(&params.print.trim).expect("a trim serializes"),
             title: params.print.title.clone(),
             lookup_url: params.print.lookup_url.clone(),
+            interior_version: params.interior_version.into(),
         }))
     }
 

@@ -62,11 +62,15 @@ fn text_boxes(page: &[lopdf::content::Operation]) -> Vec<(String, [f32; 4])> {
                 line = (line.0 + v[0], line.1 + v[1]);
             }
             "T*" => line.1 -= leading,
+            "TL" => leading = n()[0],
             "Tm" => {
                 let v = n();
                 line = (v[4], v[5]);
             }
-            "Tj" | "TJ" => {
+            "Tj" | "TJ" | "'" => {
+                if op.operator == "'" {
+                    line.1 -= leading;
+                }
                 let mut width = 0.0f32;
                 let mut text = String::new();
                 let items = match &op.operands[0] {
@@ -97,10 +101,10 @@ fn text_boxes(page: &[lopdf::content::Operation]) -> Vec<(String, [f32; 4])> {
 #[test]
 fn interiors_fit_every_trim() {
     let book = sample(BookSpec { pages: 23, rows: 12, cols: 10 });
-    for trim in all_trims() {
+    for (trim, version) in all_trims().into_iter().flat_map(|t| VERSIONS.map(|v| (t, v))) {
         let o = opts(trim);
-        let pdf = book_pdf(&book, "0000000000A", &o);
-        assert_eq!(pdf, book_pdf(&book, "0000000000A", &o), "byte-stable");
+        let pdf = book_pdf(&book, "0000000000A", &o, version);
+        assert_eq!(pdf, book_pdf(&book, "0000000000A", &o, version), "byte-stable");
         let total = interior_pages(23);
         assert!(total >= MIN_PAGES && total.is_multiple_of(2));
         let (w, h) = trim.size();
@@ -128,11 +132,19 @@ fn interiors_fit_every_trim() {
     }
 }
 
+const VERSIONS: [InteriorVersion; 2] = [InteriorVersion::V1, InteriorVersion::V2];
+
 #[test]
 fn book_pages_in_order_with_guides_and_footers() {
+    for version in VERSIONS {
+        pages_in_order(version);
+    }
+}
+
+fn pages_in_order(version: InteriorVersion) {
     let book = sample(BookSpec { pages: 4, rows: 6, cols: 9 });
     let serial = Serial::from_bits(77).to_string();
-    let pdf = book_pdf(&book, &serial, &opts(Trim::default()));
+    let pdf = book_pdf(&book, &serial, &opts(Trim::default()), version);
     let pages = pages(&pdf);
     assert_eq!(pages.len(), 24);
     let text = |i: usize| shown(&pages[i]);
@@ -145,7 +157,10 @@ fn book_pages_in_order_with_guides_and_footers() {
     // and the serial in the footer.
     for p in 0..4 {
         let t = text(2 + p);
-        assert_eq!(ops(&pages[2 + p], "TJ").count(), 6);
+        // The rows, as the book has them.
+        let rows: Vec<String> =
+            t.iter().filter(|s| s.font == GRID_FONT && s.text.len() == 9).map(|s| s.text.clone()).collect();
+        assert_eq!(rows, book.pages[p].rows_text(), "{version:?} page {}", p + 1);
         for k in 1..=9 {
             assert_eq!(t.iter().filter(|s| s.text == k.to_string()).count(), if k <= 6 { 4 } else { 2 });
         }
@@ -228,8 +243,12 @@ fn fox_book_pdfs_are_byte_stable() {
     let sha = |bytes: Vec<u8>| crate::render::printrun::sha256_hex(&bytes);
     let o = opts(Trim::Named(TrimName::SixByNine));
     assert_eq!(
-        sha(book_pdf(&book, "0000000000A", &o)),
+        sha(book_pdf(&book, "0000000000A", &o, InteriorVersion::V1)),
         "b07a5bcbfcd2c7451bb91d6793bcbc6e685fdc47f11b9f8eb9c95fc5b89ba136"
+    );
+    assert_eq!(
+        sha(book_pdf(&book, "0000000000A", &o, InteriorVersion::V2)),
+        "b2ed36170d2b44fb48ce713173e5b63a78a8c1ec961fab723654b14ce9419e4b"
     );
     assert_eq!(
         sha(answer_pdf(&book, "0000000000A", &o)),
@@ -251,18 +270,9 @@ fn word_books_print_their_word_shape_and_letters() {
     };
     let book = sample_word(spec);
     let o = PrintOptions { title: "Find the Cat".into(), ..opts(Trim::default()) };
-    let pdf = book_pdf(&book, "0000000000A", &o);
-    let interior = pages(&pdf);
-    let all = |i: usize| shown(&interior[i]).iter().map(|s| s.text.clone()).collect::<Vec<_>>().join(" ");
-    let title = all(0);
-    assert!(title.contains("Find the Cat") && title.contains("The word CAT appears exactly once"), "{title}");
-    assert!(title.contains("letters C, A, T and S") && title.contains("3 heart-shaped pages of 14 x 14"), "{title}");
-    // A heart leaves its corners blank: row 1's letters are fewer than its 14 cells.
-    let row_one: Vec<Shown> =
-        shown(&interior[2]).into_iter().filter(|s| s.font == GRID_FONT && s.size >= LETTER_PT).collect();
-    let letters: usize = row_one.iter().map(|s| s.text.chars().filter(char::is_ascii_uppercase).count()).sum();
-    let cells = book.plan.mask.count();
-    assert_eq!(letters, cells, "one letter per cell of the heart, none outside it");
+    for version in VERSIONS {
+        shaped_interior(&book, &o, version);
+    }
     let answer = answer_pdf(&book, "0000000000A", &o);
     let key = shown(&pages(&answer)[0]);
     let text = key.iter().map(|s| s.text.clone()).collect::<Vec<_>>().join(" ");
@@ -273,4 +283,69 @@ fn word_books_print_their_word_shape_and_letters() {
     let cover = crate::render::cover::cover_pdf(&book.plan, "0000000000A", &o, crate::render::cover::Paper::White);
     let cover_text = shown(&pages(&cover)[0]).iter().map(|s| s.text.clone()).collect::<Vec<_>>().join(" ");
     assert!(cover_text.contains("One CAT in 3 pages") && cover_text.contains("C, A, T and S"), "{cover_text}");
+}
+
+fn shaped_interior(book: &WordBook, o: &PrintOptions, version: InteriorVersion) {
+    let pdf = book_pdf(book, "0000000000A", o, version);
+    let interior = pages(&pdf);
+    let all = |i: usize| shown(&interior[i]).iter().map(|s| s.text.clone()).collect::<Vec<_>>().join(" ");
+    let title = all(0);
+    assert!(title.contains("Find the Cat") && title.contains("The word CAT appears exactly once"), "{title}");
+    assert!(title.contains("letters C, A, T and S") && title.contains("3 heart-shaped pages of 14 x 14"), "{title}");
+    // A heart leaves its corners blank: the page's letters are fewer than its 14 x 14 cells.
+    let grid: Vec<Shown> =
+        shown(&interior[2]).into_iter().filter(|s| s.font == GRID_FONT && s.size >= LETTER_PT).collect();
+    let letters: usize = grid.iter().map(|s| s.text.chars().filter(char::is_ascii_uppercase).count()).sum();
+    let cells = book.plan.mask.count();
+    assert_eq!(letters, cells, "{version:?}: one letter per cell of the heart, none outside it");
+}
+
+#[test]
+fn version_two_puts_every_row_where_version_one_did() {
+    let book = sample(BookSpec { pages: 3, rows: 32, cols: 20 });
+    for trim in all_trims() {
+        let o = opts(trim);
+        let rows = |version| {
+            let pdf = book_pdf(&book, "0000000000A", &o, version);
+            pages(&pdf)[2..5]
+                .iter()
+                .map(|page| {
+                    let grid = |t: &str| t.len() == 20 && t.bytes().all(|b| b"FOX".contains(&b));
+                    text_boxes(page).into_iter().filter(|(t, _)| grid(t)).collect::<Vec<_>>()
+                })
+                .collect::<Vec<_>>()
+        };
+        let (one, two) = (rows(InteriorVersion::V1), rows(InteriorVersion::V2));
+        for (p, (a, b)) in one.iter().zip(&two).enumerate() {
+            assert_eq!(a.len(), 32, "{trim:?} page {}", p + 3);
+            assert_eq!(a.len(), b.len());
+            for ((ta, ba), (tb, bb)) in a.iter().zip(b) {
+                assert_eq!(ta, tb);
+                for k in 0..4 {
+                    assert!((ba[k] - bb[k]).abs() < 0.02, "{trim:?} page {}: {ta} at {ba:?} and {bb:?}", p + 3);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn version_two_draws_the_furniture_once_a_side() {
+    let book = sample(BookSpec { pages: 30, rows: 32, cols: 20 });
+    let o = opts(Trim::default());
+    let pdf = book_pdf(&book, "0000000000A", &o, InteriorVersion::V2);
+    let doc = lopdf::Document::load_mem(&pdf).unwrap();
+    let forms = doc
+        .objects
+        .values()
+        .filter_map(|o| o.as_stream().ok())
+        .filter(|s| s.dict.get(b"Subtype").and_then(lopdf::Object::as_name).is_ok_and(|n| n == b"Form"));
+    assert_eq!(forms.count(), 2, "one for right-hand pages, one for left-hand pages");
+    // What a puzzle page adds to the file (beyond fonts and front matter).
+    let per_page = |version| {
+        let size = |pages| book_pdf(&sample(BookSpec { pages, rows: 32, cols: 20 }), "0000000000A", &o, version).len();
+        (size(60) - size(30)) / 30
+    };
+    let (one, two) = (per_page(InteriorVersion::V1), per_page(InteriorVersion::V2));
+    assert!(two * 2 < one, "a page takes {two} bytes against {one}");
 }

@@ -1,10 +1,21 @@
 use clap::Parser;
 use puzzlepress::cli::{Cli, Command};
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
+fn main() -> anyhow::Result<()> {
     puzzlepress::server::init_logging();
     let cli = Cli::parse();
+    // The server wants a worker thread a core; the other commands await a database or a
+    // probe now and then, and start faster on the thread they have.
+    let runtime = match cli.command {
+        None | Some(Command::Serve(_)) => tokio::runtime::Builder::new_multi_thread(),
+        Some(_) => tokio::runtime::Builder::new_current_thread(),
+    }
+    .enable_all()
+    .build()?;
+    runtime.block_on(run(cli))
+}
+
+async fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         None => puzzlepress::server::serve(cli.serve).await,
         Some(Command::Serve(args)) => puzzlepress::server::serve(args).await,

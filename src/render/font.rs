@@ -1,12 +1,11 @@
 //! The fonts every PDF embeds: DejaVu Sans and DejaVu Sans Mono, regular and bold (their
 //! licence allows embedding and redistribution: `fonts/DejaVu-LICENSE`).
 //!
-//! Text is printable ASCII, one byte a character. Each font is subset once per process to
-//! the 95 printable ASCII glyphs, in code order, so that glyph `code - 31` of the subset is
-//! the character with that code: one encoding CMap and one ToUnicode CMap serve every font,
-//! and drawing text never has to track which glyphs a document used.
-
-use std::sync::OnceLock;
+//! Text is printable ASCII, one byte a character. Each font is subset (by `build.rs`, when
+//! the program is built) to the 95 printable ASCII glyphs, in code order, so that glyph
+//! `code - 31` of the subset is the character with that code: one encoding CMap and one
+//! ToUnicode CMap serve every font, and drawing text never has to track which glyphs a
+//! document used.
 
 /// The printable ASCII range, the only characters drawn; others print as `?`.
 pub const FIRST: u8 = b' ';
@@ -24,10 +23,10 @@ pub enum Font {
     MonoBold,
 }
 
-/// What a PDF needs of a font, computed once per process.
+/// What a PDF needs of a font, computed when the program is built.
 pub struct Metrics {
     /// PostScript name with the subset tag, e.g. `PZPRSA+DejaVuSans`.
-    pub name: String,
+    pub name: &'static str,
     /// Advance widths of the characters FIRST..=LAST, in 1/1000 em.
     pub widths: [u16; GLYPHS],
     /// Font bounding box, ascent, descent and capital height, in 1/1000 em.
@@ -38,8 +37,11 @@ pub struct Metrics {
     pub monospace: bool,
     pub bold: bool,
     /// The subset TrueType font, zlib-deflated.
-    pub file: Vec<u8>,
+    pub file: &'static [u8],
 }
+
+/// The fonts in the order of [`Font::ALL`].
+static METRICS: [Metrics; 4] = include!(concat!(env!("OUT_DIR"), "/fonts.rs"));
 
 impl Font {
     pub const ALL: [Font; 4] = [Font::Sans, Font::SansBold, Font::Mono, Font::MonoBold];
@@ -48,19 +50,9 @@ impl Font {
         self as usize
     }
 
-    fn source(self) -> (&'static [u8], &'static str, &'static str) {
-        match self {
-            Font::Sans => (include_bytes!("../../fonts/DejaVuSans.ttf"), "DejaVuSans", "PZPRSA"),
-            Font::SansBold => (include_bytes!("../../fonts/DejaVuSans-Bold.ttf"), "DejaVuSans-Bold", "PZPRSB"),
-            Font::Mono => (include_bytes!("../../fonts/DejaVuSansMono.ttf"), "DejaVuSansMono", "PZPRMA"),
-            Font::MonoBold => (include_bytes!("../../fonts/DejaVuSansMono-Bold.ttf"), "DejaVuSansMono-Bold", "PZPRMB"),
-        }
-    }
-
-    /// The font's metrics and subset file (parsed and subset on first use).
+    /// The font's metrics and subset file.
     pub fn metrics(self) -> &'static Metrics {
-        static CELLS: [OnceLock<Metrics>; 4] = [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
-        CELLS[self.index()].get_or_init(|| load(self))
+        &METRICS[self.index()]
     }
 
     /// Advance width of `ch` in 1/1000 em (characters outside printable ASCII as `?`).
@@ -85,38 +77,6 @@ pub fn encode(ch: char) -> u8 {
         ch as u8
     } else {
         b'?'
-    }
-}
-
-fn load(font: Font) -> Metrics {
-    let (data, base, tag) = font.source();
-    let face = ttf_parser::Face::parse(data, 0).expect("the bundled font parses");
-    let per_mille = 1000.0 / face.units_per_em() as f32;
-    let scale = |v: i16| (v as f32 * per_mille).round();
-    let mut remapper = subsetter::GlyphRemapper::new();
-    remapper.remap(0);
-    let mut widths = [0u16; GLYPHS];
-    for (i, code) in (FIRST..=LAST).enumerate() {
-        let gid = face.glyph_index(code as char).expect("the bundled font has every ASCII glyph");
-        // The encoding CMap maps code to CID `code - 31`, read as the subset's glyph id.
-        assert_eq!(remapper.remap(gid.0) as usize, i + 1, "ASCII glyphs are distinct");
-        widths[i] = (face.glyph_hor_advance(gid).unwrap_or(0) as f32 * per_mille).round() as u16;
-    }
-    let subset = subsetter::subset(data, 0, &remapper).expect("the bundled font subsets");
-    let b = face.global_bounding_box();
-    Metrics {
-        name: format!("{tag}+{base}"),
-        widths,
-        bbox: [scale(b.x_min), scale(b.y_min), scale(b.x_max), scale(b.y_max)],
-        ascent: scale(face.ascender()),
-        descent: scale(face.descender()),
-        // DejaVu's OS/2 table predates the capital height: measure H.
-        cap_height: scale(
-            face.glyph_index('H').and_then(|g| face.glyph_bounding_box(g)).map_or(face.ascender(), |b| b.y_max),
-        ),
-        monospace: face.is_monospaced(),
-        bold: face.is_bold(),
-        file: miniz_oxide::deflate::compress_to_vec_zlib(&subset, 9),
     }
 }
 
@@ -176,8 +136,9 @@ mod tests {
         for f in Font::ALL {
             let m = f.metrics();
             assert_eq!(m.name.find('+'), Some(6), "a subset tag");
-            // A subset of a few glyphs, far smaller than the whole font.
-            assert!(m.file.len() < f.source().0.len() / 8, "{f:?}: {} bytes", m.file.len());
+            // A subset of a few glyphs, far smaller than the whole font (DejaVu Sans Mono
+            // is the smallest, 340 KB).
+            assert!(m.file.len() < 40_000, "{f:?}: {} bytes", m.file.len());
         }
     }
 }

@@ -1,4 +1,4 @@
-//! Markov chains over 64 independent grids at once (one per lane).
+//! Markov chains over 64 independent grids per machine word at once (one per lane).
 //!
 //! **Stationarity.** Each site update is a Metropolis step with a symmetric proposal (one of
 //! the two other letters, 1/2 each), so it satisfies detailed balance with respect to the
@@ -27,10 +27,19 @@
 //!   with positive probability (λ > 0); cells of one sub-lattice share no segment, so the
 //!   FOX a held cell may briefly remove or add never involves the moving cell.
 //!
-//! Empirically, the 3x3 tests compare both chains' output with the exact uniform laws.
+//! **Several words, two kinds of lanes.** A [`Chain`] of `W` words runs `64 * W` lanes; every
+//! step above acts on each lane through that lane's own bits only (its letters, its proposal
+//! bit, its sub-lattice choice, its coin counter and its share of fresh coin trials, each
+//! trial used once), so lanes are independent chains whatever `W`, and each lane's law is
+//! exactly that of a lane of a one-word chain of its kind. A FOX-free lane inside a chain
+//! with at-most-one-FOX lanes runs the at-most-one-FOX update with its `has` bit pinned to
+//! 1, which is step for step the FOX-free update (see [`update_fox`]): both arguments above
+//! hold for it unchanged.
+//!
+//! Empirically, the 3x3 tests compare both kinds' output with the exact uniform laws.
 
 use super::kernel::{update_fox, update_free};
-use super::lanes::{Cell, LaneGrid};
+use super::lanes::{Cell, LaneGrid, Lanes};
 use crate::puzzles::rng::Rng;
 
 /// Sweeps of burn-in before the first page is read from a chain: at least 100 sweeps' worth
@@ -41,11 +50,18 @@ pub const BURN_IN_SWEEPS: usize = 102;
 /// measured (about 10.5 sweeps; see `diagnostics`).
 pub const SPACING_SWEEPS: usize = 80;
 
-/// Which lanes visit each of the 9 sub-lattices in one sweep (see the module docs).
-fn sweep_masks(rng: &mut Rng) -> [u64; 9] {
-    let mut active = [0u64; 9];
-    sublattice_masks(rng, &mut active);
-    active
+/// Which lanes visit each of the 9 sub-lattices in one sweep (see the module docs), word by
+/// word.
+fn sweep_masks<const W: usize>(rng: &mut Rng) -> [Lanes<W>; 9] {
+    let mut masks = [Lanes::ZERO; 9];
+    for w in 0..W {
+        let mut active = [0u64; 9];
+        sublattice_masks(rng, &mut active);
+        for (m, a) in masks.iter_mut().zip(active) {
+            m.0[w] = a;
+        }
+    }
+    masks
 }
 
 /// Which lanes visit each of `active.len()` (at most 64) sub-lattices in one sweep: each
@@ -71,62 +87,127 @@ pub(crate) fn sublattice_masks(rng: &mut Rng, active: &mut [u64]) {
     }
 }
 
-/// One sweep in row-major order: `update(cells, index, stride, random bits, active lanes, rng)`.
+/// `64 * W` independent chains: lanes in `free` on FOX-free grids (uniform stationary law),
+/// the others on grids with at most one FOX, weight λ = 2^-k on one-FOX grids (conditional
+/// on holding exactly one FOX, uniform over one-FOX grids; on none, uniform over FOX-free
+/// grids). All start from all F.
+///
+/// A free lane runs the at-most-one-FOX update with its `has` bit pinned to 1, which is
+/// exactly the FOX-free update (see [`update_fox`]), so one sweep serves both kinds.
+pub(crate) struct Chain<const W: usize> {
+    pub grid: LaneGrid<W>,
+    /// Lanes that hold exactly one FOX, and the free lanes (pinned to 1).
+    has: Lanes<W>,
+    /// The FOX-free lanes.
+    free: Lanes<W>,
+    rng: Rng,
+    coin: Coin<W>,
+}
+
+impl<const W: usize> Chain<W> {
+    /// Chains whose lanes in `free` are FOX-free and the others at-most-one-FOX with
+    /// λ = 2^-`lambda_log2`. The at-most-one-FOX lanes draw their coin's first gaps here
+    /// (lowest word and lane first).
+    pub fn new(rows: usize, cols: usize, lambda_log2: u32, free: Lanes<W>, rng: Rng) -> Self {
+        let mut rng = rng;
+        let coin = Coin::for_lanes(lambda_log2, !free, &mut rng);
+        Chain { grid: LaneGrid::all_f(rows, cols), has: free, free, rng, coin }
+    }
+
+    /// Only FOX-free lanes.
+    pub fn free(rows: usize, cols: usize, rng: Rng) -> Self {
+        Self::new(rows, cols, 0, Lanes::ONES, rng)
+    }
+
+    /// Only at-most-one-FOX lanes.
+    pub fn fox(rows: usize, cols: usize, lambda_log2: u32, rng: Rng) -> Self {
+        Self::new(rows, cols, lambda_log2, Lanes::ZERO, rng)
+    }
+
+    /// Lanes holding exactly one FOX.
+    pub fn has(&self) -> Lanes<W> {
+        self.has & !self.free
+    }
+
+    /// Lanes holding no FOX.
+    pub fn fox_free(&self) -> Lanes<W> {
+        !self.has()
+    }
+
+    pub fn sweep(&mut self) {
+        #[cfg(target_arch = "x86_64")]
+        if W > 1 && std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2.
+            return unsafe { self.sweep_avx2() };
+        }
+        self.sweep_portable()
+    }
+
+    /// [`Chain::sweep`] compiled for AVX2 (256-bit registers hold four words).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    pub(crate) unsafe fn sweep_avx2(&mut self) {
+        self.sweep_inline()
+    }
+
+    /// [`Chain::sweep`] for any CPU: the same code as [`Chain::sweep_avx2`], so the same bytes.
+    pub(crate) fn sweep_portable(&mut self) {
+        self.sweep_inline()
+    }
+
+    #[inline(always)]
+    fn sweep_inline(&mut self) {
+        if self.free == Lanes::ONES {
+            sweep(&mut self.grid, &mut self.rng, &mut FreeUpdate);
+        } else {
+            sweep(&mut self.grid, &mut self.rng, &mut FoxUpdate { has: &mut self.has, coin: &mut self.coin });
+        }
+    }
+}
+
+/// How a sweep updates one cell in all lanes.
+trait Update<const W: usize> {
+    /// Updates cell `i` (`stride` = distance to the cell below) with one random word per word
+    /// of lanes, in the `active` lanes.
+    fn update(&mut self, g: &mut [Cell<W>], i: usize, stride: usize, bits: Lanes<W>, active: Lanes<W>, rng: &mut Rng);
+}
+
+struct FreeUpdate;
+
+impl<const W: usize> Update<W> for FreeUpdate {
+    #[inline(always)]
+    fn update(&mut self, g: &mut [Cell<W>], i: usize, stride: usize, bits: Lanes<W>, active: Lanes<W>, _: &mut Rng) {
+        update_free(g, i, stride, bits, active)
+    }
+}
+
+struct FoxUpdate<'a, const W: usize> {
+    has: &'a mut Lanes<W>,
+    coin: &'a mut Coin<W>,
+}
+
+impl<const W: usize> Update<W> for FoxUpdate<'_, W> {
+    #[inline(always)]
+    fn update(&mut self, g: &mut [Cell<W>], i: usize, stride: usize, bits: Lanes<W>, active: Lanes<W>, rng: &mut Rng) {
+        update_fox(g, i, stride, bits, active, self.has, self.coin, rng)
+    }
+}
+
+/// One sweep in row-major order: `update(cells, index, stride, random bits, active lanes,
+/// rng)`. The random bits are one word per word of lanes, in word order.
 #[inline(always)]
-fn sweep(grid: &mut LaneGrid, rng: &mut Rng, mut update: impl FnMut(&mut [Cell], usize, usize, u64, u64, &mut Rng)) {
-    let masks = sweep_masks(rng);
+fn sweep<const W: usize>(grid: &mut LaneGrid<W>, rng: &mut Rng, update: &mut impl Update<W>) {
+    let masks = sweep_masks::<W>(rng);
     let (rows, cols, stride) = (grid.rows, grid.cols, grid.stride);
     for r in 0..rows {
         let row_masks = [masks[(r % 3) * 3], masks[(r % 3) * 3 + 1], masks[(r % 3) * 3 + 2]];
         let base = grid.index(r, 0);
         let mut k = 0;
         for i in base..base + cols {
-            let bits = rng.next_u64();
-            update(&mut grid.cells, i, stride, bits, row_masks[k], rng);
+            let bits = Lanes(std::array::from_fn(|_| rng.next_u64()));
+            update.update(&mut grid.cells, i, stride, bits, row_masks[k], rng);
             k = if k == 2 { 0 } else { k + 1 };
         }
-    }
-}
-
-/// 64 chains on FOX-free grids, uniform stationary law, started from all F.
-pub(crate) struct FreeChain {
-    pub grid: LaneGrid,
-    rng: Rng,
-}
-
-impl FreeChain {
-    pub fn new(rows: usize, cols: usize, rng: Rng) -> Self {
-        FreeChain { grid: LaneGrid::all_f(rows, cols), rng }
-    }
-
-    pub fn sweep(&mut self) {
-        sweep(&mut self.grid, &mut self.rng, |g, i, stride, bits, active, _| update_free(g, i, stride, bits, active));
-    }
-}
-
-/// 64 chains on grids with at most one FOX; weight λ = 2^-`lambda_log2` on one-FOX grids.
-/// Conditional on holding exactly one FOX, the stationary law is uniform over one-FOX grids;
-/// conditional on holding none, uniform over FOX-free grids.
-pub(crate) struct FoxChain {
-    pub grid: LaneGrid,
-    /// Lanes that currently hold exactly one FOX (the others hold none).
-    pub has: u64,
-    rng: Rng,
-    coin: Coin,
-}
-
-impl FoxChain {
-    pub fn new(rows: usize, cols: usize, lambda_log2: u32, rng: Rng) -> Self {
-        let mut rng = rng;
-        let coin = Coin::new(lambda_log2, &mut rng);
-        FoxChain { grid: LaneGrid::all_f(rows, cols), has: 0, rng, coin }
-    }
-
-    pub fn sweep(&mut self) {
-        let (has, coin) = (&mut self.has, &mut self.coin);
-        sweep(&mut self.grid, &mut self.rng, |g, i, stride, bits, active, rng| {
-            update_fox(g, i, stride, bits, active, has, &mut |need| coin.draw(need, rng))
-        });
     }
 }
 
@@ -139,11 +220,11 @@ impl FoxChain {
 /// A gap too large for the counter is stored as the counter's maximum with a "dud" mark:
 /// reaching zero then fails and draws afresh, which is exact because the geometric law is
 /// memoryless.
-pub(crate) struct Coin {
+pub(crate) struct Coin<const W: usize = 1> {
     k: u32,
     /// Counter bit-planes, least significant first.
-    count: [u64; COUNT_BITS],
-    dud: u64,
+    count: [Lanes<W>; COUNT_BITS],
+    dud: Lanes<W>,
     /// Unexamined Bernoulli(2^-k) trials (low bits next) and how many remain.
     trials: u64,
     left: u32,
@@ -151,18 +232,34 @@ pub(crate) struct Coin {
 
 const COUNT_BITS: usize = 10;
 
-impl Coin {
+impl Coin<1> {
+    /// A coin for all 64 lanes of one word.
     pub(crate) fn new(k: u32, rng: &mut Rng) -> Self {
-        let mut coin = Coin { k, count: [0; COUNT_BITS], dud: 0, trials: 0, left: 0 };
-        if k > 0 {
-            coin.redraw(!0, rng);
-        }
-        coin
+        Self::for_lanes(k, Lanes::ONES, rng)
     }
 
     /// Success bits for one trial in each lane of `need` (other lanes are not touched).
     #[inline]
     pub(crate) fn draw(&mut self, need: u64, rng: &mut Rng) -> u64 {
+        self.draw_lanes(Lanes([need]), rng).0[0]
+    }
+}
+
+impl<const W: usize> Coin<W> {
+    /// A coin whose `lanes` draw their first gaps now (lowest word and lane first); other
+    /// lanes must never ask.
+    pub(crate) fn for_lanes(k: u32, lanes: Lanes<W>, rng: &mut Rng) -> Self {
+        let mut coin = Coin { k, count: [Lanes::ZERO; COUNT_BITS], dud: Lanes::ZERO, trials: 0, left: 0 };
+        if k > 0 {
+            coin.redraw(lanes, rng);
+        }
+        coin
+    }
+
+    /// Success bits for one trial in each lane of `need` (other lanes are not touched;
+    /// asking for none changes nothing).
+    #[inline(always)]
+    pub(crate) fn draw_lanes(&mut self, need: Lanes<W>, rng: &mut Rng) -> Lanes<W> {
         if self.k == 0 {
             return need;
         }
@@ -171,33 +268,35 @@ impl Coin {
         // wrapped counter is replaced by a fresh gap below.
         let mut borrow = need;
         for c in &mut self.count {
-            *c ^= borrow;
-            borrow &= *c;
+            *c = *c ^ borrow;
+            borrow = borrow & *c;
         }
         let expire = borrow;
         let success = expire & !self.dud;
-        if expire != 0 {
+        if expire.any() {
             self.redraw(expire, rng);
         }
         success
     }
 
     #[cold]
-    fn redraw(&mut self, lanes: u64, rng: &mut Rng) {
-        let mut rest = lanes;
-        while rest != 0 {
-            let lane = rest.trailing_zeros();
-            rest &= rest - 1;
-            let gap = self.gap(rng);
-            let (value, dud) = match u64::try_from(gap) {
-                Ok(g) if g < 1 << COUNT_BITS => (g, 0),
-                _ => ((1 << COUNT_BITS) - 1, 1),
-            };
-            let bit = 1u64 << lane;
-            for (j, c) in self.count.iter_mut().enumerate() {
-                *c = (*c & !bit) | (((value >> j) & 1) << lane);
+    fn redraw(&mut self, lanes: Lanes<W>, rng: &mut Rng) {
+        for w in 0..W {
+            let mut rest = lanes.0[w];
+            while rest != 0 {
+                let lane = rest.trailing_zeros();
+                rest &= rest - 1;
+                let gap = self.gap(rng);
+                let (value, dud) = match u64::try_from(gap) {
+                    Ok(g) if g < 1 << COUNT_BITS => (g, 0),
+                    _ => ((1 << COUNT_BITS) - 1, 1),
+                };
+                let bit = 1u64 << lane;
+                for (j, c) in self.count.iter_mut().enumerate() {
+                    c.0[w] = (c.0[w] & !bit) | (((value >> j) & 1) << lane);
+                }
+                self.dud.0[w] = (self.dud.0[w] & !bit) | (dud << lane);
             }
-            self.dud = (self.dud & !bit) | (dud << lane);
         }
     }
 
@@ -267,7 +366,7 @@ mod tests {
         let mut rng = Rng::from_u64(3);
         let (mut restricted, mut total) = (0u32, 0u32);
         for _ in 0..2000 {
-            let m = sweep_masks(&mut rng);
+            let m = sweep_masks::<1>(&mut rng).map(|l| l.0[0]);
             for lane in 0..64 {
                 let n = m.iter().filter(|&&w| (w >> lane) & 1 == 1).count();
                 assert!(n == 9 || n <= 1);
@@ -288,23 +387,66 @@ mod invariant_tests {
     #[test]
     fn chains_keep_their_invariants() {
         for (rows, cols) in [(3, 3), (5, 9), (12, 7)] {
-            let mut free = FreeChain::new(rows, cols, Rng::from_u64(1));
-            let mut fox = FoxChain::new(rows, cols, 2, Rng::from_u64(2));
+            let mut free = Chain::<1>::free(rows, cols, Rng::from_u64(1));
+            let mut fox = Chain::<1>::fox(rows, cols, 2, Rng::from_u64(2));
+            let mut mixed = Chain::<4>::new(rows, cols, 2, Lanes([!0, 0, !0, 0xFFFF_0000_FFFF_0000]), Rng::from_u64(3));
             for t in 0..60 {
                 free.sweep();
                 fox.sweep();
+                mixed.sweep();
                 if t % 10 != 9 {
                     continue;
                 }
-                for (lane, page) in free.grid.extract(!0).iter().enumerate() {
+                for (lane, page) in free.grid.extract(0, !0).iter().enumerate() {
                     assert!(count_fox(page).is_empty(), "free lane {lane}");
                 }
-                for (lane, page) in fox.grid.extract(!0).iter().enumerate() {
+                for (lane, page) in fox.grid.extract(0, !0).iter().enumerate() {
                     let n = count_fox(page).len();
-                    assert_eq!(n as u64, (fox.has >> lane) & 1, "fox lane {lane}");
+                    assert_eq!(n as u64, (fox.has().0[0] >> lane) & 1, "fox lane {lane}");
+                }
+                for w in 0..4 {
+                    for (lane, page) in mixed.grid.extract(w, !0).iter().enumerate() {
+                        let n = count_fox(page).len() as u64;
+                        assert_eq!(n, (mixed.has().0[w] >> lane) & 1, "word {w} lane {lane}");
+                        assert!(n == 0 || (mixed.free.0[w] >> lane) & 1 == 0, "free lane {w}/{lane}");
+                    }
                 }
             }
-            assert!(fox.has != 0 && fox.has != !0);
+            assert!(fox.has().0[0] != 0 && fox.has().0[0] != !0);
+            assert!(mixed.has().0[1] != 0 && mixed.has().0[3] != 0 && mixed.has() & mixed.free == Lanes::ZERO);
+        }
+    }
+}
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod avx2_tests {
+    use super::*;
+
+    /// The AVX2 build of a sweep and the portable one give the same chains, bit for bit.
+    #[test]
+    fn avx2_and_portable_sweeps_agree() {
+        if !std::arch::is_x86_feature_detected!("avx2") {
+            eprintln!("no AVX2 on this CPU: only the portable sweep can run");
+            return;
+        }
+        for (rows, cols, k) in [(3, 3, 0), (9, 14, 3), (32, 20, 7)] {
+            let free = Lanes([0, !0, !0, !0]);
+            let mut a = Chain::<4>::new(rows, cols, k, free, Rng::from_u64(8));
+            let mut b = Chain::<4>::new(rows, cols, k, free, Rng::from_u64(8));
+            let mut c = Chain::<4>::free(rows, cols, Rng::from_u64(9));
+            let mut d = Chain::<4>::free(rows, cols, Rng::from_u64(9));
+            for _ in 0..30 {
+                // SAFETY: AVX2 was detected above.
+                unsafe {
+                    a.sweep_avx2();
+                    c.sweep_avx2();
+                }
+                b.sweep_portable();
+                d.sweep_portable();
+            }
+            assert!(a.grid.cells == b.grid.cells && a.has() == b.has(), "{rows}x{cols}");
+            assert!(c.grid.cells == d.grid.cells, "{rows}x{cols} free");
+            assert!(a.has().any(), "some lane holds a FOX");
         }
     }
 }

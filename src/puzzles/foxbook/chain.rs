@@ -94,24 +94,30 @@ pub(crate) fn sublattice_masks(rng: &mut Rng, active: &mut [u64]) {
 ///
 /// A free lane runs the at-most-one-FOX update with its `has` bit pinned to 1, which is
 /// exactly the FOX-free update (see [`update_fox`]), so one sweep serves both kinds.
-pub(crate) struct Chain<const W: usize> {
+pub(crate) struct Chain<const W: usize, C> {
     pub grid: LaneGrid<W>,
     /// Lanes that hold exactly one FOX, and the free lanes (pinned to 1).
     has: Lanes<W>,
     /// The FOX-free lanes.
     free: Lanes<W>,
     rng: Rng,
-    coin: Coin<W>,
+    /// Decides the moves that would make a FOX-free at-most-one-FOX lane hold one.
+    coin: C,
 }
 
-impl<const W: usize> Chain<W> {
+/// A chain as version 1 books ran them: one word, a countdown [`Coin`] per lane.
+pub(crate) type OneWord = Chain<1, Coin<1>>;
+/// Version 2's chain: four words, one [`StreamCoin`].
+pub(crate) type FourWords = Chain<4, StreamCoin>;
+
+impl<const W: usize> Chain<W, Coin<W>> {
     /// Chains whose lanes in `free` are FOX-free and the others at-most-one-FOX with
-    /// λ = 2^-`lambda_log2`. The at-most-one-FOX lanes draw their coin's first gaps here
-    /// (lowest word and lane first).
+    /// λ = 2^-`lambda_log2`, deciding by per-lane countdowns. The at-most-one-FOX lanes draw
+    /// their coin's first gaps here (lowest word and lane first).
     pub fn new(rows: usize, cols: usize, lambda_log2: u32, free: Lanes<W>, rng: Rng) -> Self {
         let mut rng = rng;
         let coin = Coin::for_lanes(lambda_log2, !free, &mut rng);
-        Chain { grid: LaneGrid::all_f(rows, cols), has: free, free, rng, coin }
+        Self::with_coin(rows, cols, free, coin, rng)
     }
 
     /// Only FOX-free lanes.
@@ -122,6 +128,21 @@ impl<const W: usize> Chain<W> {
     /// Only at-most-one-FOX lanes.
     pub fn fox(rows: usize, cols: usize, lambda_log2: u32, rng: Rng) -> Self {
         Self::new(rows, cols, lambda_log2, Lanes::ZERO, rng)
+    }
+}
+
+impl<const W: usize> Chain<W, StreamCoin> {
+    /// As [`Chain::new`], deciding by one [`StreamCoin`] (which draws its first gap here).
+    pub fn streamed(rows: usize, cols: usize, lambda_log2: u32, free: Lanes<W>, rng: Rng) -> Self {
+        let mut rng = rng;
+        let coin = StreamCoin::new(lambda_log2, &mut rng);
+        Self::with_coin(rows, cols, free, coin, rng)
+    }
+}
+
+impl<const W: usize, C: Trials<W>> Chain<W, C> {
+    fn with_coin(rows: usize, cols: usize, free: Lanes<W>, coin: C, rng: Rng) -> Self {
+        Chain { grid: LaneGrid::all_f(rows, cols), has: free, free, rng, coin }
     }
 
     /// Lanes holding exactly one FOX.
@@ -181,12 +202,12 @@ impl<const W: usize> Update<W> for FreeUpdate {
     }
 }
 
-struct FoxUpdate<'a, const W: usize> {
+struct FoxUpdate<'a, const W: usize, C> {
     has: &'a mut Lanes<W>,
-    coin: &'a mut Coin<W>,
+    coin: &'a mut C,
 }
 
-impl<const W: usize> Update<W> for FoxUpdate<'_, W> {
+impl<const W: usize, C: Trials<W>> Update<W> for FoxUpdate<'_, W, C> {
     #[inline(always)]
     fn update(&mut self, g: &mut [Cell<W>], i: usize, stride: usize, bits: Lanes<W>, active: Lanes<W>, rng: &mut Rng) {
         update_fox(g, i, stride, bits, active, self.has, self.coin, rng)
@@ -220,14 +241,18 @@ fn sweep<const W: usize>(grid: &mut LaneGrid<W>, rng: &mut Rng, update: &mut imp
 /// A gap too large for the counter is stored as the counter's maximum with a "dud" mark:
 /// reaching zero then fails and draws afresh, which is exact because the geometric law is
 /// memoryless.
+/// Fresh independent Bernoulli(λ) bits for the lanes that ask, one trial per asking lane
+/// (asking for no lanes changes nothing).
+pub(crate) trait Trials<const W: usize> {
+    fn decide(&mut self, need: Lanes<W>, rng: &mut Rng) -> Lanes<W>;
+}
+
 pub(crate) struct Coin<const W: usize = 1> {
     k: u32,
     /// Counter bit-planes, least significant first.
     count: [Lanes<W>; COUNT_BITS],
     dud: Lanes<W>,
-    /// Unexamined Bernoulli(2^-k) trials (low bits next) and how many remain.
-    trials: u64,
-    left: u32,
+    gaps: Gaps,
 }
 
 const COUNT_BITS: usize = 10;
@@ -249,7 +274,7 @@ impl<const W: usize> Coin<W> {
     /// A coin whose `lanes` draw their first gaps now (lowest word and lane first); other
     /// lanes must never ask.
     pub(crate) fn for_lanes(k: u32, lanes: Lanes<W>, rng: &mut Rng) -> Self {
-        let mut coin = Coin { k, count: [Lanes::ZERO; COUNT_BITS], dud: Lanes::ZERO, trials: 0, left: 0 };
+        let mut coin = Coin { k, count: [Lanes::ZERO; COUNT_BITS], dud: Lanes::ZERO, gaps: Gaps::default() };
         if k > 0 {
             coin.redraw(lanes, rng);
         }
@@ -286,7 +311,7 @@ impl<const W: usize> Coin<W> {
             while rest != 0 {
                 let lane = rest.trailing_zeros();
                 rest &= rest - 1;
-                let gap = self.gap(rng);
+                let gap = self.gaps.next(self.k, rng);
                 let (value, dud) = match u64::try_from(gap) {
                     Ok(g) if g < 1 << COUNT_BITS => (g, 0),
                     _ => ((1 << COUNT_BITS) - 1, 1),
@@ -299,13 +324,30 @@ impl<const W: usize> Coin<W> {
             }
         }
     }
+}
 
+impl<const W: usize> Trials<W> for Coin<W> {
+    #[inline(always)]
+    fn decide(&mut self, need: Lanes<W>, rng: &mut Rng) -> Lanes<W> {
+        self.draw_lanes(need, rng)
+    }
+}
+
+/// Geometric gaps drawn exactly from Bernoulli(2^-k) trials, each the AND of k random bits.
+#[derive(Default)]
+struct Gaps {
+    /// Unexamined trials (low bits next) and how many remain.
+    trials: u64,
+    left: u32,
+}
+
+impl Gaps {
     /// Failures before the first success in fresh Bernoulli(2^-k) trials.
-    fn gap(&mut self, rng: &mut Rng) -> u128 {
+    fn next(&mut self, k: u32, rng: &mut Rng) -> u128 {
         let mut gap = 0u128;
         loop {
             if self.left == 0 {
-                self.trials = (0..self.k).fold(!0, |t, _| t & rng.next_u64());
+                self.trials = (0..k).fold(!0, |t, _| t & rng.next_u64());
                 self.left = 64;
             }
             if self.trials == 0 {
@@ -323,21 +365,88 @@ impl<const W: usize> Coin<W> {
     }
 }
 
+/// Bernoulli(2^-k) decisions as [`Coin`] makes them, for one countdown shared by all lanes:
+/// the trials asked for are taken as one stream, in sweep order and, within an update, lowest
+/// word and lane first, and the coin counts down the failures left before the stream's next
+/// success. The trials of a stream of independent Bernoulli(λ) trials are independent
+/// Bernoulli(λ) whatever rule (depending only on the past) assigns them to lanes, so each
+/// asking lane still gets a fresh independent trial. An update whose lanes all fail (almost
+/// every one, as λ is small) costs a population count and a subtraction.
+pub(crate) struct StreamCoin {
+    k: u32,
+    /// Failures left before the next success.
+    gap: u128,
+    gaps: Gaps,
+}
+
+impl StreamCoin {
+    /// A coin for λ = 2^-k that draws its first gap now.
+    pub(crate) fn new(k: u32, rng: &mut Rng) -> Self {
+        let mut gaps = Gaps::default();
+        let gap = if k > 0 { gaps.next(k, rng) } else { 0 };
+        StreamCoin { k, gap, gaps }
+    }
+}
+
+impl<const W: usize> Trials<W> for StreamCoin {
+    #[inline(always)]
+    fn decide(&mut self, need: Lanes<W>, rng: &mut Rng) -> Lanes<W> {
+        if self.k == 0 {
+            return need;
+        }
+        let asked = need.0.iter().map(|w| w.count_ones()).sum::<u32>() as u128;
+        if asked <= self.gap {
+            self.gap -= asked;
+            return Lanes::ZERO;
+        }
+        self.successes(need, rng)
+    }
+}
+
+impl StreamCoin {
+    /// The lanes of `need` whose trials succeed, when at least one does.
+    #[cold]
+    fn successes<const W: usize>(&mut self, need: Lanes<W>, rng: &mut Rng) -> Lanes<W> {
+        let mut won = Lanes::ZERO;
+        for (w, out) in won.0.iter_mut().enumerate() {
+            let mut rest = need.0[w];
+            while rest != 0 {
+                let bit = rest & rest.wrapping_neg();
+                rest ^= bit;
+                if self.gap == 0 {
+                    *out |= bit;
+                    self.gap = self.gaps.next(self.k, rng);
+                } else {
+                    self.gap -= 1;
+                }
+            }
+        }
+        won
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     /// Success rate overall and right after a success (independence), within 5 sd.
     fn check_coin(k: u32, updates: u64, seed: u64) {
-        let p = 0.5f64.powi(k as i32);
         let mut rng = Rng::from_u64(seed);
         let mut coin = Coin::new(k, &mut rng);
+        check_trials(k, updates, rng, |need, rng| coin.draw(need, rng));
+        let mut rng = Rng::from_u64(seed);
+        let mut coin = StreamCoin::new(k, &mut rng);
+        check_trials(k, updates, rng, |need, rng| coin.decide(Lanes([need]), rng).0[0]);
+    }
+
+    fn check_trials(k: u32, updates: u64, mut rng: Rng, mut draw: impl FnMut(u64, &mut Rng) -> u64) {
+        let p = 0.5f64.powi(k as i32);
         let (mut hits, mut tries, mut after_hit, mut hit_after_hit) = (0u64, 0u64, 0u64, 0u64);
         let mut last = 0u64; // lanes whose latest trial succeeded
         for t in 0..updates {
             // Irregular subsets of lanes ask, as in the fox chain.
             let need = rng.next_u64() | (t.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 7);
-            let got = coin.draw(need, &mut rng);
+            let got = draw(need, &mut rng);
             assert_eq!(got & !need, 0);
             hits += got.count_ones() as u64;
             tries += need.count_ones() as u64;
@@ -387,9 +496,10 @@ mod invariant_tests {
     #[test]
     fn chains_keep_their_invariants() {
         for (rows, cols) in [(3, 3), (5, 9), (12, 7)] {
-            let mut free = Chain::<1>::free(rows, cols, Rng::from_u64(1));
-            let mut fox = Chain::<1>::fox(rows, cols, 2, Rng::from_u64(2));
-            let mut mixed = Chain::<4>::new(rows, cols, 2, Lanes([!0, 0, !0, 0xFFFF_0000_FFFF_0000]), Rng::from_u64(3));
+            let mut free = OneWord::free(rows, cols, Rng::from_u64(1));
+            let mut fox = OneWord::fox(rows, cols, 2, Rng::from_u64(2));
+            let mut mixed =
+                FourWords::streamed(rows, cols, 2, Lanes([!0, 0, !0, 0xFFFF_0000_FFFF_0000]), Rng::from_u64(3));
             for t in 0..60 {
                 free.sweep();
                 fox.sweep();
@@ -431,10 +541,10 @@ mod avx2_tests {
         }
         for (rows, cols, k) in [(3, 3, 0), (9, 14, 3), (32, 20, 7)] {
             let free = Lanes([0, !0, !0, !0]);
-            let mut a = Chain::<4>::new(rows, cols, k, free, Rng::from_u64(8));
-            let mut b = Chain::<4>::new(rows, cols, k, free, Rng::from_u64(8));
-            let mut c = Chain::<4>::free(rows, cols, Rng::from_u64(9));
-            let mut d = Chain::<4>::free(rows, cols, Rng::from_u64(9));
+            let mut a = FourWords::streamed(rows, cols, k, free, Rng::from_u64(8));
+            let mut b = FourWords::streamed(rows, cols, k, free, Rng::from_u64(8));
+            let mut c = Chain::<4, Coin<4>>::new(rows, cols, k, Lanes([!0, 0, 0, !0]), Rng::from_u64(9));
+            let mut d = Chain::<4, Coin<4>>::new(rows, cols, k, Lanes([!0, 0, 0, !0]), Rng::from_u64(9));
             for _ in 0..30 {
                 // SAFETY: AVX2 was detected above.
                 unsafe {
@@ -445,7 +555,7 @@ mod avx2_tests {
                 d.sweep_portable();
             }
             assert!(a.grid.cells == b.grid.cells && a.has() == b.has(), "{rows}x{cols}");
-            assert!(c.grid.cells == d.grid.cells, "{rows}x{cols} free");
+            assert!(c.grid.cells == d.grid.cells && c.has() == d.has(), "{rows}x{cols} countdown coins");
             assert!(a.has().any(), "some lane holds a FOX");
         }
     }

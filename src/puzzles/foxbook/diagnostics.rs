@@ -3,7 +3,7 @@
 //! Used to justify [`SPACING_SWEEPS`](super::chain::SPACING_SWEEPS): pages read from one
 //! chain are spaced at least five times the largest time measured here.
 
-use super::chain::{Chain, BURN_IN_SWEEPS};
+use super::chain::{FourWords, OneWord, BURN_IN_SWEEPS};
 use super::lanes::LaneGrid;
 use super::lanes::Lanes;
 use super::segments::all_segments;
@@ -112,7 +112,7 @@ pub fn run_chain(kind: ChainKind, rows: usize, cols: usize, sweeps: usize, seed:
 /// lane-proposals. Returns the number of O in the final grids.
 pub fn run_book_chain(rows: usize, cols: usize, sweeps: usize, seed: u64) -> u64 {
     let free = Lanes([0, !0, !0, !0]);
-    let mut chain = Chain::<4>::new(rows, cols, super::lambda_log2(rows, cols), free, Rng::from_u64(seed));
+    let mut chain = FourWords::streamed(rows, cols, super::lambda_log2(rows, cols), free, Rng::from_u64(seed));
     for _ in 0..sweeps {
         chain.sweep();
     }
@@ -121,11 +121,11 @@ pub fn run_book_chain(rows: usize, cols: usize, sweeps: usize, seed: u64) -> u64
 
 /// A one-word chain of `kind`, as version 1 books ran them (and, lane for lane, as the
 /// version 2 chain runs its lanes of either kind).
-fn one_word(kind: ChainKind, rows: usize, cols: usize, seed: u64) -> Chain<1> {
+fn one_word(kind: ChainKind, rows: usize, cols: usize, seed: u64) -> OneWord {
     let rng = Rng::from_u64(seed);
     match kind {
-        ChainKind::FoxFree => Chain::free(rows, cols, rng),
-        ChainKind::AtMostOneFox => Chain::fox(rows, cols, super::lambda_log2(rows, cols), rng),
+        ChainKind::FoxFree => OneWord::free(rows, cols, rng),
+        ChainKind::AtMostOneFox => OneWord::fox(rows, cols, super::lambda_log2(rows, cols), rng),
     }
 }
 

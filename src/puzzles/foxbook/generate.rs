@@ -23,7 +23,7 @@
 //! by the same rules as in version 1, so the same argument gives the same law.
 
 use super::book::{Answer, Book};
-use super::chain::{Chain, BURN_IN_SWEEPS, SPACING_SWEEPS};
+use super::chain::{FourWords, OneWord, BURN_IN_SWEEPS, SPACING_SWEEPS};
 use super::lanes::Lanes;
 use super::page::Page;
 use super::segments::{count_fox, segment_count};
@@ -100,7 +100,7 @@ fn two_chains(
     seed: [u8; 32],
     meter: &mut Meter,
 ) -> Result<(Page, Vec<Page>), Cancelled> {
-    let mut fox = Chain::<1>::fox(rows, cols, lambda, Rng::stream(seed, STREAM_FOX));
+    let mut fox = OneWord::fox(rows, cols, lambda, Rng::stream(seed, STREAM_FOX));
     let mut others: Vec<Page> = Vec::with_capacity(pages - 1);
     let mut sweeps = BURN_IN_SWEEPS;
     let fox_page = loop {
@@ -119,7 +119,7 @@ fn two_chains(
     meter.replan(others.len());
 
     if others.len() < pages - 1 {
-        let mut free = Chain::<1>::free(rows, cols, Rng::stream(seed, STREAM_FREE));
+        let mut free = OneWord::free(rows, cols, Rng::stream(seed, STREAM_FREE));
         let mut sweeps = BURN_IN_SWEEPS;
         while others.len() < pages - 1 {
             for _ in 0..sweeps {
@@ -143,7 +143,7 @@ fn four_words(
     seed: [u8; 32],
     meter: &mut Meter,
 ) -> Result<(Page, Vec<Page>), Cancelled> {
-    let mut chain = Chain::<4>::new(rows, cols, lambda, Lanes([0, !0, !0, !0]), Rng::stream(seed, STREAM_FOX));
+    let mut chain = FourWords::streamed(rows, cols, lambda, Lanes([0, !0, !0, !0]), Rng::stream(seed, STREAM_FOX));
     // About 32 harvested and 192 free pages per reading.
     let readings = (pages - 1).div_ceil(224).max(1);
     meter.plan(BURN_IN_SWEEPS + SPACING_SWEEPS * (readings - 1));

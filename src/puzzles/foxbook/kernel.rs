@@ -11,7 +11,7 @@
 //! - `as_x`: `p` = X would end an X-O-F (8 segments with `p` at an end: neighbour O, far F);
 //! - `as_f`: `p` = F would end an F-O-X (same 8 segments: neighbour O, far X).
 
-use super::chain::Coin;
+use super::chain::Trials;
 use super::lanes::{Cell, Lanes};
 use crate::puzzles::rng::Rng;
 
@@ -94,12 +94,13 @@ pub(crate) fn update_free<const W: usize>(g: &mut [Cell<W>], i: usize, stride: u
 
 /// At-most-one-FOX chain: target weight 1 on FOX-free grids and λ on grids with exactly one
 /// FOX (zero otherwise). `has` marks lanes currently holding their one FOX. Moves that would
-/// make a FOX-free lane hold one are accepted with probability λ, by word `w`'s coin.
+/// make a FOX-free lane hold one are accepted with probability λ, as `coin` decides.
 ///
 /// A FOX-free lane whose `has` bit is set (and stays set: no FOX is ever removed from it, as
 /// it holds none) is updated exactly as by [`update_free`]: `old` is empty, so a proposal is
 /// allowed unless it completes a FOX, and no coin is asked.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn update_fox<const W: usize>(
     g: &mut [Cell<W>],
     i: usize,
@@ -107,7 +108,7 @@ pub(crate) fn update_fox<const W: usize>(
     r: Lanes<W>,
     active: Lanes<W>,
     has: &mut Lanes<W>,
-    coin: &mut Coin<W>,
+    coin: &mut impl Trials<W>,
     rng: &mut Rng,
 ) {
     let t = threats::<W, true>(g, i, stride);
@@ -122,7 +123,7 @@ pub(crate) fn update_fox<const W: usize>(
     let allowed = active & !new2 & !(new1 & *has & !old);
     let create = allowed & new1 & !*has;
     // Asking the coin for no lanes changes nothing, so it need not be skipped then.
-    let acc = (allowed & !create) | (coin.draw_lanes(create, rng) & create);
+    let acc = (allowed & !create) | (coin.decide(create, rng) & create);
     g[i] = select(acc, cur, new);
     *has = (*has & !(acc & old & !new1)) | (acc & new1);
 }

@@ -19,7 +19,7 @@ fn chains(c: &mut Criterion) {
         g.bench_function(name, |b| b.iter(|| black_box(run_chain(kind, 32, 20, sweeps, 1))));
     }
     g.finish();
-    // Version 2's chain: four words (64 at-most-one-FOX lanes, 192 FOX-free), 256 grids.
+    // Version 2's chain: four words (16 at-most-one-FOX lanes, 240 FOX-free), 256 grids.
     let mut g = c.benchmark_group("foxbook/chain-32x20-4-words");
     g.throughput(Throughput::Elements((256 * 32 * 20 * sweeps) as u64));
     g.bench_function("book", |b| b.iter(|| black_box(run_book_chain(32, 20, sweeps, 1))));

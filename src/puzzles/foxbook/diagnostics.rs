@@ -5,7 +5,6 @@
 
 use super::chain::{FourWords, OneWord, BURN_IN_SWEEPS};
 use super::lanes::LaneGrid;
-use super::lanes::Lanes;
 use super::segments::all_segments;
 use crate::puzzles::rng::Rng;
 use serde::Serialize;
@@ -107,11 +106,11 @@ pub fn run_chain(kind: ChainKind, rows: usize, cols: usize, sweeps: usize, seed:
     chain.grid.cells.iter().map(|c| c.o.0[0].count_ones() as u64).sum()
 }
 
-/// Runs `sweeps` sweeps of the version 2 book chain (four words: 64 at-most-one-FOX lanes
-/// and 192 FOX-free lanes) from all F, for benchmarks: one sweep is `256 * rows * cols`
+/// Runs `sweeps` sweeps of the version 2 book chain (four words: 16 at-most-one-FOX lanes
+/// and 240 FOX-free lanes) from all F, for benchmarks: one sweep is `256 * rows * cols`
 /// lane-proposals. Returns the number of O in the final grids.
 pub fn run_book_chain(rows: usize, cols: usize, sweeps: usize, seed: u64) -> u64 {
-    let free = Lanes([0, !0, !0, !0]);
+    let free = super::generate::FOUR_WORDS_FREE;
     let mut chain = FourWords::streamed(rows, cols, super::lambda_log2(rows, cols), free, Rng::from_u64(seed));
     for _ in 0..sweeps {
         chain.sweep();

@@ -35,23 +35,23 @@ impl<const W: usize> Default for Lanes<W> {
 }
 
 macro_rules! lanewise {
-    ($tr:ident, $f:ident, $op:tt) => {
+    ($tr:ident, $f:ident, $op_assign:tt) => {
         impl<const W: usize> $tr for Lanes<W> {
             type Output = Self;
             #[inline(always)]
             fn $f(self, rhs: Self) -> Self {
                 let mut out = self.0;
                 for (o, r) in out.iter_mut().zip(rhs.0) {
-                    *o = *o $op r;
+                    *o $op_assign r;
                 }
                 Lanes(out)
             }
         }
     };
 }
-lanewise!(BitAnd, bitand, &);
-lanewise!(BitOr, bitor, |);
-lanewise!(BitXor, bitxor, ^);
+lanewise!(BitAnd, bitand, &=);
+lanewise!(BitOr, bitor, |=);
+lanewise!(BitXor, bitxor, ^=);
 
 impl<const W: usize> Not for Lanes<W> {
     type Output = Self;

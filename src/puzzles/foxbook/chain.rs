@@ -28,13 +28,14 @@
 //!   FOX a held cell may briefly remove or add never involves the moving cell.
 //!
 //! **Several words, two kinds of lanes.** A [`Chain`] of `W` words runs `64 * W` lanes; every
-//! step above acts on each lane through that lane's own bits only (its letters, its proposal
-//! bit, its sub-lattice choice, its coin counter and its share of fresh coin trials, each
-//! trial used once), so lanes are independent chains whatever `W`, and each lane's law is
-//! exactly that of a lane of a one-word chain of its kind. A FOX-free lane inside a chain
-//! with at-most-one-FOX lanes runs the at-most-one-FOX update with its `has` bit pinned to
-//! 1, which is step for step the FOX-free update (see [`update_fox`]): both arguments above
-//! hold for it unchanged.
+//! step above acts on each lane through that lane's own random bits only (its letters, its
+//! proposal bit, its sub-lattice choice, and fresh Bernoulli(λ) trials, each trial used by
+//! one lane once, whether a [`Coin`] counts down per lane or a [`StreamCoin`] for all), so
+//! lanes are independent chains whatever `W`, and each lane's law is exactly that of a lane
+//! of a one-word chain of its kind: the mixing figures of `diagnostics` hold for every lane.
+//! A FOX-free lane inside a chain with at-most-one-FOX lanes runs the at-most-one-FOX update
+//! with its `has` bit pinned to 1, which is step for step the FOX-free update (see
+//! [`update_fox`]): both arguments above hold for it unchanged.
 //!
 //! Empirically, the 3x3 tests compare both kinds' output with the exact uniform laws.
 

@@ -1,8 +1,8 @@
 //! `cargo bench --bench foxbook`: chain throughput, book sampling and rendering.
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use puzzlepress::puzzles::foxbook::diagnostics::{run_chain, ChainKind};
-use puzzlepress::puzzles::foxbook::{book_seed, generate, BookSpec, Serial};
+use puzzlepress::puzzles::foxbook::diagnostics::{run_book_chain, run_chain, ChainKind};
+use puzzlepress::puzzles::foxbook::{book_seed, book_seed_version, generate, generate_version, BookSpec, Serial};
 use puzzlepress::puzzles::monitor::Unmonitored;
 use puzzlepress::puzzles::wordbook::{self, WordSpec};
 use puzzlepress::render::cover::{cover_pdf, Paper};
@@ -19,6 +19,11 @@ fn chains(c: &mut Criterion) {
         g.bench_function(name, |b| b.iter(|| black_box(run_chain(kind, 32, 20, sweeps, 1))));
     }
     g.finish();
+    // Version 2's chain: four words (16 at-most-one-FOX lanes, 240 FOX-free), 256 grids.
+    let mut g = c.benchmark_group("foxbook/chain-32x20-4-words");
+    g.throughput(Throughput::Elements((256 * 32 * 20 * sweeps) as u64));
+    g.bench_function("book", |b| b.iter(|| black_box(run_book_chain(32, 20, sweeps, 1))));
+    g.finish();
 }
 
 fn books(c: &mut Criterion) {
@@ -31,6 +36,14 @@ fn books(c: &mut Criterion) {
             n += 1;
             let seed = book_seed(b"bench", &format!("{serial}{n}"), spec);
             black_box(generate(spec, seed, &mut Unmonitored).unwrap())
+        })
+    });
+    // As generator version 1 did it (two one-word chains).
+    g.bench_function("sample-v1", |b| {
+        b.iter(|| {
+            n += 1;
+            let seed = book_seed_version(b"bench", &format!("{serial}{n}"), spec, 1);
+            black_box(generate_version(spec, seed, 1, &mut Unmonitored).unwrap())
         })
     });
     // As the service samples it: the FOX engine's book as a word book, and its packed form.

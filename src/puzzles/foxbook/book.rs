@@ -81,20 +81,15 @@ impl Book {
     /// per byte (F = 0, O = 1, X = 2; the first letter is the least significant digit). The
     /// last byte is padded with F digits. Length: ceil(pages * rows * cols / 5).
     pub fn pack(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(self.spec.cells().div_ceil(5));
-        let (mut acc, mut place, mut n) = (0u8, 1u8, 0);
-        for digit in self.pages.iter().flat_map(|p| p.digits()) {
-            acc += digit * place;
-            n += 1;
-            if n == 5 {
-                out.push(acc);
-                (acc, place, n) = (0, 1, 0);
-            } else {
-                place *= 3;
-            }
+        let mut digits = Vec::with_capacity(self.spec.cells());
+        for page in &self.pages {
+            page.push_digits(&mut digits);
         }
-        if n > 0 {
-            out.push(acc);
+        let chunks = digits.chunks_exact(5);
+        let last = chunks.remainder();
+        let mut out: Vec<u8> = chunks.map(|d| d[0] + 3 * d[1] + 9 * d[2] + 27 * d[3] + 81 * d[4]).collect();
+        if !last.is_empty() {
+            out.push(last.iter().rev().fold(0, |acc, &d| 3 * acc + d));
         }
         out
     }

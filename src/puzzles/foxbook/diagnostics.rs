@@ -3,7 +3,7 @@
 //! Used to justify [`SPACING_SWEEPS`](super::chain::SPACING_SWEEPS): pages read from one
 //! chain are spaced at least five times the largest time measured here.
 
-use super::chain::{FoxChain, FreeChain, BURN_IN_SWEEPS};
+use super::chain::{FourWords, OneWord, BURN_IN_SWEEPS};
 use super::lanes::LaneGrid;
 use super::segments::all_segments;
 use crate::puzzles::rng::Rng;
@@ -47,16 +47,12 @@ pub fn autocorrelation_times(
     sweeps: usize,
     seed: u64,
 ) -> AutocorrelationTimes {
-    let rng = Rng::from_u64(seed);
-    let mut chain = match kind {
-        ChainKind::FoxFree => Chain::Free(FreeChain::new(rows, cols, rng)),
-        ChainKind::AtMostOneFox => Chain::Fox(FoxChain::new(rows, cols, super::lambda_log2(rows, cols), rng)),
-    };
+    let mut chain = one_word(kind, rows, cols, seed);
     for _ in 0..2 * BURN_IN_SWEEPS {
         chain.sweep();
     }
     let segs: Vec<[usize; 3]> = {
-        let g = LaneGrid::all_f(rows, cols);
+        let g = LaneGrid::<1>::all_f(rows, cols);
         all_segments(rows, cols).map(|cells| cells.map(|(r, c)| g.index(r, c))).collect()
     };
     // series[stat][lane][t]
@@ -64,21 +60,21 @@ pub fn autocorrelation_times(
         (0..4).map(|_| (0..64).map(|_| Vec::with_capacity(sweeps)).collect()).collect();
     for _ in 0..sweeps {
         chain.sweep();
-        let (grid, has) = chain.state();
+        let (grid, has) = (&chain.grid, chain.has().0[0]);
         let (mut o, mut f, mut x, mut near) =
             (Counter::default(), Counter::default(), Counter::default(), Counter::default());
         for r in 0..rows {
             for c in 0..cols {
                 let cell = grid.cells[grid.index(r, c)];
-                o.add(cell.o);
-                f.add(cell.f);
-                x.add(cell.x);
+                o.add(cell.o.0[0]);
+                f.add(cell.f.0[0]);
+                x.add(cell.x.0[0]);
             }
         }
         for s in &segs {
-            let [a, b, c] = s.map(|i| grid.cells[i]);
+            let [a, b, c] = s.map(|i| grid.cells[i]).map(|c| (c.f.0[0], c.o.0[0], c.x.0[0]));
             let two_of = |p: u64, q: u64, r: u64| (p & q & !r) | (p & !q & r) | (!p & q & r);
-            near.add(two_of(a.f, b.o, c.x) | two_of(a.x, b.o, c.f));
+            near.add(two_of(a.0, b.1, c.2) | two_of(a.2, b.1, c.0));
         }
         for lane in 0..64 {
             let values = [
@@ -103,51 +99,48 @@ pub fn autocorrelation_times(
 /// Runs `sweeps` sweeps of 64 lanes of `kind` from all-F (for benchmarks: one sweep is
 /// `64 * rows * cols` lane-proposals). Returns the number of O in the final grids.
 pub fn run_chain(kind: ChainKind, rows: usize, cols: usize, sweeps: usize, seed: u64) -> u64 {
-    let rng = Rng::from_u64(seed);
-    let mut chain = match kind {
-        ChainKind::FoxFree => Chain::Free(FreeChain::new(rows, cols, rng)),
-        ChainKind::AtMostOneFox => Chain::Fox(FoxChain::new(rows, cols, super::lambda_log2(rows, cols), rng)),
-    };
+    let mut chain = one_word(kind, rows, cols, seed);
     for _ in 0..sweeps {
         chain.sweep();
     }
-    chain.state().0.cells.iter().map(|c| c.o.count_ones() as u64).sum()
+    chain.grid.cells.iter().map(|c| c.o.0[0].count_ones() as u64).sum()
+}
+
+/// Runs `sweeps` sweeps of the version 2 book chain (four words: 16 at-most-one-FOX lanes
+/// and 240 FOX-free lanes) from all F, for benchmarks: one sweep is `256 * rows * cols`
+/// lane-proposals. Returns the number of O in the final grids.
+pub fn run_book_chain(rows: usize, cols: usize, sweeps: usize, seed: u64) -> u64 {
+    let free = super::generate::FOUR_WORDS_FREE;
+    let mut chain = FourWords::streamed(rows, cols, super::lambda_log2(rows, cols), free, Rng::from_u64(seed));
+    for _ in 0..sweeps {
+        chain.sweep();
+    }
+    chain.grid.cells.iter().map(|c| c.o.0.iter().map(|w| w.count_ones() as u64).sum::<u64>()).sum()
+}
+
+/// A one-word chain of `kind`, as version 1 books ran them (and, lane for lane, as the
+/// version 2 chain runs its lanes of either kind).
+fn one_word(kind: ChainKind, rows: usize, cols: usize, seed: u64) -> OneWord {
+    let rng = Rng::from_u64(seed);
+    match kind {
+        ChainKind::FoxFree => OneWord::free(rows, cols, rng),
+        ChainKind::AtMostOneFox => OneWord::fox(rows, cols, super::lambda_log2(rows, cols), rng),
+    }
 }
 
 /// Share of lane-sweeps in which the fox chain holds a FOX (after twice the burn-in), for
 /// checking that λ keeps both states frequent.
 pub fn one_fox_share(rows: usize, cols: usize, sweeps: usize, seed: u64) -> f64 {
-    let mut chain = FoxChain::new(rows, cols, super::lambda_log2(rows, cols), Rng::from_u64(seed));
+    let mut chain = one_word(ChainKind::AtMostOneFox, rows, cols, seed);
     for _ in 0..2 * BURN_IN_SWEEPS {
         chain.sweep();
     }
     let mut held = 0u64;
     for _ in 0..sweeps {
         chain.sweep();
-        held += chain.has.count_ones() as u64;
+        held += chain.has().0[0].count_ones() as u64;
     }
     held as f64 / (64 * sweeps) as f64
-}
-
-enum Chain {
-    Free(FreeChain),
-    Fox(FoxChain),
-}
-
-impl Chain {
-    fn sweep(&mut self) {
-        match self {
-            Chain::Free(c) => c.sweep(),
-            Chain::Fox(c) => c.sweep(),
-        }
-    }
-
-    fn state(&self) -> (&LaneGrid, u64) {
-        match self {
-            Chain::Free(c) => (&c.grid, 0),
-            Chain::Fox(c) => (&c.grid, c.has),
-        }
-    }
 }
 
 /// Pooled integrated autocorrelation time of several independent equal-length series.

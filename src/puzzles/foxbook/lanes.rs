@@ -1,33 +1,85 @@
-//! 64 grids bit-sliced into the lanes of machine words.
+//! Grids bit-sliced into the lanes of machine words: `W` words of 64 lanes, one grid per lane.
 //!
-//! Every cell holds three one-hot bit-planes (`f`, `o`, `x`): bit `l` of `o` is set when the
-//! cell reads O in lane `l`. A border two cells wide is all zero ("no letter"), so every
-//! segment touching it can never read FOX and the update kernel needs no bounds cases.
+//! Every cell holds three one-hot bit-planes (`f`, `o`, `x`): bit `l` of word `w` of `o` is
+//! set when the cell reads O in lane `l` of word `w`. A border two cells wide is all zero
+//! ("no letter"), so every segment touching it can never read FOX and the update kernel
+//! needs no bounds cases.
 
 use super::page::Page;
+use std::ops::{BitAnd, BitOr, BitXor, Not};
 
 /// Width of the empty border around the grid (a segment reaches two cells from its centre).
 pub(crate) const BORDER: usize = 2;
 
-/// One cell in all 64 lanes; exactly one of `f`, `o`, `x` is set per lane inside the grid.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Cell {
-    pub f: u64,
-    pub o: u64,
-    pub x: u64,
+/// One bit per lane in `W` words: the kernel's unit of work. Its operators act word by word,
+/// so the compiler may use vector registers of any width for them (aligned to 32 bytes so
+/// that four words load as one 256-bit register).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(align(32))]
+pub(crate) struct Lanes<const W: usize>(pub [u64; W]);
+
+impl<const W: usize> Lanes<W> {
+    pub const ZERO: Self = Lanes([0; W]);
+    pub const ONES: Self = Lanes([!0; W]);
+
+    #[inline(always)]
+    pub fn any(self) -> bool {
+        self.0.iter().fold(0, |a, &w| a | w) != 0
+    }
 }
 
-/// 64 grids of `rows` x `cols` letters, one per lane.
+impl<const W: usize> Default for Lanes<W> {
+    fn default() -> Self {
+        Self::ZERO
+    }
+}
+
+macro_rules! lanewise {
+    ($tr:ident, $f:ident, $op_assign:tt) => {
+        impl<const W: usize> $tr for Lanes<W> {
+            type Output = Self;
+            #[inline(always)]
+            fn $f(self, rhs: Self) -> Self {
+                let mut out = self.0;
+                for (o, r) in out.iter_mut().zip(rhs.0) {
+                    *o $op_assign r;
+                }
+                Lanes(out)
+            }
+        }
+    };
+}
+lanewise!(BitAnd, bitand, &=);
+lanewise!(BitOr, bitor, |=);
+lanewise!(BitXor, bitxor, ^=);
+
+impl<const W: usize> Not for Lanes<W> {
+    type Output = Self;
+    #[inline(always)]
+    fn not(self) -> Self {
+        Lanes(self.0.map(|w| !w))
+    }
+}
+
+/// One cell in all lanes; exactly one of `f`, `o`, `x` is set per lane inside the grid.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Cell<const W: usize> {
+    pub f: Lanes<W>,
+    pub o: Lanes<W>,
+    pub x: Lanes<W>,
+}
+
+/// `64 * W` grids of `rows` x `cols` letters, one per lane.
 #[derive(Clone, Debug)]
-pub(crate) struct LaneGrid {
+pub(crate) struct LaneGrid<const W: usize> {
     pub rows: usize,
     pub cols: usize,
     /// Distance between vertically adjacent cells in `cells`.
     pub stride: usize,
-    pub cells: Vec<Cell>,
+    pub cells: Vec<Cell<W>>,
 }
 
-impl LaneGrid {
+impl<const W: usize> LaneGrid<W> {
     /// All lanes all F: a valid (FOX-free) start for every chain.
     pub fn all_f(rows: usize, cols: usize) -> Self {
         let stride = cols + 2 * BORDER;
@@ -35,7 +87,7 @@ impl LaneGrid {
         for r in 0..rows {
             let base = (r + BORDER) * stride + BORDER;
             for cell in &mut cells[base..base + cols] {
-                cell.f = !0;
+                cell.f = Lanes::ONES;
             }
         }
         LaneGrid { rows, cols, stride, cells }
@@ -47,11 +99,12 @@ impl LaneGrid {
         (r + BORDER) * self.stride + c + BORDER
     }
 
-    /// Copies the grids of the lanes set in `lanes` out as pages, lowest lane first.
+    /// Copies the grids of the lanes set in `lanes` of word `word` out as pages, lowest lane
+    /// first.
     ///
     /// Transposes 64 x 64 bit blocks (64 cells x 64 lanes) so each page gets whole words of
     /// its bit-planes at once instead of one bit per cell.
-    pub fn extract(&self, lanes: u64) -> Vec<Page> {
+    pub fn extract(&self, word: usize, lanes: u64) -> Vec<Page> {
         let n = self.rows * self.cols;
         let words = n.div_ceil(64);
         let count = lanes.count_ones() as usize;
@@ -63,8 +116,8 @@ impl LaneGrid {
             for k in 0..64 {
                 let i = w * 64 + k;
                 let cell = if i < n { self.cells[self.index(i / self.cols, i % self.cols)] } else { Cell::default() };
-                o_block[k] = cell.o;
-                x_block[k] = cell.x;
+                o_block[k] = cell.o.0[word];
+                x_block[k] = cell.x.0[word];
             }
             transpose64(&mut o_block);
             transpose64(&mut x_block);
@@ -126,15 +179,16 @@ mod tests {
 
     #[test]
     fn extract_reads_each_lane() {
-        let mut g = LaneGrid::all_f(3, 70);
-        // Lane 5: cell (1, 66) is O; lane 63: cell (2, 0) is X.
+        let mut g = LaneGrid::<2>::all_f(3, 70);
+        // Word 1, lane 5: cell (1, 66) is O; lane 63: cell (2, 0) is X. Word 0 stays all F.
         let i = g.index(1, 66);
-        g.cells[i].f &= !(1 << 5);
-        g.cells[i].o |= 1 << 5;
+        g.cells[i].f.0[1] &= !(1 << 5);
+        g.cells[i].o.0[1] |= 1 << 5;
         let j = g.index(2, 0);
-        g.cells[j].f &= !(1 << 63);
-        g.cells[j].x |= 1 << 63;
-        let pages = g.extract((1 << 5) | (1 << 63) | 1);
+        g.cells[j].f.0[1] &= !(1 << 63);
+        g.cells[j].x.0[1] |= 1 << 63;
+        assert!(g.extract(0, !0).iter().all(|p| p.count(crate::puzzles::foxbook::Letter::F) == 210));
+        let pages = g.extract(1, (1 << 5) | (1 << 63) | 1);
         assert_eq!(pages.len(), 3);
         assert_eq!(pages[0].rows_text()[1], "F".repeat(70));
         assert_eq!(pages[1].rows_text()[1], format!("{}O{}", "F".repeat(66), "FFF"));

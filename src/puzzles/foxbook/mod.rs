@@ -29,17 +29,20 @@ mod spec;
 mod tests;
 
 pub use book::{Answer, Book, UnpackError};
-pub use generate::{generate, lambda_log2};
+pub use generate::{generate, generate_version, lambda_log2};
 pub(crate) use generate::{lowest, Meter};
 pub(crate) use lanes::transpose64;
 pub use page::{Letter, Page};
-pub use seed::book_seed;
+pub use seed::{book_seed, book_seed_version};
 pub use segments::{all_segments, count_fox, near_misses, segment_count, Direction, Segment};
 pub use serial::{Serial, SerialError};
 pub use spec::{BookSpec, Limits, SpecError, COLS_RANGE, PAGES_RANGE, ROWS_RANGE};
 
-/// Bumped whenever the same inputs would give a different book.
-pub const GENERATOR_VERSION: u32 = 1;
+/// Bumped whenever the same inputs would give a different book. Version 1 ran a one-word
+/// fox chain then a one-word FOX-free chain; version 2 runs both kinds of lanes in one
+/// four-word chain (see [`generate`]'s module). Every version stays reproducible:
+/// [`book_for_version`].
+pub const GENERATOR_VERSION: u32 = 2;
 
 /// Why no book was made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -48,6 +51,8 @@ pub enum BookError {
     Spec(#[from] SpecError),
     #[error("cancelled")]
     Cancelled(#[from] crate::puzzles::monitor::Cancelled),
+    #[error("no generator version {0} (versions 1 to {GENERATOR_VERSION} exist)")]
+    Version(u32),
 }
 
 /// The book for `serial` under `secret`: the same inputs always give the same book,
@@ -60,6 +65,19 @@ pub fn book_for(
     monitor: &mut dyn crate::puzzles::monitor::Monitor,
 ) -> Result<Book, BookError> {
     book_for_within(secret, serial, spec, &Limits::default(), monitor)
+}
+
+/// The book for `serial` under `secret` as generator `version` printed it (a book stores the
+/// version it was printed with): how a book printed before the current version is made again.
+pub fn book_for_version(
+    secret: &[u8],
+    serial: &str,
+    spec: BookSpec,
+    version: u32,
+    monitor: &mut dyn crate::puzzles::monitor::Monitor,
+) -> Result<Book, BookError> {
+    spec.validate_within(&Limits::default())?;
+    generate_version(spec, book_seed_version(secret, serial, spec, version), version, monitor)
 }
 
 /// [`book_for`] with the spec checked against `limits` before any sampling.

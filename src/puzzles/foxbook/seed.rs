@@ -13,9 +13,14 @@ const DOMAIN: &[u8] = b"puzzlepress/foxbook/book-seed/v1\0";
 /// as u64 LE and its UTF-8 bytes, then pages, rows and cols as u32 LE. Pass the serial in
 /// its canonical form (`Serial::to_string()`), so equivalent spellings give the same book.
 pub fn book_seed(secret: &[u8], serial: &str, spec: BookSpec) -> [u8; 32] {
+    book_seed_version(secret, serial, spec, GENERATOR_VERSION)
+}
+
+/// [`book_seed`] for generator `version`.
+pub fn book_seed_version(secret: &[u8], serial: &str, spec: BookSpec, version: u32) -> [u8; 32] {
     let mut mac = Hmac::<Sha256>::new_from_slice(secret).expect("HMAC takes keys of any length");
     mac.update(DOMAIN);
-    mac.update(&GENERATOR_VERSION.to_le_bytes());
+    mac.update(&version.to_le_bytes());
     mac.update(&(serial.len() as u64).to_le_bytes());
     mac.update(serial.as_bytes());
     for v in [spec.pages, spec.rows, spec.cols] {
@@ -38,5 +43,7 @@ mod tests {
         assert_ne!(base, book_seed(b"k", "ABC", BookSpec { pages: 199, ..s }));
         assert_ne!(base, book_seed(b"k", "ABC", BookSpec { rows: 31, ..s }));
         assert_ne!(base, book_seed(b"k", "ABC", BookSpec { cols: 21, ..s }));
+        assert_eq!(base, book_seed_version(b"k", "ABC", s, GENERATOR_VERSION));
+        assert_ne!(base, book_seed_version(b"k", "ABC", s, 1));
     }
 }

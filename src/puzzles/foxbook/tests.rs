@@ -241,7 +241,9 @@ fn strip_4x8_marginals() {
 
 #[test]
 fn books_of_many_shapes_hold_exactly_one_fox() {
-    for (pages, rows, cols) in [(40, 3, 3), (30, 3, 64), (30, 64, 3), (70, 32, 20), (12, 64, 64), (1, 5, 7)] {
+    for (pages, rows, cols) in
+        [(40, 3, 3), (30, 3, 64), (30, 64, 3), (70, 32, 20), (12, 64, 64), (1, 5, 7), (500, 5, 6)]
+    {
         for i in 0..3 {
             let b = book(pages, rows, cols, i);
             assert_eq!(b.pages.len(), pages as usize);
@@ -282,14 +284,30 @@ fn fox_page_index_is_uniform() {
 
 #[test]
 fn golden_book() {
-    // Enough pages that both chains contribute (pages harvested from the fox chain, the rest
-    // from the FOX-free chain).
+    // Version 1, as printed before version 2 existed: enough pages that both chains
+    // contribute (pages harvested from the fox chain, the rest from the FOX-free chain).
     let spec = BookSpec { pages: 100, rows: 4, cols: 7 };
     let serial = Serial::from_bits(0x2_0240_F0C5).to_string();
-    let b = generate(spec, book_seed(b"golden secret", &serial, spec), &mut Unmonitored).unwrap();
+    let b = generate_version(spec, book_seed_version(b"golden secret", &serial, spec, 1), 1, &mut Unmonitored).unwrap();
     let hex: String = b.content_hash().iter().map(|x| format!("{x:02x}")).collect();
     assert_eq!(hex, "15c0dfbc91218b8d1bfc7c7ab6fe72c95c1120be918dd84fc7c222f07cdf5915", "answer {:?}", b.answer);
     assert_eq!((b.answer.page, b.answer.row, b.answer.col, b.answer.direction), (34, 4, 7, Direction::Left));
+    assert_eq!(book_for_version(b"golden secret", &serial, spec, 1, &mut Unmonitored).unwrap(), b);
+}
+
+#[test]
+fn golden_book_v2() {
+    // Version 2: 300 pages need a second reading of the four-word chain after a spacing.
+    let spec = BookSpec { pages: 300, rows: 4, cols: 7 };
+    let serial = Serial::from_bits(0x2_0240_F0C5).to_string();
+    let b = generate(spec, book_seed(b"golden secret", &serial, spec), &mut Unmonitored).unwrap();
+    b.verify().unwrap();
+    assert_eq!(generate_version(spec, book_seed(b"golden secret", &serial, spec), 2, &mut Unmonitored), Ok(b.clone()));
+    assert_eq!(book_for_version(b"golden secret", &serial, spec, GENERATOR_VERSION, &mut Unmonitored), Ok(b.clone()));
+    assert_eq!(generate_version(spec, [0; 32], 3, &mut Unmonitored), Err(BookError::Version(3)));
+    let hex: String = b.content_hash().iter().map(|x| format!("{x:02x}")).collect();
+    assert_eq!(hex, "2b1bee37a258c75752a74253285de8e225f6842518bd8b2e61190e2198d586b4", "answer {:?}", b.answer);
+    assert_eq!((b.answer.page, b.answer.row, b.answer.col, b.answer.direction), (66, 4, 6, Direction::Left));
 }
 
 #[test]

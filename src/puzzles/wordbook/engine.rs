@@ -71,6 +71,28 @@ pub fn book_for(secret: &[u8], serial: &str, plan: &Plan, monitor: &mut dyn Moni
     Ok(Printed { packed: book.pack(), book })
 }
 
+/// The book for `serial` under `secret` as generator `version` printed it (a book stores the
+/// [`Plan::generator_version`] it was printed with): how an earlier version's book is made
+/// again. FOX books have versions 1 and 2, word books version 1.
+pub fn book_for_version(
+    secret: &[u8],
+    serial: &str,
+    plan: &Plan,
+    version: u32,
+    monitor: &mut dyn Monitor,
+) -> Result<Printed, foxbook::BookError> {
+    if let Some(spec) = plan.fox_spec() {
+        let seed = foxbook::book_seed_version(secret, serial, spec, version);
+        let book = foxbook::generate_version(spec, seed, version, monitor)?;
+        let packed = book.pack();
+        return Ok(Printed { book: WordBook::from_fox(plan, &book), packed });
+    }
+    if version != WORD_GENERATOR_VERSION {
+        return Err(foxbook::BookError::Version(version));
+    }
+    Ok(book_for(secret, serial, plan, monitor)?)
+}
+
 /// A stored book back from its packed pages and answer; checks the bytes and that the
 /// answer's cells read the word.
 pub fn unpack(plan: &Plan, packed: &[u8], answer: WordAnswer) -> Result<WordBook, UnpackError> {
@@ -187,6 +209,20 @@ mod tests {
             let page = unpack_page(&plan, &printed.packed, 4).unwrap();
             assert_eq!(page, printed.book.pages[4]);
         }
+        // The current version's book, and version 1's made again as it was printed.
+        let plan = WordSpec { pages: 12, rows: 6, cols: 7, ..WordSpec::default() }.validate().unwrap();
+        assert_eq!(plan.generator_version(), foxbook::GENERATOR_VERSION);
+        let now = book_for_version(b"s", "0000000000A", &plan, foxbook::GENERATOR_VERSION, &mut Unmonitored).unwrap();
+        assert_eq!(now.packed, fox.pack());
+        let v1 = book_for_version(b"s", "0000000000A", &plan, 1, &mut Unmonitored).unwrap();
+        let v1_fox = foxbook::book_for_version(b"s", "0000000000A", spec, 1, &mut Unmonitored).unwrap();
+        assert_eq!(v1.packed, v1_fox.pack());
+        assert_ne!(v1.packed, now.packed);
+        v1.book.verify().unwrap();
+        assert!(matches!(
+            book_for_version(b"s", "0000000000A", &plan, 9, &mut Unmonitored),
+            Err(foxbook::BookError::Version(9))
+        ));
         // An extra letter, another word or a shape: the word engine.
         for spec in [
             WordSpec { letters: Some("FOXZ".into()), ..WordSpec::default() },

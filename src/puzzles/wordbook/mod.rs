@@ -28,7 +28,7 @@ mod store;
 #[cfg(test)]
 mod tests;
 
-pub use engine::{book_for, direction_words, unpack, unpack_page, Printed};
+pub use engine::{book_for, book_for_version, direction_words, unpack, unpack_page, Printed};
 pub use generate::{generate, generate_plan, weight_log2, GenerateError, WordAnswer, WordBook, MAX_WEIGHT_LOG2};
 pub use page::{occurrences, Occurrence, WordPage, NO_CELL};
 pub use spec::{

@@ -391,7 +391,7 @@ fn write_font(pdf: &mut Pdf, m: &Metrics, refs: [Ref; 4], encoding: Ref, to_unic
         .cap_height(m.cap_height)
         .stem_v(if m.bold { 140.0 } else { 80.0 })
         .font_file2(file);
-    pdf.stream(file, &m.file).filter(Filter::FlateDecode);
+    pdf.stream(file, m.file).filter(Filter::FlateDecode);
     debug_assert_eq!(FIRST, b' ');
 }
 

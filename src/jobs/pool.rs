@@ -119,7 +119,13 @@ impl Worker {
 
     async fn run(self) {
         let mut last_rescue: Option<Instant> = None;
+        // Endings being stored while the next job runs: the worker does not sit idle while
+        // the database makes an ending durable, and at most this many wait at once.
+        let mut recording: JoinSet<()> = JoinSet::new();
         while !self.shutdown.drain.is_cancelled() {
+            while recording.len() >= MAX_RECORDING {
+                recording.join_next().await;
+            }
             // Dead workers are rare: look for their jobs once a poll interval, not per claim.
             if last_rescue.is_none_or(|t| t.elapsed() >= self.config.poll) {
                 last_rescue = Some(Instant::now());
@@ -128,7 +134,10 @@ impl Worker {
                 }
             }
             match self.store.claim(&self.owner, self.lease_ms()).await {
-                Ok(Some(job)) => self.run_job(job).await,
+                Ok(Some(job)) => {
+                    let ending = self.run_job(&job).await;
+                    recording.spawn(self.recorder().record(job, ending));
+                }
                 Ok(None) => {
                     tokio::select! {
                         _ = self.wake.wait() => {}
@@ -142,10 +151,16 @@ impl Worker {
                 }
             }
         }
+        while recording.join_next().await.is_some() {}
     }
 
+    fn recorder(&self) -> Recorder {
+        Recorder { store: self.store.clone(), owner: self.owner.clone(), metrics: self.metrics.clone() }
+    }
+
+    /// Runs a claimed job to its end, watching it; the ending is stored by [`Recorder`].
     #[tracing::instrument(skip_all, fields(job = %job.id, kind = %job.kind, attempt = job.attempts))]
-    async fn run_job(&self, job: Claimed) {
+    async fn run_job(&self, job: &Claimed) -> Finished {
         tracing::info!("job started");
         let started = Instant::now();
         let control = Arc::new(Control::default());
@@ -208,14 +223,38 @@ impl Worker {
             Ok(Err(RunError::Failed(msg))) => Ending::Done(Outcome::Failed(msg)),
             Err(join) => Ending::Done(Outcome::Failed(format!("the engine task failed: {join}"))),
         };
-        let label = self.record(&job, ending, control.progress()).await;
-        let seconds = started.elapsed().as_secs_f64();
+        Finished { ending, progress: control.progress(), started }
+    }
+}
+
+/// How a job's run ended, to be stored.
+struct Finished {
+    ending: Ending,
+    progress: (i64, i64),
+    started: Instant,
+}
+
+/// Stores jobs' endings for a worker.
+struct Recorder {
+    store: Store,
+    owner: String,
+    metrics: Arc<Metrics>,
+}
+
+/// Endings a worker may have in flight to the database while it runs its next job.
+const MAX_RECORDING: usize = 4;
+
+impl Recorder {
+    #[tracing::instrument(skip_all, fields(job = %job.id, kind = %job.kind, attempt = job.attempts))]
+    async fn record(self, job: Claimed, finished: Finished) {
+        let label = self.store_ending(&job, finished.ending, finished.progress).await;
+        let seconds = finished.started.elapsed().as_secs_f64();
         self.metrics.job_run(&job.kind, label, seconds);
         tracing::info!(outcome = label, seconds, "job ended");
     }
 
     /// Stores the ending; returns its label for metrics and logs.
-    async fn record(&self, job: &Claimed, ending: Ending, progress: (i64, i64)) -> &'static str {
+    async fn store_ending(&self, job: &Claimed, ending: Ending, progress: (i64, i64)) -> &'static str {
         let stored = match &ending {
             Ending::Lost => return "lost",
             Ending::Release => self.store.release(&job.id, &self.owner).await,

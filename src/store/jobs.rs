@@ -304,7 +304,12 @@ impl Store {
                 .bind(&new.wordlist)
                 .execute(&mut *tx)
                 .await?;
-            sqlx::query("INSERT INTO job_owners (owner) VALUES ($1) ON CONFLICT (owner) DO NOTHING")
+            // Read first: a known owner's row is often locked by a claim taking its turn,
+            // and an insert that conflicts with it would wait for that claim to commit.
+            sqlx::query(
+                "INSERT INTO job_owners (owner) SELECT $1 \
+                 WHERE NOT EXISTS (SELECT 1 FROM job_owners WHERE owner = $1) ON CONFLICT (owner) DO NOTHING",
+            )
                 .bind(&new.owner)
                 .execute(&mut *tx)
                 .await?;
@@ -471,8 +476,16 @@ impl Store {
         };
         let next = self.sql(&NEXT_TURN.replace("{LOCK}", lock));
         let (claim, take_turn) = (self.sql(CLAIM), self.sql(TAKE_TURN));
+        let durable = self.backend() == Backend::Sqlite;
         let row: Option<ClaimRow> = with_pool!(self, p => async {
             let mut tx = p.begin_with(begin).await?;
+            if !durable {
+                // A claim lost in a crash leaves the job queued, and its worker's ending is
+                // then refused (the lease is not its own): the job just runs again. So the
+                // claim does not wait for the WAL to reach the disk (~2 ms here), which
+                // would idle the worker.
+                sqlx::query("SET LOCAL synchronous_commit = off").execute(&mut *tx).await?;
+            }
             let turn: Option<(String, i64)> = sqlx::query_as(&next).bind(now).fetch_optional(&mut *tx).await?;
             let Some((job_owner, seq)) = turn else {
                 tx.commit().await?;

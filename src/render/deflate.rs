@@ -204,27 +204,24 @@ impl BitWriter {
         }
     }
 
-    /// The codes of `data`'s bytes: the hot loop, with the bit buffer in registers and four
-    /// bytes written at a time.
+    /// The codes of `data`'s bytes: the hot loop, with the bit buffer and the output in
+    /// locals (not behind `&mut self`) so they stay in registers.
     fn symbols(&mut self, data: &[u8], codes: &[(u32, u8); 257]) {
         let (mut acc, mut n) = (self.acc, self.n);
-        // No code is longer than 15 bits: two bytes a symbol at most, and the flush's four.
-        self.out.reserve(data.len() * 2 + 4);
-        let mut words = Vec::with_capacity(data.len() / 2 + 1);
+        let mut out = std::mem::take(&mut self.out);
+        // No code is longer than 15 bits: two bytes a symbol at most.
+        out.reserve(data.len() * 2 + 4);
         for &b in data {
             let (code, len) = codes[b as usize];
             acc |= (code as u64) << n;
             n += len as u32;
             if n >= 32 {
-                words.push(acc as u32);
+                out.extend_from_slice(&(acc as u32).to_le_bytes());
                 acc >>= 32;
                 n -= 32;
             }
         }
-        for w in words {
-            self.out.extend_from_slice(&w.to_le_bytes());
-        }
-        (self.acc, self.n) = (acc, n);
+        (self.out, self.acc, self.n) = (out, acc, n);
     }
 
     fn finish(mut self) -> Vec<u8> {

@@ -261,6 +261,12 @@ pub struct ServeArgs {
     #[arg(long, env = "PUZZLEPRESS_QUEUE_LIMIT", default_value_t = 1000)]
     pub queue_limit: i64,
 
+    /// Queued jobs of callers without a key (once keys are in use), all together, before
+    /// theirs are refused with 503; the rest of the queue is kept for key holders
+    /// (default: half the queue limit).
+    #[arg(long, env = "PUZZLEPRESS_ANONYMOUS_QUEUE_LIMIT")]
+    pub anonymous_queue_limit: Option<i64>,
+
     /// Serve without API keys on a non-loopback address: anyone who can reach it may order
     /// books and read every book. Without it, such a server refuses to start until a key
     /// exists (`puzzlepress keys create`).

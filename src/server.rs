@@ -66,6 +66,10 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     anyhow::ensure!(args.anonymous_requests_per_minute >= 1, "--anonymous-requests-per-minute must be at least 1");
     anyhow::ensure!(args.max_attempts >= 1, "--max-attempts must be at least 1");
     anyhow::ensure!(args.queue_limit >= 1, "--queue-limit must be at least 1");
+    anyhow::ensure!(
+        args.anonymous_queue_limit.is_none_or(|n| (0..=args.queue_limit).contains(&n)),
+        "--anonymous-queue-limit must be between 0 and --queue-limit"
+    );
     anyhow::ensure!(args.jobs_per_key >= 1, "--jobs-per-key must be at least 1");
     anyhow::ensure!(args.jobs_per_address >= 1, "--jobs-per-address must be at least 1");
     let retention = Duration::try_from_secs_f64(args.retention_days * 86_400.0)
@@ -108,6 +112,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         wake.clone(),
         QueueLimits {
             queued: args.queue_limit,
+            anonymous: args.anonymous_queue_limit.unwrap_or(args.queue_limit / 2),
             params_bytes: args.max_params_kib.saturating_mul(1024),
             max_attempts: args.max_attempts,
         },

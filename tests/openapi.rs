@@ -106,7 +106,7 @@ fn resolve<'a>(spec: &'a Value, node: &'a Value) -> &'a Value {
 async fn app(db: &TestDb) -> axum::Router {
     let store = Store::connect(&db.url).await.unwrap();
     store.migrate().await.unwrap();
-    let limits = QueueLimits { queued: 1000, params_bytes: 1 << 20, max_attempts: 3 };
+    let limits = QueueLimits { queued: 1000, anonymous: 500, params_bytes: 1 << 20, max_attempts: 3 };
     let queue = Arc::new(Queue::new(store.clone(), Wake::default(), limits));
     let quotas = Quotas { per_key: 100, per_address: 100 };
     let wordlists = Arc::new(puzzlepress::jobs::WordLists::new(store.clone(), 2));

@@ -8,7 +8,10 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use common::{on_both, TestDb};
-use puzzlepress::store::{Clock, JobState, Lease, NewJob, NewWordList, OnInsert, Outcome, Store, Tier};
+use puzzlepress::store::{
+    Admission, Clock, JobState, Lease, NewJob, NewWordList, Occupancy, OnInsert, Outcome, Refusal, Store, StoreError,
+    Tier,
+};
 
 async fn store(db: &TestDb, clock: &Clock) -> Store {
     let store = Store::connect(&db.url).await.unwrap().with_clock(clock.clone());
@@ -28,6 +31,7 @@ fn job(n: u64) -> NewJob {
         tier: Tier::Publisher,
         wordlist: None,
         on_insert: Vec::new(),
+        admission: Admission::UNLIMITED,
     }
 }
 
@@ -45,10 +49,16 @@ async fn lifecycle_of_a_job() {
         let (queued, created) = store.insert_job(&job(5)).await.unwrap();
         assert!(created);
         assert_eq!((queued.state, queued.created_at), (JobState::Queued, 1_000));
-        assert_eq!(store.queued_count(100).await.unwrap(), 1);
+        let limit = |queued| Admission { queued, ..Admission::UNLIMITED };
+        let waiting = |queued| Occupancy { queued, ..Occupancy::default() };
+        let owner = "anon:127.0.0.1";
+        assert_eq!(store.occupancy(owner, Tier::Publisher, &limit(100)).await.unwrap(), waiting(1));
         store.insert_job(&job(6)).await.unwrap();
-        assert_eq!(store.queued_count(1).await.unwrap(), 1, "counted up to the cap");
-        assert_eq!(store.queued_count(100).await.unwrap(), 2);
+        let extra = store.insert_job(&job(7)).await.unwrap().0.id;
+        let counted = store.occupancy(owner, Tier::Publisher, &limit(1)).await.unwrap();
+        assert_eq!(counted, waiting(2), "counted one past the limit, no further");
+        assert_eq!(store.occupancy(owner, Tier::Publisher, &limit(100)).await.unwrap(), waiting(3));
+        store.cancel(&extra).await.unwrap();
 
         clock.set(2_000);
         let claimed = store.claim("w1", LEASE).await.unwrap().expect("a job to claim");
@@ -325,6 +335,114 @@ async fn owners_take_turns_so_a_long_queue_does_not_starve_a_single_job() {
         let other = store.insert_job(&NewJob { owner: "key:b".into(), ..keyed.clone() }).await.unwrap();
         assert!(first.1 && other.1 && first.0.id != other.0.id);
         assert_eq!(store.insert_job(&keyed).await.unwrap().0.id, first.0.id);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn key_holders_take_turns_with_the_crowd_of_callers_without_a_key() {
+    on_both(|db| async move {
+        let clock = Clock::manual(0);
+        let store = store(&db, &clock).await;
+        // Twenty addresses queue two jobs each before a key holder queues three.
+        for n in 0..40 {
+            let owner = format!("anon:10.0.0.{}", n % 20);
+            store.insert_job(&NewJob { owner, tier: Tier::Anonymous, ..job(n) }).await.unwrap();
+        }
+        let mut keyed = Vec::new();
+        for n in 0..3 {
+            keyed.push(store.insert_job(&NewJob { owner: "key:k".into(), ..job(100 + n) }).await.unwrap().0.id);
+        }
+        let mut order = Vec::new();
+        for t in 1..=8 {
+            clock.set(t);
+            order.push(store.claim("w", LEASE).await.unwrap().unwrap().id);
+        }
+        let taken: Vec<usize> = (0..8).filter(|i| keyed.contains(&order[*i])).collect();
+        assert_eq!(taken, [1, 3, 5], "the key holder's jobs go every other claim, not after 20 addresses");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn concurrent_orders_never_take_the_queue_or_a_caller_past_a_limit() {
+    on_both(|db| async move {
+        let clock = Clock::manual(0);
+        let store = Arc::new(store(&db, &clock).await);
+        // One caller's 30 concurrent orders against a quota of 7.
+        let admission = Admission { queued: 1000, active: 7, anonymous: 1000 };
+        let mut racing = tokio::task::JoinSet::new();
+        for n in 0..30 {
+            let (store, new) = (store.clone(), NewJob { owner: "key:q".into(), admission, ..job(n) });
+            racing.spawn(async move { store.insert_job(&new).await });
+        }
+        let (mut created, mut refused) = (0, 0);
+        while let Some(result) = racing.join_next().await {
+            match result.unwrap() {
+                Ok(_) => created += 1,
+                Err(StoreError::Refused(Refusal::Quota { active: 7, limit: 7 })) => refused += 1,
+                Err(e) => panic!("unexpected {e}"),
+            }
+        }
+        assert_eq!((created, refused), (7, 23));
+        // Thirty callers at once against a queue of 12 (7 already waiting).
+        let admission = Admission { queued: 12, active: 10, anonymous: 1000 };
+        for n in 0..30 {
+            let owner = format!("key:{n}");
+            let (store, new) = (store.clone(), NewJob { owner, admission, ..job(n) });
+            racing.spawn(async move { store.insert_job(&new).await });
+        }
+        let (mut created, mut refused) = (0, 0);
+        while let Some(result) = racing.join_next().await {
+            match result.unwrap() {
+                Ok(_) => created += 1,
+                Err(StoreError::Refused(Refusal::Full { queued: 12 })) => refused += 1,
+                Err(e) => panic!("unexpected {e}"),
+            }
+        }
+        assert_eq!((created, refused), (5, 25));
+        // A queue with room for more than there are connections admits orders side by side
+        // until it is nearly full, then one at a time: 150 orders against room for 130.
+        let admission = Admission { queued: 142, active: 10, anonymous: 1000 };
+        for n in 0..150 {
+            let owner = format!("key:{n}");
+            let (store, new) = (store.clone(), NewJob { owner, admission, ..job(n) });
+            racing.spawn(async move { store.insert_job(&new).await });
+        }
+        let (mut created, mut refused) = (0, 0);
+        while let Some(result) = racing.join_next().await {
+            match result.unwrap() {
+                Ok(_) => created += 1,
+                Err(StoreError::Refused(Refusal::Full { queued: 142 })) => refused += 1,
+                Err(e) => panic!("unexpected {e}"),
+            }
+        }
+        assert_eq!((created, refused), (130, 20));
+        let counted = store.occupancy("key:q", Tier::Publisher, &Admission::UNLIMITED).await.unwrap();
+        assert_eq!(counted, Occupancy::default(), "no limit, nothing counted");
+        let all = Admission { queued: 100, active: 100, anonymous: 100 };
+        let counted = store.occupancy("key:q", Tier::Anonymous, &all).await.unwrap();
+        assert_eq!(counted, Occupancy { queued: 101, active: 7, anonymous: 0 }, "counted to one past each limit");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn callers_without_a_key_share_part_of_the_queue_and_key_holders_keep_the_rest() {
+    on_both(|db| async move {
+        let clock = Clock::manual(0);
+        let store = store(&db, &clock).await;
+        let admission = Admission { queued: 10, active: 3, anonymous: 4 };
+        let mut outcomes = Vec::new();
+        for n in 0..6 {
+            let new = NewJob { owner: format!("anon:10.0.0.{n}"), tier: Tier::Anonymous, admission, ..job(n) };
+            outcomes.push(store.insert_job(&new).await.map(|_| ()).map_err(|e| e.to_string()));
+        }
+        let full = Refusal::AnonymousFull { queued: 4 }.to_string();
+        assert_eq!(outcomes, [Ok(()), Ok(()), Ok(()), Ok(()), Err(full.clone()), Err(full)]);
+        // A key holder is not refused: the rest of the queue is theirs.
+        let keyed = NewJob { owner: "key:k".into(), admission, ..job(9) };
+        assert!(store.insert_job(&keyed).await.unwrap().1);
     })
     .await;
 }

@@ -4,7 +4,7 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
-use crate::jobs::SubmitError;
+use crate::jobs::{Refusal, SubmitError};
 use crate::store::StoreError;
 
 pub const PROBLEM_JSON: &str = "application/problem+json";
@@ -99,12 +99,15 @@ impl ApiError {
     /// Store and queue errors as the answer they give clients.
     fn classified(self) -> ApiError {
         match self {
-            ApiError::Submit(SubmitError::Full { queued }) => ApiError::Unavailable {
+            ApiError::Submit(SubmitError::Refused(Refusal::Full { queued })) => ApiError::Unavailable {
                 detail: format!("the job queue is full ({queued} jobs waiting); retry later"),
                 retry_after: 5,
             },
+            ApiError::Submit(SubmitError::Refused(e @ Refusal::AnonymousFull { .. })) => {
+                ApiError::Unavailable { detail: e.to_string(), retry_after: 5 }
+            }
             ApiError::Submit(e @ SubmitError::KeyReused) => ApiError::invalid("Idempotency-Key", e.to_string()),
-            ApiError::Submit(e @ SubmitError::Quota { .. }) => {
+            ApiError::Submit(SubmitError::Refused(e @ Refusal::Quota { .. })) => {
                 ApiError::TooMany { detail: e.to_string(), retry_after: 5 }
             }
             ApiError::Submit(e @ SubmitError::ParamsTooLarge { .. }) => ApiError::TooLarge { detail: e.to_string() },
@@ -136,7 +139,10 @@ impl ApiError {
             ApiError::TooMany { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Store(e) if e.is_unavailable() => StatusCode::SERVICE_UNAVAILABLE,
-            ApiError::Submit(SubmitError::Full { .. }) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Submit(SubmitError::Refused(Refusal::Full { .. } | Refusal::AnonymousFull { .. })) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
+            ApiError::Submit(SubmitError::Refused(Refusal::Quota { .. })) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Submit(SubmitError::KeyReused) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Store(_) | ApiError::Submit(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }

@@ -12,9 +12,9 @@ pub mod printruns;
 mod wake;
 pub mod wordlists;
 
-use crate::store::{Job, NewJob, OnInsert, Store, StoreError};
+use crate::store::{Admission, Job, NewJob, OnInsert, Store, StoreError};
 
-pub use crate::store::Tier;
+pub use crate::store::{Refusal, Tier};
 pub use kind::{Context, JobKind, Registry, RunError, TierLimits};
 pub use pool::sweep_finished;
 pub use wake::Wake;
@@ -23,12 +23,9 @@ pub use wordlists::WordLists;
 /// Why a job was not queued.
 #[derive(Debug, thiserror::Error)]
 pub enum SubmitError {
-    /// `queue_limit` jobs are already waiting.
-    #[error("the job queue is full ({queued} jobs waiting)")]
-    Full { queued: i64 },
-    /// The caller already has `limit` jobs queued or running.
-    #[error("you have {active} jobs queued or running, the most allowed at once; wait for some to finish")]
-    Quota { active: i64, limit: i64 },
+    /// The queue, its share for callers without a key, or the caller's quota is full.
+    #[error(transparent)]
+    Refused(Refusal),
     /// The stored params would be larger than the queue keeps.
     #[error("the request is {bytes} bytes once stored; at most {limit} are kept per job")]
     ParamsTooLarge { bytes: usize, limit: usize },
@@ -38,7 +35,16 @@ pub enum SubmitError {
     #[error("params do not serialize: {0}")]
     Params(#[from] serde_json::Error),
     #[error(transparent)]
-    Store(#[from] StoreError),
+    Store(StoreError),
+}
+
+impl From<StoreError> for SubmitError {
+    fn from(e: StoreError) -> SubmitError {
+        match e {
+            StoreError::Refused(refusal) => SubmitError::Refused(refusal),
+            e => SubmitError::Store(e),
+        }
+    }
 }
 
 /// How much the queue takes.
@@ -46,6 +52,9 @@ pub enum SubmitError {
 pub struct QueueLimits {
     /// Queued jobs (all callers) before new ones are refused.
     pub queued: i64,
+    /// Queued jobs of callers without a key (once keys are in use), all of them together:
+    /// the rest of the queue is kept for key holders.
+    pub anonymous: i64,
     /// Bytes of stored params per job.
     pub params_bytes: usize,
     /// Runs of a job (counting crashed ones) before it is failed.
@@ -74,19 +83,20 @@ impl Queue {
         Queue { store, wake, limits }
     }
 
+    /// The limits `by`'s jobs are admitted under.
+    fn admission(&self, by: &Submitter) -> Admission {
+        Admission { queued: self.limits.queued, active: by.quota, anonymous: self.limits.anonymous }
+    }
+
     /// Whether `by` may queue one more job now: cheap, so handlers ask before any costly
-    /// validation.
+    /// validation. Queuing checks again, atomically.
     pub async fn admit(&self, by: &Submitter) -> Result<(), SubmitError> {
-        let (owner, quota) = (by.owner.as_str(), by.quota);
-        let queued = self.store.queued_count(self.limits.queued).await?;
-        if queued >= self.limits.queued {
-            return Err(SubmitError::Full { queued });
+        let admission = self.admission(by);
+        let now = self.store.occupancy(&by.owner, by.tier, &admission).await?;
+        match admission.refusal(by.tier, now, 1) {
+            Some(refusal) => Err(SubmitError::Refused(refusal)),
+            None => Ok(()),
         }
-        let active = self.store.active_count(owner, quota).await?;
-        if active >= quota {
-            return Err(SubmitError::Quota { active, limit: quota });
-        }
-        Ok(())
     }
 
     /// Queues a job of kind `K` for `by` (or finds the one `by`'s idempotency key already
@@ -118,9 +128,7 @@ impl Queue {
             // A retried order whose job already exists is not new work, even in a full queue.
             Some(job) => (job, false),
             None => {
-                // Checked before inserting, so concurrent submits may overshoot the limits
-                // by a few: they bound the queue, they are not exact.
-                self.admit(by).await?;
+                // No separate look first: the insert checks the limits, atomically.
                 let params_text = serde_json::to_string(params)?;
                 if params_text.len() > self.limits.params_bytes {
                     return Err(SubmitError::ParamsTooLarge {
@@ -137,12 +145,13 @@ impl Queue {
                     tier: by.tier,
                     wordlist: K::wordlist(params).map(str::to_string),
                     on_insert: K::on_insert(params).into_iter().chain(rows).collect(),
+                    admission: self.admission(by),
                 };
                 self.store.insert_job(&new).await?
             }
         };
         if created {
-            self.wake.job_queued(&self.store).await;
+            self.wake.job_queued();
         } else {
             let same = serde_json::from_str::<K::Params>(&job.params).is_ok_and(|p| K::same_request(&p, params));
             if !same {

@@ -177,7 +177,7 @@ impl Queue {
                 // Another feeder queued this copy (or, rarely, the serial is taken): the
                 // next pass starts from the books as they are.
                 Err(SubmitError::Store(e)) if e.is_unique_violation() => break,
-                Err(SubmitError::Full { .. }) => break,
+                Err(SubmitError::Refused(_)) => break,
                 Err(e) => return Err(e),
             }
         }

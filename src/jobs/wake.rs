@@ -12,13 +12,10 @@ use crate::store::Store;
 pub struct Wake(Arc<Notify>);
 
 impl Wake {
-    /// Tells one idle worker here, and every other process on the database, that a job
-    /// is waiting.
-    pub async fn job_queued(&self, store: &Store) {
+    /// Tells one idle worker here that a job is waiting (other processes on a PostgreSQL
+    /// database hear of it from the transaction that queued it).
+    pub fn job_queued(&self) {
         self.0.notify_one();
-        if let Err(e) = store.notify_job_queued().await {
-            tracing::warn!(error = %e, "could not notify other processes; they will poll");
-        }
     }
 
     /// Resolves when a job may be waiting.

@@ -110,6 +110,66 @@ pub struct NewJob {
     pub wordlist: Option<String>,
     /// Rows kept beside the job, inserted in the same transaction.
     pub on_insert: Vec<OnInsert>,
+    /// The limits the job is admitted under, checked in the transaction that queues it.
+    pub admission: Admission,
+}
+
+/// How many jobs may be waiting when one more is queued: checked atomically with the
+/// insert (PostgreSQL serializes the check with an advisory lock, SQLite with its write
+/// lock), so concurrent orders never take the queue or a caller past a limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Admission {
+    /// Queued jobs of all callers.
+    pub queued: i64,
+    /// The owner's jobs queued or running.
+    pub active: i64,
+    /// Queued jobs of callers without a key (tier `anonymous`), checked for such callers'
+    /// jobs only: the rest of the queue is kept for key holders.
+    pub anonymous: i64,
+}
+
+impl Admission {
+    /// No limits (tests, and jobs whose caller's limits were checked elsewhere).
+    pub const UNLIMITED: Admission = Admission { queued: i64::MAX, active: i64::MAX, anonymous: i64::MAX };
+}
+
+/// Jobs counted against an [`Admission`], each only up to its limit (plus one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, sqlx::FromRow)]
+pub struct Occupancy {
+    pub queued: i64,
+    pub active: i64,
+    pub anonymous: i64,
+}
+
+/// Why a job was not queued: a limit of its [`Admission`] is reached.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    #[error("the job queue is full ({queued} jobs waiting)")]
+    Full { queued: i64 },
+    #[error("you have {active} jobs queued or running, the most allowed at once; wait for some to finish")]
+    Quota { active: i64, limit: i64 },
+    #[error(
+        "the queue's share for callers without an API key is full ({queued} jobs waiting); \
+         try again later, or order with a key"
+    )]
+    AnonymousFull { queued: i64 },
+}
+
+impl Admission {
+    /// The first limit `now` has reached, if any, when `adding` more jobs are to be queued
+    /// (0 when the counts already include the new job).
+    pub fn refusal(&self, tier: Tier, now: Occupancy, adding: i64) -> Option<Refusal> {
+        if now.queued + adding > self.queued {
+            return Some(Refusal::Full { queued: now.queued });
+        }
+        if tier == Tier::Anonymous && now.anonymous + adding > self.anonymous {
+            return Some(Refusal::AnonymousFull { queued: now.anonymous });
+        }
+        if now.active + adding > self.active {
+            return Some(Refusal::Quota { active: now.active, limit: self.active });
+        }
+        None
+    }
 }
 
 /// Rows created with a job, in its transaction.
@@ -245,12 +305,17 @@ pub struct JobCount {
 
 /// The owner whose turn it is and their oldest claimable job: owners take turns by the
 /// time a worker last took one of their jobs, so one owner's thousand queued jobs delay
-/// another's single job by at most one job. Each owner costs one index probe
+/// another's single job by at most one job; and key holders (owners `key:…`) as a group
+/// take turns with everyone else as a group, so a crowd of callers without a key gets at
+/// most every other job while key holders have work. Each owner costs one index probe
 /// (`jobs_owner_claimable`); the queue itself is never sorted.
-const NEXT_TURN: &str = "SELECT owner, seq FROM (SELECT o.owner, o.last_claimed, \
+const NEXT_TURN: &str = "SELECT owner, seq FROM (SELECT owner, last_claimed, seq, \
+       MAX(last_claimed) OVER (PARTITION BY owner LIKE 'key:%') AS group_last_claimed \
+     FROM (SELECT o.owner, o.last_claimed, \
        (SELECT j.seq FROM jobs j WHERE j.owner = o.owner AND j.state = 'queued' AND j.run_after <= {NOW} \
           AND NOT j.cancel_requested ORDER BY j.seq LIMIT 1 {LOCK}) AS seq \
-     FROM job_owners o) AS turns WHERE seq IS NOT NULL ORDER BY last_claimed, owner LIMIT 1";
+       FROM job_owners o) AS owners WHERE seq IS NOT NULL) AS turns \
+     ORDER BY group_last_claimed, last_claimed, owner LIMIT 1";
 
 /// Hands job `$4` to `$2` with a lease of `$3` ms, if it is still queued.
 const CLAIM: &str = "UPDATE jobs SET state = 'running', attempts = attempts + 1, lease_owner = $2, \
@@ -264,6 +329,125 @@ const RECORD_ATTEMPT: &str = "INSERT INTO job_attempts (job_id, attempt, owner, 
 /// Ends `owner`'s open attempt at job `$2` with outcome `$4` and error `$5`.
 const END_ATTEMPT: &str = "UPDATE job_attempts SET ended_at = {NOW}, outcome = $4, error = $5 \
      WHERE job_id = $2 AND owner = $3 AND ended_at IS NULL";
+
+/// PostgreSQL's claim in one statement: the turn (rows locked with SKIP LOCKED, so
+/// concurrent claims take different jobs), the job handed to `$2` with a lease of `$3` ms,
+/// the owner's turn taken and the attempt opened. The claim commits without waiting for
+/// the WAL to reach the disk (~2 ms here, idling the worker): a claim lost in a crash
+/// leaves the job queued, its worker's ending is then refused (the lease is not its own),
+/// and the job just runs again.
+const PG_CLAIM: &str = "WITH turn AS ({NEXT_TURN}), \
+     claimed AS (UPDATE jobs SET state = 'running', attempts = attempts + 1, lease_owner = $2, \
+       lease_expires_at = {NOW} + $3, started_at = COALESCE(started_at, {NOW}) \
+       FROM turn WHERE jobs.seq = turn.seq AND jobs.state = 'queued' \
+       RETURNING jobs.id, jobs.kind, jobs.params, jobs.attempts, jobs.tier, turn.owner AS job_owner), \
+     took_turn AS (UPDATE job_owners SET last_claimed = {NOW} FROM claimed WHERE job_owners.owner = claimed.job_owner), \
+     opened AS (INSERT INTO job_attempts (job_id, attempt, owner, started_at) \
+       SELECT id, attempts, $2, {NOW} FROM claimed) \
+     SELECT id, kind, params, attempts, tier, set_config('synchronous_commit', 'off', true) AS async_commit \
+     FROM claimed";
+
+/// Counts for [`Store::occupancy`]: queued jobs up to `$1`, owner `$2`'s queued or running
+/// ones up to `$3`, queued jobs of callers without a key up to `$4` (each an index range).
+const OCCUPANCY: &str = "SELECT \
+     (SELECT COUNT(*) FROM (SELECT 1 FROM jobs WHERE state = 'queued' LIMIT $1) AS q) AS queued, \
+     (SELECT COUNT(*) FROM (SELECT 1 FROM jobs WHERE owner = $2 AND state IN ('queued', 'running') LIMIT $3) AS a) \
+       AS active, \
+     (SELECT COUNT(*) FROM (SELECT 1 FROM jobs WHERE tier = 'anonymous' AND state = 'queued' LIMIT $4) AS n) \
+       AS anonymous";
+
+/// How far a count for a limit goes: one past it shows it reached; no limit, no count.
+fn cap(limit: i64) -> i64 {
+    if limit == i64::MAX {
+        0
+    } else {
+        limit.saturating_add(1)
+    }
+}
+
+/// Why a job's admission was not settled by one try.
+enum Admit {
+    Refused(Refusal),
+    /// Within one connection's worth of a limit under shared locks: try again exclusively.
+    NearLimit,
+}
+
+/// PostgreSQL's advisory locks for admitting a job, taken in a fixed order so admissions
+/// never deadlock. Each limit has its lock: taken shared while the count is more than
+/// `connections` (the most orders that can be in flight) below the limit, so orders run
+/// side by side, and exclusively near it (or when `exclusive`), when the count must be
+/// exact. Owners' locks are keyed by a hash of the owner.
+///
+/// The same statement tells every process listening on the database that a job was queued
+/// (delivered when the order commits, not at all when it rolls back).
+fn admission_locks(admission: &Admission, tier: Tier, connections: i64, exclusive: bool) -> String {
+    let lock = |limit: i64, key: String| {
+        let shared = !exclusive && shared(limit, connections);
+        format!("pg_advisory_xact_lock{}({key})", if shared { "_shared" } else { "" })
+    };
+    let mut locks = vec![format!("pg_notify('{QUEUE_CHANNEL}', '')")];
+    if admission.active != i64::MAX {
+        locks.push(lock(admission.active, format!("{OWNER_LOCKS}, hashtext($1)")));
+    }
+    if admission.queued != i64::MAX {
+        locks.push(lock(admission.queued, QUEUE_LOCK.to_string()));
+    }
+    if tier == Tier::Anonymous && admission.anonymous != i64::MAX {
+        locks.push(lock(admission.anonymous, ANONYMOUS_LOCK.to_string()));
+    }
+    format!("SELECT {}", locks.join(", "))
+}
+
+/// Whether a limit's lock is first taken shared: when it is more than one order per
+/// connection away, so orders in flight cannot pass it.
+fn shared(limit: i64, connections: i64) -> bool {
+    connections > 0 && limit > connections.saturating_add(1)
+}
+
+/// Upper bounds of the counts of [`OCCUPANCY`] (see [`BOUNDS`]).
+#[derive(sqlx::FromRow)]
+struct Bounds {
+    last: i64,
+    first_queued: Option<i64>,
+    first_active: Option<i64>,
+    first_anonymous: Option<i64>,
+}
+
+/// The newest job's sequence number and the oldest of: all queued jobs, owner `$1`'s queued
+/// or running ones, queued jobs of callers without a key. Every job counted lies between.
+const BOUNDS: &str = "SELECT (SELECT MAX(seq) FROM jobs) AS last, \
+     (SELECT MIN(seq) FROM jobs WHERE state = 'queued') AS first_queued, \
+     LEAST((SELECT MIN(seq) FROM jobs WHERE owner = $1 AND state = 'queued'), \
+       (SELECT MIN(seq) FROM jobs WHERE owner = $1 AND state = 'running')) AS first_active, \
+     (SELECT MIN(seq) FROM jobs WHERE tier = 'anonymous' AND state = 'queued') AS first_anonymous";
+
+/// Advisory lock keys (any fixed numbers; they name these uses in `pg_locks`): the queue's,
+/// the anonymous share's, and the class of owners' locks (keyed by a hash of the owner).
+const QUEUE_LOCK: i64 = 0x7075_7a7a_6c65_7175; // "puzzlequ"
+const ANONYMOUS_LOCK: i64 = 0x7075_7a7a_6c65_616e; // "puzzlean"
+const OWNER_LOCKS: i32 = 0x7070_6f77; // "ppow"
+
+/// Ends job `$7` held by `$8` in state `$2` with result `$3`, error `$4` and progress
+/// `$5` of `$6`, if it still holds it.
+const FINISH: &str = "UPDATE jobs SET state = $2, result = $3, error = $4, finished_at = {NOW}, \
+     progress_done = $5, progress_total = $6, lease_owner = NULL, lease_expires_at = NULL \
+     WHERE id = $7 AND lease_owner = $8 AND state = 'running'";
+
+/// Stores a printed book (`$6`, of job `$7`): its packed pages, answer and hashes.
+const PRINT_BOOK: &str = "UPDATE books SET packed = $2, answer = $3, content_hash = $4, interior_sha256 = $5, \
+     finished_at = {NOW} WHERE serial = $6 AND job_id = $7";
+
+/// PostgreSQL's finish in one statement: [`FINISH`], the attempt ended with outcome `$9`,
+/// and the book `$14` (if any) stored with `$10`..`$13`; counts the jobs ended (0 when the
+/// lease was lost, and then nothing changes).
+const PG_FINISH: &str = "WITH finished AS (UPDATE jobs SET state = $2, result = $3, error = $4, \
+       finished_at = {NOW}, progress_done = $5, progress_total = $6, lease_owner = NULL, lease_expires_at = NULL \
+       WHERE id = $7 AND lease_owner = $8 AND state = 'running' RETURNING id), \
+     ended AS (UPDATE job_attempts SET ended_at = {NOW}, outcome = $9, error = $4 \
+       WHERE job_id IN (SELECT id FROM finished) AND owner = $8 AND ended_at IS NULL), \
+     printed AS (UPDATE books SET packed = $10, answer = $11, content_hash = $12, interior_sha256 = $13, \
+       finished_at = {NOW} WHERE serial = $14 AND job_id IN (SELECT id FROM finished)) \
+     SELECT COUNT(*) FROM finished";
 
 /// The channel on which PostgreSQL processes tell each other that a job was queued.
 const QUEUE_CHANNEL: &str = "puzzlepress_jobs";
@@ -279,10 +463,10 @@ impl Store {
             }
         }
         let id = uuid::Uuid::new_v4().to_string();
-        let insert_job = self.sql(
+        let insert_job = self.sql(&format!(
             "INSERT INTO jobs (id, kind, params, state, max_attempts, idempotency_key, created_at, owner, tier, wordlist) \
-             VALUES ($2, $3, $4, 'queued', $5, $6, {NOW}, $7, $8, $9)",
-        );
+             VALUES ($2, $3, $4, 'queued', $5, $6, {{NOW}}, $7, $8, $9) RETURNING {JOB_COLUMNS}"
+        ));
         let insert_book = self.sql(
             "INSERT INTO books (serial, job_id, generator_version, pages, rows, cols, trim_size, title, lookup_url, \
              printrun, copy, word, letters, shape, interior_version, created_at) \
@@ -290,74 +474,140 @@ impl Store {
         );
         let insert_content = self.sql(CONTENT_UPSERT);
         let now = self.clock_param();
-        let inserted = with_pool!(self, p => async {
-            let mut tx = p.begin().await?;
-            sqlx::query(&insert_job)
-                .bind(now)
-                .bind(&id)
-                .bind(&new.kind)
-                .bind(&new.params)
-                .bind(new.max_attempts)
-                .bind(&new.idempotency_key)
-                .bind(&new.owner)
-                .bind(new.tier.as_str())
-                .bind(&new.wordlist)
-                .execute(&mut *tx)
-                .await?;
-            // Read first: a known owner's row is often locked by a claim taking its turn,
-            // and an insert that conflicts with it would wait for that claim to commit.
-            sqlx::query(
-                "INSERT INTO job_owners (owner) SELECT $1 \
-                 WHERE NOT EXISTS (SELECT 1 FROM job_owners WHERE owner = $1) ON CONFLICT (owner) DO NOTHING",
-            )
-                .bind(&new.owner)
-                .execute(&mut *tx)
-                .await?;
-            for row in &new.on_insert {
-                match row {
-                    OnInsert::Book(book) => {
-                        sqlx::query(&insert_book)
-                            .bind(now)
-                            .bind(&book.serial)
-                            .bind(&id)
-                            .bind(book.generator_version)
-                            .bind(book.pages)
-                            .bind(book.rows)
-                            .bind(book.cols)
-                            .bind(&book.trim)
-                            .bind(&book.title)
-                            .bind(&book.lookup_url)
-                            .bind(book.printrun.as_ref().map(|(run, _)| run))
-                            .bind(book.printrun.as_ref().map(|&(_, copy)| copy))
-                            .bind(&book.word)
-                            .bind(&book.letters)
-                            .bind(&book.shape)
-                            .bind(book.interior_version)
-                            .execute(&mut *tx)
-                            .await?;
-                    }
-                    OnInsert::WordList(list) => {
-                        upsert_content!(&insert_content, now, list, &mut *tx);
+        let mut exclusive = false;
+        let inserted = loop {
+            let admission_locks = match self.backend() {
+                Backend::Postgres => Some(admission_locks(&new.admission, new.tier, self.connections, exclusive)),
+                // SQLite's write lock, taken by the inserts, already serializes the check.
+                Backend::Sqlite => None,
+            };
+            let inserted = with_pool!(self, p => async {
+                let mut tx = p.begin().await?;
+                let job: JobRow = sqlx::query_as(&insert_job)
+                    .bind(now)
+                    .bind(&id)
+                    .bind(&new.kind)
+                    .bind(&new.params)
+                    .bind(new.max_attempts)
+                    .bind(&new.idempotency_key)
+                    .bind(&new.owner)
+                    .bind(new.tier.as_str())
+                    .bind(&new.wordlist)
+                    .fetch_one(&mut *tx)
+                    .await?;
+                // Read first: a known owner's row is often locked by a claim taking its turn,
+                // and an insert that conflicts with it would wait for that claim to commit.
+                sqlx::query(
+                    "INSERT INTO job_owners (owner) SELECT $1 \
+                     WHERE NOT EXISTS (SELECT 1 FROM job_owners WHERE owner = $1) ON CONFLICT (owner) DO NOTHING",
+                )
+                    .bind(&new.owner)
+                    .execute(&mut *tx)
+                    .await?;
+                for row in &new.on_insert {
+                    match row {
+                        OnInsert::Book(book) => {
+                            sqlx::query(&insert_book)
+                                .bind(now)
+                                .bind(&book.serial)
+                                .bind(&id)
+                                .bind(book.generator_version)
+                                .bind(book.pages)
+                                .bind(book.rows)
+                                .bind(book.cols)
+                                .bind(&book.trim)
+                                .bind(&book.title)
+                                .bind(&book.lookup_url)
+                                .bind(book.printrun.as_ref().map(|(run, _)| run))
+                                .bind(book.printrun.as_ref().map(|&(_, copy)| copy))
+                                .bind(&book.word)
+                                .bind(&book.letters)
+                                .bind(&book.shape)
+                                .bind(book.interior_version)
+                                .execute(&mut *tx)
+                                .await?;
+                        }
+                        OnInsert::WordList(list) => {
+                            upsert_content!(&insert_content, now, list, &mut *tx);
+                        }
                     }
                 }
+                // Checked last, so the locks are held only for the count and the commit.
+                if let Some(sql) = &admission_locks {
+                    let lock = sqlx::query(sql);
+                    let lock = if new.admission.active != i64::MAX { lock.bind(&new.owner) } else { lock };
+                    lock.execute(&mut *tx).await?;
+                }
+                // Each count is bounded by the span of sequence numbers from its oldest job
+                // to the newest of all, a few index probes: when the bounds leave room, the
+                // rows need not be counted (on PostgreSQL, where counting a long queue under
+                // a lock costs the most).
+                let settled = match &admission_locks {
+                    Some(_) if new.admission != Admission::UNLIMITED => {
+                        let b: Bounds = sqlx::query_as(BOUNDS).bind(&new.owner).fetch_one(&mut *tx).await?;
+                        let room = |first: Option<i64>, limit: i64| {
+                            let slack = if !exclusive && shared(limit, self.connections) { self.connections } else { 0 };
+                            limit == i64::MAX || first.map_or(0, |f| b.last - f + 1) + slack <= limit
+                        };
+                        room(b.first_queued, new.admission.queued)
+                            && room(b.first_active, new.admission.active)
+                            && (new.tier != Tier::Anonymous || room(b.first_anonymous, new.admission.anonymous))
+                    }
+                    _ => false,
+                };
+                if new.admission != Admission::UNLIMITED && !settled {
+                    let counted: Occupancy = sqlx::query_as(OCCUPANCY)
+                        .bind(cap(new.admission.queued))
+                        .bind(&new.owner)
+                        .bind(cap(new.admission.active))
+                        .bind(if new.tier == Tier::Anonymous { cap(new.admission.anonymous) } else { 0 })
+                        .fetch_one(&mut *tx)
+                        .await?;
+                    // The counts include this job.
+                    let before = Occupancy {
+                        queued: counted.queued - 1,
+                        active: counted.active - 1,
+                        anonymous: (counted.anonymous - 1).max(0),
+                    };
+                    if let Some(refusal) = new.admission.refusal(new.tier, before, 1) {
+                        tx.rollback().await?;
+                        return Ok(Err(Admit::Refused(refusal)));
+                    }
+                    // Under a shared lock, orders that have not committed are not counted: there
+                    // are fewer of them than connections, so room for that many more is enough.
+                    let slack = self.connections;
+                    let near = |count: i64, limit: i64| shared(limit, slack) && count + 1 + slack > limit;
+                    let near = near(before.active, new.admission.active)
+                        || near(before.queued, new.admission.queued)
+                        || (new.tier == Tier::Anonymous && near(before.anonymous, new.admission.anonymous));
+                    if !exclusive && slack > 0 && near {
+                        tx.rollback().await?;
+                        return Ok(Err(Admit::NearLimit));
+                    }
+                }
+                tx.commit().await?;
+                Ok::<_, sqlx::Error>(Ok(job))
             }
-            tx.commit().await
-        }
-        .await);
-        match inserted.map_err(StoreError::from) {
-            Ok(()) => {}
+            .await);
+            match inserted.map_err(StoreError::from) {
+                Err(e) => break Err(e),
+                Ok(Ok(job)) => break Ok(job),
+                Ok(Err(Admit::Refused(refusal))) => break Err(StoreError::Refused(refusal)),
+                Ok(Err(Admit::NearLimit)) => exclusive = true,
+            }
+        };
+        match inserted {
+            Ok(job) => Ok((Job::try_from(job)?, true)),
             // Two requests with one key raced; the other one's job is the answer.
             Err(e) if e.is_unique_violation() && new.idempotency_key.is_some() => {
                 let key = new.idempotency_key.as_deref().unwrap_or_default();
                 if let Some(job) = self.job_by_idempotency_key(&new.owner, &new.kind, key).await? {
                     return Ok((job, false));
                 }
-                return Err(e);
+                Err(e)
             }
-            Err(e) => return Err(e),
+            Err(e) => Err(e),
         }
-        let job = self.job(&id).await?.ok_or_else(|| StoreError::Corrupt(format!("job {id} vanished after insert")))?;
-        Ok((job, true))
     }
 
     #[tracing::instrument(skip(self), err)]
@@ -393,31 +643,18 @@ impl Store {
         Ok(rows)
     }
 
-    /// Jobs waiting for a worker (the backpressure measure), counted up to `cap` so the
-    /// check stays cheap however long the queue grows.
+    /// The jobs `owner` of `tier` would be admitted against, each count going up to its
+    /// limit plus one so the check stays cheap however long the queue grows.
     #[tracing::instrument(skip(self), err)]
-    pub async fn queued_count(&self, cap: i64) -> Result<i64> {
-        let n: i64 = with_pool!(self, p => {
-            sqlx::query_scalar("SELECT COUNT(*) FROM (SELECT 1 FROM jobs WHERE state = 'queued' LIMIT $1) AS waiting")
-                .bind(cap)
+    pub async fn occupancy(&self, owner: &str, tier: Tier, limits: &Admission) -> Result<Occupancy> {
+        let n = with_pool!(self, p => {
+            sqlx::query_as(OCCUPANCY)
+                .bind(cap(limits.queued))
+                .bind(owner)
+                .bind(cap(limits.active))
+                .bind(if tier == Tier::Anonymous { cap(limits.anonymous) } else { 0 })
                 .fetch_one(p)
                 .await?
-        });
-        Ok(n)
-    }
-
-    /// `owner`'s jobs that are queued or running, counted up to `cap`.
-    #[tracing::instrument(skip(self), err)]
-    pub async fn active_count(&self, owner: &str, cap: i64) -> Result<i64> {
-        let n: i64 = with_pool!(self, p => {
-            sqlx::query_scalar(
-                "SELECT COUNT(*) FROM (SELECT 1 FROM jobs WHERE owner = $1 AND state IN ('queued', 'running') \
-                 LIMIT $2) AS active",
-            )
-            .bind(owner)
-            .bind(cap)
-            .fetch_one(p)
-            .await?
         });
         Ok(n)
     }
@@ -466,41 +703,39 @@ impl Store {
     #[tracing::instrument(skip(self), err)]
     pub async fn claim(&self, owner: &str, lease_ms: i64) -> Result<Option<Claimed>> {
         let now = self.clock_param();
-        let record = self.sql(RECORD_ATTEMPT);
-        let (begin, lock) = match self.backend() {
+        let row: Option<ClaimRow> = match &self.pool {
+            // One statement, one round trip: a worker waits for nothing but the claim itself.
+            Pool::Postgres(p) => {
+                let claim =
+                    self.sql(&PG_CLAIM.replace("{NEXT_TURN}", &NEXT_TURN.replace("{LOCK}", "FOR UPDATE SKIP LOCKED")));
+                sqlx::query_as(&claim).bind(now).bind(owner).bind(lease_ms).fetch_optional(p).await?
+            }
             // An immediate transaction takes SQLite's write lock before reading, so two
-            // processes can never pick the same row.
-            Backend::Sqlite => ("BEGIN IMMEDIATE", ""),
-            // Row locks with SKIP LOCKED let many workers claim different rows concurrently.
-            Backend::Postgres => ("BEGIN", "FOR UPDATE SKIP LOCKED"),
-        };
-        let next = self.sql(&NEXT_TURN.replace("{LOCK}", lock));
-        let (claim, take_turn) = (self.sql(CLAIM), self.sql(TAKE_TURN));
-        let durable = self.backend() == Backend::Sqlite;
-        let row: Option<ClaimRow> = with_pool!(self, p => async {
-            let mut tx = p.begin_with(begin).await?;
-            if !durable {
-                // A claim lost in a crash leaves the job queued, and its worker's ending is
-                // then refused (the lease is not its own): the job just runs again. So the
-                // claim does not wait for the WAL to reach the disk (~2 ms here), which
-                // would idle the worker.
-                sqlx::query("SET LOCAL synchronous_commit = off").execute(&mut *tx).await?;
-            }
-            let turn: Option<(String, i64)> = sqlx::query_as(&next).bind(now).fetch_optional(&mut *tx).await?;
-            let Some((job_owner, seq)) = turn else {
+            // processes can never pick the same row (SQLite has no UPDATE in a WITH).
+            Pool::Sqlite(p) => {
+                let next = self.sql(&NEXT_TURN.replace("{LOCK}", ""));
+                let (claim, take_turn, record) = (self.sql(CLAIM), self.sql(TAKE_TURN), self.sql(RECORD_ATTEMPT));
+                let mut tx = p.begin_with("BEGIN IMMEDIATE").await?;
+                let turn: Option<(String, i64)> = sqlx::query_as(&next).bind(now).fetch_optional(&mut *tx).await?;
+                let Some((job_owner, seq)) = turn else {
+                    tx.commit().await?;
+                    return Ok(None);
+                };
+                let row: Option<ClaimRow> = sqlx::query_as(&claim)
+                    .bind(now)
+                    .bind(owner)
+                    .bind(lease_ms)
+                    .bind(seq)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+                if let Some(r) = &row {
+                    sqlx::query(&take_turn).bind(now).bind(&job_owner).execute(&mut *tx).await?;
+                    sqlx::query(&record).bind(now).bind(&r.id).bind(r.attempts).bind(owner).execute(&mut *tx).await?;
+                }
                 tx.commit().await?;
-                return Ok(None);
-            };
-            let row: Option<ClaimRow> =
-                sqlx::query_as(&claim).bind(now).bind(owner).bind(lease_ms).bind(seq).fetch_optional(&mut *tx).await?;
-            if let Some(r) = &row {
-                sqlx::query(&take_turn).bind(now).bind(&job_owner).execute(&mut *tx).await?;
-                sqlx::query(&record).bind(now).bind(&r.id).bind(r.attempts).bind(owner).execute(&mut *tx).await?;
+                row
             }
-            tx.commit().await?;
-            Ok::<_, sqlx::Error>(row)
-        }
-        .await)?;
+        };
         row.map(|r| {
             let tier = Tier::parse(&r.tier)
                 .ok_or_else(|| StoreError::Corrupt(format!("job {} has tier {:?}", r.id, r.tier)))?;
@@ -610,37 +845,58 @@ impl Store {
             JobState::Succeeded => (progress.1.max(1), progress.1.max(1)),
             _ => progress,
         };
-        let update = self.sql(
-            "UPDATE jobs SET state = $2, result = $3, error = $4, finished_at = {NOW}, \
-             progress_done = $5, progress_total = $6, lease_owner = NULL, lease_expires_at = NULL \
-             WHERE id = $7 AND lease_owner = $8 AND state = 'running'",
-        );
-        let end_attempt = self.sql(END_ATTEMPT);
-        let print_book = self.sql(
-            "UPDATE books SET packed = $2, answer = $3, content_hash = $4, interior_sha256 = $5, finished_at = {NOW} \
-             WHERE serial = $6 AND job_id = $7",
-        );
+        let book = on_success.map(|OnSuccess::Book(book)| book);
         let now = self.clock_param();
-        let finished = with_pool!(self, p => async {
-            let mut tx = p.begin().await?;
-            let updated = sqlx::query(&update)
-                .bind(now)
-                .bind(state.as_str())
-                .bind(result)
-                .bind(error)
-                .bind(done)
-                .bind(total)
-                .bind(id)
-                .bind(owner)
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
-            if updated != 1 {
-                return Ok::<bool, sqlx::Error>(false);
+        let finished = match &self.pool {
+            // One statement, one round trip and one commit.
+            Pool::Postgres(p) => {
+                let finish = self.sql(PG_FINISH);
+                let n: i64 = sqlx::query_scalar(&finish)
+                    .bind(now)
+                    .bind(state.as_str())
+                    .bind(result)
+                    .bind(error)
+                    .bind(done)
+                    .bind(total)
+                    .bind(id)
+                    .bind(owner)
+                    .bind(outcome.label())
+                    .bind(book.map(|b| &b.packed))
+                    .bind(book.map(|b| &b.answer))
+                    .bind(book.map(|b| &b.content_hash))
+                    .bind(book.and_then(|b| b.interior_sha256.as_ref()))
+                    .bind(book.map(|b| &b.serial))
+                    .fetch_one(p)
+                    .await?;
+                n == 1
             }
-            sqlx::query(&end_attempt).bind(now).bind(id).bind(owner).bind(outcome.label()).bind(error).execute(&mut *tx).await?;
-            match on_success {
-                Some(OnSuccess::Book(book)) => {
+            Pool::Sqlite(p) => {
+                let (update, end_attempt, print_book) = (self.sql(FINISH), self.sql(END_ATTEMPT), self.sql(PRINT_BOOK));
+                let mut tx = p.begin().await?;
+                let updated = sqlx::query(&update)
+                    .bind(now)
+                    .bind(state.as_str())
+                    .bind(result)
+                    .bind(error)
+                    .bind(done)
+                    .bind(total)
+                    .bind(id)
+                    .bind(owner)
+                    .execute(&mut *tx)
+                    .await?
+                    .rows_affected();
+                if updated != 1 {
+                    return Ok(false);
+                }
+                sqlx::query(&end_attempt)
+                    .bind(now)
+                    .bind(id)
+                    .bind(owner)
+                    .bind(outcome.label())
+                    .bind(error)
+                    .execute(&mut *tx)
+                    .await?;
+                if let Some(book) = book {
                     sqlx::query(&print_book)
                         .bind(now)
                         .bind(&book.packed)
@@ -652,12 +908,10 @@ impl Store {
                         .execute(&mut *tx)
                         .await?;
                 }
-                None => {}
+                tx.commit().await?;
+                true
             }
-            tx.commit().await?;
-            Ok(true)
-        }
-        .await)?;
+        };
         Ok(finished)
     }
 
@@ -723,16 +977,7 @@ impl Store {
         Ok(rows)
     }
 
-    /// Tells every process listening on this PostgreSQL database that a job was queued
-    /// (nothing to do on SQLite, where other processes poll).
-    pub async fn notify_job_queued(&self) -> Result<()> {
-        if let Pool::Postgres(p) = &self.pool {
-            sqlx::query("SELECT pg_notify($1, '')").bind(QUEUE_CHANNEL).execute(p).await?;
-        }
-        Ok(())
-    }
-
-    /// On PostgreSQL, a connection that hears [`Store::notify_job_queued`] from any
+    /// On PostgreSQL, a connection that hears every job queued (by [`Store::insert_job`]) from any
     /// process; None on SQLite.
     pub async fn queue_listener(&self) -> Result<Option<QueueListener>> {
         if self.postgres_pool().is_none() {

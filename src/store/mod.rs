@@ -22,7 +22,8 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePo
 pub use books::{BookRecord, NewBook, PrintedBook};
 pub use clock::Clock;
 pub use jobs::{
-    Attempt, Claimed, Job, JobCount, JobState, Lease, NewJob, OnInsert, OnSuccess, Outcome, QueueListener, Tier,
+    Admission, Attempt, Claimed, Job, JobCount, JobState, Lease, NewJob, Occupancy, OnInsert, OnSuccess, Outcome,
+    QueueListener, Refusal, Tier,
 };
 pub use keys::ApiKey;
 pub use printruns::{NewPrintRun, PrintRunCopy, PrintRunRecord};
@@ -66,6 +67,9 @@ pub enum StoreError {
     Database(#[from] sqlx::Error),
     #[error("migrations: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    /// A job not queued: its admission's limits are reached.
+    #[error(transparent)]
+    Refused(#[from] Refusal),
     /// Stored data that does not parse (a bug or manual tampering), never user input.
     #[error("stored data is corrupt: {0}")]
     Corrupt(String),
@@ -102,6 +106,9 @@ pub struct Store {
     pool: Pool,
     url: String,
     clock: Clock,
+    /// PostgreSQL's `max_connections`: no more transactions than this can be in flight at
+    /// once, whatever the number of processes (0 on SQLite, whose writers take turns).
+    connections: i64,
 }
 
 impl Store {
@@ -125,7 +132,14 @@ impl Store {
         } else {
             return Err(StoreError::BadUrl(format!("{url:?} is neither sqlite://FILE nor postgres://…")));
         };
-        Ok(Store { pool, url: url.to_string(), clock: Clock::Database })
+        let connections = match &pool {
+            Pool::Postgres(p) => {
+                let setting: String = sqlx::query_scalar("SHOW max_connections").fetch_one(p).await?;
+                setting.parse().map_err(|_| StoreError::Corrupt(format!("max_connections is {setting:?}")))?
+            }
+            Pool::Sqlite(_) => 0,
+        };
+        Ok(Store { pool, url: url.to_string(), clock: Clock::Database, connections })
     }
 
     /// The same store with its times taken from `clock` instead of the database's (tests).

@@ -319,8 +319,9 @@ pub struct ServeArgs {
     #[arg(long, env = "PUZZLEPRESS_HEADER_TIMEOUT_SECS", default_value_t = 10.0)]
     pub header_timeout_secs: f64,
 
-    /// Seconds a kept-alive connection may wait for its next request before it is closed.
-    #[arg(long, env = "PUZZLEPRESS_IDLE_TIMEOUT_SECS", default_value_t = 60.0)]
+    /// Seconds a kept-alive connection may take from the end of a response to the end of
+    /// its next request's headers before it is closed.
+    #[arg(long, env = "PUZZLEPRESS_IDLE_TIMEOUT_SECS", default_value_t = 10.0)]
     pub idle_timeout_secs: f64,
 
     /// Connections open at once (default and maximum: the open-file limit less 128). At

@@ -127,7 +127,9 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send,
 ) {
     let mut builder = Builder::new(TokioExecutor::new());
-    builder.http1().timer(TokioTimer::new()).header_read_timeout(limits.header_timeout).max_buf_size(MAX_HEAD_BYTES);
+    // No hyper header timeout: the watch on requests in flight below covers the first
+    // request (from accept, which hyper's timer does not) and every later one.
+    builder.http1().max_buf_size(MAX_HEAD_BYTES);
     builder
         .http2()
         .timer(TokioTimer::new())

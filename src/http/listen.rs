@@ -242,3 +242,17 @@ pub async fn serve(
         tracing::warn!("open connections did not finish in time; closing them");
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_connection_bound_stays_below_the_open_file_limit() {
+        let (bound, files) = connection_bound(None);
+        let files = files.expect("the open-file limit is readable here");
+        assert_eq!(bound as u64, files.saturating_sub(RESERVED_FDS).clamp(16, 65_536));
+        assert_eq!(connection_bound(Some(10)).0, 10);
+        assert_eq!(connection_bound(Some(usize::MAX)).0 as u64, files.saturating_sub(RESERVED_FDS).max(16));
+    }
+}

@@ -320,16 +320,53 @@ pub struct ServeArgs {
     #[arg(long, env = "PUZZLEPRESS_LIMITS_FILE")]
     pub limits: Option<std::path::PathBuf>,
 
-    /// Seconds a client may take to send a request's headers before it is cut off.
+    /// Seconds a client may take from connecting to the end of its first request's headers
+    /// before it is cut off.
     #[arg(long, env = "PUZZLEPRESS_HEADER_TIMEOUT_SECS", default_value_t = 10.0)]
     pub header_timeout_secs: f64,
 
-    /// Seconds a request body may send nothing before it is abandoned with 408.
+    /// Seconds a kept-alive connection may take from the end of a response to the end of
+    /// its next request's headers before it is closed.
+    #[arg(long, env = "PUZZLEPRESS_IDLE_TIMEOUT_SECS", default_value_t = 10.0)]
+    pub idle_timeout_secs: f64,
+
+    /// Connections open at once (default and maximum: the open-file limit less 128). At
+    /// the bound the oldest connection with no request in flight is closed for a new one.
+    #[arg(long, env = "PUZZLEPRESS_MAX_CONNECTIONS")]
+    pub max_connections: Option<usize>,
+
+    /// Seconds a request body may take before the minimum rate applies; a body that
+    /// stalls this long is abandoned with 408.
     #[arg(long, env = "PUZZLEPRESS_BODY_TIMEOUT_SECS", default_value_t = 10.0)]
     pub body_timeout_secs: f64,
 
-    /// Requests without an API key per client address (IPv6: per /64) and minute; more
-    /// get 429 with Retry-After. Bursts of a quarter of it are allowed.
+    /// Bytes a second a request body must average after --body-timeout-secs (else 408).
+    #[arg(long, env = "PUZZLEPRESS_MIN_BODY_BYTES_PER_SEC", default_value_t = 4096)]
+    pub min_body_bytes_per_sec: u64,
+
+    /// Requests one API key may have in progress at once; more get 429.
+    #[arg(long, env = "PUZZLEPRESS_MAX_REQUESTS_PER_KEY", default_value_t = 128)]
+    pub max_requests_per_key: usize,
+
+    /// Requests one client address (IPv6: /64) without a valid key may have in progress
+    /// at once; more get 429.
+    #[arg(long, env = "PUZZLEPRESS_MAX_REQUESTS_PER_ADDRESS", default_value_t = 32)]
+    pub max_requests_per_address: usize,
+
+    /// Word list uploads one caller (key, or address without one) may have in progress at
+    /// once; more get 429.
+    #[arg(long, env = "PUZZLEPRESS_MAX_UPLOADS_PER_CALLER", default_value_t = 4)]
+    pub max_uploads_per_caller: usize,
+
+    /// Host names requests may be addressed to (the Host header), comma-separated; others
+    /// get 421 (DNS rebinding). IP addresses, localhost and the host of --lookup-url are
+    /// always allowed; `*` allows any. Default: this machine's host name when --bind is a
+    /// wildcard address.
+    #[arg(long, env = "PUZZLEPRESS_ALLOWED_HOSTS", value_delimiter = ',')]
+    pub allowed_hosts: Option<Vec<String>>,
+
+    /// Requests without a valid API key per client address (IPv6: per /64) and minute;
+    /// more get 429 with Retry-After. Bursts of a quarter of it are allowed.
     #[arg(long, env = "PUZZLEPRESS_ANONYMOUS_REQUESTS_PER_MINUTE", default_value_t = 300)]
     pub anonymous_requests_per_minute: u32,
 

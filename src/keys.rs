@@ -39,6 +39,11 @@ pub fn new_token() -> String {
     format!("{TOKEN_PREFIX}{hex}")
 }
 
+/// Whether `token` has the shape `new_token` gives (only such tokens can be keys).
+pub fn is_token_shaped(token: &str) -> bool {
+    token.strip_prefix(TOKEN_PREFIX).is_some_and(|hex| hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
 /// What is stored of a token. A fast hash is enough: tokens carry 256 random bits, so
 /// nothing can be guessed from the hash.
 pub fn token_hash(token: &str) -> String {

@@ -7,6 +7,10 @@ use anyhow::Context;
 use tokio::net::TcpListener;
 
 use crate::cli::ServeArgs;
+use crate::http::admission::CallerCaps;
+use crate::http::bodyrate::BodyRate;
+use crate::http::listen::ConnectionLimits;
+use crate::http::middleware::AllowedHosts;
 use crate::http::Quotas;
 use crate::http::{AppState, HttpLimits};
 use crate::jobs::pool::{self, PoolConfig, Shutdown};
@@ -56,13 +60,37 @@ fn seconds(what: &str, secs: f64) -> anyhow::Result<Duration> {
 pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let lease = seconds("--lease-secs", args.lease_secs)?;
     let grace = Duration::try_from_secs_f64(args.shutdown_grace_secs).context("--shutdown-grace-secs must be >= 0")?;
+    anyhow::ensure!(args.min_body_bytes_per_sec >= 1, "--min-body-bytes-per-sec must be at least 1");
+    anyhow::ensure!(
+        args.max_requests_per_key >= 1 && args.max_requests_per_address >= 1 && args.max_uploads_per_caller >= 1,
+        "--max-requests-per-key, --max-requests-per-address and --max-uploads-per-caller must be at least 1"
+    );
+    // IP addresses and localhost are always allowed; the names books send readers to too.
+    let lookup_host =
+        args.lookup_url.as_deref().and_then(|u| Some(axum::http::Uri::try_from(u).ok()?.host()?.to_string()));
+    let host_names = args.allowed_hosts.clone().unwrap_or_else(|| crate::http::middleware::own_host_names(args.bind));
     let limits = HttpLimits {
         request_timeout: seconds("--request-timeout-secs", args.request_timeout_secs)?,
-        body_timeout: seconds("--body-timeout-secs", args.body_timeout_secs)?,
+        body_rate: BodyRate {
+            grace: seconds("--body-timeout-secs", args.body_timeout_secs)?,
+            bytes_per_sec: args.min_body_bytes_per_sec,
+        },
         concurrency: args.max_concurrent_requests.max(1),
         anonymous_per_minute: args.anonymous_requests_per_minute,
+        per_caller: CallerCaps {
+            requests_per_key: args.max_requests_per_key,
+            requests_per_address: args.max_requests_per_address,
+            uploads_per_caller: args.max_uploads_per_caller,
+        },
+        hosts: AllowedHosts::new(host_names.into_iter().chain(lookup_host)),
     };
-    let header_timeout = seconds("--header-timeout-secs", args.header_timeout_secs)?;
+    anyhow::ensure!(args.max_connections != Some(0), "--max-connections must be at least 1");
+    let (max_connections, file_limit) = crate::http::listen::connection_bound(args.max_connections);
+    let connection_limits = ConnectionLimits {
+        header_timeout: seconds("--header-timeout-secs", args.header_timeout_secs)?,
+        idle_timeout: seconds("--idle-timeout-secs", args.idle_timeout_secs)?,
+        max_connections,
+    };
     anyhow::ensure!(args.anonymous_requests_per_minute >= 1, "--anonymous-requests-per-minute must be at least 1");
     anyhow::ensure!(args.max_attempts >= 1, "--max-attempts must be at least 1");
     anyhow::ensure!(args.queue_limit >= 1, "--queue-limit must be at least 1");
@@ -159,12 +187,22 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let listener = TcpListener::bind(args.bind).await.with_context(|| format!("binding {}", args.bind))?;
     let addr = listener.local_addr()?;
     tracing::info!(%addr, workers, backend = ?store.backend(), "puzzlepress listening");
+    tracing::info!(
+        max_connections,
+        open_file_limit = file_limit,
+        reserved = crate::http::listen::RESERVED_FDS,
+        allowed_hosts = %limits.hosts.names(),
+        "connection bound: at it, the oldest idle connection is closed for a new one"
+    );
+    if args.max_connections.is_some_and(|n| n > max_connections) {
+        tracing::warn!(max_connections, "--max-connections is above the open-file limit less the reserve; lowered");
+    }
     println!("puzzlepress listening on http://{addr}");
 
     let drain = shutdown.drain.clone();
     // Open requests get as long to finish as any request may take.
     let requests_drain = limits.request_timeout + Duration::from_secs(1);
-    crate::http::listen::serve(listener, app, header_timeout, requests_drain, async move {
+    crate::http::listen::serve(listener, app, connection_limits, requests_drain, async move {
         shutdown_signal().await;
         tracing::info!("shutting down: no new requests or jobs; running jobs may finish");
         drain.cancel();

@@ -48,7 +48,7 @@ fn a_declared_oversize_body_is_refused_at_once_and_a_stalled_body_times_out() {
     // Only the head is sent: a server that waited for the body would time out (408).
     let answer = raw(
         &server,
-        "POST /books HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 999999999\r\n\r\n",
+        "POST /books HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 999999999\r\n\r\n",
         Duration::from_secs(30),
     );
     assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
@@ -57,7 +57,7 @@ fn a_declared_oversize_body_is_refused_at_once_and_a_stalled_body_times_out() {
 
     let answer = raw(
         &server,
-        "POST /graycodes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{",
+        "POST /graycodes HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{",
         Duration::from_secs(30),
     );
     assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
@@ -70,7 +70,7 @@ fn a_client_that_never_finishes_its_headers_is_cut_off() {
     let server = Server::start(&db.url, &["--workers", "0", "--header-timeout-secs", "1"]);
     let started = Instant::now();
     // The read waits up to 30 s; the server closes the connection long before.
-    let answer = raw(&server, "GET /healthz HTTP/1.1\r\nHost: x\r\n", Duration::from_secs(30));
+    let answer = raw(&server, "GET /healthz HTTP/1.1\r\nHost: localhost\r\n", Duration::from_secs(30));
     assert!(!answer.contains("200 OK"), "{answer}");
     assert!(started.elapsed() < Duration::from_secs(25), "the connection was held open");
 }
@@ -80,7 +80,7 @@ async fn probes_answer_while_500_slow_connections_hold_requests() {
     let db = TestDb::sqlite();
     let server = Server::start(&db.url, &["--workers", "0", "--max-concurrent-requests", "500"]);
     let head =
-        "POST /graycodes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{";
+        "POST /graycodes HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{";
     let slow: Vec<TcpStream> = (0..500)
         .map(|_| {
             let mut s = TcpStream::connect(server.addr()).unwrap();
@@ -373,4 +373,254 @@ async fn publishers_list_their_own_books_newest_first_by_cursor() {
         assert_eq!((status, problem["field"].as_str()), (422, Some("cursor")), "{problem}");
     })
     .await;
+}
+
+/// Whether the server closes `stream` within `wait` (a read sees the end, or a reset).
+fn closed_within(mut stream: &TcpStream, wait: Duration) -> bool {
+    stream.set_read_timeout(Some(wait)).unwrap();
+    let mut buf = [0u8; 4096];
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) => return true,
+            Ok(_) => continue,
+            Err(e) => {
+                return !matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut);
+            }
+        }
+    }
+}
+
+#[test]
+fn connections_without_a_request_are_closed_from_accept_and_when_idle() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db.url, &["--workers", "0", "--header-timeout-secs", "1", "--idle-timeout-secs", "1"]);
+    // Not a byte sent: closed a header timeout after accept.
+    let started = Instant::now();
+    let silent = TcpStream::connect(server.addr()).unwrap();
+    assert!(closed_within(&silent, Duration::from_secs(10)), "a silent connection was held open");
+    assert!(started.elapsed() < Duration::from_secs(4), "{:?}", started.elapsed());
+    // A kept-alive connection whose client says nothing more: closed an idle timeout later.
+    let mut kept = TcpStream::connect(server.addr()).unwrap();
+    kept.write_all(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n").unwrap();
+    kept.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let mut buf = [0u8; 4096];
+    let n = kept.read(&mut buf).unwrap();
+    assert!(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 200"));
+    let idle = Instant::now();
+    assert!(closed_within(&kept, Duration::from_secs(10)), "an idle keep-alive connection was held open");
+    assert!(idle.elapsed() < Duration::from_secs(4), "{:?}", idle.elapsed());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn at_the_open_file_limit_silent_connections_make_room_and_the_probes_get_through() {
+    let db = TestDb::sqlite();
+    // 256 files: the bound is 128 connections; 400 silent ones would exhaust the files.
+    let server = Server::start_with_file_limit(&db.url, &["--workers", "0"], 256);
+    let silent: Vec<TcpStream> = (0..400).map(|_| TcpStream::connect(server.addr()).unwrap()).collect();
+    let client = reqwest::Client::builder().timeout(Duration::from_secs(3)).build().unwrap();
+    for probe in ["/healthz", "/readyz"] {
+        let started = Instant::now();
+        let response = client.get(server.url(probe)).send().await.unwrap_or_else(|e| panic!("{probe}: {e}"));
+        assert_eq!(response.status(), 200, "{probe}");
+        eprintln!("{probe} answered in {:?} with 400 silent connections", started.elapsed());
+    }
+    // The oldest silent connections were closed to make room: at most the bound stay open.
+    let closed = silent.iter().filter(|s| closed_within(s, Duration::from_millis(20))).count();
+    assert!(closed >= 400 - 128, "only {closed} of 400 silent connections were closed");
+}
+
+#[test]
+fn a_body_trickling_below_the_minimum_rate_gets_408() {
+    let db = TestDb::sqlite();
+    let server =
+        Server::start(&db.url, &["--workers", "0", "--body-timeout-secs", "1", "--min-body-bytes-per-sec", "100"]);
+    let mut stream = TcpStream::connect(server.addr()).unwrap();
+    stream
+        .write_all(
+            b"POST /wordlists HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/plain\r\nContent-Length: 1000000\r\n\r\n",
+        )
+        .unwrap();
+    // A byte every 250 ms: no pause is anywhere near --body-timeout-secs.
+    let mut writer = stream.try_clone().unwrap();
+    std::thread::spawn(move || {
+        for _ in 0..80 {
+            if writer.write_all(b"a").is_err() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(250));
+        }
+    });
+    let started = Instant::now();
+    stream.set_read_timeout(Some(Duration::from_secs(15))).unwrap();
+    let mut answer = Vec::new();
+    let mut buf = [0u8; 4096];
+    while let Ok(n @ 1..) = stream.read(&mut buf) {
+        answer.extend_from_slice(&buf[..n]);
+        if String::from_utf8_lossy(&answer).trim_end().ends_with('}') {
+            break;
+        }
+    }
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(problem_of(&answer)["detail"].as_str().unwrap().contains("minimum rate"), "{answer}");
+    // 1 s of grace and 100 bytes a second: the few bytes sent buy a few ms more.
+    assert!(started.elapsed() < Duration::from_secs(4), "{:?}", started.elapsed());
+}
+
+/// Sends a request head and the first byte of its body, and nothing more: the request
+/// holds its slots until its body times out.
+fn hold(server: &Server, path: &str, content_type: &str) -> TcpStream {
+    let mut s = TcpStream::connect(server.addr()).unwrap();
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: {content_type}\r\nContent-Length: 100000\r\n\r\n{{"
+    );
+    s.write_all(head.as_bytes()).unwrap();
+    s
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn one_caller_holds_only_its_share_of_the_request_slots_and_readyz_sees_them_all_taken() {
+    let db = TestDb::sqlite();
+    let server = Server::start(
+        &db.url,
+        &[
+            "--workers",
+            "0",
+            "--max-concurrent-requests",
+            "6",
+            "--max-requests-per-address",
+            "4",
+            "--max-uploads-per-caller",
+            "2",
+            "--body-timeout-secs",
+            "30",
+        ],
+    );
+    let settle = || tokio::time::sleep(Duration::from_millis(300));
+    // Two uploads held by 127.0.0.1; a third is refused at once.
+    let mut held = vec![hold(&server, "/wordlists", "text/plain"), hold(&server, "/wordlists", "text/plain")];
+    settle().await;
+    let response = common::client().post(server.url("/wordlists")).header("content-type", "text/plain").body("fox\n");
+    let response = response.send().await.unwrap();
+    assert_eq!(response.status(), 429);
+    assert!(response.headers().contains_key("retry-after"));
+    let problem: Value = response.json().await.unwrap();
+    assert!(problem["detail"].as_str().unwrap().contains("uploads in progress"), "{problem}");
+    // Two more requests of any kind; the fifth is refused at once.
+    held.push(hold(&server, "/graycodes", "application/json"));
+    held.push(hold(&server, "/graycodes", "application/json"));
+    settle().await;
+    let started = Instant::now();
+    let response = common::client().get(server.url("/books/NCB5919RTQP/answer")).send().await.unwrap();
+    assert_eq!(response.status(), 429);
+    assert!(started.elapsed() < Duration::from_secs(1));
+    let problem: Value = response.json().await.unwrap();
+    assert!(problem["detail"].as_str().unwrap().contains("requests in progress"), "{problem}");
+    // Another caller is served meanwhile, and the service is ready.
+    let other = reqwest::Client::builder()
+        .local_address("127.0.0.2".parse::<std::net::IpAddr>().ok())
+        .timeout(Duration::from_secs(3))
+        .build()
+        .unwrap();
+    let response = other.get(server.url("/books/NCB5919RTQP/answer")).send().await.unwrap();
+    assert_eq!(response.status(), 404);
+    assert_eq!(common::client().get(server.url("/readyz")).send().await.unwrap().status(), 200);
+    // The other caller takes the last two slots: /readyz reports that none is free.
+    for _ in 0..2 {
+        let s = tokio::net::TcpSocket::new_v4().unwrap();
+        s.bind("127.0.0.2:0".parse().unwrap()).unwrap();
+        let mut s = s.connect(server.addr().parse().unwrap()).await.unwrap().into_std().unwrap();
+        s.set_nonblocking(false).unwrap();
+        s.write_all(
+            b"POST /graycodes HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{",
+        )
+        .unwrap();
+        held.push(s);
+    }
+    settle().await;
+    let response = common::client().get(server.url("/readyz")).send().await.unwrap();
+    assert_eq!(response.status(), 503);
+    let problem: Value = response.json().await.unwrap();
+    assert!(problem["detail"].as_str().unwrap().contains("request slot"), "{problem}");
+    assert_eq!(common::client().get(server.url("/healthz")).send().await.unwrap().status(), 200);
+    // Slots come back when their requests end.
+    drop(held);
+    let started = Instant::now();
+    while common::client().get(server.url("/readyz")).send().await.unwrap().status() != 200 {
+        assert!(started.elapsed() < Duration::from_secs(5), "the slots did not come back");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_malformed_or_unknown_token_counts_as_anonymous_for_the_rate_limit() {
+    let db = TestDb::sqlite();
+    let token = {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_puzzlepress"))
+            .args(["keys", "create", "--name", "p", "--database-url", &db.url])
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap().trim().to_string()
+    };
+    let server =
+        Server::start_with_env(&db.url, &["--workers", "0"], &[("PUZZLEPRESS_ANONYMOUS_REQUESTS_PER_MINUTE", "20")]);
+    let unknown = format!("Bearer pp_{}", "0".repeat(64));
+    // A key's shape, but no key's token.
+    let near = format!("Bearer {}", token.replace('a', "b"));
+    let headers = ["x", "Bearer", "Bearer nonsense", unknown.as_str(), near.as_str(), "Basic dXNlcjpwYXNz"];
+    // Answer look-ups need no key: every one of these shares the address's budget.
+    let mut statuses = Vec::new();
+    for value in headers.iter().cycle().take(12) {
+        let response = common::client()
+            .get(server.url("/books/NCB5919RTQP/answer"))
+            .header("authorization", *value)
+            .send()
+            .await
+            .unwrap();
+        statuses.push(response.status().as_u16());
+    }
+    assert_eq!(statuses.iter().filter(|s| **s == 404).count(), 5, "{statuses:?}");
+    assert!(statuses[5..].iter().all(|s| *s == 429), "{statuses:?}");
+    // A route that does need a key: the same budget, already spent.
+    let response = common::client().get(server.url("/books")).header("authorization", "x").send().await.unwrap();
+    assert_eq!(response.status(), 429);
+    // The valid key is not limited.
+    for _ in 0..12 {
+        let response =
+            common::client().get(server.url("/books/NCB5919RTQP/answer")).bearer_auth(&token).send().await.unwrap();
+        assert_eq!(response.status(), 404);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn unfit_request_ids_are_replaced_and_unknown_hosts_refused() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db.url, &["--workers", "0", "--allowed-hosts", "books.example"]);
+    let id_of = |id: String| {
+        let request = common::client().get(server.url("/healthz")).header("x-request-id", id);
+        async move { request.send().await.unwrap().headers()["x-request-id"].to_str().unwrap().to_string() }
+    };
+    assert_eq!(id_of("order-4711".into()).await, "order-4711");
+    let uuid = |id: &str| id.len() == 36 && id.bytes().all(|b| b.is_ascii_hexdigit() || b == b'-');
+    for unfit in ["a".repeat(201), "two words".into(), "tab\there".into()] {
+        let id = id_of(unfit.clone()).await;
+        assert!(uuid(&id), "{unfit:?} became {id:?}");
+    }
+    // DNS rebinding: a name that is not this server's is refused; addresses, localhost and
+    // the configured names are served.
+    let port = server.addr().rsplit_once(':').unwrap().1.to_string();
+    for (host, status) in [
+        ("evil.example".to_string(), 421),
+        (format!("evil.example:{port}"), 421),
+        (format!("localhost:{port}"), 200),
+        (format!("127.0.0.1:{port}"), 200),
+        (format!("books.example:{port}"), 200),
+        ("BOOKS.EXAMPLE.".to_string(), 200),
+    ] {
+        let response = raw(&server, &format!("GET /healthz HTTP/1.1\r\nHost: {host}\r\n\r\n"), Duration::from_secs(5));
+        assert!(response.starts_with(&format!("HTTP/1.1 {status}")), "{host}: {response}");
+        if status == 421 {
+            assert!(problem_of(&response)["detail"].as_str().unwrap().contains("--allowed-hosts"), "{response}");
+        }
+    }
 }

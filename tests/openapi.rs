@@ -12,6 +12,9 @@ use std::time::Duration;
 use axum::body::Body;
 use axum::http::{header, Request};
 use common::TestDb;
+use puzzlepress::http::admission::CallerCaps;
+use puzzlepress::http::bodyrate::BodyRate;
+use puzzlepress::http::middleware::AllowedHosts;
 use puzzlepress::http::{AppState, HttpLimits, Quotas};
 use puzzlepress::jobs::{Queue, QueueLimits, Wake};
 use puzzlepress::metrics::Metrics;
@@ -122,9 +125,11 @@ async fn app(db: &TestDb) -> axum::Router {
     };
     let limits = HttpLimits {
         request_timeout: Duration::from_secs(30),
-        body_timeout: Duration::from_secs(10),
+        body_rate: BodyRate { grace: Duration::from_secs(10), bytes_per_sec: 4096 },
         concurrency: 64,
         anonymous_per_minute: 100_000,
+        per_caller: CallerCaps { requests_per_key: 64, requests_per_address: 64, uploads_per_caller: 4 },
+        hosts: AllowedHosts::new([]),
     };
     puzzlepress::http::router(state, &limits)
 }

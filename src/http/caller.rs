@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
+use axum::http::HeaderMap;
 
 use super::error::ApiError;
 use super::{AppState, Quotas};
@@ -111,28 +112,34 @@ impl KeyPresence {
     }
 }
 
+/// The token of an `Authorization: Bearer TOKEN` header; None without one (no header, or
+/// one holding something else).
+pub fn bearer_token(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(AUTHORIZATION)?
+        .to_str()
+        .ok()
+        .and_then(|v| v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")))
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+}
+
 impl FromRequestParts<AppState> for Caller {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
         let closed = state.key_presence.any(&state.store).await?;
-        let Some(value) = parts.headers.get(AUTHORIZATION) else {
+        if !parts.headers.contains_key(AUTHORIZATION) {
             let address = parts
                 .extensions
                 .get::<ConnectInfo<SocketAddr>>()
                 .map(|ConnectInfo(addr)| addr.ip().to_string())
                 .unwrap_or_else(|| "unknown".into());
             return Ok(Caller { identity: Identity::Anonymous { address }, closed });
-        };
-        let token = value
-            .to_str()
-            .ok()
-            .and_then(|v| v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")))
-            .map(str::trim)
-            .filter(|t| !t.is_empty())
-            .ok_or_else(|| ApiError::Unauthorized {
-                detail: "send the API key as Authorization: Bearer TOKEN".into(),
-            })?;
+        }
+        let token = bearer_token(&parts.headers).ok_or_else(|| ApiError::Unauthorized {
+            detail: "send the API key as Authorization: Bearer TOKEN".into(),
+        })?;
         let key = state
             .store
             .api_key_by_hash(&token_hash(token))

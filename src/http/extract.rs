@@ -82,15 +82,18 @@ fn too_large(detail: &str) -> ApiError {
 
 /// What a failed body read means for the client, found in the error's source chain: the
 /// body-limit layer's error (a chunked body past the limit, 413 with `too_large_detail`) or
-/// the body timeout (408). `None` for anything else (a broken connection).
+/// the minimum body rate (408). `None` for anything else (a broken connection).
 pub fn body_error(error: &(dyn std::error::Error + 'static), too_large_detail: &str) -> Option<ApiError> {
     let mut source = Some(error);
     while let Some(e) = source {
         if e.is::<http_body_util::LengthLimitError>() {
             return Some(too_large(too_large_detail));
         }
-        if e.is::<tower_http::timeout::TimeoutError>() {
-            return Some(ApiError::TooSlow { detail: "the request body stopped arriving; send it at once".into() });
+        if e.is::<super::bodyrate::TooSlow>() {
+            return Some(ApiError::TooSlow {
+                detail: "the request body stopped arriving, or came more slowly than the minimum rate; send it at once"
+                    .into(),
+            });
         }
         source = e.source();
     }

@@ -1,10 +1,12 @@
 //! Liveness, readiness, metrics and the API description.
 
+use std::sync::Arc;
+
 use axum::extract::State;
 use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::get;
-use axum::{Json, Router};
+use axum::{Extension, Json, Router};
 use serde::Serialize;
 
 use super::caller::Caller;
@@ -15,6 +17,10 @@ use super::AppState;
 pub fn probes() -> Router<AppState> {
     Router::new().route("/healthz", get(healthz)).route("/readyz", get(readyz))
 }
+
+/// The request slots the guarded routes share (`HttpLimits::concurrency`).
+#[derive(Clone)]
+pub struct RequestSlots(pub Arc<tokio::sync::Semaphore>);
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/metrics", get(metrics)).route("/openapi.yaml", get(openapi_yaml))
@@ -42,13 +48,21 @@ pub(crate) async fn healthz() -> Json<Status> {
     get,
     path = "/readyz",
     tag = "service",
-    summary = "The database is reachable.",
+    summary = "The database is reachable and requests can be served.",
+    description = "503 while the database is unreachable, or while every request slot \
+                   (`--max-concurrent-requests`) is taken and new requests would wait.",
     responses(
         (status = 200, description = "Ready.", body = Status),
         (status = 503, response = super::openapi::Unavailable),
     )
 )]
-pub(crate) async fn readyz(State(state): State<AppState>) -> Result<Json<Status>, ApiError> {
+pub(crate) async fn readyz(
+    State(state): State<AppState>,
+    Extension(RequestSlots(slots)): Extension<RequestSlots>,
+) -> Result<Json<Status>, ApiError> {
+    if slots.available_permits() == 0 {
+        return Err(ApiError::Unavailable { detail: "every request slot is taken".into(), retry_after: 1 });
+    }
     state
         .store
         .ping()

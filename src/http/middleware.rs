@@ -1,21 +1,19 @@
 //! Cross-cutting request handling: tracing with the request id, request metrics, and
 //! problem+json bodies for errors produced outside handlers (405, timeouts, …), security
-//! headers, cross-site refusal and the anonymous rate limit.
+//! headers, cross-site refusal and the hosts a request may name.
 
-use std::net::{IpAddr, Ipv6Addr, SocketAddr};
-use std::num::NonZeroU32;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
-use axum::extract::{ConnectInfo, MatchedPath, Request, State};
+use axum::extract::{MatchedPath, Request, State};
 use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use tower_http::classify::{ServerErrorsAsFailures, SharedClassifier};
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
-use super::error::{problem, ApiError, PROBLEM_JSON};
+use super::error::{problem, PROBLEM_JSON};
 use crate::metrics::Metrics;
 
 /// A span per request carrying the `x-request-id` set by the request-id layer.
@@ -27,6 +25,23 @@ pub fn trace_layer() -> TraceLayer<SharedClassifier<ServerErrorsAsFailures>, imp
             tracing::info_span!("request", method = %req.method(), path = %req.uri().path(), request_id)
         })
         .on_response(DefaultOnResponse::new().level(Level::INFO))
+}
+
+/// Longest `x-request-id` taken from a client; longer ones, and ones with anything but
+/// visible ASCII, are replaced by a generated id (they end up in every log line).
+const MAX_REQUEST_ID: usize = 200;
+
+/// Drops an unfit `x-request-id`, so that the request-id layer generates one.
+pub async fn sane_request_id(mut req: Request, next: Next) -> Response {
+    let unfit = req
+        .headers()
+        .get_all("x-request-id")
+        .iter()
+        .any(|v| v.len() > MAX_REQUEST_ID || v.is_empty() || !v.as_bytes().iter().all(u8::is_ascii_graphic));
+    if unfit {
+        req.headers_mut().remove("x-request-id");
+    }
+    next.run(req).await
 }
 
 pub async fn count_requests(State(metrics): State<Arc<Metrics>>, req: Request, next: Next) -> Response {
@@ -162,55 +177,118 @@ fn origin_host(origin: &[u8]) -> Option<&[u8]> {
     Some(rest.trim_end_matches('/').as_bytes())
 }
 
-/// The anonymous request budget: a token bucket per client network (IPv4 address, IPv6
-/// /64), so serials cannot be scanned and one client cannot crowd out the rest.
-pub struct AnonymousRate {
-    limiter: governor::DefaultKeyedRateLimiter<IpAddr>,
-    checks: AtomicU64,
+/// The host names requests may be addressed to. A web page on an attacker's domain whose
+/// name is made to resolve to this server's address (DNS rebinding) reaches it with the
+/// attacker's name in `Host`: such requests are refused. IP addresses are always allowed
+/// (rebinding needs a name), as are `localhost` and the configured names.
+#[derive(Debug, Clone)]
+pub struct AllowedHosts {
+    /// `*` was configured: every host.
+    any: bool,
+    /// Lower case, without a port or a final dot.
+    names: Vec<String>,
 }
 
-impl AnonymousRate {
-    pub fn per_minute(n: u32) -> AnonymousRate {
-        let n = NonZeroU32::new(n).unwrap_or(NonZeroU32::MIN);
-        // A burst of a quarter of the minute's budget: a page and its scripts load at once.
-        let burst = NonZeroU32::new((n.get() / 4).max(1)).unwrap_or(NonZeroU32::MIN);
-        AnonymousRate {
-            limiter: governor::RateLimiter::keyed(governor::Quota::per_minute(n).allow_burst(burst)),
-            checks: AtomicU64::new(0),
-        }
-    }
-
-    /// `Err(seconds to wait)` when `address` is over its budget.
-    fn check(&self, address: IpAddr) -> Result<(), u64> {
-        let key = match address {
-            IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-                Some(v4) => IpAddr::V4(v4),
-                None => IpAddr::V6(Ipv6Addr::from(v6.to_bits() & !((1u128 << 64) - 1))),
-            },
-            v4 => v4,
-        };
-        // Forget idle clients now and then, so the table stays the size of the active set.
-        if self.checks.fetch_add(1, Ordering::Relaxed) % 4096 == 4095 {
-            self.limiter.retain_recent();
-        }
-        self.limiter.check_key(&key).map_err(|not_until| {
-            let wait = not_until.wait_time_from(governor::clock::Clock::now(&governor::clock::DefaultClock::default()));
-            wait.as_secs() + 1
-        })
-    }
-}
-
-/// 429 with `Retry-After` for anonymous clients over their budget.
-pub async fn anonymous_rate(State(rate): State<Arc<AnonymousRate>>, req: Request, next: Next) -> Response {
-    let address = req.extensions().get::<ConnectInfo<SocketAddr>>().map(|ConnectInfo(a)| a.ip());
-    if let (false, Some(address)) = (req.headers().contains_key(header::AUTHORIZATION), address) {
-        if let Err(wait) = rate.check(address) {
-            return ApiError::TooMany {
-                detail: "too many requests without an API key from your address; slow down".into(),
-                retry_after: wait,
+impl AllowedHosts {
+    /// `configured` (a `*` among them allows every host) and `localhost`.
+    pub fn new(configured: impl IntoIterator<Item = String>) -> AllowedHosts {
+        let mut names = vec!["localhost".to_string()];
+        let mut any = false;
+        for name in configured {
+            let name = name.trim().trim_end_matches('.').to_ascii_lowercase();
+            match name.as_str() {
+                "" => {}
+                "*" => any = true,
+                _ => names.push(name),
             }
-            .into_response();
+        }
+        names.sort();
+        names.dedup();
+        AllowedHosts { any, names }
+    }
+
+    /// Whether a request naming `host` (`name[:port]`, `[v6]:port`) is served.
+    pub fn allows(&self, host: &str) -> bool {
+        if self.any {
+            return true;
+        }
+        let name =
+            match host.strip_prefix('[') {
+                Some(rest) => rest.split(']').next().unwrap_or(""),
+                None => host.rsplit_once(':').map_or(host, |(name, port)| {
+                    if port.bytes().all(|b| b.is_ascii_digit()) {
+                        name
+                    } else {
+                        host
+                    }
+                }),
+            };
+        let name = name.trim_end_matches('.').to_ascii_lowercase();
+        name.parse::<IpAddr>().is_ok() || self.names.contains(&name)
+    }
+
+    pub fn names(&self) -> String {
+        if self.any {
+            "*".into()
+        } else {
+            self.names.join(", ")
         }
     }
-    next.run(req).await
+}
+
+/// 421 for requests whose `Host` (or HTTP/2 authority) names a host this server does not
+/// answer for; requests that name none (HTTP/1.0) pass.
+pub async fn allowed_hosts(State(hosts): State<Arc<AllowedHosts>>, req: Request, next: Next) -> Response {
+    let refused = match req.headers().get(header::HOST) {
+        Some(value) => match value.to_str() {
+            Ok(host) => (!hosts.allows(host)).then(|| host.chars().take(100).collect::<String>()),
+            Err(_) => Some("(not text)".to_string()),
+        },
+        None => req.uri().authority().filter(|a| !hosts.allows(a.as_str())).map(|a| a.to_string()),
+    };
+    match refused {
+        None => next.run(req).await,
+        Some(host) => problem(
+            StatusCode::MISDIRECTED_REQUEST,
+            "Misdirected Request",
+            &format!(
+                "this server does not answer for the host {host:?}; its operator can allow it with --allowed-hosts"
+            ),
+            None,
+        ),
+    }
+}
+
+/// The address a server listening on `bind` is known by, for `AllowedHosts`: its own
+/// host name when it listens on every interface (IP addresses are allowed anyway).
+pub fn own_host_names(bind: SocketAddr) -> Vec<String> {
+    if !bind.ip().is_unspecified() {
+        return Vec::new();
+    }
+    std::fs::read_to_string("/proc/sys/kernel/hostname").map(|h| vec![h.trim().to_string()]).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hosts_are_matched_without_port_case_or_final_dot_and_addresses_always_pass() {
+        let hosts = AllowedHosts::new(["Books.Example.com".to_string()]);
+        for host in [
+            "localhost",
+            "localhost:8080",
+            "books.example.com:443",
+            "BOOKS.example.com.",
+            "127.0.0.1:9",
+            "[::1]:80",
+            "10.1.2.3",
+        ] {
+            assert!(hosts.allows(host), "{host}");
+        }
+        for host in ["evil.example", "evil.example:8080", "books.example.com.evil.example", "localhost.evil", ""] {
+            assert!(!hosts.allows(host), "{host}");
+        }
+        assert!(AllowedHosts::new(["*".to_string()]).allows("evil.example"));
+    }
 }

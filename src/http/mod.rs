@@ -1,6 +1,8 @@
 //! The HTTP API: one module per resource, each exposing `router()`. Handlers only parse,
 //! validate, enqueue and serialize; the work happens in `jobs` and `puzzles`.
 
+pub mod admission;
+pub mod bodyrate;
 mod books;
 pub mod caller;
 mod crosswords;
@@ -11,7 +13,7 @@ mod graycodes;
 mod health;
 mod jobs;
 pub mod listen;
-mod middleware;
+pub mod middleware;
 mod oneup;
 pub mod openapi;
 mod pages;
@@ -29,11 +31,11 @@ use std::time::Duration;
 
 use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
-use axum::Router;
+use axum::{Extension, Router};
 use tower::ServiceBuilder;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
-use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutLayer};
+use tower_http::timeout::TimeoutLayer;
 
 use crate::jobs::{Queue, TierLimits};
 use crate::metrics::Metrics;
@@ -74,12 +76,17 @@ pub struct Quotas {
 pub struct HttpLimits {
     /// A request must be answered within this (else 408).
     pub request_timeout: Duration,
-    /// A request body that sends nothing for this long is abandoned (408).
-    pub body_timeout: Duration,
+    /// How fast request bodies must arrive (else 408).
+    pub body_rate: bodyrate::BodyRate,
     /// Requests handled at once; more wait their turn.
     pub concurrency: usize,
-    /// Requests without a key, per client address and minute (answer look-ups included).
+    /// Requests without a valid key, per client network and minute (answer look-ups
+    /// included).
     pub anonymous_per_minute: u32,
+    /// Requests and uploads in progress per caller.
+    pub per_caller: admission::CallerCaps,
+    /// The hosts requests may name.
+    pub hosts: middleware::AllowedHosts,
 }
 
 pub fn router(state: AppState, limits: &HttpLimits) -> Router {
@@ -96,40 +103,47 @@ pub fn router(state: AppState, limits: &HttpLimits) -> Router {
         .merge(pages::router());
     #[cfg(feature = "test-jobs")]
     let api = api.merge(testing::router());
-    // One rate limiter and one concurrency limit for every guarded route.
-    let rate = Arc::new(middleware::AnonymousRate::per_minute(limits.anonymous_per_minute));
-    let concurrency = tower::limit::GlobalConcurrencyLimitLayer::new(limits.concurrency);
+    // One admission (rate limit, per-caller slots) and one concurrency limit for every
+    // guarded route; /readyz reports when the request slots are all taken.
+    let gate = Arc::new(admission::Admission::new(state.store.clone(), limits.anonymous_per_minute, limits.per_caller));
+    let slots = Arc::new(tokio::sync::Semaphore::new(limits.concurrency));
+    let concurrency = tower::limit::GlobalConcurrencyLimitLayer::with_semaphore(slots.clone());
     let guard = |routes: Router<AppState>, body_limit: usize, timeout: Duration| {
         routes.layer(
             ServiceBuilder::new()
-                .layer(axum::middleware::from_fn_with_state(rate.clone(), middleware::anonymous_rate))
+                .layer(axum::middleware::from_fn_with_state(gate.clone(), admission::admit))
                 .layer(axum::middleware::from_fn(middleware::same_site_only))
+                .layer(axum::middleware::from_fn_with_state(limits.body_rate, bodyrate::min_body_rate))
                 // A declared length above the limit is refused before the body is read.
                 .layer(RequestBodyLimitLayer::new(body_limit))
                 .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, timeout))
-                .layer(RequestBodyTimeoutLayer::new(limits.body_timeout))
                 .layer(concurrency.clone()),
         )
     };
     let api = guard(api.layer(DefaultBodyLimit::max(BODY_LIMIT)), BODY_LIMIT, limits.request_timeout);
-    // Word lists stream up to 64 MiB: their own body limit, and time to send it.
-    let uploads = guard(wordlists::router(), wordlists::MAX_BYTES, limits.request_timeout.max(UPLOAD_TIMEOUT));
+    // Word lists stream up to 64 MiB: their own body limit, time to send it, and a cap on
+    // each caller's uploads at once.
+    let uploads =
+        wordlists::router().layer(axum::middleware::from_fn_with_state(gate.clone(), admission::admit_upload));
+    let uploads = guard(uploads, wordlists::MAX_BYTES, limits.request_timeout.max(UPLOAD_TIMEOUT));
     // The probes stay outside the limits above: they answer while slow or abusive clients
     // hold every request slot.
     Router::new()
-        .merge(health::probes())
+        .merge(health::probes().layer(Extension(health::RequestSlots(slots))))
         .merge(api)
         .merge(uploads)
         .fallback(|| async { ApiError::not_found("no such route; see /openapi.yaml for the API") })
         .with_state(state)
         .layer(
             ServiceBuilder::new()
+                .layer(axum::middleware::from_fn(middleware::sane_request_id))
                 .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
                 .layer(PropagateRequestIdLayer::x_request_id())
                 .layer(middleware::trace_layer())
                 .layer(axum::middleware::from_fn_with_state(metrics, middleware::count_requests))
                 .layer(axum::middleware::from_fn(middleware::security_headers))
                 .layer(axum::middleware::from_fn(middleware::problem_bodies))
-                .layer(axum::middleware::from_fn(middleware::head_limits)),
+                .layer(axum::middleware::from_fn(middleware::head_limits))
+                .layer(axum::middleware::from_fn_with_state(Arc::new(limits.hosts.clone()), middleware::allowed_hosts)),
         )
 }

@@ -118,7 +118,18 @@ impl Server {
 
     /// `start` with extra environment variables (the book secret is only taken from there).
     pub fn start_with_env(db_url: &str, args: &[&str], env: &[(&str, &str)]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_puzzlepress"))
+        Server::spawn(Command::new(env!("CARGO_BIN_EXE_puzzlepress")), db_url, args, env)
+    }
+
+    /// `start` under an open-file limit of `files` (soft and hard, set by the shell).
+    pub fn start_with_file_limit(db_url: &str, args: &[&str], files: u32) -> Server {
+        let mut shell = Command::new("sh");
+        shell.args(["-c", &format!("ulimit -n {files} && exec \"$0\" \"$@\""), env!("CARGO_BIN_EXE_puzzlepress")]);
+        Server::spawn(shell, db_url, args, &[])
+    }
+
+    fn spawn(mut command: Command, db_url: &str, args: &[&str], env: &[(&str, &str)]) -> Server {
+        let mut child = command
             .arg("serve")
             .args(["--bind", "127.0.0.1:0", "--database-url", db_url])
             .args(args)

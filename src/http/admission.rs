@@ -19,7 +19,7 @@ use axum::response::{IntoResponse, Response};
 use super::caller::bearer_token;
 use super::error::ApiError;
 use crate::keys::{is_token_shaped, token_hash};
-use crate::store::Store;
+use crate::store::{ApiKey, Store};
 
 /// Who a request counts against.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -73,25 +73,31 @@ impl Admission {
     }
 
     /// Who a request from `address` with these headers counts as.
-    async fn who(&self, address: Option<SocketAddr>, token: Option<String>) -> Who {
-        let Some(address) = address else {
-            return Who::Unknown;
+    /// Who is asking, and what their token was found to be (None when it was not looked
+    /// up, or the look-up failed).
+    async fn who(&self, address: Option<SocketAddr>, token: Option<String>) -> (Who, Option<KeyLookup>) {
+        let looked_up = match &token {
+            Some(token) => self.keys.key(&self.store, token).await.map(KeyLookup),
+            None => None,
         };
-        if let Some(token) = token {
-            if let Some(id) = self.keys.key_id(&self.store, &token).await {
-                return Who::Key(id);
-            }
+        let Some(address) = address else {
+            return (Who::Unknown, looked_up);
+        };
+        if let Some(KeyLookup(Some(key))) = &looked_up {
+            return (Who::Key(key.id.clone()), looked_up);
         }
-        Who::Network(client_network(address.ip()))
+        (Who::Network(client_network(address.ip())), looked_up)
     }
 }
 
-/// Admits a request: 429 with `Retry-After` for a caller without a valid key over its
-/// network's budget, or for any caller already holding its share of request slots. The
-/// caller is left in the request's extensions for `admit_upload`.
+/// The key a request's token was found to be (None: no such key, or revoked), from the
+/// cache below: the `Caller` extractor takes it instead of looking the token up again.
+#[derive(Debug, Clone)]
+pub struct KeyLookup(pub Option<ApiKey>);
+
 pub async fn admit(State(admission): State<Arc<Admission>>, mut req: Request, next: Next) -> Response {
     let address = req.extensions().get::<ConnectInfo<SocketAddr>>().map(|ConnectInfo(a)| *a);
-    let who = admission.who(address, bearer_token(req.headers()).map(str::to_owned)).await;
+    let (who, looked_up) = admission.who(address, bearer_token(req.headers()).map(str::to_owned)).await;
     if let Who::Network(network) = &who {
         if let Err(wait) = admission.rate.check(*network) {
             return ApiError::TooMany {
@@ -112,6 +118,9 @@ pub async fn admit(State(admission): State<Arc<Admission>>, mut req: Request, ne
         .into_response();
     };
     req.extensions_mut().insert(who);
+    if let Some(looked_up) = looked_up {
+        req.extensions_mut().insert(looked_up);
+    }
     next.run(req).await
 }
 
@@ -187,27 +196,28 @@ impl Drop for Slot {
 /// Which tokens are valid keys, looked up at most once a second per token: revoking a
 /// key takes effect within a second, as for `caller::KeyPresence`.
 #[derive(Default)]
-struct KeyCache(Mutex<HashMap<String, (Instant, Option<String>)>>);
+struct KeyCache(Mutex<HashMap<String, (Instant, Option<ApiKey>)>>);
 
 /// Tokens remembered at once; the table is emptied of stale entries (or wholly) when full.
 const KEY_CACHE_ENTRIES: usize = 4096;
 const KEY_CACHE_TTL: Duration = Duration::from_secs(1);
 
 impl KeyCache {
-    /// The id of the valid key `token` is, if it is one. Tokens that cannot be keys are
-    /// not looked up; a failed look-up counts as no key (the handler reports the error).
-    async fn key_id(&self, store: &Store, token: &str) -> Option<String> {
+    /// The valid key `token` is (Some(None) when it is none). Tokens that cannot be keys
+    /// are not looked up; None when the look-up failed (the request counts as anonymous,
+    /// and the handler looks again to report the error).
+    async fn key(&self, store: &Store, token: &str) -> Option<Option<ApiKey>> {
         if !is_token_shaped(token) {
-            return None;
+            return Some(None);
         }
         let hash = token_hash(token);
-        if let Some((at, id)) = self.lock().get(&hash) {
+        if let Some((at, key)) = self.lock().get(&hash) {
             if at.elapsed() < KEY_CACHE_TTL {
-                return id.clone();
+                return Some(key.clone());
             }
         }
-        let id = match store.api_key_by_hash(&hash).await {
-            Ok(key) => key.map(|k| k.id),
+        let key = match store.api_key_by_hash(&hash).await {
+            Ok(key) => key,
             Err(e) => {
                 tracing::debug!(error = %e, "key look-up failed; the request counts as anonymous");
                 return None;
@@ -220,11 +230,11 @@ impl KeyCache {
                 known.clear();
             }
         }
-        known.insert(hash, (Instant::now(), id.clone()));
-        id
+        known.insert(hash, (Instant::now(), key.clone()));
+        Some(key)
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, (Instant, Option<String>)>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, (Instant, Option<ApiKey>)>> {
         self.0.lock().unwrap_or_else(|e| e.into_inner())
     }
 }

@@ -13,6 +13,7 @@ use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 use axum::http::HeaderMap;
 
+use super::admission::KeyLookup;
 use super::error::ApiError;
 use super::{AppState, Quotas};
 use crate::jobs::{Submitter, Tier};
@@ -140,11 +141,12 @@ impl FromRequestParts<AppState> for Caller {
         let token = bearer_token(&parts.headers).ok_or_else(|| ApiError::Unauthorized {
             detail: "send the API key as Authorization: Bearer TOKEN".into(),
         })?;
-        let key = state
-            .store
-            .api_key_by_hash(&token_hash(token))
-            .await?
-            .ok_or_else(|| ApiError::Unauthorized { detail: "this API key is unknown or revoked".into() })?;
+        // Looked up by the admission layer already (at most a second ago), as a rule.
+        let key = match parts.extensions.get::<KeyLookup>() {
+            Some(KeyLookup(key)) => key.clone(),
+            None => state.store.api_key_by_hash(&token_hash(token)).await?,
+        };
+        let key = key.ok_or_else(|| ApiError::Unauthorized { detail: "this API key is unknown or revoked".into() })?;
         let role = Role::parse(&key.role)
             .ok_or_else(|| ApiError::Internal(format!("key {} has role {:?}", key.name, key.role)))?;
         Ok(Caller { identity: Identity::Key { id: key.id, name: key.name, role }, closed })

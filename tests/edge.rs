@@ -624,3 +624,56 @@ async fn unfit_request_ids_are_replaced_and_unknown_hosts_refused() {
         }
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_crowd_without_keys_fills_only_its_share_of_the_queue_and_quotas_hold_under_concurrency() {
+    on_both(|db| async move {
+        let token = {
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_puzzlepress"))
+                .args(["keys", "create", "--name", "p", "--database-url", &db.url])
+                .output()
+                .unwrap();
+            String::from_utf8(out.stdout).unwrap().trim().to_string()
+        };
+        let server = Server::start(
+            &db.url,
+            &["--workers", "0", "--queue-limit", "40", "--jobs-per-address", "3", "--jobs-per-key", "6"],
+        );
+        // Fourteen addresses without a key queue three Gray-code jobs each: 42 against a
+        // queue of 40, of which half (20) is theirs.
+        let mut statuses = Vec::new();
+        for a in 0..14 {
+            let client = reqwest::Client::builder()
+                .local_address(format!("127.0.1.{}", 10 + a).parse::<std::net::IpAddr>().ok())
+                .build()
+                .unwrap();
+            for _ in 0..3 {
+                let body = json!({"bits": 3, "length": 8, "start_at_zero": true, "limit": 10});
+                let response = client.post(server.url("/graycodes")).json(&body).send().await.unwrap();
+                statuses.push(response.status().as_u16());
+                if response.status() == 503 {
+                    let problem: Value = response.json().await.unwrap();
+                    assert!(problem["detail"].as_str().unwrap().contains("without an API key"), "{problem}");
+                }
+            }
+        }
+        assert_eq!(statuses.iter().filter(|s| **s == 202).count(), 20, "{statuses:?}");
+        assert_eq!(statuses.iter().filter(|s| **s == 503).count(), 22, "{statuses:?}");
+        // A key holder's twenty orders at once against a quota of six: six books, no more.
+        let mut orders = tokio::task::JoinSet::new();
+        for _ in 0..20 {
+            let (url, token) = (server.url("/books"), token.clone());
+            orders.spawn(async move {
+                let response = common::client().post(url).bearer_auth(token).json(&json!({})).send().await.unwrap();
+                response.status().as_u16()
+            });
+        }
+        let mut statuses = Vec::new();
+        while let Some(status) = orders.join_next().await {
+            statuses.push(status.unwrap());
+        }
+        statuses.sort();
+        assert_eq!(statuses, [[202; 6].as_slice(), &[429; 14]].concat(), "{statuses:?}");
+    })
+    .await;
+}

@@ -539,14 +539,16 @@ pub(crate) async fn book_pdf(
     let book: OneUpBookOutput = finished_result(&job)?;
     let params = resource::stored_params::<OneUpBooks>(&job)?;
     let id = short_id(&job.id);
+    // A finished job's result never changes: its PDF is kept like a printed book's.
+    let key = format!("oneup/{}", job.id);
     let bytes = {
         let id = id.clone();
-        blocking(move || {
+        let render = move |()| {
             let entries: Vec<Entry> = book.puzzles.iter().map(Entry::from).collect();
             let opts = PrintOptions { trim: params.trim, title: params.title, lookup_url: String::new() };
-            oneup_book_pdf(&entries, &opts, &id)
-        })
-        .await?
+            Ok(oneup_book_pdf(&entries, &opts, &id))
+        };
+        state.renders.pdf(&caller.owner(), Some(&key), async { Ok(()) }, render).await?
     };
     Ok(pdf_response(bytes, &format!("oneup-book-{id}.pdf")))
 }

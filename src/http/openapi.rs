@@ -173,7 +173,6 @@ fn edge_responses(path: &str, method: &str, op: &mut Operation) {
     if method == "post" {
         add("413", "TooLarge");
     }
-    responses.sort_keys();
 }
 
 /// A 202 that queued a job always sends `Location`.

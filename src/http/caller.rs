@@ -76,7 +76,7 @@ impl Caller {
         !self.closed || self.is_admin() || self.owner() == owner
     }
 
-    /// Refuses anonymous callers where `what` needs a key (once keys are in use).
+    /// Refuses anonymous callers where `what` needs a key (once the service is closed).
     pub fn require_key(&self, what: &str) -> Result<(), ApiError> {
         match self.identity {
             Identity::Anonymous { .. } if self.closed => {
@@ -86,7 +86,7 @@ impl Caller {
         }
     }
 
-    /// Refuses everyone but admins where `what` is for operators (once keys are in use).
+    /// Refuses everyone but admins where `what` is for operators (once the service is closed).
     pub fn require_admin(&self, what: &str) -> Result<(), ApiError> {
         if self.closed && !self.is_admin() {
             return Err(ApiError::Unauthorized { detail: format!("{what} needs an admin key") });

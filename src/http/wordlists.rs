@@ -8,7 +8,7 @@
 //! A list's id is the first 32 hex digits of the SHA-256 of its bytes: the same file gets
 //! the same id, and its text is stored once however many owners upload it. Each owner
 //! has its own row (and name); deleting it leaves other owners' rows. Access follows the
-//! `Caller` rules: once API keys exist a caller sees only its own lists (others are 404).
+//! `Caller` rules: once the service is closed a caller sees only its own lists (others are 404).
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;

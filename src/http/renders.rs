@@ -150,6 +150,25 @@ impl Renders {
             }
             None => None,
         };
+        let pdf = self.render(caller, load, render).await;
+        if let Some(key) = key {
+            if let Ok(pdf) = &pdf {
+                let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+                cache.insert(key.into(), pdf.clone(), self.limits.cache_bytes);
+            }
+            // Waiters find the PDF in the cache, or (if this render failed) try themselves.
+            self.rendering.lock().unwrap_or_else(|e| e.into_inner()).remove(key);
+        }
+        pdf
+    }
+
+    /// One render for `caller` within the limits, on a blocking thread.
+    async fn render<T: Send + 'static>(
+        &self,
+        caller: &str,
+        load: impl Future<Output = Result<T, ApiError>>,
+        render: impl FnOnce(T) -> Result<Vec<u8>, ApiError> + Send + 'static,
+    ) -> Result<Bytes, ApiError> {
         let _slot = self.caller_slot(caller)?;
         let _permit = tokio::time::timeout(WAIT, self.permits.clone().acquire_owned())
             .await
@@ -165,16 +184,7 @@ impl Renders {
         })
         .await
         .map_err(|e| ApiError::Internal(format!("rendering failed: {e}")))??;
-        let pdf = Bytes::from(pdf);
-        if let Some(key) = key {
-            self.cache.lock().unwrap_or_else(|e| e.into_inner()).insert(
-                key.into(),
-                pdf.clone(),
-                self.limits.cache_bytes,
-            );
-            self.rendering.lock().unwrap_or_else(|e| e.into_inner()).remove(key);
-        }
-        Ok(pdf)
+        Ok(Bytes::from(pdf))
     }
 
     /// A place for one more render of `caller`'s, or 429.

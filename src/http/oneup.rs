@@ -117,12 +117,14 @@ pub(crate) async fn puzzle_pdf(
 ) -> Result<Response, ApiError> {
     let trim = trim_query(query.as_deref())?;
     let (puzzle, _) = generated(&state, &caller, &id).await?;
-    let bytes = blocking(move || {
-        let id = short_id(&id);
-        let spec = SheetSpec { title: "One Up", id: &id, trim };
-        render::oneup::puzzle_pdf(&puzzle, &spec)
-    })
-    .await?;
+    let bytes = state
+        .renders
+        .run(&caller.owner(), move || {
+            let id = short_id(&id);
+            let spec = SheetSpec { title: "One Up", id: &id, trim };
+            render::oneup::puzzle_pdf(&puzzle, &spec)
+        })
+        .await?;
     Ok(pdf_response(bytes, "oneup-puzzle.pdf"))
 }
 
@@ -148,12 +150,14 @@ pub(crate) async fn solution_pdf(
 ) -> Result<Response, ApiError> {
     let trim = trim_query(query.as_deref())?;
     let (puzzle, solution) = generated(&state, &caller, &id).await?;
-    let bytes = blocking(move || {
-        let id = short_id(&id);
-        let spec = SheetSpec { title: "One Up", id: &id, trim };
-        render::oneup::solution_pdf(&puzzle, &solution, &spec)
-    })
-    .await?;
+    let bytes = state
+        .renders
+        .run(&caller.owner(), move || {
+            let id = short_id(&id);
+            let spec = SheetSpec { title: "One Up", id: &id, trim };
+            render::oneup::solution_pdf(&puzzle, &solution, &spec)
+        })
+        .await?;
     Ok(pdf_response(bytes, "oneup-solution.pdf"))
 }
 

@@ -162,6 +162,15 @@ impl Renders {
         pdf
     }
 
+    /// [`Renders::pdf`] of what `render` makes without loading anything first, not kept.
+    pub async fn run(
+        &self,
+        caller: &str,
+        render: impl FnOnce() -> Vec<u8> + Send + 'static,
+    ) -> Result<Bytes, ApiError> {
+        self.pdf(caller, None, async { Ok(()) }, move |()| Ok(render())).await
+    }
+
     /// One render for `caller` within the limits, on a blocking thread.
     async fn render<T: Send + 'static>(
         &self,

@@ -44,7 +44,7 @@ pub enum Command {
     /// DIR/manifest.csv.
     #[command(after_help = BOOK_SECRET_HELP)]
     Printrun(PrintRunArgs),
-    /// Create, list and revoke API keys.
+    /// Create, list and revoke API keys; reopen a service whose keys are all revoked.
     Keys(KeysArgs),
     /// The book secret, for operators (`secret show` prints the one `serve` uses).
     Secret(SecretArgs),
@@ -89,8 +89,12 @@ pub enum KeysCommand {
     },
     /// List every key (never their tokens).
     List,
-    /// Revoke the key with this name: its token stops working at once.
+    /// Revoke the key with this name: its token stops working at once. Revoking the last
+    /// key leaves the service closed (callers without a key see only their own things).
     Revoke { name: String },
+    /// Reopen a service that has no active key: everyone sees everything again, as before
+    /// its first key. Refused while a key is active; creating a key closes it again.
+    Open,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -369,6 +373,21 @@ pub struct ServeArgs {
     /// more get 429 with Retry-After. Bursts of a quarter of it are allowed.
     #[arg(long, env = "PUZZLEPRESS_ANONYMOUS_REQUESTS_PER_MINUTE", default_value_t = 300)]
     pub anonymous_requests_per_minute: u32,
+
+    /// PDFs rendered at once for downloads, all callers together (default: available
+    /// cores); a download that cannot start within 10 s gets 503 with Retry-After.
+    #[arg(long, env = "PUZZLEPRESS_MAX_RENDERS")]
+    pub max_renders: Option<usize>,
+
+    /// PDFs one caller may have rendering (or waiting to) at once; more get 429 with
+    /// Retry-After.
+    #[arg(long, env = "PUZZLEPRESS_RENDERS_PER_CALLER", default_value_t = 2)]
+    pub renders_per_caller: usize,
+
+    /// MiB of rendered book PDFs kept for further downloads (a PDF larger than a quarter
+    /// of it is not kept).
+    #[arg(long, env = "PUZZLEPRESS_RENDER_CACHE_MIB", default_value_t = 64)]
+    pub render_cache_mib: usize,
 
     /// Where readers look a book's answer up: printed with the serial (and as a QR code)
     /// on the back of every book's title page, unless the order names its own. Default:

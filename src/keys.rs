@@ -50,7 +50,7 @@ pub fn token_hash(token: &str) -> String {
     Sha256::digest(token.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// `puzzlepress keys create|list|revoke`.
+/// `puzzlepress keys create|list|revoke|open`.
 pub async fn run(args: &KeysArgs) -> anyhow::Result<()> {
     let store = Store::connect(&args.database.database_url).await.context("opening the database")?;
     store.migrate().await.context("migrating the database")?;
@@ -76,6 +76,21 @@ pub async fn run(args: &KeysArgs) -> anyhow::Result<()> {
         KeysCommand::Revoke { name } => {
             anyhow::ensure!(store.revoke_api_key(name).await?, "there is no active key named {name:?}");
             println!("key {name:?} revoked");
+            if !store.api_keys().await?.iter().any(|k| k.revoked_at.is_none()) {
+                eprintln!(
+                    "no key is active: the service stays closed (callers without a key see only their own \
+                     things) until `puzzlepress keys open`"
+                );
+            }
+        }
+        KeysCommand::Open => {
+            anyhow::ensure!(
+                store.reopen().await?,
+                "a key is active: revoke every key first (`puzzlepress keys list`); while one is, the service \
+                 stays closed"
+            );
+            eprintln!("the service is open: anyone who can reach it may order books and read every book");
+            println!("open");
         }
     }
     store.close().await;

@@ -10,6 +10,7 @@ pub mod cli;
 pub mod http;
 pub mod jobs;
 pub mod keys;
+pub mod memory;
 pub mod metrics;
 pub mod offline;
 pub mod probe;

@@ -100,6 +100,13 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     );
     anyhow::ensure!(args.jobs_per_key >= 1, "--jobs-per-key must be at least 1");
     anyhow::ensure!(args.jobs_per_address >= 1, "--jobs-per-address must be at least 1");
+    anyhow::ensure!(args.max_renders != Some(0), "--max-renders must be at least 1");
+    anyhow::ensure!(args.renders_per_caller >= 1, "--renders-per-caller must be at least 1");
+    let renders = crate::http::renders::RenderLimits {
+        in_all: args.max_renders.unwrap_or_else(|| crate::http::renders::RenderLimits::default().in_all),
+        per_caller: args.renders_per_caller,
+        cache_bytes: args.render_cache_mib.saturating_mul(1 << 20),
+    };
     let retention = Duration::try_from_secs_f64(args.retention_days * 86_400.0)
         .ok()
         .filter(|d| !d.is_zero())
@@ -119,7 +126,8 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         .await
         .with_context(|| format!("opening the database {}", redact(&args.database.database_url)))?;
     store.migrate().await.context("migrating the database")?;
-    if !store.any_active_api_key().await? {
+    // A server that has had keys stays closed after the last is revoked: safe to serve.
+    if !store.closed().await? {
         anyhow::ensure!(
             args.bind.ip().is_loopback() || args.open,
             "no API key exists and {} is reachable from other machines: create one with \
@@ -182,6 +190,8 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         key_presence: Default::default(),
         wordlists,
         lookup_url: args.default_lookup_url().into(),
+        uploads: Default::default(),
+        renders: Arc::new(crate::http::renders::Renders::new(renders)),
     };
     let app = crate::http::router(state, &limits);
     let listener = TcpListener::bind(args.bind).await.with_context(|| format!("binding {}", args.bind))?;

@@ -240,6 +240,62 @@ async fn only_owner_and_admin_see(
     }
 }
 
+/// The status of an anonymous GET of `path` once it is `want`, polled for up to 5 s (a
+/// change made by `puzzlepress keys` takes effect within about a second); else the last.
+async fn anonymous_status_becomes(server: &Server, path: &str, want: StatusCode) -> StatusCode {
+    let start = Instant::now();
+    loop {
+        let (status, ..) = call(server, Method::GET, path, None, None, None).await;
+        if status == want || start.elapsed() > Duration::from_secs(5) {
+            return status;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn revoking_the_last_key_keeps_the_service_closed_until_an_operator_opens_it() {
+    on_both(|db| async move {
+        let a = create_key(&db, "a", "publisher");
+        create_key(&db, "ops", "admin");
+        let server = Server::start(&db.url, &["--workers", "1"]);
+        let order = json!({"pages": 2, "rows": 6, "cols": 6});
+        let (status, _, ordered) = call(&server, Method::POST, "/books", Some(&a), Some(order), None).await;
+        assert_eq!(status, StatusCode::ACCEPTED, "{ordered}");
+        let serial = ordered["serial"].as_str().unwrap().to_string();
+        printed(&server, &serial, &a).await;
+        let pdf = format!("/books/{serial}/book.pdf");
+        assert_eq!(anonymous_status_becomes(&server, &pdf, StatusCode::NOT_FOUND).await, StatusCode::NOT_FOUND);
+
+        // Reopening is refused while a key is active.
+        let out = Command::new(env!("CARGO_BIN_EXE_puzzlepress"))
+            .args(["keys", "open", "--database-url", &db.url])
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "keys open with active keys");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("revoke every key"), "{out:?}");
+
+        // Every key revoked: still closed (the old binary turned 404 into 200 here).
+        keys(&db, &["revoke", "a"]);
+        keys(&db, &["revoke", "ops"]);
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        for path in [pdf.as_str(), "/metrics"] {
+            let (status, ..) = call(&server, Method::GET, path, None, None, None).await;
+            assert!(matches!(status, StatusCode::NOT_FOUND | StatusCode::UNAUTHORIZED), "anonymous {path}: {status}");
+        }
+        let (status, ..) = call(&server, Method::POST, "/printruns", None, Some(json!({"copies": 1})), None).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+
+        // An operator opens it explicitly; a new key closes it again.
+        assert_eq!(keys(&db, &["open"]).trim(), "open");
+        assert_eq!(anonymous_status_becomes(&server, &pdf, StatusCode::OK).await, StatusCode::OK);
+        assert_eq!(anonymous_status_becomes(&server, "/metrics", StatusCode::OK).await, StatusCode::OK);
+        create_key(&db, "b", "publisher");
+        assert_eq!(anonymous_status_becomes(&server, &pdf, StatusCode::NOT_FOUND).await, StatusCode::NOT_FOUND);
+    })
+    .await;
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn a_caller_over_its_quota_waits_with_429() {
     let db = TestDb::sqlite();

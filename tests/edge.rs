@@ -628,13 +628,7 @@ async fn unfit_request_ids_are_replaced_and_unknown_hosts_refused() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_crowd_without_keys_fills_only_its_share_of_the_queue_and_quotas_hold_under_concurrency() {
     on_both(|db| async move {
-        let token = {
-            let out = std::process::Command::new(env!("CARGO_BIN_EXE_puzzlepress"))
-                .args(["keys", "create", "--name", "p", "--database-url", &db.url])
-                .output()
-                .unwrap();
-            String::from_utf8(out.stdout).unwrap().trim().to_string()
-        };
+        let token = create_key(&db, "p");
         let server = Server::start(
             &db.url,
             &["--workers", "0", "--queue-limit", "40", "--jobs-per-address", "3", "--jobs-per-key", "6"],
@@ -676,4 +670,169 @@ async fn a_crowd_without_keys_fills_only_its_share_of_the_queue_and_quotas_hold_
         assert_eq!(statuses, [[202; 6].as_slice(), &[429; 14]].concat(), "{statuses:?}");
     })
     .await;
+}
+
+/// A new API key's token (the service is closed from then on).
+fn create_key(db: &TestDb, name: &str) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_puzzlepress"))
+        .args(["keys", "create", "--name", name, "--database-url", &db.url])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+/// `n` distinct five-letter entries, one a line with a score.
+fn distinct_words(n: usize) -> String {
+    (0..n)
+        .map(|i| {
+            let word: String = (0..5).map(|k| (b'a' + (i / 26usize.pow(k) % 26) as u8) as char).collect();
+            format!("{word};50\n")
+        })
+        .collect()
+}
+
+async fn upload(server: &Server, token: Option<&str>, text: String) -> (u16, Value) {
+    let mut request = common::client().post(server.url("/wordlists")).header("content-type", "text/plain").body(text);
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    let response = request.send().await.unwrap();
+    (response.status().as_u16(), response.json().await.unwrap_or(Value::Null))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn word_list_uploads_are_held_to_the_callers_tier_and_quota_as_they_arrive() {
+    on_both(|db| async move {
+        let token = create_key(&db, "p");
+        let limits = std::env::temp_dir().join(format!("limits-{}.json", uuid::Uuid::new_v4().simple()));
+        std::fs::write(&limits, r#"{"publisher": {"crossword": {"wordlist_bytes_per_caller": 300000}}}"#).unwrap();
+        let server = Server::start(&db.url, &["--workers", "0", "--limits", limits.to_str().unwrap()]);
+        let _ = std::fs::remove_file(limits);
+
+        // Without a key: 1 MiB. A declared 64 MiB is refused before any of it is read.
+        let head = "POST /wordlists HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/plain\r\nContent-Length: 67108864\r\n\r\n";
+        let answer = raw(&server, head, Duration::from_secs(5));
+        assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+        assert!(problem_of(&answer)["detail"].as_str().unwrap().contains("1 MiB"), "{answer}");
+        // Streamed without a length, it is refused once 1 MiB has arrived, not read to its end.
+        let mut stream = TcpStream::connect(server.addr()).unwrap();
+        stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        stream.set_write_timeout(Some(Duration::from_secs(5))).unwrap();
+        stream
+            .write_all(b"POST /wordlists HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n")
+            .unwrap();
+        let chunk = "abcdefg;50\n".repeat(6000);
+        let mut sent = 0;
+        for _ in 0..1000 {
+            if stream.write_all(format!("{:x}\r\n{chunk}\r\n", chunk.len()).as_bytes()).is_err() {
+                break;
+            }
+            sent += chunk.len();
+            if sent > 2 << 20 {
+                break;
+            }
+        }
+        let mut answer = vec![0; 4096];
+        let n = stream.read(&mut answer).unwrap_or(0);
+        let answer = String::from_utf8_lossy(&answer[..n]).into_owned();
+        assert!(answer.starts_with("HTTP/1.1 413"), "after {sent} bytes: {answer}");
+        // 20,000 distinct entries without a key; the 20,001st is refused naming the limit.
+        let (status, list) = upload(&server, None, distinct_words(20_000)).await;
+        assert_eq!((status, list["entries"].as_i64()), (201, Some(20_000)), "{list}");
+        let (status, problem) = upload(&server, None, distinct_words(20_001)).await;
+        assert_eq!((status, problem["field"].as_str()), (422, Some("body")), "{problem}");
+        assert!(problem["detail"].as_str().unwrap().contains("20000"), "{problem}");
+
+        // Ten 100,000-byte lists at once against a quota of 300,000 bytes: three are kept.
+        let uploads = (0..10).map(|n| {
+            let word = format!("WORD{}", "X".repeat(n));
+            let text = format!("{word}{}\n", " ".repeat(99_999 - word.len()));
+            let (server, token) = (&server, token.as_str());
+            async move { upload(server, Some(token), text).await }
+        });
+        let answers = futures_util::future::join_all(uploads).await;
+        let kept = answers.iter().filter(|(status, _)| *status == 201).count();
+        assert_eq!(kept, 3, "{answers:?}");
+        assert!(answers.iter().all(|(status, _)| matches!(status, 201 | 413)), "{answers:?}");
+        let listed = common::client().get(server.url("/wordlists")).bearer_auth(&token).send().await.unwrap();
+        let listed: Value = listed.json().await.unwrap();
+        let bytes: i64 = listed["wordlists"].as_array().unwrap().iter().map(|l| l["bytes"].as_i64().unwrap()).sum();
+        assert_eq!(bytes, 300_000, "{listed}");
+    })
+    .await;
+}
+
+/// Waits for book `serial` to be printed.
+async fn printed(server: &Server, serial: &str) {
+    let start = Instant::now();
+    loop {
+        let (_, book) = common::get(server, &format!("/books/{serial}")).await;
+        if book["state"] == "succeeded" {
+            return;
+        }
+        assert!(start.elapsed() < Duration::from_secs(120), "book {serial} not printed: {book}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// The server's resident memory and its peak so far, in MiB.
+fn memory_mib(server: &Server) -> (u64, u64) {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", server.child.id())).unwrap();
+    let field = |name: &str| {
+        let line = status.lines().find(|l| l.starts_with(name)).unwrap();
+        line.split_whitespace().nth(1).unwrap().parse::<u64>().unwrap() / 1024
+    };
+    (field("VmRSS:"), field("VmHWM:"))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn many_downloads_of_a_big_book_are_one_render_and_memory_stays_flat() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db.url, &["--workers", "2"]);
+    let (status, _, ordered) = common::post(&server, "/books", json!({"pages": 1000, "rows": 64, "cols": 64})).await;
+    assert_eq!(status, 202, "{ordered}");
+    let serial = ordered["serial"].as_str().unwrap().to_string();
+    printed(&server, &serial).await;
+    let (before, _) = memory_mib(&server);
+
+    // 60 downloads at once: one render, one copy of the PDF, the same bytes for each.
+    let client = reqwest::Client::builder().timeout(Duration::from_secs(60)).build().unwrap();
+    let downloads = (0..60).map(|_| {
+        let request = client.get(server.url(&format!("/books/{serial}/book.pdf")));
+        async move {
+            let response = request.send().await.unwrap();
+            (response.status().as_u16(), response.bytes().await.unwrap())
+        }
+    });
+    let pdfs = futures_util::future::join_all(downloads).await;
+    assert!(pdfs.iter().all(|(status, pdf)| *status == 200 && pdf == &pdfs[0].1), "every download the same PDF");
+    let (after, peak) = memory_mib(&server);
+    eprintln!(
+        "resident {before} MiB before, peak {peak} MiB, {after} MiB after; the PDF has {} bytes",
+        pdfs[0].1.len()
+    );
+    assert!(peak < before + 100, "resident memory went from {before} MiB to a peak of {peak} MiB");
+    drop(server);
+
+    // One caller's renders beyond its share (here 1) get 429 with Retry-After.
+    let server = Server::start(&db.url, &["--workers", "2", "--renders-per-caller", "1"]);
+    let kinds = ["/answer.pdf", "/cover.pdf?paper=cream", "/cover.pdf?paper=white"];
+    let (status, _, other) = common::post(&server, "/books", json!({"pages": 1000, "rows": 64, "cols": 64})).await;
+    assert_eq!(status, 202, "{other}");
+    let other = other["serial"].as_str().unwrap().to_string();
+    printed(&server, &other).await;
+    let paths: Vec<String> = std::iter::once(format!("/books/{other}/book.pdf"))
+        .chain(kinds.iter().map(|k| format!("/books/{other}{k}")))
+        .collect();
+    let answers = futures_util::future::join_all(paths.iter().map(|path| {
+        let request = client.get(server.url(path));
+        async move {
+            let response = request.send().await.unwrap();
+            (response.status().as_u16(), response.headers().contains_key("retry-after"))
+        }
+    }))
+    .await;
+    assert!(answers.contains(&(429, true)), "{answers:?}");
+    assert!(answers.iter().all(|a| matches!(a, (200, _) | (429, true))), "{answers:?}");
 }

@@ -122,6 +122,8 @@ async fn app(db: &TestDb) -> axum::Router {
         key_presence: Default::default(),
         wordlists,
         lookup_url: "http://localhost:8080/".into(),
+        uploads: Default::default(),
+        renders: Default::default(),
     };
     let limits = HttpLimits {
         request_timeout: Duration::from_secs(30),

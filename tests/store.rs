@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use common::{on_both, TestDb};
 use puzzlepress::store::{
-    Admission, Clock, JobState, Lease, NewJob, NewWordList, Occupancy, OnInsert, Outcome, Refusal, Store, StoreError,
-    Tier,
+    Admission, Clock, JobState, Lease, NewJob, NewWordList, Occupancy, OnInsert, Outcome, Refusal, Saved, Store,
+    StoreError, Tier, WordListQuota,
 };
 
 async fn store(db: &TestDb, clock: &Clock) -> Store {
@@ -485,7 +485,7 @@ async fn finished_jobs_and_unread_list_texts_are_swept_after_the_retention_time(
         let (first, _) = store.insert_job(&fill_reading("aaaa", Some(&inline))).await.unwrap();
         store.insert_job(&fill_reading("aaaa", Some(&inline))).await.unwrap();
         // An uploaded list that a queued job reads, deleted by its owner.
-        store.save_wordlist("key:1", "mine", &text("bbbb", "HOUSE;50\n")).await.unwrap();
+        store.save_wordlist("key:1", "mine", &text("bbbb", "HOUSE;50\n"), ROOMY).await.unwrap();
         store.insert_job(&fill_reading("bbbb", None)).await.unwrap();
         assert!(store.delete_wordlist("key:1", "bbbb").await.unwrap());
         assert!(store.wordlist_body("bbbb").await.unwrap().is_some(), "kept while a job reads it");
@@ -504,6 +504,53 @@ async fn finished_jobs_and_unread_list_texts_are_swept_after_the_retention_time(
         assert!(store.wordlist_body("bbbb").await.unwrap().is_none(), "no owner has the deleted list any more");
         let books = store.job_counts().await.unwrap();
         assert!(books.iter().any(|c| c.kind == "books" && c.count == 1), "books are kept: {books:?}");
+    })
+    .await;
+}
+
+/// A quota no test list comes near.
+const ROOMY: WordListQuota = WordListQuota { lists: 100, bytes: 1 << 20 };
+
+#[tokio::test]
+async fn concurrent_word_list_saves_never_pass_the_owners_quota_together() {
+    on_both(|db| async move {
+        let store = store(&db, &Clock::Database).await;
+        // Room for three 100-byte lists; ten are saved at once.
+        let quota = WordListQuota { lists: 20, bytes: 300 };
+        let saves = (0..10).map(|n| {
+            let store = store.clone();
+            tokio::spawn(async move {
+                let list = text(&format!("{n:04}"), &format!("{:<99}\n", format!("WORD{}", "X".repeat(n))));
+                store.save_wordlist("anon:1", "", &list, quota).await.unwrap()
+            })
+        });
+        let mut kept = 0;
+        for save in saves.collect::<Vec<_>>() {
+            match save.await.unwrap() {
+                Saved::Kept { created: true, .. } => kept += 1,
+                Saved::OverQuota { bytes, .. } => assert!(bytes <= 300, "{bytes}"),
+                other => panic!("{other:?}"),
+            }
+        }
+        assert_eq!(kept, 3);
+        assert_eq!(store.wordlist_usage("anon:1").await.unwrap(), (3, 300));
+        // Saving a list the owner has is no new bytes: kept, not over the quota.
+        let had = store.wordlists_of("anon:1").await.unwrap()[0].id.clone();
+        let again = text(&had, "ignored\n");
+        assert!(matches!(
+            store.save_wordlist("anon:1", "", &again, quota).await.unwrap(),
+            Saved::Kept { created: false, .. }
+        ));
+        // The count is a quota too; another owner is not held to this one's.
+        let one = WordListQuota { lists: 3, bytes: 1 << 20 };
+        assert_eq!(
+            store.save_wordlist("anon:1", "", &text("zzzz", "Z\n"), one).await.unwrap(),
+            Saved::OverQuota { lists: 3, bytes: 300 }
+        );
+        assert!(matches!(
+            store.save_wordlist("anon:2", "", &text("zzzz", "Z\n"), one).await.unwrap(),
+            Saved::Kept { .. }
+        ));
     })
     .await;
 }

@@ -14,7 +14,7 @@ use super::error::ApiError;
 use super::extract::OptionalJson;
 use super::jobs::location as job_location;
 use super::resource::Progress;
-use super::respond::{accepted, blocking, echo, idempotency_key, pdf_response, timestamp};
+use super::respond::{accepted, echo, idempotency_key, pdf_response, timestamp};
 use super::AppState;
 use crate::jobs::kinds::books::BookParams;
 use crate::jobs::kinds::Books;
@@ -536,7 +536,7 @@ pub(crate) async fn book_pdf(
     caller: Caller,
     Path(serial): Path<String>,
 ) -> Result<Response, ApiError> {
-    pdf(&state, &serial, Some(&caller), "book", |book, serial, opts, version| {
+    pdf(&state, &serial, &caller, true, "book", |book, serial, opts, version| {
         render::foxbook::book_pdf(book, serial, opts, version)
     })
     .await
@@ -558,32 +558,49 @@ pub(crate) async fn book_pdf(
 )]
 pub(crate) async fn answer_pdf(
     State(state): State<AppState>,
+    caller: Caller,
     Path(serial): Path<String>,
 ) -> Result<Response, ApiError> {
-    pdf(&state, &serial, None, "answer", |book, serial, opts, _| render::foxbook::answer_pdf(book, serial, opts)).await
+    pdf(&state, &serial, &caller, false, "answer", |book, serial, opts, _| {
+        render::foxbook::answer_pdf(book, serial, opts)
+    })
+    .await
 }
 
-/// Renders a printed book's PDF off the async threads (a 200-page book takes milliseconds);
-/// with `owner_only`, only for a caller who may see the book's job (others get 404).
+/// A printed book's PDF, rendered within the render limits (`Renders`: one render however
+/// many download it at once, kept for later downloads); with `owner_only`, only for a
+/// caller who may see the book's job (others get 404).
 async fn pdf(
     state: &AppState,
     raw: &str,
-    owner_only: Option<&Caller>,
+    caller: &Caller,
+    owner_only: bool,
     name: &str,
     render: fn(&WordBook, &str, &PrintOptions, InteriorVersion) -> Vec<u8>,
 ) -> Result<Response, ApiError> {
-    let record = find(state, raw, true).await?;
-    if owner_only.is_some_and(|caller| !caller.may_see(&record.owner)) {
+    // The pages are read only if the PDF is not kept already.
+    let record = find(state, raw, false).await?;
+    if owner_only && !caller.may_see(&record.owner) {
         return Err(ApiError::not_found(format!("there is no book with serial number {}", record.serial)));
     }
     ensure_printed(&record)?;
-    let serial = record.serial.clone();
-    let opts = print_options(&record);
-    let version = interior_version(&record)?;
-    let bytes = {
-        let serial = serial.clone();
-        blocking(move || unpack(record).map(|book| render(&book, &serial, &opts, version))).await??
+    let serial = record.serial;
+    let key = format!("{serial}/{name}");
+    let load = async {
+        state
+            .store
+            .book(&serial, true)
+            .await?
+            .ok_or_else(|| ApiError::not_found(format!("there is no book with serial number {serial}")))
     };
+    let bytes = state
+        .renders
+        .pdf(&caller.owner(), Some(&key), load, move |record| {
+            let (opts, version) = (print_options(&record), interior_version(&record)?);
+            let serial = record.serial.clone();
+            unpack(record).map(|book| render(&book, &serial, &opts, version))
+        })
+        .await?;
     Ok(pdf_response(bytes, &format!("{name}-{serial}.pdf")))
 }
 
@@ -676,9 +693,11 @@ pub(crate) async fn cover_pdf(
     let opts = print_options(&record);
     let serial = record.serial;
     let paper = q.paper.unwrap_or_default();
+    let key = format!("{serial}/cover-{paper:?}");
     let bytes = {
         let serial = serial.clone();
-        blocking(move || render::cover::cover_pdf(&plan, &serial, &opts, paper)).await?
+        let render = move |()| Ok(render::cover::cover_pdf(&plan, &serial, &opts, paper));
+        state.renders.pdf(&caller.owner(), Some(&key), async { Ok(()) }, render).await?
     };
     Ok(pdf_response(bytes, &format!("cover-{serial}.pdf")))
 }

@@ -1,8 +1,9 @@
 //! Who is asking: an API key sent as `Authorization: Bearer TOKEN`, or an anonymous client
 //! known by its address; and what they may see. Jobs and books are owned by the caller who
-//! queued them. While no key is active the service is open (everyone sees everything, as
-//! on a developer's machine); once one is, callers see only their own things, admins
-//! everything.
+//! queued them. Until the first key is created the service is open (everyone sees
+//! everything, as on a developer's machine); from then on it is closed — callers see only
+//! their own things, admins everything — even after every key is revoked, until an
+//! operator reopens it (`puzzlepress keys open`).
 
 use std::net::SocketAddr;
 use std::sync::Mutex;
@@ -32,7 +33,8 @@ pub enum Identity {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Caller {
     pub identity: Identity,
-    /// Whether any API key is active: then callers see only what they own.
+    /// Whether the service is closed (see the module comment): then callers see only what
+    /// they own.
     pub closed: bool,
 }
 
@@ -45,7 +47,7 @@ impl Caller {
         }
     }
 
-    /// The limits this caller gets: small ones without a key once keys are in use.
+    /// The limits this caller gets: small ones without a key once the service is closed.
     pub fn tier(&self) -> Tier {
         match self.identity {
             Identity::Anonymous { .. } if self.closed => Tier::Anonymous,
@@ -76,7 +78,7 @@ impl Caller {
         !self.closed || self.is_admin() || self.owner() == owner
     }
 
-    /// Refuses anonymous callers where `what` needs a key (once keys are in use).
+    /// Refuses anonymous callers where `what` needs a key (once the service is closed).
     pub fn require_key(&self, what: &str) -> Result<(), ApiError> {
         match self.identity {
             Identity::Anonymous { .. } if self.closed => {
@@ -86,7 +88,7 @@ impl Caller {
         }
     }
 
-    /// Refuses everyone but admins where `what` is for operators (once keys are in use).
+    /// Refuses everyone but admins where `what` is for operators (once the service is closed).
     pub fn require_admin(&self, what: &str) -> Result<(), ApiError> {
         if self.closed && !self.is_admin() {
             return Err(ApiError::Unauthorized { detail: format!("{what} needs an admin key") });
@@ -95,21 +97,22 @@ impl Caller {
     }
 }
 
-/// Whether any key is active, looked up at most once a second per process: a key created
-/// or revoked by `puzzlepress keys` in another process takes effect within a second.
+/// Whether the service is closed ([`Store::closed`]), looked up at most once a second per
+/// process: a key created or revoked, or the service reopened, by `puzzlepress keys` in
+/// another process takes effect within a second.
 #[derive(Debug, Default)]
 pub struct KeyPresence(Mutex<Option<(Instant, bool)>>);
 
 impl KeyPresence {
-    pub async fn any(&self, store: &Store) -> Result<bool, StoreError> {
-        if let Some((at, any)) = *self.0.lock().unwrap_or_else(|e| e.into_inner()) {
+    pub async fn closed(&self, store: &Store) -> Result<bool, StoreError> {
+        if let Some((at, closed)) = *self.0.lock().unwrap_or_else(|e| e.into_inner()) {
             if at.elapsed() < Duration::from_secs(1) {
-                return Ok(any);
+                return Ok(closed);
             }
         }
-        let any = store.any_active_api_key().await?;
-        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some((Instant::now(), any));
-        Ok(any)
+        let closed = store.closed().await?;
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some((Instant::now(), closed));
+        Ok(closed)
     }
 }
 
@@ -129,7 +132,7 @@ impl FromRequestParts<AppState> for Caller {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        let closed = state.key_presence.any(&state.store).await?;
+        let closed = state.key_presence.closed(&state.store).await?;
         if !parts.headers.contains_key(AUTHORIZATION) {
             let address = parts
                 .extensions

@@ -115,13 +115,15 @@ pub(crate) async fn grid_pdf(
     let job = resource::find::<CrosswordFills>(&state, &caller, &id).await?;
     let req = resource::stored_params::<CrosswordFills>(&job)?;
     let grid = req.pattern.to_grid().map_err(|e| ApiError::Internal(format!("fill {id}: stored pattern: {e}")))?;
-    let bytes = blocking(move || {
-        let id = short_id(&id);
-        let texts = req.texts();
-        let spec = SheetSpec { title: texts.title, id: &id, trim };
-        render::crossword::grid_pdf(&grid, &spec, &texts)
-    })
-    .await?;
+    let bytes = state
+        .renders
+        .run(&caller.owner(), move || {
+            let id = short_id(&id);
+            let texts = req.texts();
+            let spec = SheetSpec { title: texts.title, id: &id, trim };
+            render::crossword::grid_pdf(&grid, &spec, &texts)
+        })
+        .await?;
     Ok(pdf_response(bytes, "crossword.pdf"))
 }
 
@@ -148,12 +150,14 @@ pub(crate) async fn solution_pdf(
 ) -> Result<Response, ApiError> {
     let trim = trim_query(query.as_deref())?;
     let (req, fill) = finished_fill(&state, &caller, &id).await?;
-    let bytes = blocking(move || {
-        let id = short_id(&id);
-        let spec = SheetSpec { title: req.texts().title, id: &id, trim };
-        render::crossword::solution_pdf(&fill, &spec)
-    })
-    .await?;
+    let bytes = state
+        .renders
+        .run(&caller.owner(), move || {
+            let id = short_id(&id);
+            let spec = SheetSpec { title: req.texts().title, id: &id, trim };
+            render::crossword::solution_pdf(&fill, &spec)
+        })
+        .await?;
     Ok(pdf_response(bytes, "crossword-solution.pdf"))
 }
 

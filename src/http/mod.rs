@@ -18,6 +18,7 @@ mod oneup;
 pub mod openapi;
 mod pages;
 mod printruns;
+pub mod renders;
 mod resource;
 mod respond;
 mod wordlists;
@@ -62,6 +63,10 @@ pub struct AppState {
     pub wordlists: Arc<crate::jobs::WordLists>,
     /// The lookup address books get when their order names none (`--lookup-url`).
     pub lookup_url: Arc<str>,
+    /// Word list uploads being read, counted against their owners' quotas.
+    pub uploads: Arc<wordlists::Uploads>,
+    /// PDF renders for downloads: bounded, and book PDFs kept once rendered.
+    pub renders: Arc<renders::Renders>,
 }
 
 /// Jobs a caller may have queued or running at once.

@@ -117,12 +117,14 @@ pub(crate) async fn puzzle_pdf(
 ) -> Result<Response, ApiError> {
     let trim = trim_query(query.as_deref())?;
     let (puzzle, _) = generated(&state, &caller, &id).await?;
-    let bytes = blocking(move || {
-        let id = short_id(&id);
-        let spec = SheetSpec { title: "One Up", id: &id, trim };
-        render::oneup::puzzle_pdf(&puzzle, &spec)
-    })
-    .await?;
+    let bytes = state
+        .renders
+        .run(&caller.owner(), move || {
+            let id = short_id(&id);
+            let spec = SheetSpec { title: "One Up", id: &id, trim };
+            render::oneup::puzzle_pdf(&puzzle, &spec)
+        })
+        .await?;
     Ok(pdf_response(bytes, "oneup-puzzle.pdf"))
 }
 
@@ -148,12 +150,14 @@ pub(crate) async fn solution_pdf(
 ) -> Result<Response, ApiError> {
     let trim = trim_query(query.as_deref())?;
     let (puzzle, solution) = generated(&state, &caller, &id).await?;
-    let bytes = blocking(move || {
-        let id = short_id(&id);
-        let spec = SheetSpec { title: "One Up", id: &id, trim };
-        render::oneup::solution_pdf(&puzzle, &solution, &spec)
-    })
-    .await?;
+    let bytes = state
+        .renders
+        .run(&caller.owner(), move || {
+            let id = short_id(&id);
+            let spec = SheetSpec { title: "One Up", id: &id, trim };
+            render::oneup::solution_pdf(&puzzle, &solution, &spec)
+        })
+        .await?;
     Ok(pdf_response(bytes, "oneup-solution.pdf"))
 }
 
@@ -539,14 +543,16 @@ pub(crate) async fn book_pdf(
     let book: OneUpBookOutput = finished_result(&job)?;
     let params = resource::stored_params::<OneUpBooks>(&job)?;
     let id = short_id(&job.id);
+    // A finished job's result never changes: its PDF is kept like a printed book's.
+    let key = format!("oneup/{}", job.id);
     let bytes = {
         let id = id.clone();
-        blocking(move || {
+        let render = move |()| {
             let entries: Vec<Entry> = book.puzzles.iter().map(Entry::from).collect();
             let opts = PrintOptions { trim: params.trim, title: params.title, lookup_url: String::new() };
-            oneup_book_pdf(&entries, &opts, &id)
-        })
-        .await?
+            Ok(oneup_book_pdf(&entries, &opts, &id))
+        };
+        state.renders.pdf(&caller.owner(), Some(&key), async { Ok(()) }, render).await?
     };
     Ok(pdf_response(bytes, &format!("oneup-book-{id}.pdf")))
 }

@@ -56,7 +56,7 @@ use super::{books, crosswords, foxhole, graycodes, health, jobs, oneup, printrun
         schemas(Problem),
         responses(
             BadRequest, BadSerial, Invalid, NotFound, Conflict, NotPrinted, TooLarge, UnsupportedMediaType, Unavailable,
-            Unauthorized, TooMany
+            Unauthorized, TooMany, CrossSite, RequestTimeout
         ),
     ),
 )]
@@ -79,6 +79,7 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
                 op.operation_id = Some(operation_id(method, path));
                 accepted_has_location(op);
                 caller_responses(path, op);
+                edge_responses(path, method, op);
             }
         }
         // A body is optional where a missing one means "all defaults".
@@ -119,7 +120,8 @@ fn required(mut header: Header) -> Header {
     header
 }
 
-/// Operations that know their caller read `Authorization: Bearer` (a bad token is 401);
+/// Operations that know their caller read `Authorization: Bearer` (a bad token is 401)
+/// and the database (503 while it is unreachable);
 /// those that queue a job do so for their caller, who may have too many already (429).
 fn caller_responses(path: &str, op: &mut Operation) {
     let knows_caller = [
@@ -138,11 +140,38 @@ fn caller_responses(path: &str, op: &mut Operation) {
         && !path.ends_with("/view");
     if knows_caller {
         op.responses.responses.insert("401".into(), RefOr::Ref(Ref::from_response_name("Unauthorized")));
+        // Knowing the caller reads the database (is the service closed? whose token?).
+        op.responses
+            .responses
+            .entry("503".into())
+            .or_insert_with(|| RefOr::Ref(Ref::from_response_name("Unavailable")));
         op.security =
             Some(vec![SecurityRequirement::default(), SecurityRequirement::new("bearer", Vec::<String>::new())]);
     }
     if op.responses.responses.contains_key("202") {
         op.responses.responses.insert("429".into(), RefOr::Ref(Ref::from_response_name("TooMany")));
+    }
+}
+
+/// What the limits in front of every route but the probes answer: 408 for a request that
+/// takes too long, 429 past the anonymous rate limit; for a request that changes
+/// something, 403 when a browser sends it for another site and 413 for a body over the
+/// limit.
+fn edge_responses(path: &str, method: &str, op: &mut Operation) {
+    if matches!(path, "/healthz" | "/readyz") {
+        return;
+    }
+    let responses = &mut op.responses.responses;
+    let mut add = |status: &str, name: &str| {
+        responses.entry(status.into()).or_insert_with(|| RefOr::Ref(Ref::from_response_name(name)));
+    };
+    add("408", "RequestTimeout");
+    add("429", "TooMany");
+    if method != "get" {
+        add("403", "CrossSite");
+    }
+    if method == "post" {
+        add("413", "TooLarge");
     }
 }
 
@@ -210,12 +239,19 @@ problem_responses! {
     Conflict: Sometimes, "The resource is not in a state that allows this (yet); while it may still change, \
                           `Retry-After` says when to look again.";
     NotPrinted: Sometimes, "The book is not printed (yet); while it is printing, `Retry-After` says when to look again.";
-    TooLarge: Never, "The body is larger than 1 MiB.";
+    TooLarge: Never, "The body is larger than this operation reads (1 MiB of JSON; a word list: the caller's \
+                      tier's maximum), or with it the caller's stored word lists would pass their quota.";
     UnsupportedMediaType: Never, "The body is not sent with a media type this operation reads.";
-    Unavailable: Always, "The job queue is full or the database is unreachable; retry after `Retry-After` seconds.";
+    Unavailable: Always, "The job queue is full, every PDF renderer is busy, too many word lists are being uploaded, \
+                          or the database is unreachable; retry after `Retry-After` seconds.";
     Unauthorized: Never, "The `Authorization: Bearer` token is malformed, unknown or revoked (or one is needed); \
                           `WWW-Authenticate: Bearer` says how to send one.";
-    TooMany: Always, "The caller has as many jobs queued or running as it may; retry after `Retry-After` seconds.";
+    TooMany: Always, "The caller is at one of its limits: requests a minute without a key, jobs queued or running, \
+                      PDFs rendering at once, or word lists kept; retry after `Retry-After` seconds.";
+    CrossSite: Never, "A browser sent this request for another web site (`Sec-Fetch-Site` or `Origin`); send it from \
+                       this site's pages, or with an API key.";
+    RequestTimeout: Never, "The request took too long: its body stopped arriving, or the answer was not ready in \
+                            time.";
 }
 
 /// The optional `Idempotency-Key` header of the POSTs that queue a job.

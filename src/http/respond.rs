@@ -27,7 +27,7 @@ pub fn accepted(location: &str, body: impl Serialize) -> Response {
 }
 
 /// A PDF shown inline, saved as `filename` if the reader downloads it.
-pub fn pdf_response(bytes: Vec<u8>, filename: &str) -> Response {
+pub fn pdf_response(bytes: impl Into<axum::body::Bytes>, filename: &str) -> Response {
     body_response(bytes, "application/pdf", "inline", filename)
 }
 
@@ -36,8 +36,14 @@ pub fn file_response(bytes: Vec<u8>, content_type: &'static str, filename: &str)
     body_response(bytes, content_type, "attachment", filename)
 }
 
-fn body_response(bytes: Vec<u8>, content_type: &'static str, disposition: &str, filename: &str) -> Response {
-    let mut response = (StatusCode::OK, axum::body::Body::from(bytes)).into_response();
+/// `bytes` (shared, not copied, when they are a rendered PDF kept for other downloads).
+fn body_response(
+    bytes: impl Into<axum::body::Bytes>,
+    content_type: &'static str,
+    disposition: &str,
+    filename: &str,
+) -> Response {
+    let mut response = (StatusCode::OK, axum::body::Body::from(bytes.into())).into_response();
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
     if let Ok(v) = HeaderValue::from_str(&format!("{disposition}; filename=\"{filename}\"")) {

@@ -1,16 +1,19 @@
-//! Word lists: `POST /wordlists` uploads a scored list (`text/plain`, up to 64 MiB, read
-//! as a stream and not bound by the 1 MiB JSON limit), `GET /wordlists` lists the
+//! Word lists: `POST /wordlists` uploads a scored list (`text/plain`, up to the caller's
+//! tier's maximum of bytes and entries — 64 MiB and 1,000,000 entries for key holders —
+//! read and parsed as a stream, a line at a time, and not bound by the 1 MiB JSON limit;
+//! the bytes count against the caller's quota as they arrive), `GET /wordlists` lists the
 //! caller's, `GET` and `DELETE /wordlists/{id}`. Fills and word squares name one by its
 //! id (`"wordlist": id`).
 //!
 //! A list's id is the first 32 hex digits of the SHA-256 of its bytes: the same file gets
 //! the same id, and its text is stored once however many owners upload it. Each owner
 //! has its own row (and name); deleting it leaves other owners' rows. Access follows the
-//! `Caller` rules: once API keys exist a caller sees only its own lists (others are 404).
+//! `Caller` rules: once the service is closed a caller sees only its own lists (others are 404).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Mutex;
 
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::extract::{DefaultBodyLimit, Path, RawQuery, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -22,17 +25,20 @@ use sha2::{Digest, Sha256};
 
 use super::caller::Caller;
 use super::error::ApiError;
-use super::respond::{blocking, echo, timestamp};
+use super::respond::{echo, timestamp};
 use super::AppState;
-use crate::puzzles::crossword::WordList;
-use crate::store::{NewWordList, WordListRecord};
+use crate::puzzles::crossword::words::{LineError, ListReader};
+use crate::puzzles::crossword::{self as crossword, WordList};
+use crate::store::{NewWordList, Saved, WordListQuota, WordListRecord};
 
-/// Largest list accepted, in bytes.
+/// Largest list the route reads at all, in bytes; each tier has its own maximum within it
+/// (`crossword.wordlist_max_bytes`).
 pub const MAX_BYTES: usize = 64 << 20;
-/// Most lists one owner may keep.
-pub const MAX_LISTS_PER_OWNER: i64 = 20;
-/// Most bytes of lists one owner may keep.
-pub const MAX_BYTES_PER_OWNER: i64 = 256 << 20;
+/// Bytes of uploads being read at once by this process, all callers together: past it an
+/// upload is refused with 503 (each is held in memory until it is stored).
+const IN_FLIGHT_BYTES: i64 = 256 << 20;
+/// Uploads at least this large hand the allocator's free memory back once stored.
+const RELEASE_AFTER_BYTES: usize = 4 << 20;
 /// Longest `name`, in characters.
 const MAX_NAME_CHARS: usize = 200;
 
@@ -91,43 +97,178 @@ pub(crate) struct UploadQuery {
     name: Option<String>,
 }
 
-/// Reads the body as a stream, refusing it (413) as soon as it passes `MAX_BYTES`.
-async fn read_limited(headers: &HeaderMap, body: Body) -> Result<Vec<u8>, ApiError> {
-    let limit = format!("a word list may have at most {MAX_BYTES} bytes (64 MiB)");
-    let too_large = || ApiError::TooLarge { detail: limit.clone() };
-    let declared = headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > MAX_BYTES as u64) {
-        return Err(too_large());
-    }
-    let mut out = Vec::with_capacity(declared.unwrap_or(0) as usize);
-    let mut stream = body.into_data_stream();
-    while let Some(chunk) = stream.next().await {
-        let chunk = chunk.map_err(|e| {
-            super::extract::body_error(&e, &limit)
-                .unwrap_or_else(|| ApiError::bad_request("Unreadable body", e.to_string()))
-        })?;
-        if out.len() + chunk.len() > MAX_BYTES {
-            return Err(too_large());
-        }
-        out.extend_from_slice(&chunk);
-    }
-    Ok(out)
+/// Uploads being read, counted per owner as their bytes arrive, so that one owner's
+/// concurrent uploads are held to its quota together and refused as soon as they would
+/// pass it (the store checks the quota again, atomically, when one is saved).
+#[derive(Debug, Default)]
+pub struct Uploads(Mutex<InFlight>);
+
+#[derive(Debug, Default)]
+struct InFlight {
+    /// Owner → (uploads, bytes received).
+    by_owner: HashMap<String, (i64, i64)>,
+    /// Bytes received by every upload being read.
+    bytes: i64,
 }
 
-/// The list's text parsed (422 naming the line) into what is stored and cached.
-fn parse(body: Vec<u8>) -> Result<(NewWordList, WordList), ApiError> {
-    let text = match std::str::from_utf8(&body) {
-        Ok(text) => text,
-        Err(e) => {
-            let line = body[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1;
-            return Err(ApiError::InvalidLine { line, detail: format!("line {line}: the text is not UTF-8") });
+/// One upload's place in [`Uploads`], given back when dropped.
+struct Reservation<'a> {
+    uploads: &'a Uploads,
+    owner: String,
+    bytes: i64,
+}
+
+impl Uploads {
+    fn lock(&self) -> std::sync::MutexGuard<'_, InFlight> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A place for one more upload of `owner`, who keeps `stored` lists already (429 past
+    /// `quota`, counting the owner's other uploads being read).
+    fn reserve(&self, owner: &str, stored: i64, quota: WordListQuota) -> Result<Reservation<'_>, ApiError> {
+        let mut in_flight = self.lock();
+        let uploading = in_flight.by_owner.get(owner).map_or(0, |e| e.0);
+        if stored + uploading >= quota.lists {
+            let detail = if uploading == 0 {
+                format!("you have {stored} word lists, the most kept per caller; delete one first")
+            } else {
+                format!(
+                    "you have {stored} word lists and {uploading} uploads under way; a caller keeps at most {}",
+                    quota.lists
+                )
+            };
+            return Err(ApiError::TooMany { detail, retry_after: 60 });
         }
+        in_flight.by_owner.entry(owner.to_string()).or_default().0 += 1;
+        Ok(Reservation { uploads: self, owner: owner.to_string(), bytes: 0 })
+    }
+}
+
+impl Reservation<'_> {
+    /// Counts the upload as `total` bytes (never less than before): 413 if with the
+    /// owner's `stored` bytes and its other uploads it would pass `quota`, 503 if uploads
+    /// in all would hold too much memory.
+    fn grow(&mut self, total: i64, stored: i64, quota: WordListQuota) -> Result<(), ApiError> {
+        let more = total - self.bytes;
+        if more <= 0 {
+            return Ok(());
+        }
+        let mut in_flight = self.uploads.lock();
+        let owner = in_flight.by_owner.get(&self.owner).map_or(0, |e| e.1);
+        if stored + owner + more > quota.bytes {
+            return Err(ApiError::TooLarge {
+                detail: format!(
+                    "your word lists hold {stored} bytes and your uploads under way {}; this one would pass the {} \
+                     bytes ({}) kept per caller: delete one first",
+                    owner + more,
+                    quota.bytes,
+                    mib(quota.bytes as usize)
+                ),
+            });
+        }
+        if in_flight.bytes + more > IN_FLIGHT_BYTES {
+            return Err(ApiError::Unavailable {
+                detail: "too many word lists are being uploaded at once; try again shortly".into(),
+                retry_after: 5,
+            });
+        }
+        in_flight.bytes += more;
+        if let Some(e) = in_flight.by_owner.get_mut(&self.owner) {
+            e.1 += more;
+        }
+        self.bytes = total;
+        Ok(())
+    }
+}
+
+impl Drop for Reservation<'_> {
+    fn drop(&mut self) {
+        let mut in_flight = self.uploads.lock();
+        in_flight.bytes -= self.bytes;
+        if let Some(e) = in_flight.by_owner.get_mut(&self.owner) {
+            e.0 -= 1;
+            e.1 -= self.bytes;
+            if e.0 == 0 {
+                in_flight.by_owner.remove(&self.owner);
+            }
+        }
+    }
+}
+
+/// `bytes` in MiB (or KiB) for messages.
+fn mib(bytes: usize) -> String {
+    if bytes >= 1 << 20 {
+        format!("{} MiB", bytes as f64 / (1 << 20) as f64)
+    } else {
+        format!("{} KiB", bytes as f64 / 1024.0)
+    }
+}
+
+/// What a caller's tier allows an upload.
+struct UploadLimits {
+    max_bytes: usize,
+    max_words: usize,
+    quota: WordListQuota,
+}
+
+impl UploadLimits {
+    fn of(limits: &crossword::Limits) -> UploadLimits {
+        UploadLimits {
+            max_bytes: limits.wordlist_max_bytes.min(MAX_BYTES),
+            max_words: limits.wordlist_max_words,
+            quota: WordListQuota { lists: limits.wordlists_per_caller, bytes: limits.wordlist_bytes_per_caller },
+        }
+    }
+
+    fn too_large(&self) -> ApiError {
+        ApiError::TooLarge {
+            detail: format!("a word list may have at most {} bytes ({})", self.max_bytes, mib(self.max_bytes)),
+        }
+    }
+}
+
+/// Chunks of an upload as they arrive; `None` once the body is complete (a channel closed
+/// without it means the upload was abandoned).
+type Chunks = tokio::sync::mpsc::Receiver<Option<Bytes>>;
+
+/// Reads an upload's chunks into what is stored of it and its list, a line at a time, on
+/// a blocking thread: 422 naming the line, or the most entries, as soon as a line passes
+/// it. `None` if the upload was abandoned.
+fn read_list(
+    mut chunks: Chunks,
+    expected: usize,
+    max_words: usize,
+) -> Result<Option<(NewWordList, WordList)>, ApiError> {
+    let line_error = |e: LineError| ApiError::InvalidLine { line: e.line, detail: e.to_string() };
+    let mut body = Vec::with_capacity(expected);
+    let mut reader = ListReader::with_capacity(expected / 10);
+    let too_many = || {
+        ApiError::invalid(
+            "body",
+            format!("a word list may have at most {max_words} distinct entries (this one has more)"),
+        )
     };
-    let list = WordList::parse(text).map_err(|e| ApiError::InvalidLine { line: e.line, detail: e.to_string() })?;
+    loop {
+        match chunks.blocking_recv() {
+            Some(Some(chunk)) => {
+                body.extend_from_slice(&chunk);
+                reader.read(&chunk).map_err(line_error)?;
+                if reader.entries() > max_words {
+                    return Err(too_many());
+                }
+            }
+            Some(None) => break,
+            None => return Ok(None),
+        }
+    }
+    let list = reader.finish().map_err(line_error)?;
+    if list.len() > max_words {
+        return Err(too_many());
+    }
     if list.is_empty() {
         return Err(ApiError::invalid("body", "the word list has no entries of 2 to 31 letters"));
     }
-    Ok((stored(body, &list)?, list))
+    Ok(Some((stored(body, &list)?, list)))
 }
 
 /// What is stored of a list: its text, keyed by the first 32 hex digits of its SHA-256.
@@ -143,14 +284,20 @@ pub(crate) fn stored(body: Vec<u8>, list: &WordList) -> Result<NewWordList, ApiE
     path = "/wordlists",
     tag = "crosswords",
     summary = "Upload a scored word list for fills and word squares.",
-    description = "The body is `text/plain` (UTF-8), up to 64 MiB: one entry a line, `entry;score` with a score of \
+    description = "The body is `text/plain` (UTF-8): one entry a line, `entry;score` with a score of \
                    0..100 (a line without one scores 50); blank lines and lines starting with `#` are skipped. \
                    Entries are normalised to A-Z (case, spaces, punctuation and accents dropped: `crème brûlée;60` \
                    is CREMEBRULEE); a duplicate keeps its highest score; entries of 1 letter or over 31 fit no slot \
                    and are left out. A bad line is 422 naming its `line`. The id is the first 32 hex digits of the \
                    SHA-256 of the bytes, so the same file always gets the same id and is stored once: 201 for a list \
-                   new to the caller, 200 when the caller has it already. A caller keeps at most 20 lists and 256 MiB \
-                   of them.",
+                   new to the caller, 200 when the caller has it already.\n\n\
+                   Each tier of caller has its limits (`--limits`): a key holder (or anyone, while the service has \
+                   no keys) may upload lists of up to 64 MiB and 1,000,000 distinct entries and keep 20 lists and \
+                   256 MiB of them; a caller without a key, once the service has keys, 1 MiB and 20,000 entries, \
+                   and keeps 10 lists and 4 MiB. The body is refused as soon as it passes a limit: 413 for bytes \
+                   (a declared `Content-Length` before any is read; uploads under way count against the quota as \
+                   their bytes arrive), 422 for entries, 429 for the count of lists, 503 when the server is \
+                   reading too many uploads at once.",
     params(UploadQuery),
     request_body(content = String, content_type = "text/plain",
         example = json!("crème brûlée;60\nheart;70\nhouse\n")),
@@ -191,26 +338,82 @@ pub(crate) async fn upload(
         });
     }
     let owner = caller.owner();
-    let (lists, bytes) = state.store.wordlist_usage(&owner).await?;
-    if lists >= MAX_LISTS_PER_OWNER {
-        return Err(ApiError::TooMany {
-            detail: format!("you have {lists} word lists, the most kept per caller; delete one first"),
-            retry_after: 60,
-        });
+    let limits = UploadLimits::of(&caller.limits(&state).crossword);
+    let declared = headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > limits.max_bytes as u64) {
+        return Err(limits.too_large());
     }
-    let body = read_limited(&headers, body).await?;
-    if bytes + body.len() as i64 > MAX_BYTES_PER_OWNER {
-        return Err(ApiError::TooLarge {
-            detail: format!(
-                "your word lists hold {bytes} bytes; with this one ({} bytes) they would pass the {MAX_BYTES_PER_OWNER} \
-                 kept per caller: delete one first",
-                body.len()
-            ),
-        });
+    let (lists, kept) = state.store.wordlist_usage(&owner).await?;
+    let mut reservation = state.uploads.reserve(&owner, lists, limits.quota)?;
+    let declared = declared.unwrap_or(0) as usize;
+    // A declared length past the quota is refused before the body is read.
+    reservation.grow(declared as i64, kept, limits.quota)?;
+
+    let (tx, rx) = tokio::sync::mpsc::channel(4);
+    let max_words = limits.max_words;
+    let parsed = tokio::task::spawn_blocking(move || read_list(rx, declared, max_words));
+    let mut stream = body.into_data_stream();
+    let mut received = 0usize;
+    let refused = loop {
+        let chunk = match stream.next().await {
+            None => break tx.send(None).await.err().map(|_| None),
+            Some(Ok(chunk)) => chunk,
+            Some(Err(e)) => {
+                let limit = limits.too_large().to_string();
+                break Some(Some(
+                    super::extract::body_error(&e, &limit)
+                        .unwrap_or_else(|| ApiError::bad_request("Unreadable body", e.to_string())),
+                ));
+            }
+        };
+        received += chunk.len();
+        if received > limits.max_bytes {
+            break Some(Some(limits.too_large()));
+        }
+        if let Err(e) = reservation.grow(received as i64, kept, limits.quota) {
+            break Some(Some(e));
+        }
+        // The reader stopped (a bad line): its error is the answer.
+        if tx.send(Some(chunk)).await.is_err() {
+            break Some(None);
+        }
+    };
+    drop(tx);
+    let parsed = parsed.await.map_err(|e| ApiError::Internal(format!("reading a word list failed: {e}")))?;
+    if let Some(Some(e)) = refused {
+        return Err(e);
     }
-    let (new, list) = blocking(move || parse(body)).await??;
-    let (record, created) = state.store.save_wordlist(&owner, &name, &new).await?;
-    state.wordlists.insert(&new.id, std::sync::Arc::new(list));
+    let Some((new, list)) = parsed? else {
+        return Err(ApiError::Internal("a word list's reader stopped without an answer".into()));
+    };
+    let saved = state.store.save_wordlist(&owner, &name, &new, limits.quota).await;
+    drop(new);
+    drop(reservation);
+    if received >= RELEASE_AFTER_BYTES {
+        // The upload's bytes are freed: hand the memory back rather than keep it.
+        crate::memory::release();
+    }
+    let saved = saved?;
+    let (record, created) = match saved {
+        Saved::Kept { record, created } => (record, created),
+        Saved::OverQuota { lists, .. } if lists >= limits.quota.lists => {
+            return Err(ApiError::TooMany {
+                detail: format!("you have {lists} word lists, the most kept per caller; delete one first"),
+                retry_after: 60,
+            })
+        }
+        Saved::OverQuota { bytes, .. } => {
+            return Err(ApiError::TooLarge {
+                detail: format!(
+                    "your word lists hold {bytes} bytes; with this one ({received} bytes) they would pass the {} \
+                     bytes ({}) kept per caller: delete one first",
+                    limits.quota.bytes,
+                    mib(limits.quota.bytes as usize)
+                ),
+            })
+        }
+    };
+    state.wordlists.insert(&record.id, std::sync::Arc::new(list));
     let location = format!("/wordlists/{}", record.id);
     let status = if created { StatusCode::CREATED } else { StatusCode::OK };
     Ok((status, [(header::LOCATION, location)], Json(view(record)?)).into_response())

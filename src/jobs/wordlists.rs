@@ -11,6 +11,9 @@ use crate::store::{Store, StoreError};
 /// Lists kept parsed per process: a 300,000-entry list takes about 4 MB.
 pub const CACHED_LISTS: usize = 8;
 
+/// Lists at least this large hand the allocator's free memory back once parsed.
+const RELEASE_AFTER_BYTES: usize = 4 << 20;
+
 pub struct WordLists {
     store: Store,
     /// Most recently used last.
@@ -85,6 +88,10 @@ impl WordLists {
         let corrupt = |message: String| LoadError::Corrupt { id: id.to_string(), message };
         let text = std::str::from_utf8(body).map_err(|e| corrupt(e.to_string()))?;
         let list = Arc::new(WordList::parse(text).map_err(|e| corrupt(e.to_string()))?);
+        if body.len() >= RELEASE_AFTER_BYTES {
+            // The parse's scratch (its index of entries) is freed: hand it back.
+            crate::memory::release();
+        }
         self.insert(id, list.clone());
         Ok(list)
     }

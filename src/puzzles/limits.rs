@@ -31,6 +31,10 @@ impl Limits {
                 square_max_count: 1_000,
                 max_words: 20_000,
                 max_result_bytes: 1 << 20,
+                wordlist_max_bytes: 1 << 20,
+                wordlist_max_words: 20_000,
+                wordlists_per_caller: 10,
+                wordlist_bytes_per_caller: 4 << 20,
                 ..full.crossword
             },
             graycode: graycode::Limits {
@@ -59,6 +63,9 @@ mod tests {
         assert!(anon.oneup.max_steps <= full.oneup.max_steps);
         assert!(anon.oneup.max_book_seconds <= full.oneup.max_book_seconds);
         assert!(anon.foxhole.max_inspections <= full.foxhole.max_inspections);
+        assert!(c.0.wordlist_max_bytes <= c.1.wordlist_max_bytes && c.0.wordlist_max_words <= c.1.wordlist_max_words);
+        assert!(c.0.wordlists_per_caller <= c.1.wordlists_per_caller);
+        assert!(c.0.wordlist_bytes_per_caller <= c.1.wordlist_bytes_per_caller);
     }
 
     #[test]

@@ -17,7 +17,8 @@ pub struct ApiKey {
 const KEY_COLUMNS: &str = "id, name, role, created_at, revoked_at";
 
 impl Store {
-    /// Stores a new key; fails with a unique violation when the name is taken.
+    /// Stores a new key, and closes the server for good (until an operator reopens it:
+    /// [`Store::closed`]); fails with a unique violation when the name is taken.
     #[tracing::instrument(skip(self, token_hash), err)]
     pub async fn create_api_key(&self, name: &str, role: &str, token_hash: &str) -> Result<ApiKey> {
         let id = uuid::Uuid::new_v4().simple().to_string();
@@ -27,7 +28,18 @@ impl Store {
         ));
         let now = self.clock_param();
         let key = with_pool!(self, p => {
-            sqlx::query_as(&sql).bind(now).bind(&id).bind(name).bind(role).bind(token_hash).fetch_one(p).await?
+            let mut tx = p.begin().await?;
+            let key = sqlx::query_as(&sql)
+                .bind(now)
+                .bind(&id)
+                .bind(name)
+                .bind(role)
+                .bind(token_hash)
+                .fetch_one(&mut *tx)
+                .await?;
+            sqlx::query(super::settings::CLOSE).execute(&mut *tx).await?;
+            tx.commit().await?;
+            key
         });
         Ok(key)
     }
@@ -55,16 +67,5 @@ impl Store {
         let sql = format!("SELECT {KEY_COLUMNS} FROM api_keys WHERE token_hash = $1 AND revoked_at IS NULL");
         let key = with_pool!(self, p => sqlx::query_as(&sql).bind(token_hash).fetch_optional(p).await?);
         Ok(key)
-    }
-
-    /// Whether any key is active: then the service is closed to anonymous ordering.
-    #[tracing::instrument(skip(self), level = "debug", err)]
-    pub async fn any_active_api_key(&self) -> Result<bool> {
-        let n: i64 = with_pool!(self, p => {
-            sqlx::query_scalar("SELECT COUNT(*) FROM (SELECT 1 FROM api_keys WHERE revoked_at IS NULL LIMIT 1) AS k")
-                .fetch_one(p)
-                .await?
-        });
-        Ok(n > 0)
     }
 }

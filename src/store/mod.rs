@@ -27,7 +27,7 @@ pub use jobs::{
 };
 pub use keys::ApiKey;
 pub use printruns::{NewPrintRun, PrintRunCopy, PrintRunRecord};
-pub use wordlists::{NewWordList, WordListRecord};
+pub use wordlists::{NewWordList, Saved, WordListQuota, WordListRecord};
 
 /// Which database a `Store` talks to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

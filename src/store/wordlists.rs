@@ -55,41 +55,110 @@ pub(super) use upsert_content;
 pub(super) const CONTENT_IN_USE: &str = "(EXISTS (SELECT 1 FROM wordlists w WHERE w.id = c.id) \
      OR EXISTS (SELECT 1 FROM jobs j WHERE j.wordlist = c.id))";
 
+/// How many lists owner `$1` has and their bytes in all.
+const USAGE: &str = "SELECT COUNT(*), CAST(COALESCE(SUM(c.bytes), 0) AS BIGINT) FROM wordlists w \
+                     JOIN wordlist_contents c ON c.id = w.id WHERE w.owner = $1";
+
+/// What one owner may keep.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WordListQuota {
+    pub lists: i64,
+    pub bytes: i64,
+}
+
+/// How [`Store::save_wordlist`] ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Saved {
+    /// The owner's row: new (`created`), or the one the owner had (which keeps its name).
+    Kept { record: WordListRecord, created: bool },
+    /// Nothing stored: with it the owner's lists would pass the quota. Their count and
+    /// bytes now.
+    OverQuota { lists: i64, bytes: i64 },
+}
+
 const COLUMNS: &str = "w.id, w.owner, w.name, c.sha256, c.bytes, c.entries, c.by_length, w.created_at";
 
 impl Store {
     /// How many lists `owner` has and their bytes in all.
     #[tracing::instrument(skip(self), err)]
     pub async fn wordlist_usage(&self, owner: &str) -> Result<(i64, i64)> {
-        let sql = "SELECT COUNT(*), CAST(COALESCE(SUM(c.bytes), 0) AS BIGINT) FROM wordlists w \
-                   JOIN wordlist_contents c ON c.id = w.id WHERE w.owner = $1";
-        let usage = with_pool!(self, p => sqlx::query_as(sql).bind(owner).fetch_one(p).await?);
+        let usage = with_pool!(self, p => sqlx::query_as(USAGE).bind(owner).fetch_one(p).await?);
         Ok(usage)
     }
 
-    /// Stores `list` for `owner` (its text only if no owner has it yet). Returns the
-    /// owner's row and whether it is new (false: the owner had this list already, and
-    /// keeps its name).
+    /// Stores `list` for `owner` (its text only if no owner has it yet) if the owner's
+    /// lists stay within `quota`. The check and the insert are one step per owner (a
+    /// PostgreSQL advisory lock on the owner; SQLite's single writer), so concurrent
+    /// uploads, from any process, cannot together pass the quota.
     #[tracing::instrument(skip(self, list), fields(id = %list.id), err)]
-    pub async fn save_wordlist(&self, owner: &str, name: &str, list: &NewWordList) -> Result<(WordListRecord, bool)> {
+    pub async fn save_wordlist(
+        &self,
+        owner: &str,
+        name: &str,
+        list: &NewWordList,
+        quota: WordListQuota,
+    ) -> Result<Saved> {
         let content = self.sql(CONTENT_UPSERT);
         let row = self.sql(
-            "INSERT INTO wordlists (owner, id, name, created_at) VALUES ($2, $3, $4, {NOW}) \
-             ON CONFLICT (owner, id) DO NOTHING",
+            "INSERT INTO wordlists (owner, id, name, created_at) SELECT $2, $3, $4, {NOW} \
+             WHERE NOT EXISTS (SELECT 1 FROM wordlists WHERE owner = $2 AND id = $3) \
+             AND (SELECT COUNT(*) FROM wordlists WHERE owner = $2) < $5 \
+             AND (SELECT COALESCE(SUM(c.bytes), 0) FROM wordlists w JOIN wordlist_contents c ON c.id = w.id \
+                  WHERE w.owner = $2) + $6 <= $7",
         );
+        let postgres = self.backend() == super::Backend::Postgres;
         let now = self.clock_param();
-        let created = with_pool!(self, p => {
+        let outcome = with_pool!(self, p => {
             let mut tx = p.begin().await?;
+            if postgres {
+                sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))")
+                    .bind(format!("wordlists:{owner}"))
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            // On SQLite this write comes first, so the transaction holds the write lock
+            // before it reads the owner's usage.
             upsert_content!(&content, now, list, &mut *tx);
-            let n = sqlx::query(&row).bind(now).bind(owner).bind(&list.id).bind(name).execute(&mut *tx).await?;
-            tx.commit().await?;
-            n.rows_affected() == 1
+            let n = sqlx::query(&row)
+                .bind(now)
+                .bind(owner)
+                .bind(&list.id)
+                .bind(name)
+                .bind(quota.lists)
+                .bind(list.body.len() as i64)
+                .bind(quota.bytes)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+            if n == 1 {
+                tx.commit().await?;
+                None
+            } else {
+                let had: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM wordlists WHERE owner = $1 AND id = $2")
+                    .bind(owner)
+                    .bind(&list.id)
+                    .fetch_one(&mut *tx)
+                    .await?;
+                if had > 0 {
+                    tx.commit().await?;
+                    Some(Ok(()))
+                } else {
+                    let usage: (i64, i64) = sqlx::query_as(USAGE).bind(owner).fetch_one(&mut *tx).await?;
+                    // Dropped without committing: the text is not kept either.
+                    Some(Err(usage))
+                }
+            }
         });
+        let created = match outcome {
+            None => true,
+            Some(Ok(())) => false,
+            Some(Err((lists, bytes))) => return Ok(Saved::OverQuota { lists, bytes }),
+        };
         let record = self
             .owned_wordlist(owner, &list.id)
             .await?
             .ok_or_else(|| super::StoreError::Corrupt(format!("word list {} vanished after saving", list.id)))?;
-        Ok((record, created))
+        Ok(Saved::Kept { record, created })
     }
 
     /// `owner`'s lists, newest first.

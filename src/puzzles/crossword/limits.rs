@@ -33,6 +33,14 @@ pub struct Limits {
     /// Largest result, as compact JSON, that a request may produce: `count` (or `limit`)
     /// times the size of one pattern or square must fit.
     pub max_result_bytes: usize,
+    /// Largest uploaded word list, in bytes (at most 64 MiB, what the upload route reads).
+    pub wordlist_max_bytes: usize,
+    /// Most distinct entries of an uploaded word list.
+    pub wordlist_max_words: usize,
+    /// Most word lists one caller keeps.
+    pub wordlists_per_caller: i64,
+    /// Most bytes of word lists one caller keeps.
+    pub wordlist_bytes_per_caller: i64,
 }
 
 impl Default for Limits {
@@ -47,6 +55,10 @@ impl Default for Limits {
             square_max_count: 10_000,
             max_words: 200_000,
             max_result_bytes: 4 << 20,
+            wordlist_max_bytes: 64 << 20,
+            wordlist_max_words: 1_000_000,
+            wordlists_per_caller: 20,
+            wordlist_bytes_per_caller: 256 << 20,
         }
     }
 }

@@ -46,6 +46,31 @@ fn bad_lines_are_named_by_number() {
 }
 
 #[test]
+fn a_list_read_in_pieces_is_the_list_read_at_once() {
+    let text = "# comment\r\ncrème brûlée;60\nheart;70\r\n\nhouse\nHEART;90\nx\nœuvre;5";
+    let whole = WordList::parse(text).unwrap();
+    // Every split, including inside a line break and inside a two-byte character.
+    for size in 1..=text.len() {
+        let mut reader = words::ListReader::default();
+        for piece in text.as_bytes().chunks(size) {
+            reader.read(piece).unwrap();
+        }
+        let list = reader.finish().unwrap();
+        assert_eq!(list.to_text(), whole.to_text(), "pieces of {size} bytes");
+    }
+    assert_eq!(whole.len(), 4);
+    // A bad byte or line is named by its line however the text arrives.
+    let mut reader = words::ListReader::default();
+    reader.read(b"heart\nho").unwrap();
+    let error = reader.read(b"use\n\xff\n").unwrap_err();
+    assert_eq!(error.line, 3);
+    assert!(error.to_string().contains("not UTF-8"), "{error}");
+    let mut reader = words::ListReader::default();
+    reader.read(b"heart\nr2d2").unwrap();
+    assert_eq!(reader.finish().unwrap_err().line, 2, "the last line needs no line break");
+}
+
+#[test]
 fn a_duplicate_keeps_its_highest_score_and_first_place() {
     let list = WordList::parse("cat;20\ndog;30\nCAT;70\nc-a-t;40\n").unwrap();
     assert_eq!(list.len(), 2);

@@ -222,6 +222,78 @@ impl Builder {
     }
 }
 
+/// Reads a list in the text format as its bytes arrive, a line at a time (an upload
+/// read as a stream): it holds the list being built and one unfinished line, never the
+/// text or its lines.
+#[derive(Default)]
+pub struct ListReader {
+    builder: Builder,
+    /// Lines read so far.
+    lines: usize,
+    /// The last line's bytes while its line break has not arrived.
+    partial: Vec<u8>,
+}
+
+/// Entries a reader makes room for at once, however large the text (a guess from a huge
+/// text must not allocate hundreds of megabytes before any line is read).
+const MAX_CAPACITY_HINT: usize = 1 << 16;
+
+impl ListReader {
+    /// A reader expecting about `entries` entries.
+    pub fn with_capacity(entries: usize) -> ListReader {
+        ListReader { builder: Builder::with_capacity(entries.min(MAX_CAPACITY_HINT)), ..ListReader::default() }
+    }
+
+    /// Reads the next bytes of the text (any split, even inside a line or a character);
+    /// errors name the line.
+    pub fn read(&mut self, mut bytes: &[u8]) -> Result<(), LineError> {
+        while let Some(end) = bytes.iter().position(|&b| b == b'\n') {
+            if self.partial.is_empty() {
+                self.line(&bytes[..end])?;
+            } else {
+                let mut line = std::mem::take(&mut self.partial);
+                line.extend_from_slice(&bytes[..end]);
+                self.line(&line)?;
+                line.clear();
+                self.partial = line;
+            }
+            bytes = &bytes[end + 1..];
+        }
+        self.partial.extend_from_slice(bytes);
+        Ok(())
+    }
+
+    /// Distinct entries read so far.
+    pub fn entries(&self) -> usize {
+        self.builder.list.total
+    }
+
+    /// The list, once the last line (which needs no line break) is read.
+    pub fn finish(mut self) -> Result<WordList, LineError> {
+        if !self.partial.is_empty() {
+            let line = std::mem::take(&mut self.partial);
+            self.line(&line)?;
+        }
+        let mut list = self.builder.list;
+        // Groups grew by doubling: give back what they will never use.
+        list.by_len.iter_mut().chain(list.scores.iter_mut()).for_each(|g| g.shrink_to_fit());
+        Ok(list)
+    }
+
+    fn line(&mut self, line: &[u8]) -> Result<(), LineError> {
+        self.lines += 1;
+        let error = |message: String| LineError { line: self.lines, message };
+        let line = std::str::from_utf8(line).map_err(|_| error("the text is not UTF-8".into()))?;
+        // A line break of `\r\n` leaves a `\r`, which the entry's trimming drops.
+        match parse_entry(line) {
+            Ok(Some((word, score))) => self.builder.add(word, score),
+            Ok(None) => {}
+            Err(message) => return Err(error(message)),
+        }
+        Ok(())
+    }
+}
+
 impl WordList {
     /// The bundled English list (decompressed and parsed once per process).
     pub fn english() -> &'static WordList {
@@ -245,15 +317,9 @@ impl WordList {
 
     /// A list in the text format (see the module comment); errors name the line.
     pub fn parse(text: &str) -> Result<WordList, LineError> {
-        let mut b = Builder::with_capacity(text.len() / 10);
-        for (i, line) in text.lines().enumerate() {
-            match parse_entry(line) {
-                Ok(Some((word, score))) => b.add(word, score),
-                Ok(None) => {}
-                Err(message) => return Err(LineError { line: i + 1, message }),
-            }
-        }
-        Ok(b.list)
+        let mut reader = ListReader::with_capacity(text.len() / 10);
+        reader.read(text.as_bytes())?;
+        reader.finish()
     }
 
     /// A request's `words` (each `entry` or `entry;score`); errors name the index.

@@ -707,7 +707,9 @@ async fn word_list_uploads_are_held_to_the_callers_tier_and_quota_as_they_arrive
         let token = create_key(&db, "p");
         let limits = std::env::temp_dir().join(format!("limits-{}.json", uuid::Uuid::new_v4().simple()));
         std::fs::write(&limits, r#"{"publisher": {"crossword": {"wordlist_bytes_per_caller": 300000}}}"#).unwrap();
-        let server = Server::start(&db.url, &["--workers", "0", "--limits", limits.to_str().unwrap()]);
+        // Ten uploads at once from one caller: more than its upload slots allow by default.
+        let args = ["--workers", "0", "--max-uploads-per-caller", "10", "--limits", limits.to_str().unwrap()];
+        let server = Server::start(&db.url, &args);
         let _ = std::fs::remove_file(limits);
 
         // Without a key: 1 MiB. A declared 64 MiB is refused before any of it is read.
@@ -789,7 +791,8 @@ fn memory_mib(server: &Server) -> (u64, u64) {
 #[tokio::test(flavor = "multi_thread")]
 async fn many_downloads_of_a_big_book_are_one_render_and_memory_stays_flat() {
     let db = TestDb::sqlite();
-    let server = Server::start(&db.url, &["--workers", "2"]);
+    // Sixty requests at once from one address: more than its request slots allow by default.
+    let server = Server::start(&db.url, &["--workers", "2", "--max-requests-per-address", "64"]);
     let (status, _, ordered) = common::post(&server, "/books", json!({"pages": 1000, "rows": 64, "cols": 64})).await;
     assert_eq!(status, 202, "{ordered}");
     let serial = ordered["serial"].as_str().unwrap().to_string();

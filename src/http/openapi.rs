@@ -56,7 +56,7 @@ use super::{books, crosswords, foxhole, graycodes, health, jobs, oneup, printrun
         schemas(Problem),
         responses(
             BadRequest, BadSerial, Invalid, NotFound, Conflict, NotPrinted, TooLarge, UnsupportedMediaType, Unavailable,
-            Unauthorized, TooMany, CrossSite, RequestTimeout
+            Unauthorized, TooMany, CrossSite, RequestTimeout, MisdirectedRequest
         ),
     ),
 )]
@@ -153,18 +153,20 @@ fn caller_responses(path: &str, op: &mut Operation) {
     }
 }
 
-/// What the limits in front of every route but the probes answer: 408 for a request that
-/// takes too long, 429 past the anonymous rate limit; for a request that changes
+/// What the limits in front of the routes answer: 421 on every route (the probes too) for
+/// a `Host` this server does not serve; on every route but the probes, 408 for a request
+/// that takes too long, 429 past the anonymous rate limit; for a request that changes
 /// something, 403 when a browser sends it for another site and 413 for a body over the
 /// limit.
 fn edge_responses(path: &str, method: &str, op: &mut Operation) {
-    if matches!(path, "/healthz" | "/readyz") {
-        return;
-    }
     let responses = &mut op.responses.responses;
     let mut add = |status: &str, name: &str| {
         responses.entry(status.into()).or_insert_with(|| RefOr::Ref(Ref::from_response_name(name)));
     };
+    add("421", "MisdirectedRequest");
+    if matches!(path, "/healthz" | "/readyz") {
+        return;
+    }
     add("408", "RequestTimeout");
     add("429", "TooMany");
     if method != "get" {
@@ -252,6 +254,7 @@ problem_responses! {
                        this site's pages, or with an API key.";
     RequestTimeout: Never, "The request took too long: its body stopped arriving, or the answer was not ready in \
                             time.";
+    MisdirectedRequest: Never, "The `Host` header names a host this server does not serve (`--allowed-hosts`).";
 }
 
 /// The optional `Idempotency-Key` header of the POSTs that queue a job.

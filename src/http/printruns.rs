@@ -364,6 +364,8 @@ const MAX_ARCHIVE_RENDERERS: usize = 4;
 async fn render_copy(state: &AppState, serial: String, paper: Paper) -> Result<Vec<(String, Vec<u8>)>, ApiError> {
     let record =
         state.store.book(&serial, true).await?.ok_or_else(|| ApiError::Internal(format!("book {serial} vanished")))?;
+    // Within the renders of all downloads (--max-renders).
+    let _renderer = state.renders.renderer().await;
     blocking(move || {
         let opts = super::books::print_options(&record);
         let version = super::books::interior_version(&record)?;
@@ -397,9 +399,12 @@ pub(crate) async fn archive(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let run = printed(&state, &caller, &id).await?;
+    // One of the caller's renders (--renders-per-caller) for as long as it streams.
+    let slot = state.renders.hold_slot(&caller.owner())?;
     let (tx, rx) = tokio::sync::mpsc::channel::<Result<Bytes, std::io::Error>>(ARCHIVE_BUFFER);
     let filename = format!("printrun-{}.zip", run.id);
     tokio::spawn(async move {
+        let _slot = slot;
         if let Err(e) = stream_archive(&state, &run, &tx).await {
             // The status line is sent; all that is left is to cut the archive short.
             tracing::warn!(printrun = %run.id, error = %e, "print run archive stopped");

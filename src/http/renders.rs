@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::body::Bytes;
-use tokio::sync::Semaphore;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::error::ApiError;
 
@@ -93,13 +93,20 @@ struct CallerSlot<'a> {
 
 impl Drop for CallerSlot<'_> {
     fn drop(&mut self) {
-        let mut callers = self.renders.callers.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(n) = callers.get_mut(self.caller) {
-            *n -= 1;
-            if *n == 0 {
-                callers.remove(self.caller);
-            }
-        }
+        self.renders.give_back(self.caller);
+    }
+}
+
+/// A caller's place among the renders held by a print run's archive for as long as it
+/// streams (its copies take renderers one by one), given back when dropped.
+pub struct HeldSlot {
+    renders: Arc<Renders>,
+    caller: String,
+}
+
+impl Drop for HeldSlot {
+    fn drop(&mut self) {
+        self.renders.give_back(&self.caller);
     }
 }
 
@@ -194,6 +201,28 @@ impl Renders {
         .await
         .map_err(|e| ApiError::Internal(format!("rendering failed: {e}")))??;
         Ok(Bytes::from(pdf))
+    }
+
+    /// [`Renders::caller_slot`] held until dropped, by a task that outlives the request.
+    pub fn hold_slot(self: &Arc<Self>, caller: &str) -> Result<HeldSlot, ApiError> {
+        std::mem::forget(self.caller_slot(caller)?);
+        Ok(HeldSlot { renders: self.clone(), caller: caller.to_string() })
+    }
+
+    /// A renderer for one copy of an archive: waits as long as it takes, as the archive
+    /// streams at the pace of its renders (None only if the renderers were closed).
+    pub async fn renderer(&self) -> Option<OwnedSemaphorePermit> {
+        self.permits.clone().acquire_owned().await.ok()
+    }
+
+    fn give_back(&self, caller: &str) {
+        let mut callers = self.callers.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = callers.get_mut(caller) {
+            *n -= 1;
+            if *n == 0 {
+                callers.remove(caller);
+            }
+        }
     }
 
     /// A place for one more render of `caller`'s, or 429.

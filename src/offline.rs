@@ -8,12 +8,13 @@ use anyhow::Context;
 use crate::cli::{BookArgs, PrintRunArgs};
 use crate::puzzles::foxbook::Serial;
 use crate::puzzles::monitor::Unmonitored;
-use crate::puzzles::wordbook::{book_for, Plan};
+use crate::puzzles::wordbook::{book_for, book_for_version, Plan};
 use crate::render::cover::Paper;
 use crate::render::foxbook::{answer_pdf, book_pdf, InteriorVersion};
 use crate::render::print::PrintOptions;
 use crate::render::printrun::{copy_files, ManifestLine, CSV_HEADER};
 use crate::render::zip::ZipStream;
+use crate::store::{BookRecord, Store};
 
 pub async fn print_book(args: &BookArgs) -> anyhow::Result<()> {
     let serial =
@@ -22,11 +23,34 @@ pub async fn print_book(args: &BookArgs) -> anyhow::Result<()> {
     let opts = args.print.options(&spec)?;
     let plan = spec.validate()?;
     let secret = crate::cli::book_secret(&args.database.database_url).await?;
-    let book = book_for(secret.as_bytes(), &serial, &plan, &mut Unmonitored)?.book;
+    // A book the database knows is made as the server made it (its generator and interior
+    // versions, its trim, title and lookup address), and must come out the same: else the
+    // options or the secret differ from the order's, and nothing is written.
+    let known = printed_record(&args.database.database_url, &serial).await;
+    let (version, interior, opts) = match &known {
+        Some(record) => {
+            let interior = crate::http::interior_version(record).map_err(|e| anyhow::anyhow!("{e}"))?;
+            let stored = crate::http::print_options(record);
+            if stored != opts {
+                println!(
+                    "book {serial} is in {}: printed as it was ordered (trim {:?}, title {:?}, lookup address {:?})",
+                    args.database.database_url, record.trim, stored.title, stored.lookup_url
+                );
+            }
+            (record.generator_version as u32, interior, stored)
+        }
+        None => (plan.generator_version(), InteriorVersion::CURRENT, opts),
+    };
+    let book = book_for_version(secret.as_bytes(), &serial, &plan, version, &mut Unmonitored)?.book;
+    if let Some(record) = &known {
+        if record.content_hash.as_deref() != Some(book.content_hash_hex().as_str()) {
+            anyhow::bail!("{}", mismatch(record, &plan)?);
+        }
+    }
     std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
     let files: [(&str, Vec<u8>); 4] = [
         ("book.txt", book.text().into_bytes()),
-        ("book.pdf", book_pdf(&book, &serial, &opts, InteriorVersion::CURRENT)),
+        ("book.pdf", book_pdf(&book, &serial, &opts, interior)),
         ("answer.pdf", answer_pdf(&book, &serial, &opts)),
         ("answer.json", serde_json::to_vec(&book.answer)?),
     ];
@@ -42,6 +66,33 @@ pub async fn print_book(args: &BookArgs) -> anyhow::Result<()> {
         book.content_hash_hex()
     );
     Ok(())
+}
+
+/// The database's record of `serial` once printed; None when it knows no such book (or is
+/// not a database `serve` ran on).
+async fn printed_record(database_url: &str, serial: &str) -> Option<BookRecord> {
+    let store = Store::connect(database_url).await.ok()?;
+    let record = store.book(serial, false).await.ok().flatten();
+    store.close().await;
+    record.filter(|r| r.content_hash.is_some())
+}
+
+/// Why this run's book differs from the stored one: the options, or else the secret.
+fn mismatch(record: &BookRecord, plan: &Plan) -> anyhow::Result<String> {
+    let ordered = crate::http::plan_of(record).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let serial = &record.serial;
+    Ok(if &ordered != plan {
+        format!(
+            "book {serial} was ordered as {} pages of {} x {}, the word {:?} on the letters {:?}, shape {}; these \
+             options make another book: give the same ones (nothing was written)",
+            record.pages, record.rows, record.cols, record.word, record.letters, record.shape
+        )
+    } else {
+        format!(
+            "book {serial} comes out differently with this secret than the server made it: the secret is not the one \
+             its book was made with (nothing was written)"
+        )
+    })
 }
 
 /// `puzzlepress printrun`: copies printed on `--threads` threads, each a book with a fresh

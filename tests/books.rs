@@ -415,3 +415,42 @@ async fn books_printed_before_interior_version_two_keep_their_bytes() {
     let old = bytes(&server, &format!("/books/{old}/book.pdf")).await;
     assert!(new.len() < old.len(), "{} bytes against {}", new.len(), old.len());
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_offline_cli_prints_a_known_book_as_ordered_and_refuses_other_options_or_another_secret() {
+    for db in TestDb::both() {
+        let server = Server::start_with_env(&db.url, &["--workers", "1"], &[("PUZZLEPRESS_SECRET", "known-secret")]);
+        let (serial, _) = order(
+            &server,
+            json!({"pages": 3, "rows": 8, "cols": 8, "title": "Fox Hunt", "lookup_url": "https://example.com/find"}),
+        )
+        .await;
+        let run = |secret: &str, pages: &str| {
+            let out = std::env::temp_dir().join(format!("pp-book-{}", uuid::Uuid::new_v4().simple()));
+            let output = Command::new(env!("CARGO_BIN_EXE_puzzlepress"))
+                .args(["book", "--serial", &serial, "--pages", pages, "--rows", "8", "--cols", "8"])
+                .args(["--database-url", &db.url, "--out"])
+                .arg(&out)
+                .env("PUZZLEPRESS_SECRET", secret)
+                .env_remove("PUZZLEPRESS_SECRET_FILE")
+                .output()
+                .unwrap();
+            (output.status.success(), String::from_utf8_lossy(&output.stderr).into_owned(), out)
+        };
+        // The same book without its print options: printed as it was ordered, byte for byte.
+        let (ok, stderr, out) = run("known-secret", "3");
+        assert!(ok, "{stderr}");
+        assert_eq!(
+            bytes(&server, &format!("/books/{serial}/book.pdf")).await,
+            std::fs::read(out.join("book.pdf")).unwrap()
+        );
+        std::fs::remove_dir_all(out).unwrap();
+        // Other options, or another secret: refused with the reason, nothing written.
+        let (ok, stderr, out) = run("known-secret", "4");
+        assert!(!ok && stderr.contains("ordered as 3 pages of 8 x 8"), "{stderr}");
+        assert!(!out.exists());
+        let (ok, stderr, out) = run("another-secret", "3");
+        assert!(!ok && stderr.contains("the secret is not the one"), "{stderr}");
+        assert!(!out.exists());
+    }
+}

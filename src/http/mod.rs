@@ -23,6 +23,9 @@ mod resource;
 mod respond;
 mod wordlists;
 
+/// How a stored book is read back (also by `puzzlepress book`, to print it as the server did).
+pub(crate) use books::{interior_version, plan_of, print_options};
+
 pub use respond::timestamp;
 #[cfg(feature = "test-jobs")]
 mod testing;

@@ -277,6 +277,12 @@ pub struct ServeArgs {
     #[arg(long, env = "PUZZLEPRESS_OPEN")]
     pub open: bool,
 
+    /// Start with a book secret other than the one this database's books were made with
+    /// (without it such a server refuses to start): books printed before keep their pages
+    /// and answers, but `puzzlepress book` can no longer print them again.
+    #[arg(long, env = "PUZZLEPRESS_NEW_BOOK_SECRET")]
+    pub new_book_secret: bool,
+
     /// Jobs one API key may have queued or running at once; more are refused with 429.
     #[arg(long, env = "PUZZLEPRESS_JOBS_PER_KEY", default_value_t = 100)]
     pub jobs_per_key: i64,

@@ -41,13 +41,44 @@ pub async fn migrate(database_url: &str) -> anyhow::Result<()> {
 }
 
 /// The key books are derived from: configured (`cli::configured_secret`, which refuses an
-/// empty one), or generated once and shared through the database.
-async fn book_secret(store: &Store, configured: Option<String>) -> anyhow::Result<Vec<u8>> {
-    if let Some(secret) = configured {
-        return Ok(secret.into_bytes());
+/// empty one), or generated once and shared through the database. The database keeps a
+/// salted SHA-256 of the secret its books are made with: a server started with another
+/// secret refuses to start (its books could no longer be printed again offline, nor new
+/// copies made alike) unless `accept_new` says the change is meant.
+async fn book_secret(store: &Store, configured: Option<String>, accept_new: bool) -> anyhow::Result<Vec<u8>> {
+    let secret = match configured {
+        Some(secret) => secret,
+        None => {
+            let candidate: String = (0..32).map(|_| format!("{:02x}", rand::random::<u8>())).collect();
+            store.setting_or_insert(crate::store::BOOK_SECRET, &candidate).await?
+        }
+    };
+    let salt: String = (0..16).map(|_| format!("{:02x}", rand::random::<u8>())).collect();
+    let stored = store.setting_or_insert(SECRET_CHECK, &secret_check(&salt, &secret)).await?;
+    let salt = stored.split(':').next().unwrap_or_default();
+    if stored != secret_check(salt, &secret) {
+        anyhow::ensure!(
+            accept_new,
+            "the book secret is not the one this database's books were made with: `puzzlepress book` would print \
+             other books for their serials. Start with the old secret, or pass --new-book-secret to make books with \
+             this one from now on (books already printed keep their pages and answers)"
+        );
+        tracing::warn!(
+            "the book secret changed (--new-book-secret): books printed before cannot be printed again offline"
+        );
+        store.set_setting(SECRET_CHECK, &secret_check(salt, &secret)).await?;
     }
-    let candidate: String = (0..32).map(|_| format!("{:02x}", rand::random::<u8>())).collect();
-    Ok(store.setting_or_insert(crate::store::BOOK_SECRET, &candidate).await?.into_bytes())
+    Ok(secret.into_bytes())
+}
+
+/// The setting holding `SALT:SHA256(SALT, SECRET)` of the book secret in use.
+const SECRET_CHECK: &str = "book_secret_check";
+
+fn secret_check(salt: &str, secret: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::new().chain_update(salt).chain_update(b":").chain_update(secret).finalize();
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    format!("{salt}:{hex}")
 }
 
 fn seconds(what: &str, secs: f64) -> anyhow::Result<Duration> {
@@ -138,7 +169,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             "no API key exists: the service is open (anyone who can reach it may order books and read every book)"
         );
     }
-    let secret = book_secret(&store, configured_secret).await?;
+    let secret = book_secret(&store, configured_secret, args.new_book_secret).await?;
 
     let wake = Wake::default();
     wake.listen(&store);

@@ -454,3 +454,40 @@ async fn the_offline_cli_prints_a_known_book_as_ordered_and_refuses_other_option
         assert!(!out.exists());
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_server_started_with_another_secret_than_its_books_refuses_unless_told() {
+    for db in TestDb::both() {
+        let server = Server::start_with_env(&db.url, &["--workers", "0"], &[("PUZZLEPRESS_SECRET", "first-secret")]);
+        drop(server);
+        let serve = |extra: &[&str]| {
+            let mut child = Command::new(env!("CARGO_BIN_EXE_puzzlepress"))
+                .args(["serve", "--bind", "127.0.0.1:0", "--workers", "0", "--database-url", &db.url])
+                .args(extra)
+                .env("PUZZLEPRESS_SECRET", "second-secret")
+                .env_remove("PUZZLEPRESS_SECRET_FILE")
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap();
+            // Refused at once, or still serving after two seconds.
+            let start = std::time::Instant::now();
+            while child.try_wait().unwrap().is_none() && start.elapsed() < Duration::from_secs(2) {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            let exited = child.try_wait().unwrap().is_some();
+            if !exited {
+                child.kill().unwrap();
+            }
+            let output = child.wait_with_output().unwrap();
+            (exited, String::from_utf8_lossy(&output.stderr).into_owned() + &String::from_utf8_lossy(&output.stdout))
+        };
+        let (exited, log) = serve(&[]);
+        assert!(exited && log.contains("--new-book-secret"), "{log}");
+        let (exited, log) = serve(&["--new-book-secret"]);
+        assert!(!exited, "told, it serves with the new secret: {log}");
+        // From then on the new secret is the database's: no flag needed.
+        let (exited, log) = serve(&[]);
+        assert!(!exited, "{log}");
+    }
+}

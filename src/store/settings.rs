@@ -30,6 +30,21 @@ impl Store {
         Ok(value)
     }
 
+    /// Stores `value` as `name`, replacing what was there.
+    #[tracing::instrument(skip(self, value), err)]
+    pub async fn set_setting(&self, name: &str, value: &str) -> Result<()> {
+        with_pool!(self, p => {
+            sqlx::query(
+                "INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+            )
+            .bind(name)
+            .bind(value)
+            .execute(p)
+            .await?;
+        });
+        Ok(())
+    }
+
     /// The stored value of `name`, if any.
     #[tracing::instrument(skip(self), err)]
     pub async fn setting(&self, name: &str) -> Result<Option<String>> {

@@ -112,7 +112,7 @@ struct Links {
     answer: String,
     book_pdf: String,
     answer_pdf: String,
-    /// The cover (white paper; add `?paper=cream` for cream).
+    /// The cover (on its print run's paper, else white; `?paper=cream` or `white` to choose).
     cover_pdf: String,
 }
 
@@ -653,8 +653,9 @@ pub(crate) fn checked_book(
 #[into_params(parameter_in = Query)]
 pub(crate) struct CoverQuery {
     /// The interior's paper, which sets the spine's width (white 0.002252 in a page,
-    /// cream 0.0025 in).
-    #[param(inline, default = "white")]
+    /// cream 0.0025 in). Default: a print run's copy is on its run's paper, other books
+    /// on white.
+    #[param(inline)]
     paper: Option<Paper>,
 }
 
@@ -692,7 +693,16 @@ pub(crate) async fn cover_pdf(
     let plan = plan_of(&record)?;
     let opts = print_options(&record);
     let serial = record.serial;
-    let paper = q.paper.unwrap_or_default();
+    // A copy of a print run is on its run's paper unless asked otherwise (its spine is
+    // the archive's).
+    let paper = match (q.paper, &record.printrun) {
+        (Some(paper), _) => paper,
+        (None, Some(run)) => match state.store.printrun(run).await? {
+            Some(run) => super::printruns::order_of(&run)?.paper,
+            None => Paper::default(),
+        },
+        (None, None) => Paper::default(),
+    };
     let key = format!("{serial}/cover-{paper:?}");
     let bytes = {
         let serial = serial.clone();

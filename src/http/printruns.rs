@@ -113,7 +113,7 @@ fn run_state(run: &PrintRunRecord) -> JobState {
     }
 }
 
-fn order_of(run: &PrintRunRecord) -> Result<PrintRunOrder, ApiError> {
+pub(crate) fn order_of(run: &PrintRunRecord) -> Result<PrintRunOrder, ApiError> {
     serde_json::from_str(&run.params)
         .map_err(|e| ApiError::Internal(format!("print run {}: stored order: {e}", run.id)))
 }

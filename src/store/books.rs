@@ -65,6 +65,8 @@ pub struct BookRecord {
     pub lookup_url: String,
     /// The renderer its interior is printed with, as in [`NewBook`].
     pub interior_version: i64,
+    /// The print run it is a copy of, if any.
+    pub printrun: Option<String>,
     /// Packed pages; loaded only when asked for, and present once printed.
     pub packed: Option<Vec<u8>>,
     pub answer: Option<Value>,
@@ -94,6 +96,7 @@ struct BookRow {
     title: String,
     lookup_url: String,
     interior_version: i64,
+    printrun: Option<String>,
     packed: Option<Vec<u8>>,
     answer: Option<String>,
     content_hash: Option<String>,
@@ -132,6 +135,7 @@ impl TryFrom<BookRow> for BookRecord {
             title: r.title,
             lookup_url: r.lookup_url,
             interior_version: r.interior_version,
+            printrun: r.printrun,
             packed: r.packed,
             content_hash: r.content_hash,
             created_at: r.created_at,
@@ -145,7 +149,7 @@ impl TryFrom<BookRow> for BookRecord {
 
 /// A book with its job; `PACKED` is replaced by `b.packed` or `NULL`.
 const BOOK_SELECT: &str = "SELECT j.seq, b.serial, b.job_id, j.owner, b.generator_version, b.pages, b.rows, b.cols, \
-     b.word, b.letters, b.shape, b.trim_size AS trim, b.title, b.lookup_url, b.interior_version, PACKED AS packed, b.answer, b.content_hash, b.created_at, b.finished_at, j.state, j.progress_done, \
+     b.word, b.letters, b.shape, b.trim_size AS trim, b.title, b.lookup_url, b.interior_version, b.printrun, PACKED AS packed, b.answer, b.content_hash, b.created_at, b.finished_at, j.state, j.progress_done, \
      j.progress_total, j.error FROM books b JOIN jobs j ON j.id = b.job_id";
 
 impl Store {

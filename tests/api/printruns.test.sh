@@ -42,6 +42,10 @@ for S in $SERIALS; do
   check_jq '.trim == "6x9" and .title == "Run Fox" and .lookup_url == "https://example.com/fox"' "$S is printed as the run was ordered"
   curl -s "$BASE/books/$S/cover.pdf?paper=cream" -o "$PR_DIR/cover.pdf"
   check_cmd "cmp $PR_DIR/cover.pdf <(unzip -p $PR_DIR/run.zip $S/cover.pdf)" "$S's cover in the archive is its cream cover.pdf"
+  curl -s "$BASE/books/$S/cover.pdf" -o "$PR_DIR/cover-default.pdf"
+  check_cmd "cmp $PR_DIR/cover-default.pdf $PR_DIR/cover.pdf" "$S's cover.pdf without ?paper is on its run's cream paper"
+  curl -s "$BASE/books/$S/cover.pdf?paper=white" -o "$PR_DIR/cover-white.pdf"
+  check_cmd "! cmp -s $PR_DIR/cover-white.pdf $PR_DIR/cover.pdf" "$S's cover.pdf?paper=white is another spine"
   curl -s "$BASE/books/$S/answer.pdf" -o "$PR_DIR/answer.pdf"
   check_cmd "cmp $PR_DIR/answer.pdf <(unzip -p $PR_DIR/run.zip $S/answer.pdf)" "$S's answer key in the archive is its answer.pdf"
 done

@@ -10,7 +10,7 @@ if python3 tests/api/readme_examples.py list README.md >"$readme_dir/examples.js
 for want in '/oneup/puzzles .*"seed": 42' '/wordsquares .*"seed": 3' '/crosswords/fills .*"C\.\.#\.\.\.\.\."' '/oneup/solves'"'"' '; do
   if jq -r .command "$readme_dir/examples.jsonl" | tr '\n' ' ' | grep -Eq "$want"; then pass; else fail "README example $want is not checked"; fi
 done
-if [ "$(wc -l <"$readme_dir/examples.jsonl")" -ge 14 ]; then pass; else fail "fewer README examples checked than the 14 there were"; fi
+if [ "$(wc -l <"$readme_dir/examples.jsonl")" -ge 16 ]; then pass; else fail "fewer README examples checked than the 16 there were"; fi
 
 while IFS= read -r readme_ex; do
   readme_line=$(jq -r .line <<<"$readme_ex")
@@ -21,7 +21,7 @@ while IFS= read -r readme_ex; do
     fail "README line $readme_line: the shown answer does not parse"
     continue
   fi
-  bash -c "$readme_cmd" </dev/null >"$readme_dir/out" 2>&1
+  timeout 300 bash -c "$readme_cmd" </dev/null >"$readme_dir/out" 2>&1
   # `curl -si` prints the headers first: the body follows the first empty line.
   if head -c 5 "$readme_dir/out" | grep -q '^HTTP/'; then
     tr -d '\r' <"$readme_dir/out" | awk 'body { print } /^$/ { body = 1 }' >"$readme_dir/body"

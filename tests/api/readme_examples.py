@@ -9,7 +9,8 @@
       "{" (kind "body": the response body). Commands holding a placeholder (…, FILL_ID,
       SERIAL, RUN_ID) cannot run as written and are left out, and so is a block right
       after the line "<!-- answers vary -->" (answers that differ on every server, such as a
-      new book's serial).
+      new book's serial). A `curl` example that reads a shell variable runs after the
+      commands of its block that are not `curl` lines (`fill=$(curl …)`, a wait).
 
   readme_examples.py match SHOWN ACTUAL.json
       exits 0 when the JSON in ACTUAL.json is what SHOWN shows, else prints the difference
@@ -223,15 +224,17 @@ def examples(readme):
     lines = open(readme, encoding="utf-8").read().split("\n")
     out = []
     in_sh = False
+    setup = []  # the block's commands that are not `curl` lines: assignments, waits
     i = 0
     while i < len(lines):
         line = lines[i]
         if line.startswith("```"):
             varies = i > 0 and lines[i - 1].strip() == "<!-- answers vary -->"
             in_sh = line.strip() == "```sh" and not in_sh and not varies
+            setup = []
             i += 1
             continue
-        if not in_sh or not line.startswith("curl "):
+        if not in_sh or not line.strip() or line.startswith("#"):
             i += 1
             continue
         start = i
@@ -243,6 +246,10 @@ def examples(readme):
         trailing = command[at + 1 :].strip() if at is not None else None
         if at is not None:
             command = command[:at].rstrip()
+        if not line.startswith("curl "):
+            setup.append(command)
+            i += 1
+            continue
         comments = []
         j = i + 1
         while j < len(lines) and lines[j].startswith("#"):
@@ -261,6 +268,11 @@ def examples(readme):
                 break
         if not found or PLACEHOLDERS.search(command):
             continue
+        if re.search(r"\$[A-Za-z_{]", command):
+            # It reads a variable an earlier command of its block sets: run those first.
+            if any(PLACEHOLDERS.search(c) for c in setup):
+                continue
+            command = "\n".join(setup + [command])
         out.append({"line": start + 1, "command": command, "kind": found[0], "shown": found[1]})
     return out
 

@@ -1,5 +1,5 @@
 # The README's examples, run as written: every `curl` example in its sh blocks that shows an
-# answer (the job's result, or the response body) is taken from README.md by
+# answer (the job's result, the response body, or the status and body) is taken from README.md by
 # tests/api/readme_examples.py, run against this server (localhost:8080 replaced by it), and
 # its answer must be what the README shows ("…" elides). Editing the README without the
 # server, or the server without the README, fails here.
@@ -10,7 +10,7 @@ if python3 tests/api/readme_examples.py list README.md >"$readme_dir/examples.js
 for want in '/oneup/puzzles .*"seed": 42' '/wordsquares .*"seed": 3' '/crosswords/fills .*"C\.\.#\.\.\.\.\."' '/oneup/solves'"'"' '; do
   if jq -r .command "$readme_dir/examples.jsonl" | tr '\n' ' ' | grep -Eq "$want"; then pass; else fail "README example $want is not checked"; fi
 done
-if [ "$(wc -l <"$readme_dir/examples.jsonl")" -ge 16 ]; then pass; else fail "fewer README examples checked than the 16 there were"; fi
+if [ "$(wc -l <"$readme_dir/examples.jsonl")" -ge 19 ]; then pass; else fail "fewer README examples checked than the 19 there were"; fi
 
 while IFS= read -r readme_ex; do
   readme_line=$(jq -r .line <<<"$readme_ex")
@@ -30,7 +30,14 @@ while IFS= read -r readme_ex; do
     cp "$readme_dir/out" "$readme_dir/body"
     readme_location=""
   fi
-  if [ "$(jq -r .kind <<<"$readme_ex")" = job ]; then
+  readme_kind=$(jq -r .kind <<<"$readme_ex")
+  if [ "${readme_kind%% *}" = status ]; then
+    readme_status=$(head -n1 "$readme_dir/out" | cut -d' ' -f2)
+    if [ "$readme_status" = "${readme_kind#status }" ]; then pass; else
+      fail "README line $readme_line: shown status ${readme_kind#status }, answered $readme_status"
+    fi
+  fi
+  if [ "$readme_kind" = job ]; then
     [ -n "$readme_location" ] || readme_location=$(jq -r '.links.self // empty' "$readme_dir/body" 2>/dev/null)
     if [ -z "$readme_location" ] || ! wait_job "$readme_location" 300; then
       fail "README line $readme_line: the job did not end ($(head -c 300 "$readme_dir/body"))"

@@ -6,7 +6,8 @@
       shows its answer: a `curl` command (with its continuation lines) followed, in its
       trailing comment or the comment lines after it, by "the job's result: VALUE" (kind
       "job": the answer of the job the command queues) or by a comment line starting with
-      "{" (kind "body": the response body). Commands holding a placeholder (…, FILL_ID,
+      "{" (kind "body": the response body), or by a status and the body, "422; {…}" or
+      "422, "field": "trim", …" (kind "status 422"; the command must show the headers). Commands holding a placeholder (…, FILL_ID,
       SERIAL, RUN_ID) cannot run as written and are left out, and so is a block right
       after the line "<!-- answers vary -->" (answers that differ on every server, such as a
       new book's serial). A `curl` example that reads a shell variable runs after the
@@ -203,15 +204,16 @@ def scan(text):
     return quote is not None, None
 
 
-def shown_value(first, following):
+def shown_value(first, following, members=False):
     """The shown text starting at FIRST, continued by the comment lines FOLLOWING while the
-    value is open; None when it does not parse."""
+    value is open; None when it does not parse. MEMBERS: the text is an object's members
+    without the braces (`"field": "trim", "detail": "…"`)."""
     text = first
     rest = list(following)
     while True:
         try:
-            parse_shown(text)
-            return text
+            parse_shown("{" + text + "}" if members else text)
+            return "{" + text + "}" if members else text
         except Incomplete:
             if not rest:
                 return None
@@ -265,6 +267,11 @@ def examples(readme):
                 break
             if c.startswith("{") and (k > 0 or not trailing):
                 found = ("body", shown_value(c, rest))
+                break
+            status = re.match(r'(\d{3})(; (?=\{)|, (?="))', c)
+            if status and (k > 0 or not trailing):
+                shown = shown_value(c[status.end() :], rest, members=status.group(2) == ", ")
+                found = ("status " + status.group(1), shown)
                 break
         if not found or PLACEHOLDERS.search(command):
             continue

@@ -243,7 +243,7 @@ pub struct PrintRunArgs {
 
 #[derive(Args, Debug, Clone)]
 pub struct DatabaseArgs {
-    /// `sqlite://FILE` (created if missing) or `postgres://USER@HOST:PORT/DB`.
+    /// `sqlite://FILE` or `postgres://USER@HOST:PORT/DB` (created if missing).
     #[arg(long, global = true, env = "DATABASE_URL", default_value = "sqlite://puzzlepress.db")]
     pub database_url: String,
 }

@@ -36,6 +36,16 @@ impl TestDb {
         TestDb { url: format!("{base}/{name}"), pg_name: Some(name), sqlite_dir: None }
     }
 
+    /// A PostgreSQL URL naming a database that does not exist yet (`name` is its prefix,
+    /// kept as given so names that need quoting can be tried); dropped after the test if
+    /// something created it.
+    pub fn postgres_missing(prefix: &str) -> TestDb {
+        let server = pg_server_url();
+        let name = format!("{prefix}{}", uuid::Uuid::new_v4().simple());
+        let base = server.rsplit_once('/').map(|(b, _)| b.to_string()).unwrap_or(server);
+        TestDb { url: format!("{base}/{name}"), pg_name: Some(name), sqlite_dir: None }
+    }
+
     pub fn both() -> [TestDb; 2] {
         [TestDb::sqlite(), TestDb::postgres()]
     }
@@ -95,7 +105,7 @@ impl Drop for TestDb {
     fn drop(&mut self) {
         if let Some(name) = &self.pg_name {
             let _ = Command::new("psql")
-                .args([&pg_server_url(), "-q", "-c", &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")])
+                .args([&pg_server_url(), "-q", "-c", &format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)")])
                 .output();
         }
         if let Some(dir) = &self.sqlite_dir {

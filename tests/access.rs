@@ -342,6 +342,34 @@ async fn a_revoked_keys_name_can_be_given_again_and_a_taken_one_is_refused_plain
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn metrics_bind_serves_metrics_without_a_key_and_nothing_else() {
+    let db = TestDb::sqlite();
+    let admin = create_key(&db, "ops", "admin");
+    let publisher = create_key(&db, "press", "publisher");
+    let server = Server::start(&db.url, &["--workers", "0", "--metrics-bind", "127.0.0.1:0"]);
+    let scrape = server.metrics.clone().expect("the metrics address is printed");
+
+    // The main address still wants an admin key.
+    for token in [None, Some(publisher.as_str())] {
+        let (status, ..) = call(&server, Method::GET, "/metrics", token, None, None).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "{token:?}");
+    }
+    let (status, ..) = call(&server, Method::GET, "/metrics", Some(&admin), None, None).await;
+    assert_eq!(status, StatusCode::OK);
+
+    // The metrics address answers a scraper without one, and serves nothing else.
+    let response = common::client().get(&scrape).send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let text = response.text().await.unwrap();
+    assert!(text.contains("puzzlepress_http_requests_total"), "{text}");
+    let base = scrape.trim_end_matches("/metrics");
+    for path in ["/books", "/healthz", "/openapi.yaml"] {
+        let response = common::client().get(format!("{base}{path}")).send().await.unwrap();
+        assert_eq!(response.status(), StatusCode::NOT_FOUND, "{path}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn a_caller_over_its_quota_waits_with_429() {
     let db = TestDb::sqlite();
     let server = Server::start(&db.url, &["--workers", "0", "--jobs-per-address", "2"]);

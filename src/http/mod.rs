@@ -23,6 +23,7 @@ mod resource;
 mod respond;
 mod wordlists;
 
+pub use health::metrics_only;
 pub use respond::timestamp;
 #[cfg(feature = "test-jobs")]
 mod testing;

@@ -118,6 +118,8 @@ impl Drop for TestDb {
 pub struct Server {
     pub base: String,
     pub child: Child,
+    /// The keyless `/metrics` address (`--metrics-bind`), when the server printed one.
+    pub metrics: Option<String>,
 }
 
 impl Server {
@@ -160,19 +162,26 @@ impl Server {
         // full pipe.
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if let Some(addr) = line.strip_prefix("puzzlepress listening on ") {
-                    let _ = tx.send(addr.trim().to_string());
+                // The metrics address, if any, is printed before the main one.
+                for prefix in ["puzzlepress metrics on ", "puzzlepress listening on "] {
+                    if let Some(addr) = line.strip_prefix(prefix) {
+                        let _ = tx.send((prefix, addr.trim().to_string()));
+                    }
                 }
             }
         });
-        let base = match rx.recv_timeout(Duration::from_secs(30)) {
-            Ok(base) => base,
-            Err(_) => {
-                let _ = child.kill();
-                panic!("the server did not start listening within 30 s (or exited): {:?}", child.wait());
+        let mut metrics = None;
+        let base = loop {
+            match rx.recv_timeout(Duration::from_secs(30)) {
+                Ok(("puzzlepress listening on ", base)) => break base,
+                Ok((_, addr)) => metrics = Some(addr),
+                Err(_) => {
+                    let _ = child.kill();
+                    panic!("the server did not start listening within 30 s (or exited): {:?}", child.wait());
+                }
             }
         };
-        Server { base, child }
+        Server { base, child, metrics }
     }
 
     pub fn url(&self, path: &str) -> String {

@@ -11,6 +11,7 @@ pub mod extract;
 mod foxhole;
 mod graycodes;
 mod health;
+pub use health::metrics_only;
 mod jobs;
 pub mod listen;
 pub mod middleware;
@@ -23,7 +24,6 @@ mod resource;
 mod respond;
 mod wordlists;
 
-pub use health::metrics_only;
 pub use respond::timestamp;
 #[cfg(feature = "test-jobs")]
 mod testing;

@@ -243,7 +243,7 @@ pub struct PrintRunArgs {
 
 #[derive(Args, Debug, Clone)]
 pub struct DatabaseArgs {
-    /// `sqlite://FILE` (created if missing) or `postgres://USER@HOST:PORT/DB`.
+    /// `sqlite://FILE` or `postgres://USER@HOST:PORT/DB` (created if missing).
     #[arg(long, global = true, env = "DATABASE_URL", default_value = "sqlite://puzzlepress.db")]
     pub database_url: String,
 }
@@ -253,6 +253,10 @@ pub struct ServeArgs {
     /// Address to listen on (port 0 picks a free port, printed at start).
     #[arg(long, env = "PUZZLEPRESS_BIND", default_value = DEFAULT_BIND)]
     pub bind: SocketAddr,
+    /// A second address serving only `GET /metrics`, without a key (for a Prometheus
+    /// scraper on a private network; keep it off public interfaces). Off by default.
+    #[arg(long, env = "PUZZLEPRESS_METRICS_BIND")]
+    pub metrics_bind: Option<SocketAddr>,
 
     #[command(flatten)]
     pub database: DatabaseArgs,

@@ -58,11 +58,10 @@ pub async fn run(args: &KeysArgs) -> anyhow::Result<()> {
         KeysCommand::Create { name, role } => {
             anyhow::ensure!(!name.trim().is_empty() && name.len() <= 100, "--name must be 1 to 100 characters");
             let token = new_token();
-            match store.create_api_key(name.trim(), role.as_str(), &token_hash(&token)).await {
-                Ok(_) => {}
-                Err(e) if e.is_unique_violation() => anyhow::bail!("a key named {name:?} exists already"),
-                Err(e) => return Err(e.into()),
-            }
+            anyhow::ensure!(
+                store.create_api_key(name.trim(), role.as_str(), &token_hash(&token)).await?.is_some(),
+                "an active key named {name:?} exists already (a revoked key's name may be reused)"
+            );
             eprintln!("key {name:?} ({}) created; the token is shown only this once:", role.as_str());
             println!("{token}");
         }

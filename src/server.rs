@@ -224,6 +224,11 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         uploads: Default::default(),
         renders: Arc::new(crate::http::renders::Renders::new(renders)),
     };
+    let metrics_listener = match args.metrics_bind {
+        Some(addr) => Some(TcpListener::bind(addr).await.with_context(|| format!("binding {addr} (--metrics-bind)"))?),
+        None => None,
+    };
+    let metrics_app = metrics_listener.is_some().then(|| crate::http::metrics_only(state.clone()));
     let app = crate::http::router(state, &limits);
     let listener = TcpListener::bind(args.bind).await.with_context(|| format!("binding {}", args.bind))?;
     let addr = listener.local_addr()?;
@@ -237,6 +242,19 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     );
     if args.max_connections.is_some_and(|n| n > max_connections) {
         tracing::warn!(max_connections, "--max-connections is above the open-file limit less the reserve; lowered");
+    }
+    if let (Some(listener), Some(app)) = (metrics_listener, metrics_app) {
+        let addr = listener.local_addr()?;
+        tracing::info!(%addr, "serving /metrics without a key");
+        println!("puzzlepress metrics on http://{addr}/metrics");
+        let drain = shutdown.drain.clone();
+        tokio::spawn(crate::http::listen::serve(
+            listener,
+            app,
+            connection_limits,
+            Duration::from_secs(1),
+            async move { drain.cancelled().await },
+        ));
     }
     println!("puzzlepress listening on http://{addr}");
 

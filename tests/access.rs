@@ -297,6 +297,79 @@ async fn revoking_the_last_key_keeps_the_service_closed_until_an_operator_opens_
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn a_revoked_keys_name_can_be_given_again_and_a_taken_one_is_refused_plainly() {
+    on_both(|db| async move {
+        let old = create_key(&db, "press", "publisher");
+
+        // A second active key of that name: the reason, and no database error logged first.
+        let out = Command::new(env!("CARGO_BIN_EXE_puzzlepress"))
+            .args(["keys", "create", "--name", "press", "--database-url", &db.url])
+            // The default filter: what an operator sees.
+            .env("RUST_LOG", "info,sqlx=warn")
+            .output()
+            .unwrap();
+        let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(!out.status.success() && stderr.contains("an active key named \"press\" exists already"), "{out:?}");
+        for said in [&stdout, &stderr] {
+            assert!(!said.contains("ERROR") && !said.to_lowercase().contains("unique"), "{out:?}");
+        }
+
+        // Revoked, its name is free; revoking by name then acts on the active key only.
+        keys(&db, &["revoke", "press"]);
+        let new = create_key(&db, "press", "admin");
+        let listed = keys(&db, &["list"]);
+        let rows: Vec<&str> = listed.lines().filter(|l| l.starts_with("press ")).collect();
+        assert_eq!(rows.len(), 2, "{listed}");
+        assert!(rows[0].contains("publisher") && !rows[0].ends_with(" -"), "the old one revoked: {listed}");
+        assert!(rows[1].contains("admin") && rows[1].ends_with(" -"), "the new one active: {listed}");
+        let server = Server::start(&db.url, &["--workers", "0"]);
+        let (status, ..) = call(&server, Method::GET, "/books", Some(&old), None, None).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "the revoked token");
+        let (status, _, body) = call(&server, Method::GET, "/books", Some(&new), None, None).await;
+        assert_eq!(status, StatusCode::OK, "the new token: {body}");
+
+        keys(&db, &["revoke", "press"]);
+        let listed = keys(&db, &["list"]);
+        assert!(listed.lines().filter(|l| l.starts_with("press ")).all(|l| !l.ends_with(" -")), "{listed}");
+        let out = Command::new(env!("CARGO_BIN_EXE_puzzlepress"))
+            .args(["keys", "revoke", "press", "--database-url", &db.url])
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "no active key left to revoke: {out:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("there is no active key named"), "{out:?}");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn metrics_bind_serves_metrics_without_a_key_and_nothing_else() {
+    let db = TestDb::sqlite();
+    let admin = create_key(&db, "ops", "admin");
+    let publisher = create_key(&db, "press", "publisher");
+    let server = Server::start(&db.url, &["--workers", "0", "--metrics-bind", "127.0.0.1:0"]);
+    let scrape = server.metrics.clone().expect("the metrics address is printed");
+
+    // The main address still wants an admin key.
+    for token in [None, Some(publisher.as_str())] {
+        let (status, ..) = call(&server, Method::GET, "/metrics", token, None, None).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "{token:?}");
+    }
+    let (status, ..) = call(&server, Method::GET, "/metrics", Some(&admin), None, None).await;
+    assert_eq!(status, StatusCode::OK);
+
+    // The metrics address answers a scraper without one, and serves nothing else.
+    let response = common::client().get(&scrape).send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let text = response.text().await.unwrap();
+    assert!(text.contains("puzzlepress_http_requests_total"), "{text}");
+    let base = scrape.trim_end_matches("/metrics");
+    for path in ["/books", "/healthz", "/openapi.yaml"] {
+        let response = common::client().get(format!("{base}{path}")).send().await.unwrap();
+        assert_eq!(response.status(), StatusCode::NOT_FOUND, "{path}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn a_caller_over_its_quota_waits_with_429() {
     let db = TestDb::sqlite();
     let server = Server::start(&db.url, &["--workers", "0", "--jobs-per-address", "2"]);

@@ -307,3 +307,43 @@ async fn a_print_run_survives_kill_9_mid_run_with_every_copy_printed_once() {
         assert_eq!(manifest["copies"].as_array().unwrap().len(), copies as usize);
     }
 }
+
+/// `puzzlepress migrate` against `url` with info logs; returns its success and stdout.
+fn migrate(url: &str) -> (bool, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_puzzlepress"))
+        .args(["migrate", "--database-url", url])
+        .env("RUST_LOG", "info")
+        .env("PUZZLEPRESS_LOG_FORMAT", "json")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    (out.status.success(), format!("{stdout}{}", String::from_utf8_lossy(&out.stderr)))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_missing_postgres_database_is_created_and_served() {
+    // Upper case and a hyphen: the name only works quoted as an identifier.
+    let db = TestDb::postgres_missing("pp_test_New-");
+    let name = db.pg_database().unwrap().to_string();
+    let (ok, log) = migrate(&db.url);
+    assert!(ok && log.contains("created the PostgreSQL database") && log.contains(&name), "{log}");
+    let (ok, log) = migrate(&db.url);
+    assert!(ok && !log.contains("created the PostgreSQL database"), "created once only: {log}");
+
+    let server = Server::start(&db.url, &["--workers", "1"]);
+    let (status, location, body) = post(&server, "/foxhole/strategies", json!({ "holes": 3 })).await;
+    assert_eq!(status, 202, "{body}");
+    let job = wait_job(&server, &location.unwrap(), Duration::from_secs(60)).await;
+    assert_eq!(job["state"], "succeeded", "{job}");
+
+    // `serve` itself creates it too, and several processes starting at once agree.
+    let fresh = TestDb::postgres_missing("pp_test_new_");
+    let racers: Vec<Server> = std::thread::scope(|s| {
+        let starting: Vec<_> = (0..3).map(|_| s.spawn(|| Server::start(&fresh.url, &["--workers", "0"]))).collect();
+        starting.into_iter().map(|t| t.join().unwrap()).collect()
+    });
+    for server in &racers {
+        let (status, _) = get(server, "/readyz").await;
+        assert_eq!(status, 200, "{}", server.base);
+    }
+}

@@ -87,6 +87,16 @@ pub(crate) async fn readyz(
 )]
 pub(crate) async fn metrics(State(state): State<AppState>, caller: Caller) -> Result<impl IntoResponse, ApiError> {
     caller.require_admin("/metrics")?;
+    exposition(State(state)).await
+}
+
+/// `/metrics` alone, without a key: for `--metrics-bind`, an address only the scraper
+/// reaches.
+pub fn metrics_only(state: AppState) -> Router {
+    Router::new().route("/metrics", get(exposition)).with_state(state)
+}
+
+async fn exposition(State(state): State<AppState>) -> Result<impl IntoResponse, ApiError> {
     let counts = state.store.job_counts().await?;
     Ok((
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],

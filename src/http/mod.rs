@@ -11,6 +11,7 @@ pub mod extract;
 mod foxhole;
 mod graycodes;
 mod health;
+pub use health::metrics_only;
 mod jobs;
 pub mod listen;
 pub mod middleware;

@@ -18,26 +18,30 @@ const KEY_COLUMNS: &str = "id, name, role, created_at, revoked_at";
 
 impl Store {
     /// Stores a new key, and closes the server for good (until an operator reopens it:
-    /// [`Store::closed`]); fails with a unique violation when the name is taken.
+    /// [`Store::closed`]); `None` when an active key has that name already (a revoked
+    /// key's name may be reused). A taken name is an answer, not an error: nothing is
+    /// logged for it.
     #[tracing::instrument(skip(self, token_hash), err)]
-    pub async fn create_api_key(&self, name: &str, role: &str, token_hash: &str) -> Result<ApiKey> {
+    pub async fn create_api_key(&self, name: &str, role: &str, token_hash: &str) -> Result<Option<ApiKey>> {
         let id = uuid::Uuid::new_v4().simple().to_string();
         let sql = self.sql(&format!(
             "INSERT INTO api_keys (id, name, role, token_hash, created_at) VALUES ($2, $3, $4, $5, {{NOW}}) \
-             RETURNING {KEY_COLUMNS}"
+             ON CONFLICT (name) WHERE revoked_at IS NULL DO NOTHING RETURNING {KEY_COLUMNS}"
         ));
         let now = self.clock_param();
         let key = with_pool!(self, p => {
             let mut tx = p.begin().await?;
-            let key = sqlx::query_as(&sql)
+            let key: Option<ApiKey> = sqlx::query_as(&sql)
                 .bind(now)
                 .bind(&id)
                 .bind(name)
                 .bind(role)
                 .bind(token_hash)
-                .fetch_one(&mut *tx)
+                .fetch_optional(&mut *tx)
                 .await?;
-            sqlx::query(super::settings::CLOSE).execute(&mut *tx).await?;
+            if key.is_some() {
+                sqlx::query(super::settings::CLOSE).execute(&mut *tx).await?;
+            }
             tx.commit().await?;
             key
         });
@@ -52,7 +56,8 @@ impl Store {
         Ok(keys)
     }
 
-    /// Revokes the key called `name`; false if there is no such active key.
+    /// Revokes the active key called `name` (there is at most one; revoked keys of that
+    /// name stay as they are); false if there is none.
     #[tracing::instrument(skip(self), err)]
     pub async fn revoke_api_key(&self, name: &str) -> Result<bool> {
         let sql = self.sql("UPDATE api_keys SET revoked_at = {NOW} WHERE name = $2 AND revoked_at IS NULL");

@@ -100,6 +100,32 @@ impl StoreError {
 
 pub type Result<T> = std::result::Result<T, StoreError>;
 
+/// Connects to the PostgreSQL database `url` names, creating it first when the server has
+/// none of that name, as SQLite files are created: an operator needs only a server and a
+/// role allowed to create databases.
+async fn connect_postgres(url: &str) -> Result<PgPool> {
+    use sqlx::migrate::MigrateDatabase;
+    let pool = || PgPoolOptions::new().max_connections(16).acquire_timeout(Duration::from_secs(10)).connect(url);
+    match pool().await {
+        // 3D000 invalid_catalog_name: no database of that name.
+        Err(sqlx::Error::Database(e)) if e.code().as_deref() == Some("3D000") => {
+            let name =
+                url.parse::<sqlx::postgres::PgConnectOptions>().ok().and_then(|o| o.get_database().map(str::to_string));
+            // sqlx connects to the `postgres` maintenance database and quotes the name as an
+            // identifier (`CREATE DATABASE "…"`, inner quotes doubled).
+            match sqlx::Postgres::create_database(url).await {
+                Ok(()) => tracing::info!(database = name.as_deref().unwrap_or(""), "created the PostgreSQL database"),
+                // Another process starting at the same time created it first (42P04
+                // duplicate_database, or the catalog's unique index when both raced).
+                Err(sqlx::Error::Database(e)) if e.code().as_deref() == Some("42P04") || e.is_unique_violation() => {}
+                Err(e) => return Err(e.into()),
+            }
+            Ok(pool().await?)
+        }
+        other => Ok(other?),
+    }
+}
+
 /// Handle to the database; cheap to clone.
 #[derive(Clone)]
 pub struct Store {
@@ -112,8 +138,8 @@ pub struct Store {
 }
 
 impl Store {
-    /// Opens the database named by `url` (`sqlite://FILE` or `postgres://…`), creating an
-    /// SQLite file if it does not exist. Does not migrate.
+    /// Opens the database named by `url` (`sqlite://FILE` or `postgres://…`), creating it
+    /// (an SQLite file, a PostgreSQL database) if it does not exist. Does not migrate.
     pub async fn connect(url: &str) -> Result<Store> {
         let pool = if url.starts_with("sqlite:") {
             let options = SqliteConnectOptions::from_str(url)
@@ -126,9 +152,7 @@ impl Store {
                 .foreign_keys(true);
             Pool::Sqlite(SqlitePoolOptions::new().max_connections(8).connect_with(options).await?)
         } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
-            Pool::Postgres(
-                PgPoolOptions::new().max_connections(16).acquire_timeout(Duration::from_secs(10)).connect(url).await?,
-            )
+            Pool::Postgres(connect_postgres(url).await?)
         } else {
             return Err(StoreError::BadUrl(format!("{url:?} is neither sqlite://FILE nor postgres://…")));
         };

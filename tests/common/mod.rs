@@ -36,6 +36,16 @@ impl TestDb {
         TestDb { url: format!("{base}/{name}"), pg_name: Some(name), sqlite_dir: None }
     }
 
+    /// A PostgreSQL URL naming a database that does not exist yet (`name` is its prefix,
+    /// kept as given so names that need quoting can be tried); dropped after the test if
+    /// something created it.
+    pub fn postgres_missing(prefix: &str) -> TestDb {
+        let server = pg_server_url();
+        let name = format!("{prefix}{}", uuid::Uuid::new_v4().simple());
+        let base = server.rsplit_once('/').map(|(b, _)| b.to_string()).unwrap_or(server);
+        TestDb { url: format!("{base}/{name}"), pg_name: Some(name), sqlite_dir: None }
+    }
+
     pub fn both() -> [TestDb; 2] {
         [TestDb::sqlite(), TestDb::postgres()]
     }
@@ -95,7 +105,7 @@ impl Drop for TestDb {
     fn drop(&mut self) {
         if let Some(name) = &self.pg_name {
             let _ = Command::new("psql")
-                .args([&pg_server_url(), "-q", "-c", &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")])
+                .args([&pg_server_url(), "-q", "-c", &format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)")])
                 .output();
         }
         if let Some(dir) = &self.sqlite_dir {
@@ -108,6 +118,8 @@ impl Drop for TestDb {
 pub struct Server {
     pub base: String,
     pub child: Child,
+    /// The keyless `/metrics` address (`--metrics-bind`), when the server printed one.
+    pub metrics: Option<String>,
 }
 
 impl Server {
@@ -150,19 +162,26 @@ impl Server {
         // full pipe.
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if let Some(addr) = line.strip_prefix("puzzlepress listening on ") {
-                    let _ = tx.send(addr.trim().to_string());
+                // The metrics address, if any, is printed before the main one.
+                for prefix in ["puzzlepress metrics on ", "puzzlepress listening on "] {
+                    if let Some(addr) = line.strip_prefix(prefix) {
+                        let _ = tx.send((prefix, addr.trim().to_string()));
+                    }
                 }
             }
         });
-        let base = match rx.recv_timeout(Duration::from_secs(30)) {
-            Ok(base) => base,
-            Err(_) => {
-                let _ = child.kill();
-                panic!("the server did not start listening within 30 s (or exited): {:?}", child.wait());
+        let mut metrics = None;
+        let base = loop {
+            match rx.recv_timeout(Duration::from_secs(30)) {
+                Ok(("puzzlepress listening on ", base)) => break base,
+                Ok((_, addr)) => metrics = Some(addr),
+                Err(_) => {
+                    let _ = child.kill();
+                    panic!("the server did not start listening within 30 s (or exited): {:?}", child.wait());
+                }
             }
         };
-        Server { base, child }
+        Server { base, child, metrics }
     }
 
     pub fn url(&self, path: &str) -> String {

@@ -169,13 +169,7 @@ async fn oversized_urls_and_headers_get_problem_details() {
 #[tokio::test(flavor = "multi_thread")]
 async fn anonymous_callers_are_rate_limited_and_key_holders_are_not() {
     let db = TestDb::sqlite();
-    let token = {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_puzzlepress"))
-            .args(["keys", "create", "--name", "p", "--database-url", &db.url])
-            .output()
-            .unwrap();
-        String::from_utf8(out.stdout).unwrap().trim().to_string()
-    };
+    let token = create_key(&db, "p");
     let server =
         Server::start_with_env(&db.url, &["--workers", "0"], &[("PUZZLEPRESS_ANONYMOUS_REQUESTS_PER_MINUTE", "20")]);
     // A burst of a quarter of the minute's budget, then 429 — serials cannot be scanned.
@@ -202,13 +196,7 @@ async fn anonymous_callers_are_rate_limited_and_key_holders_are_not() {
 #[tokio::test(flavor = "multi_thread")]
 async fn budgets_above_the_callers_maximum_are_refused_naming_field_and_maximum() {
     let db = TestDb::sqlite();
-    let token = {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_puzzlepress"))
-            .args(["keys", "create", "--name", "p", "--database-url", &db.url])
-            .output()
-            .unwrap();
-        String::from_utf8(out.stdout).unwrap().trim().to_string()
-    };
+    let token = create_key(&db, "p");
     let limits = std::env::temp_dir().join(format!("limits-{}.json", uuid::Uuid::new_v4().simple()));
     std::fs::write(&limits, r#"{"publisher": {"graycode": {"max_node_budget": 5000}}}"#).unwrap();
     let server = Server::start(&db.url, &["--workers", "0", "--limits", limits.to_str().unwrap()]);
@@ -555,13 +543,7 @@ async fn one_caller_holds_only_its_share_of_the_request_slots_and_readyz_sees_th
 #[tokio::test(flavor = "multi_thread")]
 async fn a_malformed_or_unknown_token_counts_as_anonymous_for_the_rate_limit() {
     let db = TestDb::sqlite();
-    let token = {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_puzzlepress"))
-            .args(["keys", "create", "--name", "p", "--database-url", &db.url])
-            .output()
-            .unwrap();
-        String::from_utf8(out.stdout).unwrap().trim().to_string()
-    };
+    let token = create_key(&db, "p");
     let server =
         Server::start_with_env(&db.url, &["--workers", "0"], &[("PUZZLEPRESS_ANONYMOUS_REQUESTS_PER_MINUTE", "20")]);
     let unknown = format!("Bearer pp_{}", "0".repeat(64));

@@ -364,6 +364,25 @@ async fn key_holders_take_turns_with_the_crowd_of_callers_without_a_key() {
     .await;
 }
 
+/// Queues `orders` all at once; returns how many were queued and how many `refusal`
+/// turned away (any other outcome fails the test).
+async fn race(store: &Arc<Store>, orders: Vec<NewJob>, refusal: Refusal) -> (usize, usize) {
+    let mut racing = tokio::task::JoinSet::new();
+    for new in orders {
+        let store = store.clone();
+        racing.spawn(async move { store.insert_job(&new).await });
+    }
+    let (mut created, mut refused) = (0, 0);
+    while let Some(result) = racing.join_next().await {
+        match result.unwrap() {
+            Ok(_) => created += 1,
+            Err(StoreError::Refused(r)) if r == refusal => refused += 1,
+            Err(e) => panic!("unexpected {e}"),
+        }
+    }
+    (created, refused)
+}
+
 #[tokio::test]
 async fn concurrent_orders_never_take_the_queue_or_a_caller_past_a_limit() {
     on_both(|db| async move {
@@ -371,53 +390,17 @@ async fn concurrent_orders_never_take_the_queue_or_a_caller_past_a_limit() {
         let store = Arc::new(store(&db, &clock).await);
         // One caller's 30 concurrent orders against a quota of 7.
         let admission = Admission { queued: 1000, active: 7, anonymous: 1000 };
-        let mut racing = tokio::task::JoinSet::new();
-        for n in 0..30 {
-            let (store, new) = (store.clone(), NewJob { owner: "key:q".into(), admission, ..job(n) });
-            racing.spawn(async move { store.insert_job(&new).await });
-        }
-        let (mut created, mut refused) = (0, 0);
-        while let Some(result) = racing.join_next().await {
-            match result.unwrap() {
-                Ok(_) => created += 1,
-                Err(StoreError::Refused(Refusal::Quota { active: 7, limit: 7 })) => refused += 1,
-                Err(e) => panic!("unexpected {e}"),
-            }
-        }
-        assert_eq!((created, refused), (7, 23));
+        let orders = (0..30).map(|n| NewJob { owner: "key:q".into(), admission, ..job(n) }).collect();
+        assert_eq!(race(&store, orders, Refusal::Quota { active: 7, limit: 7 }).await, (7, 23));
         // Thirty callers at once against a queue of 12 (7 already waiting).
         let admission = Admission { queued: 12, active: 10, anonymous: 1000 };
-        for n in 0..30 {
-            let owner = format!("key:{n}");
-            let (store, new) = (store.clone(), NewJob { owner, admission, ..job(n) });
-            racing.spawn(async move { store.insert_job(&new).await });
-        }
-        let (mut created, mut refused) = (0, 0);
-        while let Some(result) = racing.join_next().await {
-            match result.unwrap() {
-                Ok(_) => created += 1,
-                Err(StoreError::Refused(Refusal::Full { queued: 12 })) => refused += 1,
-                Err(e) => panic!("unexpected {e}"),
-            }
-        }
-        assert_eq!((created, refused), (5, 25));
+        let orders = (0..30).map(|n| NewJob { owner: format!("key:{n}"), admission, ..job(n) }).collect();
+        assert_eq!(race(&store, orders, Refusal::Full { queued: 12 }).await, (5, 25));
         // A queue with room for more than there are connections admits orders side by side
         // until it is nearly full, then one at a time: 150 orders against room for 130.
         let admission = Admission { queued: 142, active: 10, anonymous: 1000 };
-        for n in 0..150 {
-            let owner = format!("key:{n}");
-            let (store, new) = (store.clone(), NewJob { owner, admission, ..job(n) });
-            racing.spawn(async move { store.insert_job(&new).await });
-        }
-        let (mut created, mut refused) = (0, 0);
-        while let Some(result) = racing.join_next().await {
-            match result.unwrap() {
-                Ok(_) => created += 1,
-                Err(StoreError::Refused(Refusal::Full { queued: 142 })) => refused += 1,
-                Err(e) => panic!("unexpected {e}"),
-            }
-        }
-        assert_eq!((created, refused), (130, 20));
+        let orders = (0..150).map(|n| NewJob { owner: format!("key:{n}"), admission, ..job(n) }).collect();
+        assert_eq!(race(&store, orders, Refusal::Full { queued: 142 }).await, (130, 20));
         let counted = store.occupancy("key:q", Tier::Publisher, &Admission::UNLIMITED).await.unwrap();
         assert_eq!(counted, Occupancy::default(), "no limit, nothing counted");
         let all = Admission { queued: 100, active: 100, anonymous: 100 };

@@ -184,10 +184,10 @@ pub struct PrintArgs {
     #[arg(long)]
     pub title: Option<String>,
     /// The lookup address printed with the serial, as the book's `lookup_url` (`GET
-    /// /books/{serial}` shows it); empty for none. Default: what `serve` gives books on its
-    /// default address.
-    #[arg(long, default_value_t = lookup_url_for(DEFAULT_BIND.parse().expect("the default bind parses")))]
-    pub lookup_url: String,
+    /// /books/{serial}` shows it); empty for none. Required by `printrun`; for `book`, the
+    /// default is what `serve` gives books on its default address.
+    #[arg(long)]
+    pub lookup_url: Option<String>,
 }
 
 impl PrintArgs {
@@ -204,7 +204,10 @@ impl PrintArgs {
                 .title
                 .as_deref()
                 .map_or_else(|| crate::render::print::default_title(&spec.word), |t| t.trim().to_string()),
-            lookup_url: self.lookup_url.clone(),
+            lookup_url: self
+                .lookup_url
+                .clone()
+                .unwrap_or_else(|| lookup_url_for(DEFAULT_BIND.parse().expect("the default bind parses"))),
         };
         opts.validate().map_err(|(field, e)| anyhow::anyhow!("--{}: {e}", field.replace('_', "-")))?;
         crate::render::foxbook::check_letter_size(spec.size(), trim).map_err(|e| anyhow::anyhow!("--trim: {e}"))?;

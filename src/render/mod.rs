@@ -13,4 +13,5 @@ pub mod pdf;
 pub mod print;
 pub mod printrun;
 pub mod puz;
+pub mod typeset;
 pub mod zip;

@@ -1,0 +1,595 @@
+//! A dictionary as pages: a title page, a table of contents, a preface set full width,
+//! then the entries in two justified columns at a small size, a section per initial
+//! letter, with running heads (guide words) and page numbers.
+//!
+//! Columns are filled on a baseline grid, an entry's lines kept together where a split
+//! would leave one line alone at a column's foot or head, a section's heading kept with
+//! the first lines of its first entry, and the last page's two columns balanced.
+
+use super::entries::{self, Entry, EntryError, Section};
+use super::fonts::Style;
+use super::hyphenate::Language;
+use super::paragraph::{self, Line, Paragraph, Shape, Span};
+
+/// What is printed.
+#[derive(Clone, Debug, Default)]
+pub struct Book {
+    pub title: String,
+    pub author: String,
+    /// The preface's paragraphs (none: no preface).
+    pub preface: Vec<String>,
+    pub entries: Vec<Entry>,
+    /// Hyphenation patterns (None: no hyphenation).
+    pub language: Option<Language>,
+}
+
+impl Book {
+    /// Checks the title, author and preface for characters the font lacks: the field at
+    /// fault (`title`, `author`, `preface`) and why.
+    pub fn check_front(&self) -> Result<(), (&'static str, String)> {
+        let fields = [("title", &self.title), ("author", &self.author)];
+        for (field, text) in fields.into_iter().chain(self.preface.iter().map(|p| ("preface", p))) {
+            let mut lacking = super::fonts::missing(text);
+            lacking.retain(|c| !c.is_whitespace());
+            if !lacking.is_empty() {
+                let list: Vec<String> = lacking.iter().map(|c| format!("{c:?} (U+{:04X})", *c as u32)).collect();
+                return Err((field, format!("the font has no glyph for {}", list.join(", "))));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Where the running heads go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Heads {
+    /// The first headword of a left-hand page at its outer (left) edge, the last of a
+    /// right-hand page at its outer (right) edge, as a dictionary's guide words.
+    #[default]
+    Outer,
+    /// Both on every page: the first at the left, the last at the right.
+    Both,
+}
+
+/// The page design.
+#[derive(Clone, Copy, Debug)]
+pub struct Design {
+    /// Trimmed page (width, height) in points.
+    pub page: (f32, f32),
+    /// Margins in points; the inner one (at the binding) depends on the page count.
+    pub outside: f32,
+    pub top: f32,
+    pub bottom: f32,
+    pub inner: fn(usize) -> f32,
+    /// The entries' size and baseline distance, the gap between the columns.
+    pub size: f32,
+    pub leading: f32,
+    pub gap: f32,
+    /// The preface's size and baseline distance.
+    pub text_size: f32,
+    pub text_leading: f32,
+    pub heads: Heads,
+}
+
+/// Points per inch.
+const INCH: f32 = 72.0;
+
+impl Design {
+    /// The template's design ("Latex Dictionary Template"): 0.75 in margins and a
+    /// 0.2 in binding offset (the inner margin then `inner(pages)`), entries at 8.5/10 pt
+    /// in two columns 12 pt apart, the preface at 10/12 pt.
+    pub fn template(page: (f32, f32), inner: fn(usize) -> f32) -> Design {
+        Design {
+            page,
+            outside: 0.75 * INCH,
+            top: 0.75 * INCH,
+            bottom: 0.75 * INCH,
+            inner,
+            size: 8.5,
+            leading: 10.0,
+            gap: 12.0,
+            text_size: 10.0,
+            text_leading: 12.0,
+            heads: Heads::Outer,
+        }
+    }
+}
+
+/// The template's inner margin: 0.75 in plus the 0.2 in binding offset.
+pub fn template_inner(_pages: usize) -> f32 {
+    0.95 * INCH
+}
+
+/// Something drawn on a page, in points from the page's lower left corner.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Mark {
+    /// Text with its baseline starting at (`x`, `y`), each space `space` points wide.
+    Text { style: Style, size: f32, x: f32, y: f32, text: String, space: f32 },
+    /// A horizontal rule.
+    Rule { x0: f32, x1: f32, y: f32, width: f32 },
+}
+
+impl Mark {
+    fn text(style: Style, size: f32, x: f32, y: f32, text: &str) -> Mark {
+        Mark::Text { style, size, x, y, text: text.to_string(), space: style.width(" ", size) }
+    }
+
+    /// The horizontal extent (x0, x1) of the mark.
+    pub fn extent(&self) -> (f32, f32) {
+        match self {
+            Mark::Text { style, size, x, text, space, .. } => {
+                let spaces = text.matches(' ').count() as f32;
+                (*x, x + style.width(text, *size) + spaces * (space - style.width(" ", *size)))
+            }
+            Mark::Rule { x0, x1, .. } => (*x0, *x1),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PageKind {
+    Title,
+    Blank,
+    Contents,
+    Preface,
+    Dictionary,
+}
+
+/// A laid-out page.
+#[derive(Clone, Debug)]
+pub struct Page {
+    /// 1-based; odd pages are right-hand pages.
+    pub number: usize,
+    pub kind: PageKind,
+    pub marks: Vec<Mark>,
+    /// The area inside the margins (x0, y0, x1, y1): every mark lies in it.
+    pub area: (f32, f32, f32, f32),
+    /// The headwords (as printed) that begin on this page, in order.
+    pub headwords: Vec<String>,
+    /// The running heads printed (left, right), if any.
+    pub heads: (Option<String>, Option<String>),
+    /// Lines (grid lines used) in each column of a dictionary page.
+    pub columns: Vec<usize>,
+}
+
+/// How well the text was set, for comparing with TeX.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Report {
+    pub pages: usize,
+    pub entries: usize,
+    /// Lines set (entries and preface).
+    pub lines: usize,
+    /// Justified lines with badness above 1000 (what TeX reports as underfull).
+    pub underfull: usize,
+    /// Lines wider than their measure.
+    pub overfull: usize,
+    /// Lines ending with a hyphen.
+    pub hyphens: usize,
+    /// Words wider than a column, broken between arbitrary letters.
+    pub split_words: usize,
+    /// Paragraphs that needed emergency stretch.
+    pub emergency: usize,
+}
+
+/// The laid-out book.
+#[derive(Clone, Debug)]
+pub struct Typeset {
+    pub pages: Vec<Page>,
+    /// The table of contents: (label, page).
+    pub contents: Vec<(String, usize)>,
+    pub report: Report,
+    /// The inner margin used (for the page count).
+    pub inner: f32,
+}
+
+/// A block of the dictionary's flow.
+enum Block {
+    Heading(String),
+    Entry { headword: String, para: Paragraph },
+}
+
+/// A block's lines placed in a column: block, first line, line count, first grid line.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    block: usize,
+    from: usize,
+    count: usize,
+    row: usize,
+}
+
+/// Grid lines of a section heading: a blank line, the letter, a blank line (at the top of
+/// a column, no blank line above).
+const HEADING_LINES: usize = 3;
+
+/// Lays `book` out. Entries are checked first: the first one at fault is the error.
+pub fn typeset(book: &Book, design: &Design) -> Result<Typeset, EntryError> {
+    for (i, e) in book.entries.iter().enumerate() {
+        e.check(i)?;
+    }
+    let sections = entries::sort(&book.entries);
+    // The inner margin depends on the page count, the page count on the measure: lay out
+    // until they agree (a wider margin only adds pages, so this ends).
+    let mut inner = (design.inner)(0);
+    for _ in 0..4 {
+        let t = lay_out(book, &sections, design, inner);
+        let wanted = (design.inner)(t.pages.len());
+        if wanted <= inner {
+            return Ok(t);
+        }
+        inner = wanted;
+    }
+    Ok(lay_out(book, &sections, design, inner))
+}
+
+/// Page geometry with a given inner margin.
+struct Geometry<'d> {
+    d: &'d Design,
+    inner: f32,
+}
+
+impl Geometry<'_> {
+    /// (x0, y0, x1, y1) inside the margins of page `n`.
+    fn area(&self, n: usize) -> (f32, f32, f32, f32) {
+        let (w, h) = self.d.page;
+        let left = if n % 2 == 1 { self.inner } else { self.d.outside };
+        let right = if n % 2 == 1 { self.d.outside } else { self.inner };
+        (left, self.d.bottom, w - right, h - self.d.top)
+    }
+
+    fn width(&self) -> f32 {
+        self.d.page.0 - self.inner - self.d.outside
+    }
+
+    /// Top of the body (below the running head) and its bottom (above the folio).
+    fn body(&self, n: usize) -> (f32, f32) {
+        let a = self.area(n);
+        (a.3 - 2.0 * self.d.leading, a.1 + 2.0 * self.d.leading)
+    }
+
+    /// Grid lines of `leading` with text of `size` in the body.
+    fn rows(&self, size: f32, leading: f32) -> usize {
+        let (top, bottom) = self.body(1);
+        (((top - bottom - size) / leading).floor() as usize) + 1
+    }
+}
+
+fn lay_out(book: &Book, sections: &[Section], d: &Design, inner: f32) -> Typeset {
+    let g = Geometry { d, inner };
+    let width = g.width();
+    let column = (width - d.gap) / 2.0;
+    let mut report = Report { entries: book.entries.len(), ..Report::default() };
+    let count = |p: &Paragraph, report: &mut Report| {
+        report.lines += p.lines.len();
+        report.underfull += p.lines.iter().filter(|l| l.justified && l.badness > 1000.0).count();
+        report.overfull += p.overfull();
+        report.hyphens += p.lines.iter().filter(|l| l.hyphenated).count();
+        report.split_words += p.split_words;
+        report.emergency += (p.pass >= 3) as usize;
+    };
+
+    // The dictionary's flow.
+    let shape = Shape::new(d.size, column, [0.0, d.size], book.language);
+    let mut blocks = Vec::new();
+    for s in sections {
+        blocks.push(Block::Heading(s.letter.clone()));
+        for placed in &s.entries {
+            let entry = &book.entries[placed.index];
+            let para = paragraph::set(&entries::spans(entry, placed), &shape);
+            count(&para, &mut report);
+            blocks.push(Block::Entry { headword: entries::printed_headword(placed), para });
+        }
+    }
+    let rows = g.rows(d.size, d.leading);
+    let mut dict_pages: Vec<[Vec<Slot>; 2]> = Vec::new();
+    let mut pos = (0usize, 0usize);
+    while pos.0 < blocks.len() {
+        let start = pos;
+        let (a, p1) = fill(&blocks, pos, rows);
+        let (b, p2) = fill(&blocks, p1, rows);
+        pos = p2;
+        if pos.0 >= blocks.len() {
+            // The last page: the shortest columns that still hold what is left.
+            let balanced = (1..=rows).find_map(|cap| {
+                let (a, p1) = fill(&blocks, start, cap);
+                let (b, p2) = fill(&blocks, p1, cap);
+                (p2.0 >= blocks.len()).then_some([a, b])
+            });
+            dict_pages.push(balanced.unwrap_or([a, b]));
+        } else {
+            dict_pages.push([a, b]);
+        }
+    }
+
+    // The preface's lines, full width.
+    let mut preface_lines: Vec<Line> = Vec::new();
+    let mut preface_paras: Vec<(usize, usize)> = Vec::new();
+    for (i, text) in book.preface.iter().enumerate() {
+        let indent = if i == 0 { 0.0 } else { 1.5 * d.text_size };
+        let shape = Shape::new(d.text_size, width, [indent, 0.0], book.language);
+        let para =
+            paragraph::set(&[Span::new(Style::Regular, text.split_whitespace().collect::<Vec<_>>().join(" "))], &shape);
+        count(&para, &mut report);
+        preface_paras.push((preface_lines.len(), para.lines.len()));
+        preface_lines.extend(para.lines);
+    }
+    let text_rows = g.rows(d.text_size, d.text_leading);
+    // The heading "Preface" takes four lines of the first page.
+    let heading_rows = 4;
+    let mut preface_pages: Vec<(usize, usize)> = Vec::new();
+    let mut at = 0;
+    let mut first = true;
+    while at < preface_lines.len() {
+        let cap = if first { text_rows.saturating_sub(heading_rows) } else { text_rows };
+        let mut end = (at + cap).min(preface_lines.len());
+        // Neither a paragraph's first line alone at a page's foot nor its last at the top.
+        if end < preface_lines.len() {
+            if let Some(&(s, n)) = preface_paras.iter().find(|(s, n)| *s < end && end < s + n) {
+                let k = end - s;
+                if n - k < 2 && k >= 3 {
+                    end -= 2 - (n - k);
+                } else if k < 2 && end - at > k {
+                    end = s;
+                }
+            }
+        }
+        preface_pages.push((at, end));
+        at = end;
+        first = false;
+    }
+
+    // Page numbers: title, its back, contents, the preface and the dictionary each from a
+    // right-hand page.
+    let toc_items = 1 + sections.len();
+    let toc_rows = text_rows.saturating_sub(heading_rows);
+    let toc_pages = toc_items.div_ceil(toc_rows.max(1)).max(1);
+    let odd = |n: usize| if n % 2 == 1 { n } else { n + 1 };
+    let preface_start = odd(3 + toc_pages);
+    let dict_start = if preface_pages.is_empty() { preface_start } else { odd(preface_start + preface_pages.len()) };
+    let mut total = dict_start + dict_pages.len() - 1;
+    total += total % 2;
+
+    // Which page each section starts on.
+    let mut contents = Vec::new();
+    if !preface_pages.is_empty() {
+        contents.push(("Preface".to_string(), preface_start));
+    }
+    for (pi, cols) in dict_pages.iter().enumerate() {
+        for slot in cols.iter().flatten() {
+            if let Block::Heading(letter) = &blocks[slot.block] {
+                contents.push((letter.clone(), dict_start + pi));
+            }
+        }
+    }
+
+    let mut pages: Vec<Page> = (1..=total)
+        .map(|number| Page {
+            number,
+            kind: PageKind::Blank,
+            marks: Vec::new(),
+            area: g.area(number),
+            headwords: Vec::new(),
+            heads: (None, None),
+            columns: Vec::new(),
+        })
+        .collect();
+
+    // Title page.
+    {
+        let p = &mut pages[0];
+        p.kind = PageKind::Title;
+        let (x0, y0, x1, y1) = p.area;
+        let mut y = y1 - (y1 - y0) / 4.0;
+        for line in wrap(&book.title, Style::Bold, 20.0, x1 - x0) {
+            p.marks.push(centred(Style::Bold, 20.0, (x0 + x1) / 2.0, y, &line));
+            y -= 26.0;
+        }
+        let mut y = y0 + (y1 - y0) / 3.0;
+        for line in wrap(&book.author, Style::Regular, 12.0, x1 - x0) {
+            p.marks.push(centred(Style::Regular, 12.0, (x0 + x1) / 2.0, y, &line));
+            y -= 16.0;
+        }
+    }
+
+    // Contents.
+    for (i, chunk) in contents.chunks(toc_rows.max(1)).enumerate() {
+        let n = 3 + i;
+        let p = &mut pages[n - 1];
+        p.kind = PageKind::Contents;
+        let (x0, _, x1, _) = p.area;
+        let (top, _) = g.body(n);
+        let mut y = top - d.text_size;
+        if i == 0 {
+            p.marks.push(Mark::text(Style::Bold, 16.0, x0, top - 16.0, "Contents"));
+        }
+        y -= if i == 0 { heading_rows as f32 * d.text_leading } else { 0.0 };
+        for (label, page) in chunk {
+            let number = page.to_string();
+            let nw = Style::Regular.width(&number, d.text_size);
+            let lw = Style::Regular.width(label, d.text_size);
+            p.marks.push(Mark::text(Style::Regular, d.text_size, x0, y, label));
+            // Dot leaders between the label and the number, on a grid shared by all rows
+            // so that the dots line up.
+            let dot = Style::Regular.width(" .", d.text_size);
+            let first = ((lw + dot) / dot).ceil() as usize;
+            let last = ((x1 - x0 - nw - dot) / dot).floor() as usize;
+            if last > first {
+                let leader = " .".repeat(last - first);
+                p.marks.push(Mark::text(Style::Regular, d.text_size, x0 + first as f32 * dot, y, &leader));
+            }
+            p.marks.push(Mark::text(Style::Regular, d.text_size, x1 - nw, y, &number));
+            y -= d.text_leading;
+        }
+    }
+
+    // Preface.
+    for (i, &(from, to)) in preface_pages.iter().enumerate() {
+        let n = preface_start + i;
+        let p = &mut pages[n - 1];
+        p.kind = PageKind::Preface;
+        let (x0, ..) = p.area;
+        let (top, _) = g.body(n);
+        let mut row = 0;
+        if i == 0 {
+            p.marks.push(Mark::text(Style::Bold, 16.0, x0, top - 16.0, "Preface"));
+            row = heading_rows;
+        }
+        for line in &preface_lines[from..to] {
+            let y = top - d.text_size - row as f32 * d.text_leading;
+            place_line(&mut p.marks, line, x0, y, d.text_size);
+            row += 1;
+        }
+    }
+
+    // The dictionary.
+    for (pi, cols) in dict_pages.iter().enumerate() {
+        let n = dict_start + pi;
+        let p = &mut pages[n - 1];
+        p.kind = PageKind::Dictionary;
+        let (x0, ..) = p.area;
+        let (top, _) = g.body(n);
+        for (ci, col) in cols.iter().enumerate() {
+            let cx = x0 + ci as f32 * (column + d.gap);
+            let mut used = 0;
+            for slot in col {
+                let y = |row: usize| top - d.size - row as f32 * d.leading;
+                match &blocks[slot.block] {
+                    Block::Heading(letter) => {
+                        let row = slot.row + slot.count - 2;
+                        p.marks.push(centred(Style::Bold, 12.0, cx + column / 2.0, y(row), letter));
+                    }
+                    Block::Entry { headword, para } => {
+                        if slot.from == 0 {
+                            p.headwords.push(headword.clone());
+                        }
+                        for (k, line) in para.lines[slot.from..slot.from + slot.count].iter().enumerate() {
+                            place_line(&mut p.marks, line, cx, y(slot.row + k), d.size);
+                        }
+                    }
+                }
+                used = slot.row + slot.count;
+            }
+            p.columns.push(used);
+        }
+        // Guide words: the first and last headword beginning on the page, or the entry
+        // that runs over it.
+        let running = cols.iter().flatten().find_map(|s| match &blocks[s.block] {
+            Block::Entry { headword, .. } => Some(headword.clone()),
+            _ => None,
+        });
+        let first = p.headwords.first().cloned().or(running.clone());
+        let last = p.headwords.last().cloned().or(running);
+        let right_hand = n % 2 == 1;
+        p.heads = match d.heads {
+            Heads::Outer if right_hand => (None, last),
+            Heads::Outer => (first, None),
+            Heads::Both => (first, last),
+        };
+    }
+
+    // Running heads, rules under them and page numbers.
+    for p in &mut pages {
+        let (x0, y0, x1, y1) = p.area;
+        let head_y = y1 - d.size;
+        if let Some(h) = &p.heads.0 {
+            p.marks.push(Mark::text(Style::Bold, d.size, x0, head_y, h));
+        }
+        if let Some(h) = &p.heads.1 {
+            p.marks.push(Mark::text(Style::Bold, d.size, x1 - Style::Bold.width(h, d.size), head_y, h));
+        }
+        if p.kind == PageKind::Dictionary {
+            p.marks.push(Mark::Rule { x0, x1, y: head_y - 3.0, width: 0.4 });
+        }
+        if !matches!(p.kind, PageKind::Title | PageKind::Blank) {
+            p.marks.push(centred(Style::Regular, d.size, (x0 + x1) / 2.0, y0 + 2.0, &p.number.to_string()));
+        }
+    }
+
+    report.pages = pages.len();
+    Typeset { pages, contents, report, inner }
+}
+
+/// The lines a column of `cap` grid lines takes from `pos` (block, line within it), and
+/// where the next column starts.
+fn fill(blocks: &[Block], mut pos: (usize, usize), cap: usize) -> (Vec<Slot>, (usize, usize)) {
+    let mut slots = Vec::new();
+    let mut used = 0;
+    while pos.0 < blocks.len() {
+        match &blocks[pos.0] {
+            Block::Heading(_) => {
+                let h = if used == 0 { HEADING_LINES - 1 } else { HEADING_LINES };
+                // Never alone at the foot: with the first lines of the first entry.
+                let next = match blocks.get(pos.0 + 1) {
+                    Some(Block::Entry { para, .. }) => keep_first(para.lines.len()),
+                    _ => 0,
+                };
+                if used + h + next > cap && used > 0 {
+                    break;
+                }
+                slots.push(Slot { block: pos.0, from: 0, count: h, row: used });
+                used += h;
+                pos = (pos.0 + 1, 0);
+            }
+            Block::Entry { para, .. } => {
+                let left = para.lines.len() - pos.1;
+                let room = cap.saturating_sub(used);
+                if left <= room {
+                    slots.push(Slot { block: pos.0, from: pos.1, count: left, row: used });
+                    used += left;
+                    pos = (pos.0 + 1, 0);
+                    continue;
+                }
+                // Split so that at least two lines stay at the foot and two go over; a
+                // column of its own splits where it must.
+                let k = (2..=room).rev().find(|&k| left - k >= 2).or((used == 0).then_some(room.max(1)));
+                if let Some(k) = k {
+                    slots.push(Slot { block: pos.0, from: pos.1, count: k, row: used });
+                    pos.1 += k;
+                }
+                break;
+            }
+        }
+    }
+    (slots, pos)
+}
+
+/// Lines of an entry of `n` lines that must stay with a heading above it: all of a short
+/// entry (it is not split), else two.
+fn keep_first(n: usize) -> usize {
+    if n <= 3 {
+        n
+    } else {
+        2
+    }
+}
+
+fn place_line(marks: &mut Vec<Mark>, line: &Line, x: f32, y: f32, size: f32) {
+    for run in &line.runs {
+        marks.push(Mark::Text {
+            style: run.style,
+            size,
+            x: x + line.indent + run.x,
+            y,
+            text: run.text.clone(),
+            space: run.space,
+        });
+    }
+}
+
+fn centred(style: Style, size: f32, cx: f32, y: f32, text: &str) -> Mark {
+    Mark::text(style, size, cx - style.width(text, size) / 2.0, y, text)
+}
+
+/// `text` in lines no wider than `width` (first fit; a word wider than the width alone).
+fn wrap(text: &str, style: Style, size: f32, width: f32) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(l) if style.width(&format!("{l} {word}"), size) <= width => {
+                l.push(' ');
+                l.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
+}

@@ -1,0 +1,335 @@
+//! A dictionary's entries: sorted as a dictionary sorts (the Unicode Collation Algorithm's
+//! root order, which ignores case and accents at its first level), grouped in sections by
+//! initial letter (accents folded: É under E), homographs numbered, and each entry as the
+//! styled text of its paragraph.
+
+use std::cmp::Ordering;
+
+use unicode_normalization::UnicodeNormalization;
+
+use super::fonts::{missing, Style};
+use super::paragraph::Span;
+
+/// One sense of an entry: its part of speech (`v.`, `n.`) and definition.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sense {
+    pub pos: String,
+    pub definition: String,
+}
+
+/// An entry as given: a headword and its senses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub headword: String,
+    pub senses: Vec<Sense>,
+}
+
+/// Why an entry cannot be set: it is empty somewhere, or has characters the font lacks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EntryError {
+    /// Its index in the entries as given.
+    pub index: usize,
+    pub headword: String,
+    pub detail: String,
+}
+
+impl std::fmt::Display for EntryError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "entry {} ({:?}): {}", self.index + 1, self.headword, self.detail)
+    }
+}
+
+impl Entry {
+    /// Checks that the entry has a headword and senses with definitions, in characters the
+    /// font has.
+    pub fn check(&self, index: usize) -> Result<(), EntryError> {
+        let err = |detail: String| Err(EntryError { index, headword: self.headword.clone(), detail });
+        if self.headword.trim().is_empty() {
+            return err("the headword is empty".into());
+        }
+        if self.senses.is_empty() {
+            return err("an entry needs at least one sense".into());
+        }
+        if let Some(i) = self.senses.iter().position(|s| s.definition.trim().is_empty()) {
+            return err(format!("sense {} has no definition", i + 1));
+        }
+        let mut lacking = missing(&self.headword);
+        for s in &self.senses {
+            for c in missing(&s.pos).into_iter().chain(missing(&s.definition)) {
+                if !lacking.contains(&c) {
+                    lacking.push(c);
+                }
+            }
+        }
+        // Control characters have glyphs in no font; whitespace other than spaces is a space.
+        lacking.retain(|c| !c.is_whitespace());
+        if !lacking.is_empty() {
+            let list: Vec<String> = lacking.iter().map(|c| format!("{c:?} (U+{:04X})", *c as u32)).collect();
+            return err(format!("the font has no glyph for {}", list.join(", ")));
+        }
+        Ok(())
+    }
+}
+
+/// A line of an entry list that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineError {
+    /// 1-based.
+    pub line: usize,
+    pub detail: String,
+}
+
+impl std::fmt::Display for LineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}: {}", self.line, self.detail)
+    }
+}
+
+/// Entries written one a line, `headword;pos;definition` with further `;pos;definition`
+/// pairs for more senses (blank lines are skipped). Each entry is also
+/// [checked](Entry::check): a line at fault is named by its number.
+pub fn parse_lines(text: &str) -> Result<Vec<Entry>, LineError> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line_no = i + 1;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let err = |detail: String| LineError { line: line_no, detail };
+        let fields: Vec<&str> = line.split(';').map(str::trim).collect();
+        if fields.len() < 3 || fields.len() % 2 == 0 {
+            return Err(err(format!(
+                "expected headword;pos;definition with further ;pos;definition pairs, found {} field{}",
+                fields.len(),
+                if fields.len() == 1 { "" } else { "s" }
+            )));
+        }
+        let senses = fields[1..]
+            .chunks(2)
+            .map(|pair| Sense { pos: pair[0].to_string(), definition: pair[1].to_string() })
+            .collect();
+        let entry = Entry { headword: fields[0].to_string(), senses };
+        entry.check(out.len()).map_err(|e| err(e.detail))?;
+        out.push(entry);
+    }
+    Ok(out)
+}
+
+/// An entry in its place: its homograph number (1, 2, … when several entries share the
+/// headword) and its text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Placed {
+    /// Index in the entries as given.
+    pub index: usize,
+    pub headword: String,
+    pub homograph: Option<usize>,
+}
+
+/// A section: entries whose headwords begin with the same letter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Section {
+    /// The letter as headed (capital, accents folded), `#` for digits and symbols.
+    pub letter: String,
+    pub entries: Vec<Placed>,
+}
+
+/// The section an entry goes under: the first letter of its headword, capital, without
+/// accents; letters the root collation sorts as variants of another (Æ, Ø, Ł, …) go under
+/// that letter.
+pub fn initial(headword: &str) -> String {
+    let Some(first) = headword.trim().nfd().find(|c| !is_combining(*c)) else {
+        return "#".into();
+    };
+    let folded = match first {
+        'Æ' | 'æ' => 'A',
+        'Ø' | 'ø' => 'O',
+        'Œ' | 'œ' => 'O',
+        'Ł' | 'ł' => 'L',
+        'Đ' | 'đ' | 'Ð' | 'ð' => 'D',
+        'Ħ' | 'ħ' => 'H',
+        'ß' => 'S',
+        'ı' => 'I',
+        'ĸ' => 'K',
+        'Ŀ' | 'ŀ' => 'L',
+        'Ŋ' | 'ŋ' => 'N',
+        'Ŧ' | 'ŧ' => 'T',
+        'ſ' => 'S',
+        c => c,
+    };
+    if folded.is_alphabetic() {
+        folded.to_uppercase().collect()
+    } else {
+        "#".into()
+    }
+}
+
+fn is_combining(c: char) -> bool {
+    ('\u{300}'..='\u{36F}').contains(&c)
+}
+
+/// The entries in dictionary order, in sections. Equal headwords keep their given order
+/// and are numbered.
+pub fn sort(entries: &[Entry]) -> Vec<Section> {
+    let mut collator = feruca::Collator::default();
+    let mut order: Vec<usize> = (0..entries.len()).collect();
+    // A stable sort: entries the collation finds equal (the same headword) keep their order.
+    order.sort_by(|&a, &b| match collator.collate(entries[a].headword.trim(), entries[b].headword.trim()) {
+        Ordering::Equal => a.cmp(&b),
+        o => o,
+    });
+    let mut sections: Vec<Section> = Vec::new();
+    let mut i = 0;
+    while i < order.len() {
+        let word = entries[order[i]].headword.trim();
+        let mut j = i + 1;
+        while j < order.len() && entries[order[j]].headword.trim() == word {
+            j += 1;
+        }
+        let letter = initial(word);
+        // A letter the collation puts among another's (rare: a symbol inside a word list
+        // of letters) joins the section it falls in rather than heading a second time.
+        let seen = sections.iter().any(|s| s.letter == letter);
+        if sections.last().is_none_or(|s| s.letter != letter) && !seen {
+            sections.push(Section { letter, entries: Vec::new() });
+        }
+        let section = sections.last_mut().expect("just pushed");
+        for (k, &index) in order[i..j].iter().enumerate() {
+            let homograph = (j - i > 1).then_some(k + 1);
+            section.entries.push(Placed { index, headword: word.to_string(), homograph });
+        }
+        i = j;
+    }
+    sections
+}
+
+/// `n` in superscript digits.
+pub fn superscript(n: usize) -> String {
+    const DIGITS: [char; 10] = ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'];
+    n.to_string().chars().map(|d| DIGITS[d.to_digit(10).unwrap_or(0) as usize]).collect()
+}
+
+/// The headword as printed: with its homograph number.
+pub fn printed_headword(placed: &Placed) -> String {
+    match placed.homograph {
+        Some(n) => format!("{}{}", placed.headword, superscript(n)),
+        None => placed.headword.clone(),
+    }
+}
+
+/// The styled text of an entry: the headword bold (never hyphenated), then each sense's
+/// part of speech in italics and its definition, numbered `1.` `2.` when there are several.
+pub fn spans(entry: &Entry, placed: &Placed) -> Vec<Span> {
+    let mut out = vec![Span::whole(Style::Bold, printed_headword(placed))];
+    let several = entry.senses.len() > 1;
+    for (i, sense) in entry.senses.iter().enumerate() {
+        out.push(Span::new(Style::Regular, " "));
+        if several {
+            out.push(Span::whole(Style::Bold, format!("{}.", i + 1)));
+            out.push(Span::new(Style::Regular, " "));
+        }
+        let pos = sense.pos.trim();
+        if !pos.is_empty() {
+            out.push(Span::whole(Style::Italic, pos.to_string()));
+            out.push(Span::new(Style::Regular, " "));
+        }
+        out.push(Span::new(Style::Regular, sense.definition.split_whitespace().collect::<Vec<_>>().join(" ")));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(headword: &str) -> Entry {
+        Entry { headword: headword.into(), senses: vec![Sense { pos: "n.".into(), definition: "a thing".into() }] }
+    }
+
+    #[test]
+    fn sorted_ignoring_case_and_accents_first() {
+        let words = ["zebra", "Émile", "apple", "Ernie", "éclair", "Eclair", "abandon", "Apple", "peña", "peng", "Zoë"];
+        let entries: Vec<Entry> = words.iter().map(|w| entry(w)).collect();
+        let sections = sort(&entries);
+        let order: Vec<&str> = sections.iter().flat_map(|s| s.entries.iter().map(|e| e.headword.as_str())).collect();
+        assert_eq!(
+            order,
+            ["abandon", "apple", "Apple", "Eclair", "éclair", "Émile", "Ernie", "peña", "peng", "zebra", "Zoë"]
+        );
+        let letters: Vec<&str> = sections.iter().map(|s| s.letter.as_str()).collect();
+        assert_eq!(letters, ["A", "E", "P", "Z"]);
+        assert!(sections.iter().flat_map(|s| &s.entries).all(|e| e.homograph.is_none()));
+    }
+
+    #[test]
+    fn homographs_are_numbered_in_given_order() {
+        let mut entries = vec![entry("bass"), entry("bar"), entry("bass"), entry("Ætna"), entry("1984")];
+        entries[2].senses[0].definition = "a fish".into();
+        let sections = sort(&entries);
+        let all: Vec<&Placed> = sections.iter().flat_map(|s| &s.entries).collect();
+        let basses: Vec<(usize, Option<usize>)> =
+            all.iter().filter(|p| p.headword == "bass").map(|p| (p.index, p.homograph)).collect();
+        assert_eq!(basses, [(0, Some(1)), (2, Some(2))]);
+        assert_eq!(printed_headword(all.iter().find(|p| p.index == 2).unwrap()), "bass²");
+        assert_eq!(sections.iter().map(|s| s.letter.as_str()).collect::<Vec<_>>(), ["#", "A", "B"]);
+        assert_eq!(superscript(12), "¹²");
+    }
+
+    #[test]
+    fn initials_fold_accents() {
+        for (w, l) in [("Élan", "E"), ("über", "U"), ("Łódź", "L"), ("æsthete", "A"), ("'tis", "#"), ("ñu", "N")]
+        {
+            assert_eq!(initial(w), l, "{w}");
+        }
+    }
+
+    #[test]
+    fn entries_are_checked() {
+        assert!(entry("naïve").check(0).is_ok());
+        let e = entry("日本").check(4).unwrap_err();
+        assert_eq!((e.index, e.headword.as_str()), (4, "日本"));
+        assert!(e.detail.contains("U+65E5") && e.to_string().starts_with("entry 5"), "{e}");
+        assert!(entry(" ").check(0).is_err());
+        assert!(Entry { headword: "x".into(), senses: vec![] }.check(0).is_err());
+        let mut bad = entry("x");
+        bad.senses[0].definition = "snow ☃".into();
+        assert!(bad.check(0).unwrap_err().detail.contains('☃'));
+    }
+
+    #[test]
+    fn entry_lines_are_read_or_refused_by_number() {
+        let text = "abandon;v.;to leave;n.;freedom\n\n  abbey ; n. ; a monastery \n";
+        let entries = parse_lines(text).unwrap();
+        assert_eq!(entries.len(), 2);
+        assert_eq!(entries[0].senses[1], Sense { pos: "n.".into(), definition: "freedom".into() });
+        assert_eq!((entries[1].headword.as_str(), entries[1].senses[0].definition.as_str()), ("abbey", "a monastery"));
+        for (text, line, needle) in [
+            ("a;n.;x\nb;n.", 2, "found 2 fields"),
+            ("a;n.;x\n\nb;n.;y;v.", 3, "found 4 fields"),
+            ("a;n.;x\nb", 2, "found 1 field"),
+            ("a;n.;  ", 1, "no definition"),
+            ("a;n.;x\n;n.;y", 2, "headword is empty"),
+            ("a;n.;x\nb;n.;東", 2, "U+6771"),
+        ] {
+            let e = parse_lines(text).unwrap_err();
+            assert_eq!(e.line, line, "{text:?}: {e}");
+            assert!(e.detail.contains(needle), "{text:?}: {e}");
+        }
+        // A part of speech may be empty.
+        assert_eq!(parse_lines("a;;x").unwrap()[0].senses[0].pos, "");
+    }
+
+    #[test]
+    fn spans_of_an_entry() {
+        let e = Entry {
+            headword: "abandon".into(),
+            senses: vec![
+                Sense { pos: "v.".into(), definition: "to leave".into() },
+                Sense { pos: "n.".into(), definition: "freedom  from\nrestraint".into() },
+            ],
+        };
+        let placed = Placed { index: 0, headword: "abandon".into(), homograph: Some(1) };
+        let text: String = spans(&e, &placed).iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(text, "abandon¹ 1. v. to leave 2. n. freedom from restraint");
+        assert_eq!(spans(&e, &placed)[0].style, Style::Bold);
+    }
+}

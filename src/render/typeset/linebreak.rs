@@ -1,0 +1,280 @@
+//! Knuth and Plass's total-fit line breaking ("Breaking paragraphs into lines", 1981), as
+//! TeX does it: a paragraph is a list of boxes, glue and penalties; among every way of
+//! breaking it into lines no looser than a tolerance, the one with the least total
+//! demerits is chosen, demerits growing with each line's badness, with penalties, with
+//! hyphenated lines in a row and with a very loose line next to a tight one. Beyond TeX, a
+//! hard limit on consecutive hyphenated lines.
+
+/// A penalty this large forbids a break; its negative forces one.
+pub const INFINITY: f32 = 10_000.0;
+
+/// The largest badness: a line that cannot stretch enough.
+pub const AWFUL: f32 = 10_000.0;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Item {
+    /// Something of fixed width (a word or part of one).
+    Box { width: f32 },
+    /// Space that may stretch or shrink, and a break (if a box precedes it). `fill` glue
+    /// stretches without limit (the ragged end of a paragraph's last line).
+    Glue { width: f32, stretch: f32, shrink: f32, fill: bool },
+    /// A possible break costing `penalty`, adding `width` (a hyphen) to a line it ends;
+    /// `flagged` breaks are hyphens (two in a row cost extra).
+    Penalty { width: f32, penalty: f32, flagged: bool },
+}
+
+/// How lines are judged. The defaults are plain TeX's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Params {
+    /// Largest badness a line may have.
+    pub tolerance: f32,
+    /// Added to every line's badness before squaring (fewer lines are better).
+    pub line_penalty: f32,
+    /// Two hyphenated lines in a row.
+    pub double_hyphen_demerits: f32,
+    /// A hyphen on the last line but one.
+    pub final_hyphen_demerits: f32,
+    /// Lines of fitness classes more than one apart next to each other.
+    pub adj_demerits: f32,
+    /// At most this many hyphenated lines in a row.
+    pub max_hyphens_in_a_row: usize,
+    /// Extra stretch every line is assumed to have when judging its badness (TeX's
+    /// \emergencystretch): lines may then be set looser than the tolerance.
+    pub emergency_stretch: f32,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params {
+            tolerance: 200.0,
+            line_penalty: 10.0,
+            double_hyphen_demerits: 10_000.0,
+            final_hyphen_demerits: 5_000.0,
+            adj_demerits: 10_000.0,
+            max_hyphens_in_a_row: 2,
+            emergency_stretch: 0.0,
+        }
+    }
+}
+
+/// One line of the chosen breaking.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Break {
+    /// The item the line ends at (a glue or penalty, or the paragraph's last item).
+    pub at: usize,
+    /// How far the line's glue is stretched (> 0, 1 = all its stretch) or shrunk (< 0);
+    /// beyond 1 a line is looser than its glue allows (an underfull line), 0 for a line
+    /// with fill glue.
+    pub ratio: f32,
+    /// TeX's badness of the line as set: 100 |ratio|³, at most [`AWFUL`].
+    pub badness: f32,
+    /// Whether the line ends at a flagged penalty (a hyphen).
+    pub hyphenated: bool,
+}
+
+/// TeX's badness of a line stretched or shrunk by `ratio`.
+pub fn badness(ratio: f32) -> f32 {
+    if !ratio.is_finite() {
+        return AWFUL;
+    }
+    (100.0 * ratio.abs().powi(3)).min(AWFUL)
+}
+
+/// The fitness class of a line: 0 tight, 1 decent, 2 loose, 3 very loose.
+fn fitness(ratio: f32) -> u8 {
+    if ratio < -0.5 {
+        0
+    } else if ratio <= 0.5 {
+        1
+    } else if ratio <= 1.0 {
+        2
+    } else {
+        3
+    }
+}
+
+/// Sums of widths, stretch, shrink and fill glue of the items before a position.
+#[derive(Clone, Copy, Debug, Default)]
+struct Sums {
+    width: f32,
+    stretch: f32,
+    shrink: f32,
+    fill: u32,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    /// The item broken at (0 for the paragraph's start).
+    at: usize,
+    /// Lines before this break.
+    line: usize,
+    fitness: u8,
+    /// Hyphenated lines in a row ending here.
+    hyphens: usize,
+    demerits: f64,
+    /// The node of the previous break (in `nodes`), None at the start.
+    prev: Option<usize>,
+    /// Sums up to the first item after the break that is kept (a line starts there).
+    after: Sums,
+    ratio: f32,
+}
+
+/// Breaks `items` into lines of widths `widths[0]` (the first line) and `widths[1]` (every
+/// other line). The paragraph must end with a forced break (a penalty of -[`INFINITY`]).
+/// None when no breaking keeps every line within the tolerance and no wider than its
+/// width; with `allow_overfull`, a line may be too wide (at enormous demerits) rather than
+/// there being no breaking at all.
+pub fn break_lines(items: &[Item], widths: [f32; 2], params: &Params, allow_overfull: bool) -> Option<Vec<Break>> {
+    let n = items.len();
+    let mut sums = Vec::with_capacity(n + 1);
+    let mut s = Sums::default();
+    for item in items {
+        sums.push(s);
+        match *item {
+            Item::Box { width } => s.width += width,
+            Item::Glue { width, stretch, shrink, fill } => {
+                s.width += width;
+                s.stretch += stretch;
+                s.shrink += shrink;
+                s.fill += fill as u32;
+            }
+            Item::Penalty { .. } => {}
+        }
+    }
+    sums.push(s);
+    // What a line starting after a break at `b` begins with: glue and penalties after a
+    // break are discarded up to the next box (or forced break).
+    let after = |b: usize| -> Sums {
+        if b == 0 {
+            return sums[0];
+        }
+        let mut i = b + 1;
+        while i < n {
+            match items[i] {
+                Item::Box { .. } => break,
+                Item::Penalty { penalty, .. } if penalty <= -INFINITY => break,
+                _ => i += 1,
+            }
+        }
+        sums[i.min(n)]
+    };
+
+    let mut nodes: Vec<Node> =
+        vec![Node { at: 0, line: 0, fitness: 1, hyphens: 0, demerits: 0.0, prev: None, after: after(0), ratio: 0.0 }];
+    let mut active: Vec<usize> = vec![0];
+    // Buffers reused from break to break.
+    let mut best: Vec<Node> = Vec::new();
+    let mut keep: Vec<usize> = Vec::new();
+
+    for b in 0..n {
+        let (penalty, pwidth, flagged) = match items[b] {
+            Item::Penalty { width, penalty, flagged } if penalty < INFINITY => (penalty, width, flagged),
+            Item::Glue { .. } if b > 0 && matches!(items[b - 1], Item::Box { .. }) => (0.0, 0.0, false),
+            _ => continue,
+        };
+        let forced = penalty <= -INFINITY;
+        // Best new node per (fitness class, hyphens in a row).
+        best.clear();
+        keep.clear();
+        for &ai in &active {
+            let a = nodes[ai];
+            if a.at == b {
+                keep.push(ai);
+                continue;
+            }
+            let width = widths[a.line.min(1)];
+            let s = sums[b];
+            let length = s.width - a.after.width + pwidth;
+            let fill = s.fill > a.after.fill;
+            let stretch = s.stretch - a.after.stretch;
+            let shrink = s.shrink - a.after.shrink;
+            // The ratio as set, and as judged (with the emergency stretch).
+            let (ratio, judged) = if length > width {
+                let r = if shrink > 0.0 { (width - length) / shrink } else { f32::NEG_INFINITY };
+                (r, r)
+            } else if fill {
+                (0.0, 0.0)
+            } else if length < width {
+                let r = |y: f32| if y > 0.0 { (width - length) / y } else { f32::INFINITY };
+                (r(stretch), r(stretch + params.emergency_stretch))
+            } else {
+                (0.0, 0.0)
+            };
+            let overfull = judged < -1.0;
+            // A line already too wide only gets wider, and none goes past a forced break:
+            // the node is done.
+            if !forced && (!overfull || allow_overfull) {
+                keep.push(ai);
+            }
+            let bad = if overfull { AWFUL } else { badness(judged) };
+            let hyphens = if flagged { a.hyphens + 1 } else { 0 };
+            let feasible = if overfull { allow_overfull } else { bad <= params.tolerance || allow_overfull };
+            if !feasible || hyphens > params.max_hyphens_in_a_row {
+                continue;
+            }
+            let mut d = (params.line_penalty + bad) as f64;
+            d *= d;
+            if penalty >= 0.0 {
+                d += (penalty as f64).powi(2);
+            } else if !forced {
+                d -= (penalty as f64).powi(2);
+            }
+            if flagged && a.hyphens > 0 {
+                d += params.double_hyphen_demerits as f64;
+            }
+            if forced && a.hyphens > 0 {
+                d += params.final_hyphen_demerits as f64;
+            }
+            let class = fitness(judged);
+            if class.abs_diff(a.fitness) > 1 {
+                d += params.adj_demerits as f64;
+            }
+            if overfull {
+                d += 1e12 * (length - width) as f64;
+            }
+            let total = a.demerits + d;
+            let node = Node {
+                at: b,
+                line: a.line + 1,
+                fitness: class,
+                hyphens,
+                demerits: total,
+                prev: Some(ai),
+                after: after(b),
+                ratio,
+            };
+            match best.iter_mut().find(|n| n.fitness == class && n.hyphens == hyphens) {
+                Some(n) if n.demerits <= total => {}
+                Some(n) => *n = node,
+                None => best.push(node),
+            }
+        }
+        std::mem::swap(&mut active, &mut keep);
+        for &node in &best {
+            nodes.push(node);
+            active.push(nodes.len() - 1);
+        }
+        if active.is_empty() {
+            return None;
+        }
+    }
+    // The best node at the final (forced) break.
+    let last = active
+        .iter()
+        .copied()
+        .filter(|&i| nodes[i].at == n - 1 && nodes[i].prev.is_some())
+        .min_by(|&x, &y| nodes[x].demerits.total_cmp(&nodes[y].demerits))?;
+    let mut out = Vec::new();
+    let mut i = Some(last);
+    while let Some(ni) = i {
+        let node = nodes[ni];
+        if node.prev.is_none() {
+            break;
+        }
+        let hyphenated = matches!(items[node.at], Item::Penalty { flagged: true, .. });
+        out.push(Break { at: node.at, ratio: node.ratio, badness: badness(node.ratio), hyphenated });
+        i = node.prev;
+    }
+    out.reverse();
+    Some(out)
+}

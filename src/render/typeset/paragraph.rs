@@ -1,0 +1,500 @@
+//! Setting a paragraph of styled text into justified lines: words become boxes, spaces
+//! glue and hyphenation points penalties, the lines are found by [`super::linebreak`], and
+//! each line is laid out as runs of one style whose spaces share the stretch.
+//!
+//! Passes, as TeX's: first without hyphenation at a pretolerance, then with hyphenation at
+//! the tolerance, then with emergency stretch (any looseness, but never too wide). A word
+//! wider than the line (no other way to keep within the measure) is then broken between
+//! any two letters with a hyphen, and counted in [`Paragraph::split_words`]: the choice is
+//! to break it rather than let it run into the next column.
+
+use super::fonts::Style;
+use super::hyphenate::Language;
+use super::linebreak::{badness, break_lines, Item, Params, AWFUL, INFINITY};
+
+/// Text in one style.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Span {
+    pub style: Style,
+    pub text: String,
+    /// Whether its words may be hyphenated (a headword is not).
+    pub hyphenate: bool,
+}
+
+impl Span {
+    pub fn new(style: Style, text: impl Into<String>) -> Span {
+        Span { style, text: text.into(), hyphenate: true }
+    }
+
+    /// Text whose words are never hyphenated.
+    pub fn whole(style: Style, text: impl Into<String>) -> Span {
+        Span { style, text: text.into(), hyphenate: false }
+    }
+}
+
+/// The shape of a paragraph: the measure, the indents of its first and other lines.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Shape {
+    /// Font size in points.
+    pub size: f32,
+    /// The column's width in points.
+    pub measure: f32,
+    /// Indent of the first line and of the others (a hanging indent: 0 then some).
+    pub indents: [f32; 2],
+    /// Hyphenation language; None sets no hyphen.
+    pub language: Option<Language>,
+    /// Badness allowed without hyphenation (TeX's \pretolerance; negative skips the pass).
+    pub pretolerance: f32,
+    /// Penalty of breaking at a hyphenation point and after an explicit hyphen.
+    pub hyphen_penalty: f32,
+    /// Line breaking's parameters (tolerance, demerits, hyphens in a row, emergency stretch).
+    pub params: Params,
+}
+
+impl Shape {
+    /// Plain TeX's settings on this measure and size, with an emergency stretch of 1.5 em.
+    pub fn new(size: f32, measure: f32, indents: [f32; 2], language: Option<Language>) -> Shape {
+        Shape {
+            size,
+            measure,
+            indents,
+            language,
+            pretolerance: 100.0,
+            hyphen_penalty: 50.0,
+            params: Params { emergency_stretch: 1.5 * size, ..Params::default() },
+        }
+    }
+}
+
+/// Glyphs of one style on a line, from `x` (points from the line's start), each space
+/// `space` points wide.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Run {
+    pub style: Style,
+    pub x: f32,
+    pub text: String,
+    pub space: f32,
+}
+
+/// A set line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line {
+    /// Points from the column's left edge to where the line starts.
+    pub indent: f32,
+    pub runs: Vec<Run>,
+    /// From the line's start to the end of its last glyph, in points.
+    pub width: f32,
+    /// The width it had to fill (measure less indent).
+    pub target: f32,
+    /// The glue's stretch (> 0) or shrink (< 0) ratio, and its badness (> 1000: what TeX
+    /// reports as an underfull line).
+    pub ratio: f32,
+    pub badness: f32,
+    pub hyphenated: bool,
+    /// Whether it is justified (all but the last line).
+    pub justified: bool,
+}
+
+/// A set paragraph.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Paragraph {
+    pub lines: Vec<Line>,
+    /// Words broken between arbitrary letters, being wider than a line.
+    pub split_words: usize,
+    /// Which pass found the breaks: 1 no hyphens, 2 hyphens, 3 emergency stretch, 4 split
+    /// words, 5 an overfull line (a glyph wider than the measure).
+    pub pass: u8,
+}
+
+impl Paragraph {
+    /// Lines wider than their measure (none unless a single glyph is wider).
+    pub fn overfull(&self) -> usize {
+        self.lines.iter().filter(|l| l.width > l.target + 0.01).count()
+    }
+}
+
+/// What an item stands for.
+#[derive(Clone, Debug)]
+enum Piece {
+    Word(Style, String),
+    Space(Style),
+    Hyphen(Style),
+    None,
+}
+
+/// Boxes, glue and penalties for `spans`, with hyphenation points if `hyphens`, and with
+/// a break between any two letters of a word wider than `split_wider` points.
+fn items(spans: &[Span], shape: &Shape, hyphens: bool, split_wider: f32) -> (Vec<Item>, Vec<Piece>) {
+    let size = shape.size;
+    // Words as (style, text, hyphenate) segments, split at whitespace.
+    let mut words: Vec<Vec<(Style, String, bool)>> = Vec::new();
+    let mut open = false;
+    for span in spans {
+        for c in span.text.chars() {
+            // A no-break space is part of its word.
+            if c.is_whitespace() && c != '\u{A0}' {
+                open = false;
+                continue;
+            }
+            if !open {
+                words.push(Vec::new());
+                open = true;
+            }
+            let word = words.last_mut().expect("just opened");
+            match word.last_mut() {
+                Some(seg) if seg.0 == span.style && seg.2 == span.hyphenate => seg.1.push(c),
+                _ => word.push((span.style, c.to_string(), span.hyphenate)),
+            }
+        }
+    }
+    let mut items = Vec::new();
+    let mut pieces = Vec::new();
+    for (w, word) in words.iter().enumerate() {
+        if w > 0 {
+            // The space takes the style of the word before it.
+            let style = words[w - 1].last().map_or(Style::Regular, |s| s.0);
+            let width = style.width(" ", size);
+            items.push(Item::Glue { width, stretch: width / 2.0, shrink: width / 3.0, fill: false });
+            pieces.push(Piece::Space(style));
+        }
+        let total: f32 = word.iter().map(|(s, t, _)| s.width(t, size)).sum();
+        for (style, text, hyph) in word {
+            // Break points (byte offsets) and whether each is flagged with a hyphen added.
+            let mut points: Vec<(usize, bool)> = Vec::new();
+            for (i, c) in text.char_indices() {
+                let end = i + c.len_utf8();
+                if matches!(c, '-' | '–' | '—') && end < text.len() && text[end..].starts_with(char::is_alphabetic)
+                {
+                    points.push((end, false));
+                }
+            }
+            if hyphens && *hyph {
+                if let Some(lang) = shape.language {
+                    // Each letter run between explicit hyphens and punctuation.
+                    let mut start = None;
+                    for (i, c) in text.char_indices().chain([(text.len(), ' ')]) {
+                        match (start, c.is_alphabetic()) {
+                            (None, true) => start = Some(i),
+                            (Some(s), false) => {
+                                points.extend(lang.breaks(&text[s..i]).into_iter().map(|b| (s + b, true)));
+                                start = None;
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+            }
+            if total > split_wider {
+                let bounds: Vec<usize> = text.char_indices().map(|(i, _)| i).skip(1).collect();
+                for b in bounds {
+                    if !points.iter().any(|p| p.0 == b) {
+                        points.push((b, true));
+                    }
+                }
+            }
+            points.sort_unstable();
+            points.dedup_by_key(|p| p.0);
+            let mut from = 0;
+            for (at, flagged) in points {
+                let part = &text[from..at];
+                items.push(Item::Box { width: style.width(part, size) });
+                pieces.push(Piece::Word(*style, part.to_string()));
+                let width = if flagged { style.width("-", size) } else { 0.0 };
+                items.push(Item::Penalty { width, penalty: shape.hyphen_penalty, flagged: true });
+                pieces.push(if flagged { Piece::Hyphen(*style) } else { Piece::None });
+                from = at;
+            }
+            let part = &text[from..];
+            items.push(Item::Box { width: style.width(part, size) });
+            pieces.push(Piece::Word(*style, part.to_string()));
+        }
+    }
+    // The last line is ragged: no break before the fill glue, then a forced break.
+    items.push(Item::Penalty { width: 0.0, penalty: INFINITY, flagged: false });
+    pieces.push(Piece::None);
+    items.push(Item::Glue { width: 0.0, stretch: 0.0, shrink: 0.0, fill: true });
+    pieces.push(Piece::None);
+    items.push(Item::Penalty { width: 0.0, penalty: -INFINITY, flagged: true });
+    pieces.push(Piece::None);
+    (items, pieces)
+}
+
+/// Sets `spans` into lines of `shape`.
+pub fn set(spans: &[Span], shape: &Shape) -> Paragraph {
+    let widths = [shape.measure - shape.indents[0], shape.measure - shape.indents[1]];
+    let narrowest = widths[0].min(widths[1]);
+    let no_emergency = Params { emergency_stretch: 0.0, ..shape.params };
+    let awful = Params { tolerance: AWFUL, ..shape.params };
+    // A word split over several lines ends each with a hyphen: no limit on them then.
+    let split = Params { max_hyphens_in_a_row: usize::MAX, ..awful };
+    let (items, pieces) = items(spans, shape, true, f32::INFINITY);
+    let attempt = |pass: u8, items: &[Item], params: &Params, overfull: bool| {
+        break_lines(items, widths, params, overfull).map(|breaks| (pass, breaks))
+    };
+    let found = (shape.pretolerance >= 0.0)
+        .then(|| {
+            // The first pass without hyphenation points (explicit hyphens stay).
+            let plain: Vec<Item> = items
+                .iter()
+                .zip(&pieces)
+                .map(|(item, piece)| match (item, piece) {
+                    (Item::Penalty { width, flagged, .. }, Piece::Hyphen(_)) => {
+                        Item::Penalty { width: *width, penalty: INFINITY, flagged: *flagged }
+                    }
+                    _ => *item,
+                })
+                .collect();
+            attempt(1, &plain, &Params { tolerance: shape.pretolerance, ..no_emergency }, false)
+        })
+        .flatten()
+        .or_else(|| attempt(2, &items, &no_emergency, false))
+        .or_else(|| attempt(3, &items, &shape.params, false))
+        .or_else(|| attempt(3, &items, &awful, false));
+    if let Some((pass, breaks)) = found {
+        return lay_out(&items, &pieces, &breaks, shape, widths, pass, false);
+    }
+    let (items, pieces) = self::items(spans, shape, true, narrowest);
+    let (pass, breaks) = attempt(4, &items, &split, false)
+        .or_else(|| attempt(5, &items, &split, true))
+        .expect("the last pass allows overfull lines, so some breaking exists");
+    lay_out(&items, &pieces, &breaks, shape, widths, pass, true)
+}
+
+fn lay_out(
+    items: &[Item],
+    pieces: &[Piece],
+    breaks: &[super::linebreak::Break],
+    shape: &Shape,
+    widths: [f32; 2],
+    pass: u8,
+    split: bool,
+) -> Paragraph {
+    let mut lines = Vec::new();
+    let mut start = 0;
+    let mut split_words = 0;
+    for (li, br) in breaks.iter().enumerate() {
+        // Discarded at the start of a line: glue and penalties up to the first box.
+        if li > 0 {
+            start += 1;
+            while start < br.at && !matches!(items[start], Item::Box { .. }) {
+                start += 1;
+            }
+        }
+        let target = widths[li.min(1)];
+        let last = li + 1 == breaks.len();
+        // The glue's ratio as set: justified lines fill the measure exactly however
+        // loose; an overfull line shrinks all it can.
+        let ratio = if last && br.ratio >= 0.0 { 0.0 } else { br.ratio.max(-1.0) };
+        let mut runs: Vec<Run> = Vec::new();
+        let mut x = 0.0f32;
+        let size = shape.size;
+        let push = |runs: &mut Vec<Run>, style: Style, text: &str, x: f32, space: f32| match runs.last_mut() {
+            Some(r) if r.style == style && (text != " " || r.space == space || r.space == 0.0) => {
+                if text == " " {
+                    r.space = space;
+                }
+                r.text.push_str(text)
+            }
+            _ => runs.push(Run { style, x, text: text.to_string(), space: if text == " " { space } else { 0.0 } }),
+        };
+        let end = if matches!(items[br.at], Item::Penalty { flagged: true, .. }) && !last { br.at + 1 } else { br.at };
+        for i in start..end {
+            match (&items[i], &pieces[i]) {
+                (Item::Box { width }, Piece::Word(style, text)) => {
+                    push(&mut runs, *style, text, x, 0.0);
+                    x += width;
+                }
+                (Item::Glue { width, stretch, shrink, .. }, Piece::Space(style)) => {
+                    let w = width + if ratio > 0.0 { ratio * stretch } else { ratio * shrink };
+                    let w = if w.is_finite() { w } else { *width };
+                    push(&mut runs, *style, " ", x, w);
+                    x += w;
+                }
+                (Item::Penalty { width, .. }, Piece::Hyphen(style)) if i == br.at => {
+                    push(&mut runs, *style, "-", x, 0.0);
+                    x += width;
+                }
+                _ => {}
+            }
+        }
+        if split && br.hyphenated {
+            split_words += 1;
+        }
+        // A run whose spaces were never set has natural spaces (none).
+        for r in &mut runs {
+            if r.space == 0.0 {
+                r.space = r.style.width(" ", size);
+            }
+        }
+        let natural_ratio = if last { br.ratio.min(0.0) } else { br.ratio };
+        lines.push(Line {
+            indent: shape.indents[li.min(1)],
+            runs,
+            width: x,
+            target,
+            ratio: natural_ratio,
+            badness: badness(natural_ratio),
+            hyphenated: br.hyphenated && !last,
+            justified: !last,
+        });
+        start = br.at;
+    }
+    Paragraph { lines, split_words, pass }
+}
+
+impl Line {
+    /// The line's text as read (spaces as spaces, a hyphen where it breaks).
+    pub fn text(&self) -> String {
+        self.runs.iter().map(|r| r.text.as_str()).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEXT: &str = "In olden times when wishing still helped one, there lived a king whose daughters \
+        were all beautiful; and the youngest was so beautiful that the sun itself, which has seen so much, \
+        was astonished whenever it shone in her face. Close by the king's castle lay a great dark forest, \
+        and under an old lime-tree in the forest was a well, and when the day was very warm, the king's \
+        child went out into the forest and sat down by the side of the cool fountain; and when she was \
+        bored she took a golden ball, and threw it up on high and caught it; and this ball was her \
+        favorite plaything.";
+
+    fn shape(measure: f32) -> Shape {
+        Shape::new(8.5, measure, [0.0, 0.0], Some(Language::ENGLISH))
+    }
+
+    #[test]
+    fn no_line_is_wider_than_the_measure_and_justified_lines_fill_it() {
+        for measure in [90.0, 110.0, 130.0, 200.0, 300.0] {
+            let p = set(&[Span::new(Style::Regular, TEXT)], &shape(measure));
+            assert_eq!(p.overfull(), 0, "{measure}");
+            for l in &p.lines {
+                assert!(l.width <= l.target + 0.01, "{measure}: {} > {}", l.width, l.target);
+                if l.justified && l.runs.iter().any(|r| r.text.contains(' ')) {
+                    assert!((l.width - l.target).abs() < 0.01, "{measure}: {:?}", l.text());
+                }
+            }
+            assert!(!p.lines.last().unwrap().justified);
+            // Every word once, in order.
+            let joined: String = p
+                .lines
+                .iter()
+                .map(|l| {
+                    let t = l.text();
+                    if l.hyphenated {
+                        t.trim_end_matches('-').to_string()
+                    } else {
+                        format!("{t} ")
+                    }
+                })
+                .collect();
+            assert_eq!(joined.split_whitespace().collect::<Vec<_>>(), TEXT.split_whitespace().collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
+    fn no_hyphens_when_the_first_pass_suffices() {
+        let passes: Vec<Paragraph> =
+            (20..=40).map(|m| set(&[Span::new(Style::Regular, TEXT)], &shape(m as f32 * 10.0))).collect();
+        assert!(passes.iter().any(|p| p.pass == 1) && passes.iter().any(|p| p.pass == 2));
+        for p in passes.iter().filter(|p| p.pass == 1) {
+            // Only at the explicit hyphen of "lime-tree".
+            assert!(p.lines.iter().all(|l| (!l.hyphenated || l.text().ends_with("lime-")) && l.badness <= 100.0));
+        }
+        // Without a language, no hyphen at all.
+        let mut s = shape(120.0);
+        s.language = None;
+        let p = set(&[Span::new(Style::Regular, TEXT)], &s);
+        assert!(p.lines.iter().all(|l| !l.hyphenated || l.text().ends_with("lime-")));
+    }
+
+    #[test]
+    fn hyphens_in_a_row_are_limited() {
+        let text = "incomprehensibilities internationalization characteristically disproportionately \
+            counterrevolutionaries electroencephalographic uncharacteristically institutionalization \
+            misunderstandings compartmentalization";
+        for limit in [1, 2] {
+            for measure in [60.0, 75.0, 95.0] {
+                let mut s = shape(measure);
+                s.params.max_hyphens_in_a_row = limit;
+                let p = set(&[Span::new(Style::Regular, text)], &s);
+                let mut run = 0;
+                for l in &p.lines {
+                    run = if l.hyphenated { run + 1 } else { 0 };
+                    // Words split for being too wide are beyond the limit's reach.
+                    assert!(run <= limit || p.pass >= 4, "{limit} {measure}: {:?}", p.lines);
+                }
+                assert_eq!(p.overfull(), 0);
+            }
+        }
+    }
+
+    #[test]
+    fn a_word_wider_than_the_column_is_split_and_reported() {
+        let text = "the pneumonoultramicroscopicsilicovolcanoconiosis of miners";
+        let p = set(&[Span::new(Style::Regular, text)], &shape(60.0));
+        assert_eq!(p.pass, 4);
+        assert!(p.split_words >= 1);
+        assert_eq!(p.overfull(), 0);
+        // Headwords are not hyphenated, but a too-wide one is still split.
+        let p = set(&[Span::whole(Style::Bold, "Donaudampfschifffahrtsgesellschaft")], &shape(50.0));
+        assert!(p.split_words >= 1 && p.overfull() == 0);
+    }
+
+    #[test]
+    fn hanging_indent_and_styles() {
+        let spans = [
+            Span::whole(Style::Bold, "abandon"),
+            Span::new(Style::Italic, " v. "),
+            Span::new(Style::Regular, "to leave behind, give up completely, or desert someone or something"),
+        ];
+        let s = Shape::new(8.5, 110.0, [0.0, 8.5], Some(Language::ENGLISH));
+        let p = set(&spans, &s);
+        assert!(p.lines.len() >= 3);
+        assert_eq!(p.lines[0].indent, 0.0);
+        assert!(p.lines[1..].iter().all(|l| l.indent == 8.5 && l.target == 110.0 - 8.5));
+        assert_eq!(p.lines[0].runs[0].style, Style::Bold);
+        assert!(p.lines[0].runs[0].text.starts_with("abandon "));
+        assert_eq!(p.lines[0].runs[1].style, Style::Italic);
+        // Runs tile the line: each starts where the one before ends.
+        for l in &p.lines {
+            for w in l.runs.windows(2) {
+                let r = &w[0];
+                let spaces = r.text.matches(' ').count() as f32;
+                let end = r.x + r.style.width(&r.text, 8.5) + spaces * (r.space - r.style.width(" ", 8.5));
+                assert!((end - w[1].x).abs() < 0.01, "{l:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn known_paragraph_breaks_as_expected() {
+        // Total fit at 200 pt: the third line is loose (badness 148) so that the others
+        // need not be, and no word is hyphenated (checked by eye).
+        let p = set(&[Span::new(Style::Regular, TEXT)], &shape(200.0));
+        let lines: Vec<String> = p.lines.iter().map(|l| l.text()).collect();
+        assert_eq!(
+            lines,
+            [
+                "In olden times when wishing still helped one, there",
+                "lived a king whose daughters were all beautiful; and",
+                "the youngest was so beautiful that the sun itself,",
+                "which has seen so much, was astonished whenever",
+                "it shone in her face. Close by the king's castle lay",
+                "a great dark forest, and under an old lime-tree in",
+                "the forest was a well, and when the day was very",
+                "warm, the king's child went out into the forest and",
+                "sat down by the side of the cool fountain; and when",
+                "she was bored she took a golden ball, and threw it up",
+                "on high and caught it; and this ball was her favorite",
+                "plaything.",
+            ]
+        );
+        assert_eq!(p.pass, 2);
+        assert!((p.lines[2].badness - 148.0).abs() < 2.0);
+        let last = p.lines.last().unwrap();
+        assert!(!last.justified && last.width < 50.0);
+    }
+}

@@ -1,0 +1,252 @@
+//! A whole book: generated entries typeset into pages and a PDF.
+
+use super::book::{Mark, PageKind};
+use super::*;
+
+/// A small deterministic generator (an LCG): the same entries every run.
+struct Gen(u64);
+
+impl Gen {
+    fn next(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}
+
+const SYLLABLES: [&str; 24] = [
+    "ab", "an", "bel", "cor", "dra", "el", "fen", "gar", "hol", "in", "jus", "kel", "lor", "mon", "nex", "or", "pra",
+    "quin", "ros", "sta", "tur", "ul", "ven", "zo",
+];
+const WORDS: [&str; 40] = [
+    "the",
+    "of",
+    "a",
+    "state",
+    "condition",
+    "being",
+    "abandoned",
+    "person",
+    "who",
+    "that",
+    "which",
+    "small",
+    "large",
+    "instrument",
+    "used",
+    "for",
+    "measuring",
+    "quality",
+    "relating",
+    "to",
+    "characteristic",
+    "especially",
+    "in",
+    "an",
+    "manner",
+    "formal",
+    "remarkable",
+    "considerable",
+    "agricultural",
+    "implement",
+    "with",
+    "building",
+    "water",
+    "ancient",
+    "ecclesiastical",
+    "administration",
+    "or",
+    "tree",
+    "river",
+    "mountainous",
+];
+const POS: [&str; 5] = ["n.", "v.", "adj.", "adv.", "prep."];
+
+pub(super) fn generated(count: usize, seed: u64) -> Vec<Entry> {
+    let mut g = Gen(seed);
+    (0..count)
+        .map(|i| {
+            let n = 2 + g.next(3);
+            let mut headword: String = (0..n).map(|_| SYLLABLES[g.next(SYLLABLES.len())]).collect();
+            if i % 37 == 5 {
+                headword = format!("É{headword}");
+            }
+            if i % 53 == 7 {
+                headword = headword.to_uppercase();
+            }
+            let senses = (0..1 + g.next(3))
+                .map(|_| {
+                    let words = 4 + g.next(22);
+                    let mut def: Vec<&str> = (0..words).map(|_| WORDS[g.next(WORDS.len())]).collect();
+                    def[0] = "a";
+                    Sense { pos: POS[g.next(POS.len())].into(), definition: format!("{}.", def.join(" ")) }
+                })
+                .collect();
+            Entry { headword, senses }
+        })
+        .collect()
+}
+
+fn inner(pages: usize) -> f32 {
+    // As books' gutters grow with their page count.
+    let min: f32 = if pages > 150 { 0.5 } else { 0.375 };
+    ((min + 0.125).max(0.95)) * 72.0
+}
+
+pub(super) fn sample(count: usize) -> (Book, Design) {
+    let mut entries = generated(count, 7);
+    // A homograph pair and a long word.
+    entries.push(entries[3].clone());
+    entries.push(Entry {
+        headword: "pneumonoultramicroscopicsilicovolcanoconiosis".into(),
+        senses: vec![Sense { pos: "n.".into(), definition: "a lung disease caused by fine silica dust.".into() }],
+    });
+    let book = Book {
+        title: "A Dictionary of Invented Words".into(),
+        author: "Puzzlepress".into(),
+        preface: vec![
+            "This dictionary was typeset by puzzlepress, with paragraphs broken into lines by the total-fit \
+             algorithm of Knuth and Plass, words hyphenated by Liang's patterns, and columns balanced on the \
+             last page."
+                .into(),
+            "Its entries are generated: the words are invented and their definitions are assembled from a \
+             short list of ordinary words, so that every run gives the same book."
+                .into(),
+        ],
+        entries,
+        language: Some(Language::ENGLISH),
+    };
+    (book, Design::template((378.0, 576.0), inner))
+}
+
+#[test]
+fn a_book_of_two_hundred_entries() {
+    let (book, design) = sample(200);
+    let t = typeset(&book, &design).unwrap();
+    let pages = &t.pages;
+    assert_eq!(pages.len() % 2, 0);
+    assert!((8..40).contains(&pages.len()), "{} pages", pages.len());
+    assert_eq!(t.report.overfull, 0);
+    assert!(t.report.split_words >= 1, "the long word is split and reported");
+    assert_eq!(pages[0].kind, PageKind::Title);
+    assert_eq!(pages[2].kind, PageKind::Contents);
+
+    // Nothing outside the margins.
+    for p in pages {
+        let (x0, y0, x1, y1) = p.area;
+        for m in &p.marks {
+            let (a, b) = m.extent();
+            let y = match m {
+                Mark::Text { y, .. } | Mark::Rule { y, .. } => *y,
+            };
+            assert!(a >= x0 - 0.01 && b <= x1 + 0.01 && y >= y0 && y <= y1, "page {}: {m:?}", p.number);
+        }
+    }
+
+    // Every entry once, in dictionary order.
+    let sections = entries::sort(&book.entries);
+    let expected: Vec<String> = sections.iter().flat_map(|s| &s.entries).map(entries::printed_headword).collect();
+    let printed: Vec<String> = pages.iter().flat_map(|p| p.headwords.clone()).collect();
+    assert_eq!(printed, expected);
+    assert!(printed.iter().any(|h| h.ends_with('²')));
+
+    // Guide words: the first headword of a left-hand page, the last of a right-hand one.
+    let dict: Vec<_> = pages.iter().filter(|p| p.kind == PageKind::Dictionary).collect();
+    assert!(dict.len() >= 3);
+    for p in &dict {
+        if p.headwords.is_empty() {
+            continue;
+        }
+        let (first, last) = (p.headwords.first().cloned(), p.headwords.last().cloned());
+        if p.number % 2 == 0 {
+            assert_eq!(p.heads, (first, None), "page {}", p.number);
+        } else {
+            assert_eq!(p.heads, (None, last), "page {}", p.number);
+        }
+    }
+
+    // The last page's columns balanced; the others full to within an entry's lines.
+    let last = dict.last().unwrap();
+    assert!(last.columns[0].abs_diff(last.columns[1]) <= 2, "{:?}", last.columns);
+    assert!(last.columns[0] >= last.columns[1]);
+
+    // Contents: the preface, then every letter on the page its heading is on.
+    assert_eq!(t.contents[0].0, "Preface");
+    assert_eq!(pages[t.contents[0].1 - 1].kind, PageKind::Preface);
+    let letters: Vec<&str> = t.contents[1..].iter().map(|(l, _)| l.as_str()).collect();
+    assert_eq!(letters, sections.iter().map(|s| s.letter.as_str()).collect::<Vec<_>>());
+    for (letter, page) in &t.contents[1..] {
+        let p = &pages[page - 1];
+        let heading =
+            p.marks.iter().any(|m| matches!(m, Mark::Text { size, text, .. } if *size == 12.0 && text == letter));
+        assert!(heading, "{letter} on page {page}");
+    }
+}
+
+#[test]
+fn both_heads_on_every_page_when_asked() {
+    let (book, mut design) = sample(120);
+    design.heads = Heads::Both;
+    let t = typeset(&book, &design).unwrap();
+    for p in t.pages.iter().filter(|p| p.kind == PageKind::Dictionary && !p.headwords.is_empty()) {
+        assert_eq!(p.heads, (p.headwords.first().cloned(), p.headwords.last().cloned()));
+    }
+}
+
+#[test]
+fn no_heading_alone_at_a_foot_and_no_line_alone_at_a_head() {
+    let (book, design) = sample(400);
+    let t = typeset(&book, &design).unwrap();
+    let rows = {
+        let p = t.pages.iter().find(|p| p.kind == PageKind::Dictionary).unwrap();
+        *p.columns.iter().max().unwrap()
+    };
+    for p in t.pages.iter().filter(|p| p.kind == PageKind::Dictionary) {
+        // A heading's letter (12 pt) is followed by entry lines in the same column.
+        let headings: Vec<&Mark> =
+            p.marks.iter().filter(|m| matches!(m, Mark::Text { size, .. } if *size == 12.0)).collect();
+        for h in headings {
+            let Mark::Text { x, y, .. } = h else { unreachable!() };
+            let below = p.marks.iter().any(|m| {
+                matches!(m, Mark::Text { size, y: my, x: mx, .. }
+                    if *size == design.size && *my < *y - 1.0 && (*mx - *x).abs() < 120.0)
+            });
+            assert!(below, "page {}: a heading alone at the foot", p.number);
+        }
+        assert!(p.columns.iter().all(|&c| c <= rows));
+    }
+}
+
+#[test]
+fn bad_entries_are_refused_by_index() {
+    let (mut book, design) = sample(20);
+    book.entries[11].senses[0].definition = "from 東京".into();
+    let e = typeset(&book, &design).unwrap_err();
+    assert_eq!(e.index, 11);
+    assert!(book.check_front().is_ok());
+    book.preface.push("Written in 東京.".into());
+    assert_eq!(book.check_front().unwrap_err().0, "preface");
+    book.title = "☃".into();
+    let (field, detail) = book.check_front().unwrap_err();
+    assert_eq!((field, detail.contains("U+2603")), ("title", true));
+}
+
+#[test]
+fn pdf_is_byte_stable_and_embeds_the_serif() {
+    let (book, design) = sample(200);
+    let (a, report) = dictionary_pdf(&book, &design).unwrap();
+    let (b, _) = dictionary_pdf(&book, &design).unwrap();
+    assert_eq!(a, b);
+    let s = String::from_utf8_lossy(&a);
+    assert!(s.starts_with("%PDF-") && s.trim_end().ends_with("%%EOF"));
+    assert_eq!(s.matches("/Identity-H").count(), 3);
+    for face in
+        ["PZPRTR+DejaVuSerifCondensed", "PZPRTI+DejaVuSerifCondensed-Italic", "PZPRTB+DejaVuSerifCondensed-Bold"]
+    {
+        assert!(s.contains(&format!("/BaseFont /{face}")), "{face}");
+    }
+    assert!(s.contains("/FontFile2") && s.contains("/ToUnicode"));
+    assert!(s.contains(&format!("/Count {}", report.pages)));
+    if let Ok(path) = std::env::var("TYPESET_SAMPLE") {
+        std::fs::write(path, &a).unwrap();
+    }
+}

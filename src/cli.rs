@@ -53,6 +53,10 @@ pub enum Command {
     /// Health check for containers: GET a running server's /healthz; exit 0 on 200 within
     /// 2 s, else 1 with the reason on stderr.
     Health(HealthArgs),
+    /// Typeset a dictionary offline: entries from a text file, one a line
+    /// (`headword;pos;definition` with further `;pos;definition` pairs for more senses),
+    /// sorted, in two columns, written as a PDF.
+    Dictionary(DictionaryArgs),
 }
 
 #[derive(Args, Debug, Clone)]
@@ -104,6 +108,33 @@ pub struct HealthArgs {
     /// server it runs next to.
     #[arg(long)]
     pub url: Option<String>,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct DictionaryArgs {
+    /// The entries (UTF-8 text), one a line: `headword;pos;definition[;pos;definition…]`.
+    #[arg(long)]
+    pub entries: std::path::PathBuf,
+    /// Where to write the PDF.
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+    #[arg(long, default_value = "Dictionary")]
+    pub title: String,
+    #[arg(long, default_value = "")]
+    pub author: String,
+    /// The preface (UTF-8 text, paragraphs separated by blank lines); none by default.
+    #[arg(long)]
+    pub preface: Option<std::path::PathBuf>,
+    /// Hyphenation patterns, an ISO 639-1 code (`en`, `de`, `fr`, …).
+    #[arg(long, default_value = "en")]
+    pub language: String,
+    /// Trim: letter, 6x9, 5.5x8.5, 7x10, a4, a5, 5.25x8 or WxH in inches.
+    #[arg(long, default_value = "5.25x8")]
+    pub trim: String,
+    /// Both guide words on every page (the first at the left, the last at the right),
+    /// rather than the first on left-hand pages and the last on right-hand ones.
+    #[arg(long)]
+    pub both_heads: bool,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -177,7 +208,7 @@ impl WordArgs {
 /// How a book is printed, as an order's `trim`, `title` and `lookup_url`.
 #[derive(Args, Debug, Clone)]
 pub struct PrintArgs {
-    /// Trim: letter, 6x9, 5.5x8.5, 7x10, a4, a5 or WxH in inches (as the order's `trim`).
+    /// Trim: letter, 6x9, 5.5x8.5, 7x10, a4, a5, 5.25x8 or WxH in inches (as the order's `trim`).
     #[arg(long, default_value = "letter")]
     pub trim: String,
     /// The title (as the order's `title`; default "Find the" and the word).

@@ -31,6 +31,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Some(Command::Keys(args)) => puzzlepress::keys::run(&args).await,
+        Some(Command::Dictionary(args)) => puzzlepress::offline::dictionary(&args),
         // Its own exit code and one-line reason, not anyhow's multi-line report.
         Some(Command::Health(args)) => std::process::exit(puzzlepress::probe::run(&args).await),
     }

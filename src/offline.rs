@@ -5,7 +5,7 @@ use std::io::Write;
 
 use anyhow::Context;
 
-use crate::cli::{BookArgs, PrintRunArgs};
+use crate::cli::{BookArgs, DictionaryArgs, PrintRunArgs};
 use crate::jobs::printruns::PrintRunOrder;
 use crate::puzzles::foxbook::Serial;
 use crate::puzzles::monitor::Unmonitored;
@@ -251,4 +251,43 @@ impl Sink {
         }
         Ok(())
     }
+}
+
+/// `puzzlepress dictionary`: the entries file typeset as a PDF. A line that cannot be read
+/// or set is named by its number.
+pub fn dictionary(args: &DictionaryArgs) -> anyhow::Result<()> {
+    use crate::render::typeset::{parse_lines, Book, Heads, Language};
+    let read =
+        |path: &std::path::Path| std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()));
+    let text = read(&args.entries)?;
+    let entries = parse_lines(&text).map_err(|e| anyhow::anyhow!("{}: {e}", args.entries.display()))?;
+    let preface = match &args.preface {
+        Some(path) => read(path)?
+            .split("\n\n")
+            .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
+            .filter(|p| !p.is_empty())
+            .collect(),
+        None => Vec::new(),
+    };
+    let language = Language::from_code(&args.language)
+        .ok_or_else(|| anyhow::anyhow!("--language {:?}: no hyphenation patterns for it", args.language))?;
+    let trim = crate::render::print::Trim::parse(&args.trim).map_err(|e| anyhow::anyhow!("--trim: {e}"))?;
+    let book =
+        Book { title: args.title.clone(), author: args.author.clone(), preface, entries, language: Some(language) };
+    let heads = if args.both_heads { Heads::Both } else { Heads::Outer };
+    // Entries were checked line by line; the title, author and preface are checked here.
+    book.check_front().map_err(|(field, detail)| anyhow::anyhow!("--{field}: {detail}"))?;
+    let (pdf, report) = crate::render::dictionary::pdf(&book, trim, heads).map_err(|e| anyhow::anyhow!("{e}"))?;
+    std::fs::write(&args.out, pdf).with_context(|| format!("writing {}", args.out.display()))?;
+    println!(
+        "{}: {} entries, {} pages, {} lines ({} underfull, {} overfull, {} hyphenated)",
+        args.out.display(),
+        report.entries,
+        report.pages,
+        report.lines,
+        report.underfull,
+        report.overfull,
+        report.hyphens
+    );
+    Ok(())
 }

@@ -4,6 +4,7 @@
 pub mod cover;
 pub mod crossword;
 pub mod deflate;
+pub mod dictionary;
 pub mod font;
 pub mod foxbook;
 pub mod ipuz;

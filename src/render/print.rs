@@ -29,11 +29,21 @@ pub enum TrimName {
     /// 148 x 210 mm.
     #[serde(rename = "a5")]
     A5,
+    /// 5.25 x 8 in, the dictionary template's page.
+    #[serde(rename = "5.25x8")]
+    Pocket,
 }
 
 impl TrimName {
-    pub const ALL: [TrimName; 6] =
-        [TrimName::Letter, TrimName::SixByNine, TrimName::Digest, TrimName::SevenByTen, TrimName::A4, TrimName::A5];
+    pub const ALL: [TrimName; 7] = [
+        TrimName::Letter,
+        TrimName::SixByNine,
+        TrimName::Digest,
+        TrimName::SevenByTen,
+        TrimName::A4,
+        TrimName::A5,
+        TrimName::Pocket,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -43,6 +53,7 @@ impl TrimName {
             TrimName::SevenByTen => "7x10",
             TrimName::A4 => "a4",
             TrimName::A5 => "a5",
+            TrimName::Pocket => "5.25x8",
         }
     }
 
@@ -55,6 +66,7 @@ impl TrimName {
             TrimName::SevenByTen => (7.0, 10.0),
             TrimName::A4 => (210.0 / 25.4, 297.0 / 25.4),
             TrimName::A5 => (148.0 / 25.4, 210.0 / 25.4),
+            TrimName::Pocket => (5.25, 8.0),
         }
     }
 }
@@ -72,7 +84,7 @@ pub struct CustomTrim {
 pub const CUSTOM_WIDTH: (f32, f32) = (4.0, 8.5);
 pub const CUSTOM_HEIGHT: (f32, f32) = (6.0, 11.69);
 
-/// The size of the printed page: a name (`letter`, `6x9`, `5.5x8.5`, `7x10`, `a4`, `a5`) or
+/// The size of the printed page: a name (`letter`, `6x9`, `5.5x8.5`, `7x10`, `a4`, `a5`, `5.25x8`) or
 /// `{"width_in": w, "height_in": h}` within 4–8.5 by 6–11.69 inches.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, ToSchema)]
 #[serde(untagged)]
@@ -88,7 +100,7 @@ impl Default for Trim {
 }
 
 const TRIM_EXPECTED: &str =
-    "trim must be one of letter, 6x9, 5.5x8.5, 7x10, a4, a5, or {\"width_in\": w, \"height_in\": h} \
+    "trim must be one of letter, 6x9, 5.5x8.5, 7x10, a4, a5, 5.25x8, or {\"width_in\": w, \"height_in\": h} \
      with w from 4 to 8.5 and h from 6 to 11.69 inches";
 
 impl Trim {
@@ -399,7 +411,12 @@ mod tests {
             assert!(e.contains("letter, 6x9"), "{bad}: {e}");
         }
         assert_eq!(Trim::parse("A4").unwrap(), Trim::Named(TrimName::A4));
+        assert_eq!(Trim::parse("5.25x8").unwrap(), Trim::Named(TrimName::Pocket));
         assert_eq!(Trim::parse("5.25x8").unwrap().size(), (378.0, 576.0));
+        assert_eq!(serde_json::to_string(&Trim::Named(TrimName::Pocket)).unwrap(), "\"5.25x8\"");
+        // A custom trim of the same size stays custom, as stored before the name existed.
+        let t: Trim = serde_json::from_str(r#"{"width_in": 5.25, "height_in": 8}"#).unwrap();
+        assert_eq!((t.label(), t.size()), ("5.25x8".to_string(), (378.0, 576.0)));
         assert!(Trim::parse("9x12").is_err() && Trim::parse("big").is_err());
     }
 

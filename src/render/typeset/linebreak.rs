@@ -278,3 +278,102 @@ pub fn break_lines(items: &[Item], widths: [f32; 2], params: &Params, allow_over
     out.reverse();
     Some(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Words of these widths separated by spaces of width 2 (stretch 1, shrink 0.5), a
+    /// hyphenation point (hyphen 1 wide) where a width is negative (before its word).
+    fn para(words: &[f32]) -> Vec<Item> {
+        let mut items = Vec::new();
+        for (i, &w) in words.iter().enumerate() {
+            if w < 0.0 {
+                items.push(Item::Penalty { width: 1.0, penalty: 50.0, flagged: true });
+                items.push(Item::Box { width: -w });
+                continue;
+            }
+            if i > 0 {
+                items.push(Item::Glue { width: 2.0, stretch: 1.0, shrink: 0.5, fill: false });
+            }
+            items.push(Item::Box { width: w });
+        }
+        items.push(Item::Penalty { width: 0.0, penalty: INFINITY, flagged: false });
+        items.push(Item::Glue { width: 0.0, stretch: 0.0, shrink: 0.0, fill: true });
+        items.push(Item::Penalty { width: 0.0, penalty: -INFINITY, flagged: true });
+        items
+    }
+
+    #[test]
+    fn badness_and_fitness_as_tex() {
+        assert_eq!(badness(0.0), 0.0);
+        assert_eq!(badness(1.0), 100.0);
+        assert_eq!(badness(-0.5), 12.5);
+        assert_eq!(badness(5.0), AWFUL);
+        assert_eq!(badness(f32::INFINITY), AWFUL);
+        assert_eq!([-0.9, 0.0, 0.7, 2.0].map(fitness), [0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn breaks_end_at_the_forced_break_and_set_each_line() {
+        // Width 20: "8 8" (18, its one unit of stretch used twice), "9 9" (exactly 20),
+        // then "4" on the ragged last line.
+        let items = para(&[8.0, 8.0, 9.0, 9.0, 4.0]);
+        let p = Params { tolerance: AWFUL, ..Params::default() };
+        let breaks = break_lines(&items, [20.0, 20.0], &p, false).unwrap();
+        assert_eq!(breaks.len(), 3);
+        assert_eq!(breaks.last().unwrap().at, items.len() - 1);
+        assert_eq!((breaks[0].ratio, breaks[0].badness, breaks[1].ratio), (2.0, 800.0, 0.0));
+        // A first line of its own width: "5 5 5" (19) exactly, then "12" ragged.
+        let items = para(&[5.0, 5.0, 5.0, 12.0]);
+        let breaks = break_lines(&items, [19.0, 25.0], &p, false).unwrap();
+        assert_eq!(breaks.len(), 2);
+        assert_eq!(breaks[0].ratio, 0.0);
+        // The same words on a narrower first line: it shrinks ("5 5 5" in 18.5 needs all
+        // the shrink), never further.
+        let breaks = break_lines(&items, [18.0, 25.0], &p, false).unwrap();
+        assert!(breaks[0].ratio >= -1.0);
+    }
+
+    #[test]
+    fn a_forced_end_and_no_feasible_breaking() {
+        // A box wider than the line: nothing feasible, unless overfull lines are allowed.
+        let items = para(&[5.0, 30.0, 5.0]);
+        assert_eq!(break_lines(&items, [20.0, 20.0], &Params::default(), false), None);
+        let breaks = break_lines(&items, [20.0, 20.0], &Params::default(), true).unwrap();
+        assert_eq!(breaks.len(), 3);
+        // Tolerance: lines that must stretch past it are refused.
+        let items = para(&[10.0, 10.0, 10.0]);
+        assert_eq!(break_lines(&items, [28.0, 28.0], &Params { tolerance: 100.0, ..Params::default() }, false), None);
+        assert!(break_lines(&items, [28.0, 28.0], &Params { tolerance: AWFUL, ..Params::default() }, false).is_some());
+        // Emergency stretch makes the loose line acceptable while it is set as loose.
+        let p = Params { tolerance: 200.0, emergency_stretch: 20.0, ..Params::default() };
+        let b = break_lines(&items, [28.0, 28.0], &p, false).unwrap();
+        assert!(b[0].ratio > 1.0 && b[0].badness > 200.0);
+    }
+
+    #[test]
+    fn hyphens_in_a_row_are_capped() {
+        // Syllables of 6 with hyphenation points, lines of 13: every line would end with a
+        // hyphen if allowed.
+        let words = [6.0, -6.0, -6.0, -6.0, -6.0, -6.0, -6.0, -6.0];
+        let items = para(&words);
+        let loose = Params { tolerance: AWFUL, max_hyphens_in_a_row: 10, ..Params::default() };
+        let free = break_lines(&items, [13.0, 13.0], &loose, false).unwrap();
+        assert!(free.iter().filter(|b| b.hyphenated).count() >= 3);
+        for cap in [1, 2] {
+            let p = Params { max_hyphens_in_a_row: cap, ..loose };
+            match break_lines(&items, [13.0, 13.0], &p, false) {
+                Some(breaks) => {
+                    let mut run = 0;
+                    for b in &breaks {
+                        run = if b.hyphenated { run + 1 } else { 0 };
+                        assert!(run <= cap);
+                    }
+                }
+                // One word with no other break: capped hyphens leave no breaking at all.
+                None => {}
+            }
+        }
+    }
+}

@@ -1,0 +1,36 @@
+//! A dictionary printed as a book: the template's page design ([`typeset::Design`]) on a
+//! trim, its inner margin at least the gutter books of its page count need.
+
+use super::print::{min_gutter_in, Trim, INCH};
+use super::typeset::{self, Design, Heads};
+
+/// The template's binding offset and margin together (0.2 in + 0.75 in), or the gutter a
+/// book of `pages` pages needs if wider (as [`super::print::Layout`] has it).
+fn inner_margin(pages: usize) -> f32 {
+    (min_gutter_in(pages) + 0.125).max(0.95) * INCH
+}
+
+/// The design of a dictionary on `trim`.
+pub fn design(trim: Trim, heads: Heads) -> Design {
+    Design { heads, ..Design::template(trim.size(), inner_margin) }
+}
+
+/// The dictionary's PDF and how well it was set.
+pub fn pdf(book: &typeset::Book, trim: Trim, heads: Heads) -> Result<(Vec<u8>, typeset::Report), typeset::EntryError> {
+    typeset::dictionary_pdf(book, &design(trim, heads))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::print::TrimName;
+
+    #[test]
+    fn the_gutter_grows_past_the_binding_offset_only_for_thick_books() {
+        assert_eq!(inner_margin(24), 0.95 * INCH);
+        assert_eq!(inner_margin(700), 0.95 * INCH);
+        assert_eq!(inner_margin(701), 1.0 * INCH);
+        let d = design(Trim::Named(TrimName::Pocket), Heads::Both);
+        assert_eq!((d.page, d.heads, d.outside), ((378.0, 576.0), Heads::Both, 54.0));
+    }
+}

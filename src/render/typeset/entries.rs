@@ -97,7 +97,7 @@ pub fn parse_lines(text: &str) -> Result<Vec<Entry>, LineError> {
         }
         let err = |detail: String| LineError { line: line_no, detail };
         let fields: Vec<&str> = line.split(';').map(str::trim).collect();
-        if fields.len() < 3 || fields.len() % 2 == 0 {
+        if fields.len() < 3 || fields.len().is_multiple_of(2) {
             return Err(err(format!(
                 "expected headword;pos;definition with further ;pos;definition pairs, found {} field{}",
                 fields.len(),

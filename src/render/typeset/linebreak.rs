@@ -300,7 +300,7 @@ mod tests {
         }
         items.push(Item::Penalty { width: 0.0, penalty: INFINITY, flagged: false });
         items.push(Item::Glue { width: 0.0, stretch: 0.0, shrink: 0.0, fill: true });
-        items.push(Item::Penalty { width: 0.0, penalty: -INFINITY, flagged: true });
+        items.push(Item::Penalty { width: 0.0, penalty: -INFINITY, flagged: false });
         items
     }
 
@@ -354,26 +354,27 @@ mod tests {
 
     #[test]
     fn hyphens_in_a_row_are_capped() {
-        // Syllables of 6 with hyphenation points, lines of 13: every line would end with a
-        // hyphen if allowed.
-        let words = [6.0, -6.0, -6.0, -6.0, -6.0, -6.0, -6.0, -6.0];
+        // Words of two syllables of 5 with a hyphenation point between, lines of 17: a
+        // syllable, a word and a syllable with its hyphen fill a line exactly, so every
+        // line would end with a hyphen if it could.
+        let words: Vec<f32> = (0..12).flat_map(|_| [5.0, -5.0]).collect();
         let items = para(&words);
         let loose = Params { tolerance: AWFUL, max_hyphens_in_a_row: 10, ..Params::default() };
-        let free = break_lines(&items, [13.0, 13.0], &loose, false).unwrap();
-        assert!(free.iter().filter(|b| b.hyphenated).count() >= 3);
-        for cap in [1, 2] {
-            let p = Params { max_hyphens_in_a_row: cap, ..loose };
-            match break_lines(&items, [13.0, 13.0], &p, false) {
-                Some(breaks) => {
-                    let mut run = 0;
-                    for b in &breaks {
-                        run = if b.hyphenated { run + 1 } else { 0 };
-                        assert!(run <= cap);
-                    }
-                }
-                // One word with no other break: capped hyphens leave no breaking at all.
-                None => {}
+        let runs = |cap: usize| {
+            let breaks = break_lines(&items, [17.0, 17.0], &Params { max_hyphens_in_a_row: cap, ..loose }, false);
+            let mut longest = 0;
+            let mut run = 0;
+            for b in breaks.expect("a breaking within the cap") {
+                run = if b.hyphenated { run + 1 } else { 0 };
+                longest = longest.max(run);
             }
-        }
+            longest
+        };
+        assert!(runs(10) >= 5);
+        assert_eq!(runs(2), 2);
+        assert_eq!(runs(1), 1);
+        // The paragraph's end is no hyphen.
+        let last = break_lines(&items, [17.0, 17.0], &loose, false).unwrap();
+        assert!(!last.last().unwrap().hyphenated);
     }
 }

@@ -214,7 +214,7 @@ fn items(spans: &[Span], shape: &Shape, hyphens: bool, split_wider: f32) -> (Vec
     pieces.push(Piece::None);
     items.push(Item::Glue { width: 0.0, stretch: 0.0, shrink: 0.0, fill: true });
     pieces.push(Piece::None);
-    items.push(Item::Penalty { width: 0.0, penalty: -INFINITY, flagged: true });
+    items.push(Item::Penalty { width: 0.0, penalty: -INFINITY, flagged: false });
     pieces.push(Piece::None);
     (items, pieces)
 }

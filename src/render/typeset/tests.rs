@@ -214,6 +214,42 @@ fn no_heading_alone_at_a_foot_and_no_line_alone_at_a_head() {
         }
         assert!(p.columns.iter().all(|&c| c <= rows));
     }
+    // Lines of each column in order, as (starts an entry, indented): an entry's first
+    // line starts at the column's edge, its others at the hanging indent.
+    let mut columns: Vec<Vec<(bool, bool)>> = Vec::new();
+    for p in t.pages.iter().filter(|p| p.kind == PageKind::Dictionary) {
+        let (x0, ..) = p.area;
+        let column = (p.area.2 - x0 - design.gap) / 2.0;
+        for c in 0..2 {
+            let cx = x0 + c as f32 * (column + design.gap);
+            let mut lines: Vec<(f32, f32)> = Vec::new();
+            for m in &p.marks {
+                if let Mark::Text { size, x, y, .. } = m {
+                    if *size == design.size && *x >= cx - 0.01 && *x < cx + column && *y < p.area.3 - design.size - 1.0
+                    {
+                        match lines.iter_mut().find(|l| (l.0 - *y).abs() < 0.01) {
+                            Some(l) => l.1 = l.1.min(*x),
+                            None => lines.push((*y, *x)),
+                        }
+                    }
+                }
+            }
+            lines.sort_by(|a, b| b.0.total_cmp(&a.0));
+            columns.push(
+                lines.iter().map(|&(_, x)| ((x - cx).abs() < 0.01, (x - cx - design.size).abs() < 0.01)).collect(),
+            );
+        }
+    }
+    for (i, pair) in columns.windows(2).enumerate() {
+        let (this, next) = (&pair[0], &pair[1]);
+        let continues = next.first().is_some_and(|l| l.1);
+        if continues {
+            // Two lines at least of the entry at this column's foot and the next's head.
+            let foot = this.iter().rev().take_while(|l| l.1).count() + 1;
+            let head = next.iter().take_while(|l| l.1).count();
+            assert!(foot >= 2 && head >= 2, "column {i}: {foot} line(s) at the foot, {head} at the head");
+        }
+    }
 }
 
 #[test]

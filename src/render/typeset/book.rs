@@ -269,12 +269,13 @@ fn lay_out(book: &Book, sections: &[Section], d: &Design, inner: f32) -> Typeset
 
     // The dictionary's flow.
     let shape = Shape::new(d.size, column, [0.0, d.size], book.language);
+    let placed: Vec<&entries::Placed> = sections.iter().flat_map(|s| &s.entries).collect();
+    let mut paras = set_all(&placed, &book.entries, &shape).into_iter();
     let mut blocks = Vec::new();
     for s in sections {
         blocks.push(Block::Heading(s.letter.clone()));
         for placed in &s.entries {
-            let entry = &book.entries[placed.index];
-            let para = paragraph::set(&entries::spans(entry, placed), &shape);
+            let para = paras.next().expect("a paragraph an entry");
             count(&para, &mut report);
             blocks.push(Block::Entry { headword: entries::printed_headword(placed), para });
         }
@@ -506,6 +507,22 @@ fn lay_out(book: &Book, sections: &[Section], d: &Design, inner: f32) -> Typeset
 
     report.pages = pages.len();
     Typeset { pages, contents, report, inner }
+}
+
+/// The entries' paragraphs, in order, set on the cores there are (each paragraph on its
+/// own: the same whatever the threads).
+fn set_all(placed: &[&entries::Placed], given: &[Entry], shape: &Shape) -> Vec<Paragraph> {
+    let set = |p: &&entries::Placed| paragraph::set(&entries::spans(&given[p.index], p), shape);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    if threads < 2 || placed.len() < 64 {
+        return placed.iter().map(set).collect();
+    }
+    let chunk = placed.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> =
+            placed.chunks(chunk).map(|part| scope.spawn(move || part.iter().map(set).collect::<Vec<_>>())).collect();
+        handles.into_iter().flat_map(|h| h.join().expect("setting a paragraph does not panic")).collect()
+    })
 }
 
 /// The lines a column of `cap` grid lines takes from `pos` (block, line within it), and

@@ -339,6 +339,8 @@ function showTexts({ rows, across = [], down = [] }) {
     );
   $('#clue-editor').replaceChildren(group('Across', 'A', across), group('Down', 'D', down));
   say(textsStatus, '');
+  // A save still running for the fill before is stale: its button is free again.
+  $('#texts-save').disabled = false;
   textsForm.hidden = false;
 }
 

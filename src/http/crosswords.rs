@@ -93,9 +93,10 @@ resource::show_resource!(
     path = "/crosswords/fills/{id}/grid.pdf",
     tag = "crosswords",
     summary = "The empty numbered grid of a fill's pattern, with its clues (or its entry list).",
-    description = "Titled with the request's `title`; the request's `clues` under Across and Down (on pages of \
-                   their own after the grid's when they do not fit under it), else each entry's length. The PDF's \
-                   fonts hold ASCII: typographic punctuation prints in its ASCII form, accented Latin letters \
+    description = "Titled with the request's `title`, and the byline \"by AUTHOR\" under it when the request has an \
+                   `author`; the request's `clues` under Across and Down (on pages of their own after the grid's \
+                   when they do not fit under it; an entry without a clue shows its length), else each entry's \
+                   length. The PDF's fonts hold ASCII: typographic punctuation prints in its ASCII form, accented Latin letters \
                    without their accents.",
     params(("id" = uuid::Uuid, Path, description = "The fill's id."), super::respond::TrimQuery),
     responses(
@@ -133,6 +134,8 @@ pub(crate) async fn grid_pdf(
     path = "/crosswords/fills/{id}/solution.pdf",
     tag = "crosswords",
     summary = "The filled grid with its across and down words (409 until filled, or if no fill exists).",
+    description = "Titled with the request's `title`, \"Solution\" under it with the byline \"by AUTHOR\" when the \
+                   request has an `author`.",
     params(("id" = uuid::Uuid, Path, description = "The fill's id."), super::respond::TrimQuery),
     responses(
         (status = 200, description = "PDF.", content_type = "application/pdf"),
@@ -154,8 +157,9 @@ pub(crate) async fn solution_pdf(
         .renders
         .run(&caller.owner(), move || {
             let id = short_id(&id);
-            let spec = SheetSpec { title: req.texts().title, id: &id, trim };
-            render::crossword::solution_pdf(&fill, &spec)
+            let texts = req.texts();
+            let spec = SheetSpec { title: texts.title, id: &id, trim };
+            render::crossword::solution_pdf(&fill, &spec, &texts)
         })
         .await?;
     Ok(pdf_response(bytes, "crossword-solution.pdf"))
@@ -439,8 +443,10 @@ pub(crate) async fn patterns(
                    not found within `max_nodes` / `time_limit_ms`, ends `succeeded` with `rows: null` and a \
                    `reason`. `title`, `author`, `copyright`, `notes` and `clues` (keyed `1A`, `2D`; a key that \
                    names no entry of the grid is refused with 422 naming `clues.<key>`) go into the files; the \
-                   result's `clues_missing` lists the entries without a clue. The PDFs are at `grid_pdf` and \
-                   `solution_pdf` of its links, the Across Lite and ipuz files at `puz` and `ipuz`.",
+                   result's `clues_missing` lists the entries without a clue. To clue a fill, send its `rows` back as \
+                   the `pattern` with the texts: every square is a locked letter, so it is filled at once with the \
+                   same words. The PDFs are at `grid_pdf` and `solution_pdf` of its links, the Across Lite and ipuz \
+                   files at `puz` and `ipuz`.",
     params(super::openapi::IdempotencyKey),
     request_body(content = FillRequest, content_type = "application/json",
         example = json!({"pattern": "3EF9C51EBFAFAAF8FE37577BFB9D5CEFEF75763F8FAAFAFEBC51CFBEg", "seed": 1})),

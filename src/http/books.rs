@@ -3,7 +3,7 @@
 //! keyed by the book's serial number.
 
 use axum::extract::{Path, RawQuery, State};
-use axum::http::{header, HeaderMap};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -13,6 +13,7 @@ use super::caller::Caller;
 use super::error::ApiError;
 use super::extract::OptionalJson;
 use super::jobs::location as job_location;
+use super::listing::{listed_owner, ListQuery, Next, Page};
 use super::resource::Progress;
 use super::respond::{accepted, echo, idempotency_key, pdf_response, timestamp};
 use super::AppState;
@@ -30,7 +31,7 @@ use crate::store::{BookRecord, JobState};
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/books", post(order).get(list))
-        .route("/books/{serial}", get(show))
+        .route("/books/{serial}", get(show).delete(delete))
         .route("/books/{serial}/pages/{n}", get(page))
         .route("/books/{serial}/answer", get(answer))
         .route("/books/{serial}/book.pdf", get(book_pdf))
@@ -268,34 +269,14 @@ pub(crate) async fn order(
     Err(ApiError::Internal("could not find a free serial number in 5 tries".into()))
 }
 
-/// Books a listing returns at most.
-const MAX_LIST_LIMIT: i64 = 100;
-
-/// The query of `GET /books`.
-#[derive(Deserialize, Default, utoipa::IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-pub(crate) struct ListQuery {
-    /// How many books (1 to 100).
-    #[param(minimum = 1, maximum = 100, default = 20)]
-    limit: Option<i64>,
-    /// Where to continue: the `next_cursor` of the previous page.
-    #[param(pattern = "^[0-9]{1,19}$")]
-    cursor: Option<String>,
-}
-
 /// A page of the caller's books.
 #[derive(Serialize, utoipa::ToSchema)]
 #[schema(as = BookList)]
 pub(crate) struct BookList {
     /// Newest first.
     books: Vec<BookView>,
-    /// Pass as `cursor` for the next page; null on the last page.
-    #[schema(required = true)]
-    next_cursor: Option<String>,
-    /// The next page's address; null on the last page.
-    #[schema(required = true)]
-    next: Option<String>,
+    #[serde(flatten)]
+    next: Next,
 }
 
 /// The caller's books (an admin's: everyone's), newest first, a page at a time.
@@ -319,33 +300,10 @@ pub(crate) async fn list(
     RawQuery(query): RawQuery,
 ) -> Result<Json<BookList>, ApiError> {
     caller.require_key("listing books")?;
-    let q: ListQuery = serde_urlencoded::from_str(query.as_deref().unwrap_or(""))
-        .map_err(|e| ApiError::invalid("query", format!("query string: {}", echo(&e.to_string()))))?;
-    let limit = q.limit.unwrap_or(20);
-    if !(1..=MAX_LIST_LIMIT).contains(&limit) {
-        return Err(ApiError::invalid("limit", format!("limit must be between 1 and {MAX_LIST_LIMIT}")));
-    }
-    let before =
-        q.cursor
-            .as_deref()
-            .map(|c| {
-                c.parse::<i64>().ok().filter(|n| *n > 0).ok_or_else(|| {
-                    ApiError::invalid("cursor", format!("{} is not a cursor from a previous page", echo(c)))
-                })
-            })
-            .transpose()?;
-    let owner = (!caller.is_admin()).then(|| caller.owner());
-    // One more than asked tells whether another page follows.
-    let mut books = state.store.books(owner.as_deref(), before, limit + 1).await?;
-    let next_cursor = (books.len() as i64 > limit).then(|| {
-        books.truncate(limit as usize);
-        books.last().map(|b| b.position.to_string()).unwrap_or_default()
-    });
-    Ok(Json(BookList {
-        next: next_cursor.as_ref().map(|c| format!("/books?limit={limit}&cursor={c}")),
-        next_cursor,
-        books: books.into_iter().map(|b| BookView::new(b, &caller)).collect(),
-    }))
+    let page = Page::parse(query.as_deref(), &[])?;
+    let books = state.store.books(listed_owner(&caller).as_deref(), page.before, page.fetch()).await?;
+    let (books, next) = page.finish("/books", books, |b| b.position);
+    Ok(Json(BookList { books: books.into_iter().map(|b| BookView::new(b, &caller)).collect(), next }))
 }
 
 /// Reads a serial as people type it: 400 if mistyped or malformed.
@@ -387,6 +345,46 @@ pub(crate) async fn show(
     Path(serial): Path<String>,
 ) -> Result<Json<BookView>, ApiError> {
     Ok(Json(BookView::new(find(&state, &serial, false).await?, &caller)))
+}
+
+#[utoipa::path(
+    delete,
+    path = "/books/{serial}",
+    tag = "books",
+    summary = "Delete a book you ordered.",
+    description = "204; the book, its pages, answer and PDFs are gone (404 from then on). A copy of a print run \
+                   is 409: it is deleted with its run (`DELETE /printruns/{id}`). A book still printing is 409: \
+                   cancel its job first (`DELETE /jobs/{id}`). Only the book's publisher (or an admin) may; to \
+                   others it is 404, as a book they may not see.",
+    params(SerialParam),
+    responses(
+        (status = 204, description = "Deleted."),
+        (status = 400, response = super::openapi::BadSerial),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 409, response = super::openapi::Conflict),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn delete(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(serial): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    let record = find(&state, &serial, false).await?;
+    if !caller.may_see(&record.owner) {
+        return Err(ApiError::not_found(format!("there is no book with serial number {}", record.serial)));
+    }
+    if let Some(run) = &record.printrun {
+        return Err(ApiError::Conflict {
+            detail: format!(
+                "book {} is a copy of print run {run}; a copy is deleted with its run (DELETE /printruns/{run})",
+                record.serial
+            ),
+            retry_after: None,
+        });
+    }
+    let what = format!("book with serial number {}", record.serial);
+    super::resource::delete_ended(&state, &what, &record.job_id, record.state).await
 }
 
 /// 409 unless the book is printed.

@@ -5,14 +5,17 @@
 use std::sync::Arc;
 
 use axum::extract::{Path, RawQuery, State};
-use axum::http::HeaderMap;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
+use serde::Serialize;
 
 use super::caller::Caller;
 use super::error::ApiError;
 use super::extract::Json;
+use super::jobs::JobSummaryView;
+use super::listing::{ListQuery, Next};
 use super::resource::{self, finished_result, Resource};
 use super::respond::{blocking, echo, file_response, pdf_response, short_id, trim_query};
 use super::AppState;
@@ -30,8 +33,8 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/crosswords/patterns", post(patterns))
         .route("/crosswords/patterns/{id}", get(show_patterns))
-        .route("/crosswords/fills", post(fills))
-        .route("/crosswords/fills/{id}", get(show_fill))
+        .route("/crosswords/fills", post(fills).get(list_fills))
+        .route("/crosswords/fills/{id}", get(show_fill).delete(delete_fill))
         .route("/crosswords/fills/{id}/grid.pdf", get(grid_pdf))
         .route("/crosswords/fills/{id}/solution.pdf", get(solution_pdf))
         .route("/crosswords/fills/{id}/puzzle.puz", get(puzzle_puz))
@@ -77,6 +80,62 @@ resource::show_resource!(
     "crosswords",
     "A fill's state and, once done, the filled grid (or why there is none)."
 );
+
+/// A page of the caller's fills.
+#[derive(Serialize, utoipa::ToSchema)]
+pub(crate) struct CrosswordFillList {
+    /// Newest first.
+    fills: Vec<JobSummaryView>,
+    #[serde(flatten)]
+    next: Next,
+}
+
+#[utoipa::path(
+    get,
+    path = "/crosswords/fills",
+    tag = "crosswords",
+    summary = "The fills you asked for, newest first, a page at a time.",
+    description = "Publishers see their own fills, admins everyone's: each fill's state and links (its PDFs, \
+                   .puz and .ipuz files, its job). Fills are kept, with their exports and the word list they \
+                   read, until their owner deletes them. Follow `next` for the following page.",
+    params(ListQuery),
+    responses(
+        (status = 200, description = "A page of fills.", body = CrosswordFillList),
+        (status = 422, response = super::openapi::Invalid),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn list_fills(
+    State(state): State<AppState>,
+    caller: Caller,
+    RawQuery(query): RawQuery,
+) -> Result<axum::Json<CrosswordFillList>, ApiError> {
+    let (fills, next) = resource::list::<CrosswordFills>(&state, &caller, query.as_deref(), "fills").await?;
+    Ok(axum::Json(CrosswordFillList { fills, next }))
+}
+
+#[utoipa::path(
+    delete,
+    path = "/crosswords/fills/{id}",
+    tag = "crosswords",
+    summary = "Delete a fill you asked for.",
+    description = "204; the fill and its exports are gone (404 from then on). A fill still queued or searching is \
+                   409: cancel its job first (`DELETE /jobs/{id}`).",
+    params(("id" = uuid::Uuid, Path, description = "The fill's id.")),
+    responses(
+        (status = 204, description = "Deleted."),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 409, response = super::openapi::Conflict),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn delete_fill(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    resource::delete::<CrosswordFills>(&state, &caller, &id).await
+}
 
 resource::show_resource!(
     show_word_squares,

@@ -8,6 +8,7 @@ use serde::Serialize;
 use sqlx::postgres::PgListener;
 
 use super::books::{NewBook, PrintedBook};
+use super::listings::ENDED;
 use super::wordlists::{upsert_content, NewWordList, CONTENT_IN_USE, CONTENT_UPSERT};
 use super::{with_pool, Backend, Pool, Result, Store, StoreError};
 
@@ -670,7 +671,7 @@ impl Store {
         // One placeholder per kind; the kinds are the server's own names, bound as values.
         let list: Vec<String> = (0..kinds.len()).map(|i| format!("${}", i + 3)).collect();
         let jobs = self.sql(&format!(
-            "DELETE FROM jobs WHERE state IN ('succeeded', 'failed', 'cancelled') AND finished_at < {{NOW}} - $2 \
+            "DELETE FROM jobs WHERE state IN {ENDED} AND finished_at < {{NOW}} - $2 \
              AND kind IN ({})",
             list.join(", ")
         ));

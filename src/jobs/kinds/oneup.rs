@@ -112,6 +112,8 @@ impl JobKind for OneUpPuzzles {
 
 impl JobKind for OneUpBooks {
     const NAME: &'static str = "oneup.books";
+    /// A publisher's product: kept until its owner deletes it.
+    const KEPT: bool = true;
     type Params = OneUpBookParams;
     type Output = OneUpBookOutput;
 

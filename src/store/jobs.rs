@@ -469,8 +469,8 @@ impl Store {
         ));
         let insert_book = self.sql(
             "INSERT INTO books (serial, job_id, generator_version, pages, rows, cols, trim_size, title, lookup_url, \
-             printrun, copy, word, letters, shape, interior_version, created_at) \
-             VALUES ($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, {NOW})",
+             printrun, copy, word, letters, shape, interior_version, author, copyright, isbn, created_at) \
+             VALUES ($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, {NOW})",
         );
         let insert_content = self.sql(CONTENT_UPSERT);
         let now = self.clock_param();
@@ -524,6 +524,9 @@ impl Store {
                                 .bind(&book.letters)
                                 .bind(&book.shape)
                                 .bind(book.interior_version)
+                                .bind(&book.author)
+                                .bind(&book.copyright)
+                                .bind(&book.isbn)
                                 .execute(&mut *tx)
                                 .await?;
                         }

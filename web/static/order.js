@@ -39,6 +39,13 @@ const FIELDS = [
 
 // Fields the server may name in a refusal, besides the numbers.
 const OTHER_FIELDS = ['word', 'letters', 'shape', 'trim', 'title', 'paper'];
+// The imprint: optional, each sent only when filled in.
+const IMPRINT_FIELDS = [
+  { name: 'author', label: 'Author', max: 100, chars: /^[ -~]*$/ },
+  { name: 'copyright', label: 'Copyright line', max: 120, chars: /^[ -~©]*$/ },
+  { name: 'isbn', label: 'ISBN', max: 40, chars: /^[0-9Xx -]*$/ },
+];
+OTHER_FIELDS.push(...IMPRINT_FIELDS.map((f) => f.name));
 
 const wordInput = $('#word');
 const titleInput = $('#title');
@@ -118,6 +125,18 @@ function readOrder() {
     return { field: 'title', message: 'Title must be 1 to 60 letters, digits or punctuation (plain ASCII).' };
   }
   order.paper = $('#paper').value;
+  for (const f of IMPRINT_FIELDS) {
+    const value = $(`#${f.name}`).value.trim();
+    if (value.length > f.max || !f.chars.test(value)) {
+      const what = {
+        author: 'letters, digits or punctuation (plain ASCII)',
+        copyright: 'letters, digits, punctuation (plain ASCII) or ©',
+        isbn: 'digits, hyphens and spaces',
+      }[f.name];
+      return { field: f.name, message: `${f.label} must be at most ${f.max} ${what}.` };
+    }
+    if (value) order[f.name] = value;
+  }
   return { order };
 }
 

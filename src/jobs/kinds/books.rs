@@ -117,6 +117,9 @@ impl JobKind for Books {
             trim: serde_json::to_string(&params.print.trim).expect("a trim serializes"),
             title: params.print.title.clone(),
             lookup_url: params.print.lookup_url.clone(),
+            author: params.print.imprint.author.clone(),
+            copyright: params.print.imprint.copyright.clone(),
+            isbn: params.print.imprint.isbn.clone(),
             interior_version: params.interior_version.into(),
         }))
     }

@@ -36,7 +36,7 @@ impl Isbn {
         match s.len() {
             10 if x_at.is_none_or(|i| i == 9) => {
                 let sum: u32 = s.chars().enumerate().map(|(i, c)| (10 - i as u32) * digit_or_ten(c)).sum();
-                if sum % 11 != 0 {
+                if !sum.is_multiple_of(11) {
                     return Err(format!("{s} is not an ISBN-10: its check digit should be {}", isbn10_check(&s)));
                 }
             }

@@ -564,4 +564,48 @@ mod tests {
         let bad_url = PrintOptions { lookup_url: "ftp://x".into(), ..Default::default() };
         assert_eq!(bad_url.validate().unwrap_err().0, "lookup_url");
     }
+
+    #[test]
+    fn an_imprint_is_trimmed_normalised_and_checked() {
+        let given = |a: &str, c: &str, i: &str| Imprint {
+            author: Some(a.into()),
+            copyright: Some(c.into()),
+            isbn: Some(i.into()),
+        };
+        let ok = given(" Ada Fox ", "\u{a9} 2026 Example Press", "ISBN 0-8044-2957-x").checked().unwrap();
+        assert_eq!(ok, given("Ada Fox", "\u{a9} 2026 Example Press", "080442957X"));
+        assert_eq!(given("", " ", "").checked().unwrap(), Imprint::default(), "empty parts are none");
+        let field = |i: Imprint| i.checked().unwrap_err();
+        assert_eq!(field(given("Ada", "", "978-0-306-40615-8")).0, "isbn");
+        assert!(field(given("Ada", "", "978-0-306-40615-8")).1.contains("check digit should be 7"));
+        assert_eq!(field(given("\u{a9} Ada", "", "")).0, "author", "only a copyright line may hold \u{a9}");
+        assert_eq!(field(given("F\u{fc}chsin", "", "")).0, "author");
+        assert_eq!(field(given(&"a".repeat(MAX_AUTHOR + 1), "", "")).0, "author");
+        assert_eq!(field(given("", &"c".repeat(MAX_COPYRIGHT + 1), "")).0, "copyright");
+        assert_eq!(field(given("", "Copyright 2026 \u{2014} Press", "")).0, "copyright");
+        assert!(given(&"a".repeat(MAX_AUTHOR), &"c".repeat(MAX_COPYRIGHT), "").checked().is_ok());
+        // Stored options are validated as stored: an ISBN not in its normal form is refused.
+        let stored = PrintOptions { imprint: given("A", "C", "978-0-306-40615-7"), ..Default::default() };
+        assert_eq!(stored.validate().unwrap_err().0, "isbn");
+    }
+
+    #[test]
+    fn an_imprint_is_stored_only_when_given() {
+        // Options without an imprint serialize as before it existed (stored jobs and runs
+        // compare equal), and old ones read as none.
+        let plain = PrintOptions::default();
+        assert_eq!(
+            serde_json::to_string(&plain).unwrap(),
+            r#"{"trim":"letter","title":"Find the Fox","lookup_url":""}"#
+        );
+        let read: PrintOptions = serde_json::from_str(r#"{"trim":"6x9","title":"T","lookup_url":""}"#).unwrap();
+        assert!(read.imprint.is_empty());
+        let with = PrintOptions {
+            imprint: Imprint { isbn: Some("9780306406157".into()), ..Default::default() },
+            ..Default::default()
+        };
+        let json = serde_json::to_string(&with).unwrap();
+        assert!(json.ends_with(r#""lookup_url":"","isbn":"9780306406157"}"#), "{json}");
+        assert_eq!(serde_json::from_str::<PrintOptions>(&json).unwrap(), with);
+    }
 }

@@ -175,7 +175,8 @@ impl Admission {
 /// Rows created with a job, in its transaction.
 #[derive(Debug, Clone)]
 pub enum OnInsert {
-    Book(NewBook),
+    /// Boxed: a book's row is far larger than a word list's.
+    Book(Box<NewBook>),
     /// A request's inline word list, stored once by its hash (the job's `wordlist`).
     WordList(NewWordList),
 }

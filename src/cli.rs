@@ -185,10 +185,10 @@ pub struct PrintArgs {
     #[arg(long)]
     pub title: Option<String>,
     /// The lookup address printed with the serial, as the book's `lookup_url` (`GET
-    /// /books/{serial}` shows it); empty for none. Default: what `serve` gives books on its
-    /// default address.
-    #[arg(long, default_value_t = lookup_url_for(DEFAULT_BIND.parse().expect("the default bind parses")))]
-    pub lookup_url: String,
+    /// /books/{serial}` shows it); empty for none. Required by `printrun`; for `book`, the
+    /// default is what `serve` gives books on its default address.
+    #[arg(long)]
+    pub lookup_url: Option<String>,
     /// The author, on the title page and the front cover (as the order's `author`).
     #[arg(long)]
     pub author: Option<String>,
@@ -215,7 +215,10 @@ impl PrintArgs {
                 .title
                 .as_deref()
                 .map_or_else(|| crate::render::print::default_title(&spec.word), |t| t.trim().to_string()),
-            lookup_url: self.lookup_url.clone(),
+            lookup_url: self
+                .lookup_url
+                .clone()
+                .unwrap_or_else(|| lookup_url_for(DEFAULT_BIND.parse().expect("the default bind parses"))),
             imprint: crate::render::print::Imprint {
                 author: self.author.clone(),
                 copyright: self.copyright.clone(),

@@ -6,9 +6,10 @@ use std::io::Write;
 use anyhow::Context;
 
 use crate::cli::{BookArgs, PrintRunArgs};
+use crate::jobs::printruns::PrintRunOrder;
 use crate::puzzles::foxbook::Serial;
 use crate::puzzles::monitor::Unmonitored;
-use crate::puzzles::wordbook::{book_for, book_for_version, Plan};
+use crate::puzzles::wordbook::{book_for, book_for_version, Plan, WordSpec};
 use crate::render::cover::Paper;
 use crate::render::foxbook::{answer_pdf, book_pdf, InteriorVersion};
 use crate::render::print::PrintOptions;
@@ -113,6 +114,11 @@ pub async fn print_run(args: &PrintRunArgs) -> anyhow::Result<()> {
         crate::jobs::printruns::MAX_COPIES
     );
     anyhow::ensure!(args.out.is_some() != args.zip.is_some(), "give either --out DIR or --zip FILE");
+    anyhow::ensure!(
+        args.print.lookup_url.is_some(),
+        "--lookup-url is required: the address where readers look their copy's answer up, printed with every \
+         serial and as a QR code (the server's public find page, e.g. https://books.example.com/; '' prints none)"
+    );
     let spec = args.book.spec()?;
     let opts = args.print.options(&spec)?;
     let plan = spec.validate()?;
@@ -141,14 +147,45 @@ pub async fn print_run(args: &PrintRunArgs) -> anyhow::Result<()> {
             manifest.push_str(&line.csv());
         }
     }
-    sink.finish(manifest.into_bytes())?;
+    let order = registration(args, spec.clone(), opts, serials);
+    sink.finish(manifest.into_bytes(), serde_json::to_vec_pretty(&order)?)?;
     eprintln!(
         "{} copies of {} pages: {:.1} s on {threads} threads",
         args.copies,
         spec.pages,
         started.elapsed().as_secs_f64()
     );
+    eprintln!(
+        "No server knows these serials yet: until the run is registered, readers looking their serial up are told \
+         there is no such book. Register it with the server whose secret printed it (the same books are made again):\n  \
+         curl -X POST https://YOUR-SERVER/printruns -H 'Authorization: Bearer KEY' -H 'Content-Type: application/json' \
+         --data @printrun.json\n(printrun.json is in {})",
+        args.out.as_ref().or(args.zip.as_ref()).map_or_else(String::new, |p| p.display().to_string())
+    );
     Ok(())
+}
+
+/// The order that registers this run with a server: the copies as printed, with their
+/// serials (`POST /printruns` makes the same books for them).
+fn registration(args: &PrintRunArgs, spec: WordSpec, opts: PrintOptions, serials: Vec<String>) -> PrintRunOrder {
+    let order = PrintRunOrder {
+        copies: args.copies,
+        word: None,
+        letters: None,
+        shape: None,
+        pages: None,
+        rows: None,
+        cols: None,
+        trim: opts.trim,
+        title: None,
+        lookup_url: None,
+        paper: args.paper,
+        author: None,
+        copyright: None,
+        isbn: None,
+        serials: Some(serials),
+    };
+    order.resolved(spec, opts)
 }
 
 type CopyFiles = (Vec<(String, Vec<u8>)>, ManifestLine);
@@ -209,13 +246,15 @@ impl Sink {
         Ok(())
     }
 
-    fn finish(self, manifest: Vec<u8>) -> anyhow::Result<()> {
+    fn finish(self, manifest: Vec<u8>, order: Vec<u8>) -> anyhow::Result<()> {
         match self {
             Sink::Dir(dir) => {
                 std::fs::write(dir.join("manifest.csv"), manifest)?;
+                std::fs::write(dir.join("printrun.json"), order)?;
             }
             Sink::Zip(mut out, mut zip) => {
                 out.write_all(&zip.entry("manifest.csv", &manifest))?;
+                out.write_all(&zip.entry("printrun.json", &order))?;
                 out.write_all(&zip.finish())?;
                 out.flush()?;
             }

@@ -221,6 +221,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         key_presence: Default::default(),
         wordlists,
         lookup_url: args.default_lookup_url().into(),
+        lookup_url_configured: args.lookup_url.is_some(),
         uploads: Default::default(),
         renders: Arc::new(crate::http::renders::Renders::new(renders)),
     };
@@ -233,6 +234,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let listener = TcpListener::bind(args.bind).await.with_context(|| format!("binding {}", args.bind))?;
     let addr = listener.local_addr()?;
     tracing::info!(%addr, workers, backend = ?store.backend(), "puzzlepress listening");
+    warn_of_lookup_address(&args);
     tracing::info!(
         max_connections,
         open_file_limit = file_limit,
@@ -304,4 +306,20 @@ async fn shutdown_signal() {
     #[cfg(not(unix))]
     let term = std::future::pending::<()>();
     tokio::select! { _ = ctrl_c => {}, _ = term => {} }
+}
+
+/// Books print where readers look their answers up; a server not told its public address
+/// prints its own loopback one, which no reader can follow: said loudly at start.
+fn warn_of_lookup_address(args: &ServeArgs) {
+    let url = args.default_lookup_url();
+    match (&args.lookup_url, crate::render::print::unreachable_lookup(&url)) {
+        (None, _) => tracing::warn!(
+            lookup_url = %url,
+            "NO PUBLIC LOOKUP ADDRESS: books ordered without their own lookup_url print {url} with their serial and \
+             QR code, which readers cannot reach; print runs are refused unless they give lookup_url. Set \
+             --lookup-url (PUZZLEPRESS_LOOKUP_URL) to this server's public find page, e.g. https://books.example.com/"
+        ),
+        (Some(_), Some(why)) => tracing::warn!(lookup_url = %url, "--lookup-url: {why}"),
+        (Some(_), None) => tracing::info!(lookup_url = %url, "books print this lookup address"),
+    }
 }

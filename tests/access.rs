@@ -110,19 +110,37 @@ async fn publishers_see_only_their_own_books_and_readers_only_the_answer() {
                 assert_eq!(status, 200, "GET {path}");
             }
         }
+        // The owner's view links the whole book.
+        let (_, _, seen) = call(&server, Method::GET, &paths(""), Some(&a), None, None).await;
+        assert!(seen["links"]["pages"].is_string() && seen["links"]["book_pdf"].is_string(), "{seen}");
         // Another publisher and an anonymous reader: the state, the answer, its PDF and the
-        // fox's page; not the job, the rest of the book or its PDF (404, as if absent).
-        for token in [Some(b.as_str()), None] {
+        // fox's page; not the job (404: they cannot know it), nor the rest of the book or its
+        // PDFs, which the book's view does not link for them and which are refused as what
+        // they are (401 without a key, 403 with another publisher's), never "no such book".
+        for (token, refused) in [(Some(b.as_str()), 403), (None, 401)] {
             let (_, _, seen) = call(&server, Method::GET, &paths(""), token, None, None).await;
             assert_eq!((seen["state"].as_str(), &seen["job"]), (Some("succeeded"), &Value::Null), "{seen}");
+            let links = &seen["links"];
+            assert!(links["pages"].is_null() && links["book_pdf"].is_null() && links["cover_pdf"].is_null(), "{seen}");
+            assert!(links["answer"].is_string() && links["answer_pdf"].is_string(), "{seen}");
             for path in [paths("/answer"), paths("/answer.pdf"), paths(&format!("/pages/{fox_page}"))] {
                 let (status, ..) = call(&server, Method::GET, &path, token, None, None).await;
                 assert_eq!(status, 200, "GET {path} as {token:?}");
             }
-            for path in [paths("/book.pdf"), paths(&format!("/pages/{other_page}")), job.clone()] {
-                let (status, ..) = call(&server, Method::GET, &path, token, None, None).await;
-                assert_eq!(status, 404, "GET {path} as {token:?}");
+            for path in [paths("/book.pdf"), paths("/cover.pdf"), paths(&format!("/pages/{other_page}"))] {
+                let (status, _, problem) = call(&server, Method::GET, &path, token, None, None).await;
+                assert_eq!(status, refused, "GET {path} as {token:?}: {problem}");
+                let detail = problem["detail"].as_str().unwrap();
+                assert!(
+                    detail.contains("publisher") && !detail.contains("no book") && !detail.contains("not in this book"),
+                    "{detail}"
+                );
             }
+            let (status, ..) = call(&server, Method::GET, &job, token, None, None).await;
+            assert_eq!(status, 404, "GET {job} as {token:?}");
+            // A book that does not exist is 404 for everyone.
+            let (status, ..) = call(&server, Method::GET, "/books/NCB5919RTQP/book.pdf", token, None, None).await;
+            assert_eq!(status, 404);
             let (status, ..) = call(&server, Method::DELETE, &job, token, None, None).await;
             assert_eq!(status, 404, "DELETE {job} as {token:?}");
         }
@@ -265,7 +283,7 @@ async fn revoking_the_last_key_keeps_the_service_closed_until_an_operator_opens_
         let serial = ordered["serial"].as_str().unwrap().to_string();
         printed(&server, &serial, &a).await;
         let pdf = format!("/books/{serial}/book.pdf");
-        assert_eq!(anonymous_status_becomes(&server, &pdf, StatusCode::NOT_FOUND).await, StatusCode::NOT_FOUND);
+        assert_eq!(anonymous_status_becomes(&server, &pdf, StatusCode::UNAUTHORIZED).await, StatusCode::UNAUTHORIZED);
 
         // Reopening is refused while a key is active.
         let out = Command::new(env!("CARGO_BIN_EXE_puzzlepress"))
@@ -291,7 +309,7 @@ async fn revoking_the_last_key_keeps_the_service_closed_until_an_operator_opens_
         assert_eq!(anonymous_status_becomes(&server, &pdf, StatusCode::OK).await, StatusCode::OK);
         assert_eq!(anonymous_status_becomes(&server, "/metrics", StatusCode::OK).await, StatusCode::OK);
         create_key(&db, "b", "publisher");
-        assert_eq!(anonymous_status_becomes(&server, &pdf, StatusCode::NOT_FOUND).await, StatusCode::NOT_FOUND);
+        assert_eq!(anonymous_status_becomes(&server, &pdf, StatusCode::UNAUTHORIZED).await, StatusCode::UNAUTHORIZED);
     })
     .await;
 }

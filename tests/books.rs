@@ -304,6 +304,7 @@ fn the_offline_printrun_streams_the_archive_as_a_zip() {
     let status = Command::new(env!("CARGO_BIN_EXE_puzzlepress"))
         .args(["printrun", "--copies", "2", "--pages", "3", "--rows", "8", "--cols", "8", "--zip"])
         .arg(&zip)
+        .args(["--lookup-url", "https://books.example/"])
         .env("PUZZLEPRESS_SECRET", "zip-secret")
         .env_remove("PUZZLEPRESS_SECRET_FILE")
         .status()
@@ -318,7 +319,7 @@ fn the_offline_printrun_streams_the_archive_as_a_zip() {
     assert_eq!(serials.len(), 2, "{names:?}");
     let mut want: Vec<String> =
         serials.iter().flat_map(|s| ["interior.pdf", "cover.pdf", "answer.pdf"].map(|f| format!("{s}/{f}"))).collect();
-    want.push("manifest.csv".into());
+    want.extend(["manifest.csv".into(), "printrun.json".into()]);
     assert_eq!(names, want);
     let member = |name: &str| Command::new("unzip").arg("-p").arg(&zip).arg(name).output().unwrap().stdout;
     let csv = String::from_utf8(member("manifest.csv")).unwrap();
@@ -337,7 +338,7 @@ fn the_offline_printrun_writes_each_copy_and_a_manifest_that_agrees_with_it() {
     let status = Command::new(env!("CARGO_BIN_EXE_puzzlepress"))
         .args(["printrun", "--copies", "3", "--pages", "24", "--rows", "10", "--cols", "10", "--out"])
         .arg(&out)
-        .args(["--trim", "5.5x8.5", "--title", "Run Fox", "--paper", "cream"])
+        .args(["--trim", "5.5x8.5", "--title", "Run Fox", "--paper", "cream", "--lookup-url", "https://books.example/"])
         .args(["--author", "Ada Fox", "--copyright", "(c) 2026 Example Press", "--isbn", "978-0-306-40615-7"])
         .env("PUZZLEPRESS_SECRET", "run-secret")
         .env_remove("PUZZLEPRESS_SECRET_FILE")
@@ -363,7 +364,7 @@ fn the_offline_printrun_writes_each_copy_and_a_manifest_that_agrees_with_it() {
             24,
             10,
             10,
-            &[&["--trim", "5.5x8.5", "--title", "Run Fox"][..], &imprint].concat(),
+            &[&["--trim", "5.5x8.5", "--title", "Run Fox", "--lookup-url", "https://books.example/"][..], &imprint].concat(),
         );
         let interior = std::fs::read(out.join(serial).join("interior.pdf")).unwrap();
         assert_eq!(interior, std::fs::read(single.join("book.pdf")).unwrap(), "{serial}");
@@ -521,4 +522,112 @@ async fn a_server_started_with_another_secret_than_its_books_refuses_unless_told
         let (exited, log) = serve(&[]);
         assert!(!exited, "{log}");
     }
+}
+
+/// Copies printed offline are unknown to the server until their run is registered: the
+/// `printrun.json` the command writes is a print run order with the copies' serials, from
+/// which the server makes the same books (the same manifest, byte for byte), so readers
+/// find their answers; a serial registered twice is refused, naming it.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_offline_print_run_registered_with_the_server_is_looked_up_by_its_readers() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db.url, &["--workers", "1"]);
+    let out = std::env::temp_dir().join(format!("pp-run-{}", uuid::Uuid::new_v4().simple()));
+    let printrun = |lookup: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_puzzlepress"))
+            .args(["printrun", "--copies", "3", "--pages", "5", "--rows", "8", "--cols", "8", "--paper", "cream"])
+            .args(["--title", "Fox Run", "--database-url", &db.url, "--out"])
+            .arg(&out)
+            .args(lookup)
+            .env_remove("PUZZLEPRESS_SECRET")
+            .env_remove("PUZZLEPRESS_SECRET_FILE")
+            .output()
+            .unwrap()
+    };
+    // Copies whose QR codes would lead nowhere are not printed.
+    let refused = printrun(&[]);
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--lookup-url is required"), "{refused:?}");
+    let printed = printrun(&["--lookup-url", "https://books.example/"]);
+    let said = String::from_utf8_lossy(&printed.stderr);
+    assert!(printed.status.success(), "{said}");
+    assert!(said.contains("No server knows these serials yet") && said.contains("printrun.json"), "{said}");
+    let manifest = std::fs::read_to_string(out.join("manifest.csv")).unwrap();
+    let serials: Vec<String> = manifest.lines().skip(1).map(|l| l.split(',').next().unwrap().to_string()).collect();
+    assert_eq!(serials.len(), 3);
+    let (status, _) = common::get(&server, &format!("/books/{}/answer", serials[0])).await;
+    assert_eq!(status, 404, "not registered yet");
+
+    let order: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("printrun.json")).unwrap()).unwrap();
+    assert_eq!(order["serials"], json!(serials));
+    let (status, _, run) = post(&server, "/printruns", order.clone()).await;
+    assert_eq!(status, 202, "{run}");
+    assert_eq!((run["title"].as_str(), run["paper"].as_str()), (Some("Fox Run"), Some("cream")));
+    let location = run["links"]["self"].as_str().unwrap().to_string();
+    let started = std::time::Instant::now();
+    loop {
+        let (_, run) = common::get(&server, &location).await;
+        if run["state"] == "succeeded" {
+            let copies: Vec<&str> =
+                run["books"].as_array().unwrap().iter().map(|b| b["serial"].as_str().unwrap()).collect();
+            assert_eq!(copies, serials, "the copies are the registered serials, in order");
+            break;
+        }
+        assert!(run["state"] != "failed" && started.elapsed() < Duration::from_secs(60), "{run}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let served = String::from_utf8(bytes(&server, &format!("{location}/manifest.csv")).await).unwrap();
+    assert_eq!(served, manifest, "the server made the same books");
+    for serial in &serials {
+        let (status, answer) = common::get(&server, &format!("/books/{serial}/answer")).await;
+        assert_eq!(status, 200, "{answer}");
+    }
+
+    // Registered once: again is refused, naming the first serial that is a book already.
+    let (status, _, problem) = post(&server, "/printruns", order.clone()).await;
+    assert_eq!((status, problem["field"].as_str()), (422, Some("serials[0]")), "{problem}");
+    // One serial per copy, each well formed and distinct.
+    let mut short = order.clone();
+    short["copies"] = json!(4);
+    let (status, _, problem) = post(&server, "/printruns", short).await;
+    assert_eq!((status, problem["field"].as_str()), (422, Some("serials")), "{problem}");
+    let mut twice = order.clone();
+    twice["serials"] = json!([serials[1], serials[0], serials[0]]);
+    let (status, _, problem) = post(&server, "/printruns", twice).await;
+    assert_eq!((status, problem["field"].as_str()), (422, Some("serials[2]")), "{problem}");
+    let mut mistyped = order.clone();
+    mistyped["serials"][1] = json!("not a serial");
+    let (status, _, problem) = post(&server, "/printruns", mistyped).await;
+    assert_eq!((status, problem["field"].as_str()), (422, Some("serials[1]")), "{problem}");
+    std::fs::remove_dir_all(out).unwrap();
+}
+
+/// A server not told its public address (`--lookup-url`) warns on each book whose lookup
+/// address names its own machine, and refuses print runs that do not give one.
+#[tokio::test(flavor = "multi_thread")]
+async fn without_a_public_lookup_address_print_runs_must_name_one() {
+    let db = TestDb::sqlite();
+    let server = Server::start_with_env(&db.url, &["--workers", "1"], &[("PUZZLEPRESS_LOOKUP_URL", "")]);
+    let (status, _, problem) =
+        post(&server, "/printruns", json!({"copies": 2, "pages": 3, "rows": 8, "cols": 8})).await;
+    assert_eq!((status, problem["field"].as_str()), (422, Some("lookup_url")), "{problem}");
+    assert!(problem["detail"].as_str().unwrap().contains("--lookup-url"), "{problem}");
+    let (status, _, run) = post(
+        &server,
+        "/printruns",
+        json!({"copies": 2, "pages": 3, "rows": 8, "cols": 8, "lookup_url": "https://fox.example/find"}),
+    )
+    .await;
+    assert_eq!(status, 202, "{run}");
+    assert_eq!(run["warnings"], json!([]));
+    // A single book is still printed (to try the service), with the reason it should not be.
+    let (status, _, book) = post(&server, "/books", json!({"pages": 3, "rows": 8, "cols": 8})).await;
+    assert_eq!(status, 202, "{book}");
+    assert!(book["lookup_url"].as_str().unwrap().starts_with("http://127.0.0.1:"), "{book}");
+    assert!(book["warnings"][0].as_str().unwrap().contains("readers of the printed book cannot reach it"), "{book}");
+
+    // Told its address, the same server prints it by default, without a warning.
+    let told = Server::start(&TestDb::sqlite().url, &["--workers", "1"]);
+    let (_, _, book) = post(&told, "/books", json!({"pages": 3, "rows": 8, "cols": 8})).await;
+    assert_eq!((book["lookup_url"].as_str(), &book["warnings"]), (Some("https://books.example/"), &json!([])));
 }

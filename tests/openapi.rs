@@ -122,6 +122,7 @@ async fn app(db: &TestDb) -> axum::Router {
         key_presence: Default::default(),
         wordlists,
         lookup_url: "http://localhost:8080/".into(),
+        lookup_url_configured: true,
         uploads: Default::default(),
         renders: Default::default(),
     };

@@ -86,6 +86,9 @@ pub(crate) struct BookView {
     /// an EAN-13 barcode on the back cover; null: none.
     #[schema(required = true, pattern = "^([0-9]{9}[0-9X]|97[89][0-9]{10})$")]
     isbn: Option<String>,
+    /// What to know before printing: e.g. that the lookup address names the server's own
+    /// machine, so readers of the printed book cannot reach it. Empty when all is well.
+    warnings: Vec<String>,
     /// Pages sampled so far, of all of them.
     progress: Progress,
     generator_version: i64,
@@ -117,13 +120,19 @@ struct Links {
     this: String,
     #[schema(required = true)]
     job: Option<String>,
-    /// Template: replace `{n}` by a page number.
-    pages: String,
+    /// Template: replace `{n}` by a page number. Null for callers other than its publisher
+    /// (once API keys are in use): they may see only the answer's page.
+    #[schema(required = true)]
+    pages: Option<String>,
     answer: String,
-    book_pdf: String,
+    /// Null for callers other than its publisher (once API keys are in use).
+    #[schema(required = true)]
+    book_pdf: Option<String>,
     answer_pdf: String,
-    /// The cover (on its print run's paper, else white; `?paper=cream` or `white` to choose).
-    cover_pdf: String,
+    /// The cover (on its print run's paper, else white; `?paper=cream` or `white` to
+    /// choose). Null for callers other than its publisher (once API keys are in use).
+    #[schema(required = true)]
+    cover_pdf: Option<String>,
 }
 
 impl BookView {
@@ -132,15 +141,16 @@ impl BookView {
         let base = format!("/books/{}", b.serial);
         // The trim was validated when ordered; a row from before trims reads as the default.
         let trim = serde_json::from_str(&b.trim).unwrap_or_default();
-        let job = caller.may_see(&b.owner).then(|| job_location(&b.job_id));
+        let publisher = caller.may_see(&b.owner);
+        let job = publisher.then(|| job_location(&b.job_id));
         BookView {
             links: Links {
                 job: job.clone(),
-                pages: format!("{base}/pages/{{n}}"),
+                pages: publisher.then(|| format!("{base}/pages/{{n}}")),
                 answer: format!("{base}/answer"),
-                book_pdf: format!("{base}/book.pdf"),
+                book_pdf: publisher.then(|| format!("{base}/book.pdf")),
                 answer_pdf: format!("{base}/answer.pdf"),
-                cover_pdf: format!("{base}/cover.pdf"),
+                cover_pdf: publisher.then(|| format!("{base}/cover.pdf")),
                 this: base,
             },
             job,
@@ -158,6 +168,7 @@ impl BookView {
             cols: b.cols,
             trim,
             title: b.title,
+            warnings: render::print::unreachable_lookup(&b.lookup_url).into_iter().collect(),
             lookup_url: b.lookup_url,
             author: b.author,
             copyright: b.copyright,
@@ -483,6 +494,7 @@ pub(crate) struct PageView {
         )),
         (status = 400, response = super::openapi::BadSerial),
         (status = 404, response = super::openapi::NotFound),
+        (status = 403, response = super::openapi::NotYours),
         (status = 409, response = super::openapi::NotPrinted),
         (status = 503, response = super::openapi::Unavailable),
     )
@@ -494,19 +506,19 @@ pub(crate) async fn page(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let record = find(&state, &serial, true).await?;
-    let owner_sees = caller.may_see(&record.owner);
     let answer = stored_answer(&record)?;
     let pages = record.pages as usize;
+    let index = n.parse::<usize>().ok().filter(|n| (1..=pages).contains(n)).ok_or_else(|| {
+        ApiError::not_found(format!("page {} is not in this book; its pages are 1 to {pages}", echo(&n)))
+    })?;
     // A reader holding the book may see the page that holds the word; the rest of the book
     // is its publisher's.
-    let index = n
-        .parse::<usize>()
-        .ok()
-        .filter(|n| (1..=pages).contains(n))
-        .filter(|n| owner_sees || *n == answer.page as usize)
-        .ok_or_else(|| {
-            ApiError::not_found(format!("page {} is not in this book; its pages are 1 to {pages}", echo(&n)))
-        })?;
+    if index != answer.page as usize {
+        caller.require_owner(
+            &record.owner,
+            &format!("page {index} of book {} (readers may see page {}, the answer's)", record.serial, answer.page),
+        )?;
+    }
     let plan = plan_of(&record)?;
     let packed =
         record.packed.as_deref().ok_or_else(|| ApiError::Internal(format!("book {}: no pages", record.serial)))?;
@@ -556,6 +568,7 @@ pub(crate) async fn answer(
         (status = 200, description = "PDF.", content_type = "application/pdf"),
         (status = 400, response = super::openapi::BadSerial),
         (status = 404, response = super::openapi::NotFound),
+        (status = 403, response = super::openapi::NotYours),
         (status = 409, response = super::openapi::NotPrinted),
         (status = 503, response = super::openapi::Unavailable),
     )
@@ -609,8 +622,8 @@ async fn pdf(
 ) -> Result<Response, ApiError> {
     // The pages are read only if the PDF is not kept already.
     let record = find(state, raw, false).await?;
-    if owner_only && !caller.may_see(&record.owner) {
-        return Err(ApiError::not_found(format!("there is no book with serial number {}", record.serial)));
+    if owner_only {
+        caller.require_owner(&record.owner, &format!("the {name} PDF of book {}", record.serial))?;
     }
     ensure_printed(&record)?;
     let serial = record.serial;
@@ -710,6 +723,7 @@ pub(crate) struct CoverQuery {
         (status = 200, description = "PDF.", content_type = "application/pdf"),
         (status = 400, response = super::openapi::BadSerial),
         (status = 404, response = super::openapi::NotFound),
+        (status = 403, response = super::openapi::NotYours),
         (status = 422, response = super::openapi::Invalid),
         (status = 503, response = super::openapi::Unavailable),
     )
@@ -725,9 +739,7 @@ pub(crate) async fn cover_pdf(
         ApiError::invalid(field, format!("paper must be white or cream ({})", echo(&e.to_string())))
     })?;
     let record = find(&state, &serial, false).await?;
-    if !caller.may_see(&record.owner) {
-        return Err(ApiError::not_found(format!("there is no book with serial number {}", record.serial)));
-    }
+    caller.require_owner(&record.owner, &format!("the cover of book {}", record.serial))?;
     let plan = plan_of(&record)?;
     let opts = print_options(&record);
     let serial = record.serial;

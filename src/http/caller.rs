@@ -78,6 +78,18 @@ impl Caller {
         !self.closed || self.is_admin() || self.owner() == owner
     }
 
+    /// Refuses callers other than `owner` (and admins) where `what` is the owner's: 401 to
+    /// a caller without a key (one may help), 403 to another publisher (none will).
+    pub fn require_owner(&self, owner: &str, what: &str) -> Result<(), ApiError> {
+        match self.identity {
+            _ if self.may_see(owner) => Ok(()),
+            Identity::Anonymous { .. } => {
+                Err(ApiError::Unauthorized { detail: format!("{what} is for its publisher: send their API key") })
+            }
+            Identity::Key { .. } => Err(ApiError::Forbidden { detail: format!("{what} is another publisher's") }),
+        }
+    }
+
     /// Refuses anonymous callers where `what` needs a key (once the service is closed).
     pub fn require_key(&self, what: &str) -> Result<(), ApiError> {
         match self.identity {

@@ -27,6 +27,9 @@ pub enum ApiError {
     /// 401: a token is needed, or the one sent is unknown or revoked.
     #[error("{detail}")]
     Unauthorized { detail: String },
+    /// 403: the caller's key is valid, but what it asks for is another publisher's.
+    #[error("{detail}")]
+    Forbidden { detail: String },
     /// 404: no such resource.
     #[error("{detail}")]
     NotFound { detail: String },
@@ -131,6 +134,7 @@ impl ApiError {
             ApiError::BadRequest { .. } => StatusCode::BAD_REQUEST,
             ApiError::Invalid { .. } | ApiError::InvalidLine { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Unauthorized { .. } => StatusCode::UNAUTHORIZED,
+            ApiError::Forbidden { .. } => StatusCode::FORBIDDEN,
             ApiError::NotFound { .. } => StatusCode::NOT_FOUND,
             ApiError::Conflict { .. } => StatusCode::CONFLICT,
             ApiError::TooSlow { .. } => StatusCode::REQUEST_TIMEOUT,
@@ -181,6 +185,7 @@ impl IntoResponse for ApiError {
             ApiError::Invalid { field, detail } => ("Invalid field", detail.as_str(), Some(field.as_str()), None),
             ApiError::InvalidLine { detail, .. } => ("Invalid input", detail.as_str(), None, None),
             ApiError::Unauthorized { detail } => ("Unauthorized", detail.as_str(), None, None),
+            ApiError::Forbidden { detail } => ("Forbidden", detail.as_str(), None, None),
             ApiError::NotFound { detail } => ("Not found", detail.as_str(), None, None),
             ApiError::Conflict { detail, retry_after } => ("Conflict", detail.as_str(), None, *retry_after),
             ApiError::TooSlow { detail } => ("Request timeout", detail.as_str(), None, None),

@@ -67,6 +67,8 @@ pub struct AppState {
     pub wordlists: Arc<crate::jobs::WordLists>,
     /// The lookup address books get when their order names none (`--lookup-url`).
     pub lookup_url: Arc<str>,
+    /// Whether the operator set `--lookup-url`; else print runs must name their own.
+    pub lookup_url_configured: bool,
     /// Word list uploads being read, counted against their owners' quotas.
     pub uploads: Arc<wordlists::Uploads>,
     /// PDF renders for downloads: bounded, and book PDFs kept once rendered.

@@ -56,7 +56,7 @@ use super::{books, crosswords, foxhole, graycodes, health, jobs, oneup, printrun
         schemas(Problem),
         responses(
             BadRequest, BadSerial, Invalid, NotFound, Conflict, NotPrinted, TooLarge, UnsupportedMediaType, Unavailable,
-            Unauthorized, TooMany, CrossSite, RequestTimeout, MisdirectedRequest
+            Unauthorized, TooMany, CrossSite, RequestTimeout, MisdirectedRequest, NotYours
         ),
     ),
 )]
@@ -255,6 +255,8 @@ problem_responses! {
     RequestTimeout: Never, "The request took too long: its body stopped arriving, or the answer was not ready in \
                             time.";
     MisdirectedRequest: Never, "The `Host` header names a host this server does not serve (`--allowed-hosts`).";
+    NotYours: Never, "The book is another publisher's: its pages other than the answer's and its PDFs are theirs \
+                      (a caller without a key gets 401: the publisher's key may help).";
 }
 
 /// The optional `Idempotency-Key` header of the POSTs that queue a job.

@@ -17,6 +17,7 @@ use super::extract::Json as JsonBody;
 use super::respond::{accepted, blocking, echo, idempotency_key, timestamp};
 use super::AppState;
 use crate::jobs::printruns::{PrintRunOrder, MAX_COPIES};
+use crate::puzzles::foxbook::Serial;
 use crate::puzzles::wordbook::{Shape, WordAnswer};
 use crate::render::cover::Paper;
 use crate::render::print::Trim;
@@ -64,6 +65,8 @@ pub(crate) struct PrintRunView {
     trim: Trim,
     title: String,
     lookup_url: String,
+    /// What to know before printing (as a book's `warnings`). Empty when all is well.
+    warnings: Vec<String>,
     paper: Paper,
     /// Every copy's author, copyright line and ISBN (normalised); null: none.
     #[schema(required = true)]
@@ -145,6 +148,7 @@ fn view(run: PrintRunRecord, copies: Vec<PrintRunCopy>) -> Result<PrintRunView, 
         cols: book.cols,
         trim: print.trim,
         title: print.title,
+        warnings: crate::render::print::unreachable_lookup(&print.lookup_url).into_iter().collect(),
         lookup_url: print.lookup_url,
         author: print.imprint.author,
         copyright: print.imprint.copyright,
@@ -197,6 +201,18 @@ pub(crate) async fn order(
     if !(1..=MAX_COPIES).contains(&order.copies) {
         return Err(ApiError::invalid("copies", format!("copies must be 1..{MAX_COPIES} (got {})", order.copies)));
     }
+    // Copies printed with this machine's own address would send every reader nowhere.
+    if order.lookup_url.is_none() && !state.lookup_url_configured {
+        return Err(ApiError::invalid(
+            "lookup_url",
+            format!(
+                "lookup_url is required: this server was not told its public address (--lookup-url), so copies \
+                 would print {} with their serial and QR code, which readers cannot reach; give the address where \
+                 readers look their copy's answer up (an empty string prints none)",
+                state.lookup_url
+            ),
+        ));
+    }
     let (spec, print) = super::books::checked_book(
         &state,
         &caller,
@@ -206,12 +222,46 @@ pub(crate) async fn order(
         order.lookup_url.take(),
         order.imprint(),
     )?;
+    if let Some(serials) = order.serials.take() {
+        order.serials = Some(registered_serials(&state, order.copies, serials).await?);
+    }
     let order = order.resolved(spec, print);
     let submitter = caller.submitter(&state.quotas);
     let (run, _) = state.queue.order_printrun(&submitter, &order, idempotency_key(&headers)?).await?;
     let copies = state.store.printrun_copies(&run.id, 0, COPIES_PER_PAGE).await?;
     let view = view(run, copies)?;
     Ok(accepted(&view.links.this.clone(), view))
+}
+
+/// The serials of copies printed offline, checked: one per copy, each well formed (read as
+/// people type them), distinct, and not yet a book's.
+async fn registered_serials(state: &AppState, copies: u32, raw: Vec<String>) -> Result<Vec<String>, ApiError> {
+    if raw.len() != copies as usize {
+        return Err(ApiError::invalid(
+            "serials",
+            format!("serials must give one serial per copy: {} for {copies} copies", raw.len()),
+        ));
+    }
+    let mut seen = std::collections::HashMap::with_capacity(raw.len());
+    let mut serials = Vec::with_capacity(raw.len());
+    for (i, text) in raw.iter().enumerate() {
+        let field = format!("serials[{i}]");
+        let serial = Serial::parse(text)
+            .map_err(|e| ApiError::invalid(&field, format!("{field}: {} is not a serial number: {e}", echo(text))))?
+            .to_string();
+        if let Some(first) = seen.insert(serial.clone(), i) {
+            return Err(ApiError::invalid(&field, format!("{field}: {serial} is also serials[{first}]")));
+        }
+        serials.push(serial);
+    }
+    if let Some(taken) = state.store.existing_serials(&serials).await?.into_iter().min_by_key(|s| seen[s]) {
+        let field = format!("serials[{}]", seen[&taken]);
+        return Err(ApiError::invalid(
+            &field,
+            format!("{field}: {taken} is a book already (registered before, or ordered here); nothing was ordered"),
+        ));
+    }
+    Ok(serials)
 }
 
 /// The run `id`, if the caller may see it (404 otherwise, as for one that does not exist).

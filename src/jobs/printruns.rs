@@ -44,7 +44,7 @@ pub struct PrintRunOrder {
     #[schema(pattern = "^[A-Za-z]{2,8}$", default = "FOX")]
     pub word: Option<String>,
     /// The letters the pages are made of (default: the word's own).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(pattern = "^[A-Za-z]{1,8}$")]
     pub letters: Option<String>,
     /// Default `rectangle`.
@@ -69,8 +69,10 @@ pub struct PrintRunOrder {
     #[serde(default)]
     #[schema(default = "Find the Fox", max_length = 60)]
     pub title: Option<String>,
-    /// Where readers look their copy's answer up (printed with the serial); the server's
-    /// own address when not given (stored resolved, so every copy prints the same).
+    /// Where readers look their copy's answer up (printed with the serial and as a QR
+    /// code; an empty string prints none). Required unless the server was started with
+    /// `--lookup-url`, its public address, which is then the default (stored resolved, so
+    /// every copy prints the same).
     #[serde(default)]
     pub lookup_url: Option<String>,
     /// The paper the interiors are printed on; it sets the covers' spine width.
@@ -89,6 +91,13 @@ pub struct PrintRunOrder {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(max_length = 40)]
     pub isbn: Option<String>,
+    /// The copies' serials, in copy order: to register copies printed offline by
+    /// `puzzlepress printrun` (send the `printrun.json` it writes), so that their readers can
+    /// look their answers up. The server makes the same books from them (with the same
+    /// secret), one per copy, each a serial no book has yet. Default: fresh random serials.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(max_items = 10000)]
+    pub serials: Option<Vec<String>>,
 }
 
 impl PrintRunOrder {
@@ -188,17 +197,24 @@ impl Queue {
         let room = (run.at_once - run.active).min(run.copies - run.queued).max(0);
         let mut queued = 0;
         for copy in run.queued + 1..=run.queued + room {
-            let params = BookParams::new(
-                Serial::from_bits(rand::random::<u64>()).to_string(),
-                order.book(),
-                order.print(),
-                Some(CopyOf { printrun: run.id.clone(), copy }),
-            );
+            let serial = match &order.serials {
+                Some(serials) => serials.get(copy as usize - 1).cloned().unwrap_or_default(),
+                None => Serial::from_bits(rand::random::<u64>()).to_string(),
+            };
+            let params =
+                BookParams::new(serial, order.book(), order.print(), Some(CopyOf { printrun: run.id.clone(), copy }));
             match self.submit::<Books>(&by, &params, None).await {
                 Ok(_) => queued += 1,
                 // Another feeder queued this copy (or, rarely, the serial is taken): the
-                // next pass starts from the books as they are.
-                Err(SubmitError::Store(e)) if e.is_unique_violation() => break,
+                // next pass starts from the books as they are. A registered serial was
+                // free when the run was ordered; only a concurrent order of the same
+                // serials can take it, and that run prints the same book.
+                Err(SubmitError::Store(e)) if e.is_unique_violation() => {
+                    if order.serials.is_some() {
+                        tracing::warn!(run = %run.id, copy, "a registered serial of this run is taken by another book");
+                    }
+                    break;
+                }
                 Err(SubmitError::Refused(_)) => break,
                 Err(e) => return Err(e),
             }

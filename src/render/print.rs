@@ -519,6 +519,29 @@ impl PrintOptions {
     }
 }
 
+/// Why readers of a printed book could not follow `lookup_url`: it names this machine
+/// (localhost, a loopback or unspecified address), as a server's default does when it was not
+/// told its public address. None for an address readers may reach (or for none at all).
+pub fn unreachable_lookup(lookup_url: &str) -> Option<String> {
+    let rest = lookup_url.split_once("://")?.1;
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let host = match host_port.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or_default(),
+        None => host_port.split(':').next().unwrap_or_default(),
+    }
+    .to_ascii_lowercase();
+    let local = host == "localhost"
+        || host.ends_with(".localhost")
+        || host.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback() || ip.is_unspecified());
+    local.then(|| {
+        format!(
+            "the lookup address {lookup_url} names this machine: readers of the printed book cannot reach it \
+             (the server's operator sets its public address with --lookup-url, or an order gives lookup_url)"
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -553,6 +576,26 @@ mod tests {
         assert_eq!(odd.right(), 612.0 - l.outside);
         assert_eq!(even.right(), 612.0 - l.gutter);
         assert_eq!([1, 2, 23, 24, 25, 201, 202].map(padded_pages), [24, 24, 24, 24, 26, 202, 202]);
+    }
+
+    #[test]
+    fn lookup_addresses_on_this_machine_are_found() {
+        for url in [
+            "http://127.0.0.1:8080/",
+            "http://localhost:8080/",
+            "https://LOCALHOST/find",
+            "http://[::1]:80/x",
+            "http://0.0.0.0/",
+            "http://user@127.1.2.3",
+            "http://app.localhost/?serial=1",
+        ] {
+            assert!(unreachable_lookup(url).is_some(), "{url}");
+        }
+        for url in
+            ["", "https://example.com/find", "http://10.0.0.1/", "http://[2001:db8::1]/", "https://localhost.example/"]
+        {
+            assert_eq!(unreachable_lookup(url), None, "{url}");
+        }
     }
 
     #[test]

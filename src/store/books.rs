@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::jobs::JobState;
-use super::{with_pool, Result, Store, StoreError};
+use super::{with_pool, Pool, Result, Store, StoreError};
 
 /// The row of a book ordered with a job; its contents arrive when the job succeeds.
 #[derive(Debug, Clone)]
@@ -198,6 +198,20 @@ impl Store {
             }
         };
         rows.into_iter().map(BookRecord::try_from).collect()
+    }
+
+    /// Which of `serials` (canonical) are books already, in no particular order. The list
+    /// travels as one JSON parameter, so its length changes no statement.
+    #[tracing::instrument(skip_all, fields(serials = serials.len()), err)]
+    pub async fn existing_serials(&self, serials: &[String]) -> Result<Vec<String>> {
+        let list = serde_json::to_string(serials).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+        let sql = match self.pool {
+            Pool::Sqlite(_) => "SELECT serial FROM books WHERE serial IN (SELECT value FROM json_each($1))",
+            Pool::Postgres(_) => {
+                "SELECT serial FROM books WHERE serial IN (SELECT jsonb_array_elements_text($1::jsonb))"
+            }
+        };
+        Ok(with_pool!(self, p => sqlx::query_scalar(sql).bind(&list).fetch_all(p).await?))
     }
 
     async fn find_book(&self, condition: &str, key: &str, with_pages: bool) -> Result<Option<BookRecord>> {

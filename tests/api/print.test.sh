@@ -52,7 +52,7 @@ check_problem 422 "paper" "a paper that is not white or cream"
 # A custom trim; the defaults.
 post_json /books '{"pages": 2, "rows": 5, "cols": 5, "trim": {"width_in": 5, "height_in": 8}}'
 check_status 202 "order a custom trim"
-check_jq '.trim == {"width_in": 5, "height_in": 8} and .title == "Find the Fox" and (.lookup_url | startswith("http://"))' "custom trim, default title and lookup address"
+check_jq '.trim == {"width_in": 5, "height_in": 8} and .title == "Find the Fox" and (.lookup_url | startswith("http"))' "custom trim, default title and lookup address"
 wait_job "$(jq -r .job "$BODY_FILE")"
 req GET "/books/$(jq -r .result.serial "$BODY_FILE")/book.pdf"
 check_size 360 576 "custom trim interior"

@@ -141,7 +141,7 @@ impl Server {
     }
 
     fn spawn(mut command: Command, db_url: &str, args: &[&str], env: &[(&str, &str)]) -> Server {
-        let mut child = command
+        command
             .arg("serve")
             .args(["--bind", "127.0.0.1:0", "--database-url", db_url])
             .args(args)
@@ -151,11 +151,14 @@ impl Server {
             // A secret in the developer's shell must not leak into the tests.
             .env_remove("PUZZLEPRESS_SECRET")
             .env_remove("PUZZLEPRESS_SECRET_FILE")
-            .envs(env.iter().copied())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start puzzlepress");
+            // A server that prints books is told its public address; a test that wants one
+            // that was not passes PUZZLEPRESS_LOOKUP_URL as "" (read as unset).
+            .env("PUZZLEPRESS_LOOKUP_URL", "https://books.example/")
+            .envs(env.iter().copied().filter(|(k, v)| !(*k == "PUZZLEPRESS_LOOKUP_URL" && v.is_empty())));
+        if env.contains(&("PUZZLEPRESS_LOOKUP_URL", "")) {
+            command.env_remove("PUZZLEPRESS_LOOKUP_URL");
+        }
+        let mut child = command.stdout(Stdio::piped()).stderr(Stdio::inherit()).spawn().expect("start puzzlepress");
         let stdout = child.stdout.take().unwrap();
         let (tx, rx) = std::sync::mpsc::channel();
         // Reads the address, then keeps draining stdout so the server never blocks on a

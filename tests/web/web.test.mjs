@@ -60,6 +60,12 @@ function randomSerial() {
 
 scenario('order a 3-page book, watch it print, and find its fox by serial', async (page) => {
   await page.goto(`${BASE_URL}/order`);
+  // The lookup address starts as this site's find page; on this machine's address the page
+  // says readers could not reach it.
+  assert.equal(await page.inputValue('#lookup_url'), `${BASE_URL}/`, 'the lookup address is this site');
+  assert.match(await page.textContent('#lookup_url-hint'), /readers of the printed book cannot reach it/);
+  await page.fill('#lookup_url', 'https://books.example.com/');
+  assert.doesNotMatch(await page.textContent('#lookup_url-hint'), /cannot reach/, 'a public address is fine');
   await page.fill('#pages', '3');
   await page.fill('#rows', '8');
   await page.fill('#cols', '8');
@@ -83,6 +89,8 @@ scenario('order a 3-page book, watch it print, and find its fox by serial', asyn
   assert.ok(parsed.ok, `the serial shown (${shown}) passes the check: ${parsed.message}`);
   const serial = parsed.serial;
   shared.serial = serial;
+  const ordered = await (await fetch(`${BASE_URL}/books/${serial}`)).json();
+  assert.equal(ordered.lookup_url, 'https://books.example.com/', 'the order sends the lookup address typed');
   const hrefs = await page.$$eval('#order-done a', (as) => as.map((a) => a.getAttribute('href')));
   for (const want of [`/books/${serial}/book.pdf`, `/books/${serial}/answer.pdf`, `/books/${serial}/view`]) {
     assert.ok(hrefs.includes(want), `a link to ${want} (links: ${hrefs.join(', ')})`);
@@ -275,6 +283,26 @@ scenario('with keys in use, /order asks for a publisher key, refuses a wrong one
   const head = (await fs.readFile(file)).subarray(0, 5).toString();
   assert.equal(head, '%PDF-', `the downloaded book ${serial} is a PDF`);
   await screenshot(page, 'order-with-key');
+  // The publisher may browse the book from the answer page; a reader without the key gets
+  // the answer, but no offer to browse the book (its pages are the publisher's).
+  await page.goto(`${KEYED_BASE_URL}/?serial=${serial}`);
+  await waitForText(page, '#answer-text', (t) => t.length > 0, 60_000);
+  await page.click('#reveal');
+  await waitForText(page, '#answer-text', (t) => t.includes('row'), 10_000);
+  assert.equal(await page.isVisible('#answer-viewer'), true, 'the publisher is offered to browse the book');
+  const readerContext = await page.context().browser().newContext();
+  const reader = await readerContext.newPage();
+  await reader.goto(`${KEYED_BASE_URL}/?serial=${serial}`);
+  await waitForText(reader, '#answer-text', (t) => /^The fox is on page \d+\.$/.test(t), 60_000);
+  await reader.click('#reveal');
+  await waitForText(reader, '#answer-text', (t) => t.includes('row'), 10_000);
+  assert.equal(await reader.isVisible('#answer-page svg'), true, 'the reader sees the answer drawn');
+  assert.equal(await reader.isVisible('#answer-viewer'), false, 'no offer to browse the publisher\'s book');
+  await reader.goto(`${KEYED_BASE_URL}/books/${serial}/view`);
+  const said = await waitForText(reader, '#view-status', (t) => t.length > 0);
+  assert.match(said, /Only this book's publisher can browse its pages/);
+  assert.equal(await reader.isVisible('#viewer'), false, 'no pages shown');
+  await readerContext.close();
 });
 
 scenario('a mistyped serial is caught before any request; an unknown one is reported', async (page) => {

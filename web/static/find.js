@@ -72,7 +72,7 @@ async function lookup(text) {
     const page = (await api(`/books/${serial}/pages/${fox.page}`)).body;
     if (stale()) return;
     say(status, '');
-    showAnswer(serial, fox, page);
+    showAnswer(serial, fox, page, book);
   } catch (err) {
     if (stale()) return;
     progressRow.hidden = true;
@@ -90,12 +90,15 @@ async function lookup(text) {
 const subject = (answer) => (answer.word === 'FOX' ? 'The fox' : `The word ${answer.word}`);
 
 /** Step one: only the page, so a reader can still hunt for the word there. */
-function showAnswer(serial, fox, page) {
+function showAnswer(serial, fox, page, book) {
   const text = $('#answer-text');
   text.textContent = `${subject(fox)} is on page ${fox.page}.`;
   Object.assign(text.dataset, { page: fox.page });
   $('#answer-pdf').href = `/books/${serial}/answer.pdf`;
   $('#answer-viewer').href = `/books/${serial}/view?page=${fox.page}`;
+  // Only those who may turn its pages are offered to browse the book (its publisher, or
+  // everyone on a service without keys): the server leaves the pages link out for others.
+  $('#answer-viewer').hidden = !book.links.pages;
   $('#answer-place').hidden = true;
   $('#answer-page').replaceChildren();
   $('#reveal-row').hidden = false;

@@ -38,7 +38,29 @@ const FIELDS = [
 ];
 
 // Fields the server may name in a refusal, besides the numbers.
-const OTHER_FIELDS = ['word', 'letters', 'shape', 'trim', 'title', 'paper'];
+const OTHER_FIELDS = ['word', 'letters', 'shape', 'trim', 'title', 'lookup_url', 'paper'];
+
+// Readers reach the server where the publisher does, unless that is this machine: the
+// lookup address starts as this site's find page, and a loopback one is pointed out.
+const lookupInput = $('#lookup_url');
+const LOOPBACK = /^(localhost|.*\.localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)$/i;
+lookupInput.value = `${location.origin}/`;
+function checkLookup() {
+  let host = '';
+  try {
+    host = new URL(lookupInput.value.trim()).hostname;
+  } catch {
+    // Not an address (yet): the order's check says so.
+  }
+  const local = LOOPBACK.test(host);
+  $('#lookup_url-hint').textContent = local
+    ? 'this address names this computer: readers of the printed book cannot reach it. Give your public address.'
+    : 'where readers look their answer up: printed with the serial and as a QR code (empty: none)';
+  $('#lookup_url-hint').classList.toggle('warning', local);
+}
+lookupInput.addEventListener('input', checkLookup);
+checkLookup();
+
 // The imprint: optional, each sent only when filled in.
 const IMPRINT_FIELDS = [
   { name: 'author', label: 'Author', max: 100, chars: /^[ -~]*$/ },
@@ -123,6 +145,10 @@ function readOrder() {
   order.title = $('#title').value.trim();
   if (order.title === '' || order.title.length > 60 || !/^[ -~]*$/.test(order.title)) {
     return { field: 'title', message: 'Title must be 1 to 60 letters, digits or punctuation (plain ASCII).' };
+  }
+  order.lookup_url = lookupInput.value.trim();
+  if (order.lookup_url !== '' && (!/^https?:\/\/[!-~]+$/.test(order.lookup_url) || order.lookup_url.length > 200)) {
+    return { field: 'lookup_url', message: 'Lookup address must be an http:// or https:// address (or empty for none).' };
   }
   order.paper = $('#paper').value;
   for (const f of IMPRINT_FIELDS) {

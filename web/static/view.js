@@ -80,6 +80,10 @@ async function start() {
     return;
   }
   if (!book) return;
+  if (!book.links.pages) {
+    say(status, `Only this book's publisher can browse its pages. ${whereIs(book.word)} Look its serial up on the home page.`, 'error');
+    return;
+  }
   pages = book.pages;
   $('#page-count').textContent = `of ${pages}`;
   pageInput.max = pages;

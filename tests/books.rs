@@ -364,7 +364,8 @@ fn the_offline_printrun_writes_each_copy_and_a_manifest_that_agrees_with_it() {
             24,
             10,
             10,
-            &[&["--trim", "5.5x8.5", "--title", "Run Fox", "--lookup-url", "https://books.example/"][..], &imprint].concat(),
+            &[&["--trim", "5.5x8.5", "--title", "Run Fox", "--lookup-url", "https://books.example/"][..], &imprint]
+                .concat(),
         );
         let interior = std::fs::read(out.join(serial).join("interior.pdf")).unwrap();
         assert_eq!(interior, std::fs::read(single.join("book.pdf")).unwrap(), "{serial}");

@@ -25,7 +25,7 @@ use crate::puzzles::wordbook::{self, Plan, Shape, WordAnswer, WordBook, WordSpec
 use crate::render;
 use crate::render::cover::Paper;
 use crate::render::foxbook::InteriorVersion;
-use crate::render::print::{PrintOptions, Trim};
+use crate::render::print::{Imprint, PrintOptions, Trim};
 use crate::store::{BookRecord, JobState};
 
 pub fn router() -> Router<AppState> {
@@ -77,6 +77,16 @@ pub(crate) struct BookView {
     title: String,
     /// Printed with the serial on the back of the title page (empty: none).
     lookup_url: String,
+    /// On the title page and the front cover; null: none.
+    #[schema(required = true)]
+    author: Option<String>,
+    /// On the back of the title page; null: none.
+    #[schema(required = true)]
+    copyright: Option<String>,
+    /// ISBN-10 or ISBN-13, normalised (no hyphens): on the back of the title page, and as
+    /// an EAN-13 barcode on the back cover; null: none.
+    #[schema(required = true, pattern = "^([0-9]{9}[0-9X]|97[89][0-9]{10})$")]
+    isbn: Option<String>,
     /// What to know before printing: e.g. that the lookup address names the server's own
     /// machine, so readers of the printed book cannot reach it. Empty when all is well.
     warnings: Vec<String>,
@@ -161,6 +171,9 @@ impl BookView {
             title: b.title,
             warnings: render::print::unreachable_lookup(&b.lookup_url).into_iter().collect(),
             lookup_url: b.lookup_url,
+            author: b.author,
+            copyright: b.copyright,
+            isbn: b.isbn,
             generator_version: b.generator_version,
             interior_version: b.interior_version,
             content_hash: b.content_hash,
@@ -207,6 +220,20 @@ pub(crate) struct BookOrder {
     /// string prints none. Default: the server's `--lookup-url`.
     #[schema(max_length = 200)]
     lookup_url: Option<String>,
+    /// Printed under the title on the title page and the front cover: at most 100 printable
+    /// ASCII characters. Default: none.
+    #[schema(max_length = 100, example = "Ada Fox")]
+    author: Option<String>,
+    /// The copyright line, printed as given at the foot of the title page's back: at most
+    /// 120 printable ASCII characters or © (drawn, as the fonts have no glyph for it).
+    /// Default: none.
+    #[schema(max_length = 120, example = "© 2026 Example Press")]
+    copyright: Option<String>,
+    /// ISBN-10 or ISBN-13 with its check digit, hyphens and spaces allowed (stored without
+    /// them): printed under the copyright line, and as an EAN-13 barcode on the back cover
+    /// (an ISBN-10 as its ISBN-13). Default: none.
+    #[schema(max_length = 40, example = "978-0-306-40615-7")]
+    isbn: Option<String>,
 }
 
 /// Orders a book: a fresh random serial, the book row and its job in one transaction.
@@ -223,6 +250,7 @@ pub(crate) struct BookOrder {
     request_body(content = BookOrder, content_type = "application/json", examples(
         ("fox" = (summary = "A small Find the Fox book", value = json!({"pages": 3, "rows": 8, "cols": 8, "trim": "6x9"}))),
         ("cat" = (summary = "Find the Cat on heart-shaped pages", value = json!({"word": "CAT", "letters": "CATS", "shape": "heart", "pages": 24, "rows": 24, "cols": 24}))),
+        ("imprint" = (summary = "With an author, a copyright line and an ISBN", value = json!({"pages": 24, "trim": "6x9", "author": "Ada Fox", "copyright": "© 2026 Example Press", "isbn": "978-0-306-40615-7"}))),
     )),
     responses(
         (status = 202, description = "Ordered. Follow the book at `Location` (or its job).", body = BookView,
@@ -248,6 +276,7 @@ pub(crate) async fn order(
         order.trim,
         order.title,
         order.lookup_url,
+        Imprint { author: order.author, copyright: order.copyright, isbn: order.isbn },
     )?;
     let key = idempotency_key(&headers)?;
     // 50 random bits make a collision rare; the primary key makes it harmless: try again.
@@ -629,13 +658,19 @@ pub(crate) fn print_options(record: &BookRecord) -> PrintOptions {
         trim: serde_json::from_str(&record.trim).unwrap_or_default(),
         title: record.title.clone(),
         lookup_url: record.lookup_url.clone(),
+        imprint: Imprint {
+            author: record.author.clone(),
+            copyright: record.copyright.clone(),
+            isbn: record.isbn.clone(),
+        },
     }
 }
 
 /// An ordered book checked (word, letters, shape and size within the caller's limits; the
 /// word and letters read in upper case) and how it is printed: the title trimmed ("Find
 /// the" and the word unless the order names one), the server's lookup address unless the
-/// order names one, the letters large enough on the trim.
+/// order names one, the imprint trimmed and its ISBN normalised, the letters large enough
+/// on the trim.
 pub(crate) fn checked_book(
     state: &AppState,
     caller: &Caller,
@@ -643,6 +678,7 @@ pub(crate) fn checked_book(
     trim: Trim,
     title: Option<String>,
     lookup_url: Option<String>,
+    imprint: Imprint,
 ) -> Result<(WordSpec, PrintOptions), ApiError> {
     spec.word = spec.word.to_ascii_uppercase();
     spec.letters = spec.letters.map(|l| l.to_ascii_uppercase());
@@ -652,6 +688,7 @@ pub(crate) fn checked_book(
         trim,
         title: title.map_or_else(|| render::print::default_title(&spec.word), |t| t.trim().to_string()),
         lookup_url: lookup_url.unwrap_or_else(|| state.lookup_url.to_string()),
+        imprint: imprint.checked().map_err(|(field, detail)| ApiError::invalid(field, detail))?,
     };
     print.validate().map_err(|(field, detail)| ApiError::invalid(field, detail))?;
     render::foxbook::check_letter_size(spec.size(), print.trim).map_err(|detail| ApiError::invalid("trim", detail))?;
@@ -676,8 +713,9 @@ pub(crate) struct CoverQuery {
     tag = "books",
     summary = "The paperback cover: back, spine and front as one wrap with 0.125 in bleed.",
     description = "The spine's width is the interior's page count times the paper's thickness; it carries text from \
-                   79 pages. The back has the serial, the lookup address and a blank 2 x 1.2 in box at its lower \
-                   right for the barcode. TrimBox and BleedBox are set.",
+                   79 pages. The front has the title and the author; the back the serial, the lookup address and a \
+                   2 x 1.2 in box at its lower right holding the ISBN's EAN-13 barcode (blank without an ISBN). \
+                   TrimBox and BleedBox are set.",
     params(SerialParam, CoverQuery),
     responses(
         (status = 200, description = "PDF.", content_type = "application/pdf"),

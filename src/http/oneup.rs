@@ -26,7 +26,7 @@ use crate::puzzles::oneup::{
 };
 use crate::render;
 use crate::render::oneup_book::{oneup_book_pdf, Entry};
-use crate::render::print::{PrintOptions, SheetSpec, Trim};
+use crate::render::print::{Imprint, PrintOptions, SheetSpec, Trim};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -483,6 +483,16 @@ pub(crate) struct BookRequest {
     /// On the title page and every footer: 1 to 60 printable ASCII characters.
     #[schema(default = "One Up", min_length = 1, max_length = 60)]
     title: Option<String>,
+    /// Under the title on the title page (as a fox book's `author`). Default: none.
+    #[schema(max_length = 100)]
+    author: Option<String>,
+    /// At the foot of the title page (as a fox book's `copyright`). Default: none.
+    #[schema(max_length = 120)]
+    copyright: Option<String>,
+    /// ISBN-10 or ISBN-13, at the foot of the title page (as a fox book's `isbn`; stored
+    /// normalised). Default: none.
+    #[schema(max_length = 40)]
+    isbn: Option<String>,
 }
 
 #[utoipa::path(
@@ -527,6 +537,9 @@ pub(crate) async fn create_book(
         trim: req.trim,
         title: req.title.map_or_else(|| "One Up".to_string(), |t| t.trim().to_string()),
         lookup_url: String::new(),
+        imprint: Imprint { author: req.author, copyright: req.copyright, isbn: req.isbn }
+            .checked()
+            .map_err(|(field, detail)| ApiError::invalid(field, detail))?,
     };
     print.validate().map_err(|(field, detail)| ApiError::invalid(field, detail))?;
     let seed = job_seed(req.seed, &headers)?;
@@ -537,6 +550,9 @@ pub(crate) async fn create_book(
         seed,
         trim: print.trim,
         title: print.title,
+        author: print.imprint.author,
+        copyright: print.imprint.copyright,
+        isbn: print.imprint.isbn,
     };
     resource::enqueue::<OneUpBooks>(&state, &caller, &headers, &params).await
 }
@@ -551,6 +567,9 @@ impl Default for BookRequest {
             seed: None,
             trim: Trim::default(),
             title: None,
+            author: None,
+            copyright: None,
+            isbn: None,
         }
     }
 }
@@ -606,7 +625,8 @@ pub(crate) async fn book_pdf(
         let id = id.clone();
         let render = move |()| {
             let entries: Vec<Entry> = book.puzzles.iter().map(Entry::from).collect();
-            let opts = PrintOptions { trim: params.trim, title: params.title, lookup_url: String::new() };
+            let imprint = Imprint { author: params.author, copyright: params.copyright, isbn: params.isbn };
+            let opts = PrintOptions { trim: params.trim, title: params.title, lookup_url: String::new(), imprint };
             Ok(oneup_book_pdf(&entries, &opts, &id))
         };
         state.renders.pdf(&caller.owner(), Some(&key), async { Ok(()) }, render).await?

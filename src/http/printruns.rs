@@ -69,6 +69,13 @@ pub(crate) struct PrintRunView {
     /// What to know before printing (as a book's `warnings`). Empty when all is well.
     warnings: Vec<String>,
     paper: Paper,
+    /// Every copy's author, copyright line and ISBN (normalised); null: none.
+    #[schema(required = true)]
+    author: Option<String>,
+    #[schema(required = true)]
+    copyright: Option<String>,
+    #[schema(required = true)]
+    isbn: Option<String>,
     #[schema(format = DateTime)]
     created_at: String,
     /// The copies queued so far, in copy order (a page of up to 1,000; follow `next`).
@@ -156,6 +163,9 @@ fn view(run: PrintRunRecord, copies: Vec<PrintRunCopy>) -> Result<PrintRunView, 
         title: print.title,
         warnings: crate::render::print::unreachable_lookup(&print.lookup_url).into_iter().collect(),
         lookup_url: print.lookup_url,
+        author: print.imprint.author,
+        copyright: print.imprint.copyright,
+        isbn: print.imprint.isbn,
         paper: order.paper,
         created_at: timestamp(run.created_at),
         books: copies.into_iter().map(|c| CopyView { copy: c.copy, serial: c.serial, state: c.state }).collect(),
@@ -333,6 +343,7 @@ pub(crate) async fn order(
         order.trim,
         order.title.take(),
         order.lookup_url.take(),
+        order.imprint(),
     )?;
     if let Some(serials) = order.serials.take() {
         order.serials = Some(registered_serials(&state, order.copies, serials).await?);
@@ -482,8 +493,11 @@ async fn manifest(state: &AppState, run: &PrintRunRecord) -> Result<Vec<Manifest
     path = "/printruns/{id}/manifest.csv",
     tag = "books",
     summary = "The run's master answer key: a line per copy with where its fox is and its interior's hash.",
-    description = "A header line, then `serial,pages,trim,page,row,col,direction,interior_sha256` per copy, in \
-                   copy order. 409 with `Retry-After` until every copy is printed.",
+    description = "A header line, then \
+                   `serial,puzzle_pages,interior_pages,trim,word,page,row,col,direction,interior_sha256` per copy, \
+                   in copy order: `puzzle_pages` counts the pages of puzzles, `interior_pages` the interior PDF's \
+                   pages (what a printer counts: the title page and its back, the puzzles, notes pages to an even \
+                   count of at least 24). 409 with `Retry-After` until every copy is printed.",
     params(("id" = String, Path, description = "The run's id.")),
     responses(
         (status = 200, description = "CSV.", content_type = "text/csv"),

@@ -7,6 +7,7 @@ pub mod deflate;
 pub mod font;
 pub mod foxbook;
 pub mod ipuz;
+pub mod isbn;
 pub mod oneup;
 pub mod oneup_book;
 pub mod pdf;

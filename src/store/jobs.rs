@@ -176,7 +176,8 @@ impl Admission {
 /// Rows created with a job, in its transaction.
 #[derive(Debug, Clone)]
 pub enum OnInsert {
-    Book(NewBook),
+    /// Boxed: a book's row is far larger than a word list's.
+    Book(Box<NewBook>),
     /// A request's inline word list, stored once by its hash (the job's `wordlist`).
     WordList(NewWordList),
 }
@@ -470,8 +471,8 @@ impl Store {
         ));
         let insert_book = self.sql(
             "INSERT INTO books (serial, job_id, generator_version, pages, rows, cols, trim_size, title, lookup_url, \
-             printrun, copy, word, letters, shape, interior_version, created_at) \
-             VALUES ($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, {NOW})",
+             printrun, copy, word, letters, shape, interior_version, author, copyright, isbn, created_at) \
+             VALUES ($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, {NOW})",
         );
         let insert_content = self.sql(CONTENT_UPSERT);
         let now = self.clock_param();
@@ -525,6 +526,9 @@ impl Store {
                                 .bind(&book.letters)
                                 .bind(&book.shape)
                                 .bind(book.interior_version)
+                                .bind(&book.author)
+                                .bind(&book.copyright)
+                                .bind(&book.isbn)
                                 .execute(&mut *tx)
                                 .await?;
                         }

@@ -210,7 +210,7 @@ scenario('order Find the Cat on heart-shaped pages, then find the CAT drawn on i
   await screenshot(page, 'index-answer-cat');
 });
 
-scenario('order a print run of 3 copies, watch it print, and download its manifest', async (page) => {
+scenario('order a print run of 3 copies with an imprint, watch it print, and download its manifest', async (page) => {
   await page.goto(`${BASE_URL}/order`);
   await page.fill('#pages', '24');
   await page.fill('#rows', '10');
@@ -219,6 +219,15 @@ scenario('order a print run of 3 copies, watch it print, and download its manife
   await page.selectOption('#trim', '6x9');
   await page.fill('#title', 'Run of Foxes');
   await page.selectOption('#paper', 'cream');
+  await page.fill('#author', 'Ada Fox');
+  await page.fill('#copyright', '© 2026 Example Press');
+  // A mistyped ISBN: the server's refusal names the field and the page marks it.
+  await page.fill('#isbn', '978-0-306-40615-8');
+  await page.click('#print');
+  const refused = await waitForText(page, '#order-error', (t) => t.length > 0, 30_000);
+  assert.match(refused, /check digit should be 7/, 'the refusal says what is wrong with the ISBN');
+  assert.equal(await page.getAttribute('#isbn', 'aria-invalid'), 'true', 'the ISBN field is marked');
+  await page.fill('#isbn', '978-0-306-40615-7');
   await page.click('#print');
   await page.waitForFunction(() => !document.querySelector('#run-done').hidden || document.querySelector('#order-error').textContent, null, {
     timeout: 120_000,
@@ -233,13 +242,21 @@ scenario('order a print run of 3 copies, watch it print, and download its manife
   const manifest = await page.getAttribute('#link-manifest', 'href');
   const csv = await (await fetch(`${BASE_URL}${manifest}`)).text();
   const lines = csv.trim().split('\n');
-  assert.equal(lines[0], 'serial,pages,trim,word,page,row,col,direction,interior_sha256');
+  assert.equal(lines[0], 'serial,puzzle_pages,interior_pages,trim,word,page,row,col,direction,interior_sha256');
   assert.deepEqual(
     lines.slice(1).map((l) => l.split(',')[0]).sort(),
     serials.map((s) => parseSerial(s).serial).sort(),
     'the manifest lists the copies shown',
   );
-  for (const line of lines.slice(1)) assert.deepEqual(line.split(',').slice(1, 4), ['24', '6x9', 'FOX'], `printed on 6x9: ${line}`);
+  for (const line of lines.slice(1)) assert.deepEqual(line.split(',').slice(1, 5), ['24', '26', '6x9', 'FOX'], `printed on 6x9: ${line}`);
+  for (const s of serials) {
+    const book = await (await fetch(`${BASE_URL}/books/${parseSerial(s).serial}`)).json();
+    assert.deepEqual(
+      [book.author, book.copyright, book.isbn],
+      ['Ada Fox', '© 2026 Example Press', '9780306406157'],
+      `copy ${s} carries the imprint sent from the page`,
+    );
+  }
   await screenshot(page, 'order-print-run');
 });
 

@@ -544,7 +544,7 @@ fn book_job(owner: &str, serial: &str, run: Option<(&str, i64)>) -> NewJob {
         kind: "books".into(),
         owner: owner.into(),
         params: format!("{{\"serial\":\"{serial}\"}}"),
-        on_insert: vec![OnInsert::Book(NewBook {
+        on_insert: vec![OnInsert::Book(Box::new(NewBook {
             serial: serial.into(),
             generator_version: 2,
             pages: 1,
@@ -558,7 +558,10 @@ fn book_job(owner: &str, serial: &str, run: Option<(&str, i64)>) -> NewJob {
             title: "Find the Fox".into(),
             lookup_url: String::new(),
             interior_version: 2,
-        })],
+            author: None,
+            copyright: None,
+            isbn: None,
+        }))],
         ..job(0)
     }
 }

@@ -23,7 +23,12 @@ fn main() {
     let (rows, cols) = if shape == Shape::Rectangle { (32, 20) } else { (28, 28) };
     let spec = WordSpec { word: word.clone(), shape, rows, cols, ..WordSpec::default() };
     let plan = spec.validate().unwrap();
-    let opts = PrintOptions { trim, title: default_title(&word), lookup_url: "http://localhost:8080/".into() };
+    let opts = PrintOptions {
+        trim,
+        title: default_title(&word),
+        lookup_url: "http://localhost:8080/".into(),
+        ..Default::default()
+    };
     let serial = Serial::from_bits(0x1234_5678_9ABC).to_string();
     // Best of 20 runs, to see through a busy machine.
     let mut best = [f64::MAX; 4];

@@ -18,7 +18,7 @@ fn main() {
     let book = generate_book(8, &LevelCounts::spread(count), ClueSymmetry::Rotational, 1, &mut Unmonitored).unwrap();
     let generated = start.elapsed();
     let entries: Vec<Entry> = book.iter().map(Entry::from).collect();
-    let opts = PrintOptions { trim, title: "One Up".into(), lookup_url: String::new() };
+    let opts = PrintOptions { trim, title: "One Up".into(), lookup_url: String::new(), ..Default::default() };
     let start = Instant::now();
     let pdf = oneup_book_pdf(&entries, &opts, "sample");
     let rendered = start.elapsed();

@@ -48,7 +48,7 @@ fn main() {
     write("oneup-solution.pdf", &|| oneup::solution_pdf(&puzzle, &solution, &one_up));
     write("crossword.pdf", &|| crossword::grid_pdf(&grid, &cross, &Texts::default()));
     let clues = grid.slots().iter().map(|s| (key(s.dir, s.number), format!("The clue of {}", s.label()))).collect();
-    let clued = Texts { clues: Some(&clues), ..Texts::default() };
+    let clued = Texts { clues: Some(&clues), author: "A. Setter", ..Texts::default() };
     write("crossword-clues.pdf", &|| crossword::grid_pdf(&grid, &cross, &clued));
-    write("crossword-solution.pdf", &|| crossword::solution_pdf(&fill, &cross));
+    write("crossword-solution.pdf", &|| crossword::solution_pdf(&fill, &cross, &clued));
 }

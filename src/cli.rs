@@ -205,7 +205,8 @@ impl WordArgs {
     }
 }
 
-/// How a book is printed, as an order's `trim`, `title` and `lookup_url`.
+/// How a book is printed, as an order's `trim`, `title`, `lookup_url`, `author`,
+/// `copyright` and `isbn`.
 #[derive(Args, Debug, Clone)]
 pub struct PrintArgs {
     /// Trim: letter, 6x9, 5.5x8.5, 7x10, a4, a5, 5.25x8 or WxH in inches (as the order's `trim`).
@@ -219,6 +220,16 @@ pub struct PrintArgs {
     /// default is what `serve` gives books on its default address.
     #[arg(long)]
     pub lookup_url: Option<String>,
+    /// The author, on the title page and the front cover (as the order's `author`).
+    #[arg(long)]
+    pub author: Option<String>,
+    /// The copyright line, on the back of the title page (as the order's `copyright`).
+    #[arg(long)]
+    pub copyright: Option<String>,
+    /// ISBN-10 or ISBN-13, on the back of the title page and as the cover's barcode (as
+    /// the order's `isbn`).
+    #[arg(long)]
+    pub isbn: Option<String>,
 }
 
 impl PrintArgs {
@@ -239,6 +250,13 @@ impl PrintArgs {
                 .lookup_url
                 .clone()
                 .unwrap_or_else(|| lookup_url_for(DEFAULT_BIND.parse().expect("the default bind parses"))),
+            imprint: crate::render::print::Imprint {
+                author: self.author.clone(),
+                copyright: self.copyright.clone(),
+                isbn: self.isbn.clone(),
+            }
+            .checked()
+            .map_err(|(field, e)| anyhow::anyhow!("--{field}: {e}"))?,
         };
         opts.validate().map_err(|(field, e)| anyhow::anyhow!("--{}: {e}", field.replace('_', "-")))?;
         crate::render::foxbook::check_letter_size(spec.size(), trim).map_err(|e| anyhow::anyhow!("--trim: {e}"))?;

@@ -25,7 +25,7 @@ pub async fn print_book(args: &BookArgs) -> anyhow::Result<()> {
     let plan = spec.validate()?;
     let secret = crate::cli::book_secret(&args.database.database_url).await?;
     // A book the database knows is made as the server made it (its generator and interior
-    // versions, its trim, title and lookup address), and must come out the same: else the
+    // versions, its trim, title, lookup address and imprint), and must come out the same: else the
     // options or the secret differ from the order's, and nothing is written.
     let known = printed_record(&args.database.database_url, &serial).await;
     let (version, interior, opts) = match &known {
@@ -34,8 +34,15 @@ pub async fn print_book(args: &BookArgs) -> anyhow::Result<()> {
             let stored = crate::http::print_options(record);
             if stored != opts {
                 println!(
-                    "book {serial} is in {}: printed as it was ordered (trim {:?}, title {:?}, lookup address {:?})",
-                    args.database.database_url, record.trim, stored.title, stored.lookup_url
+                    "book {serial} is in {}: printed as it was ordered (trim {:?}, title {:?}, lookup address {:?}, \
+                     author {:?}, copyright {:?}, ISBN {:?})",
+                    args.database.database_url,
+                    record.trim,
+                    stored.title,
+                    stored.lookup_url,
+                    stored.imprint.author,
+                    stored.imprint.copyright,
+                    stored.imprint.isbn
                 );
             }
             (record.generator_version as u32, interior, stored)
@@ -173,6 +180,9 @@ fn registration(args: &PrintRunArgs, spec: WordSpec, opts: PrintOptions, serials
         title: None,
         lookup_url: None,
         paper: args.paper,
+        author: None,
+        copyright: None,
+        isbn: None,
         serials: Some(serials),
     };
     order.resolved(spec, opts)

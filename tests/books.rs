@@ -339,6 +339,7 @@ fn the_offline_printrun_writes_each_copy_and_a_manifest_that_agrees_with_it() {
         .args(["printrun", "--copies", "3", "--pages", "24", "--rows", "10", "--cols", "10", "--out"])
         .arg(&out)
         .args(["--trim", "5.5x8.5", "--title", "Run Fox", "--paper", "cream", "--lookup-url", "https://books.example/"])
+        .args(["--author", "Ada Fox", "--copyright", "(c) 2026 Example Press", "--isbn", "978-0-306-40615-7"])
         .env("PUZZLEPRESS_SECRET", "run-secret")
         .env_remove("PUZZLEPRESS_SECRET_FILE")
         .status()
@@ -346,20 +347,25 @@ fn the_offline_printrun_writes_each_copy_and_a_manifest_that_agrees_with_it() {
     assert!(status.success());
     let manifest = std::fs::read_to_string(out.join("manifest.csv")).unwrap();
     let mut lines = manifest.lines();
-    assert_eq!(lines.next(), Some("serial,pages,trim,word,page,row,col,direction,interior_sha256"));
+    assert_eq!(
+        lines.next(),
+        Some("serial,puzzle_pages,interior_pages,trim,word,page,row,col,direction,interior_sha256")
+    );
     let lines: Vec<&str> = lines.collect();
     assert_eq!(lines.len(), 3);
     for line in lines {
         let fields: Vec<&str> = line.split(',').collect();
         let serial = fields[0];
         // Each copy is the book `puzzlepress book` prints for its serial, byte for byte.
+        let imprint = ["--author", "Ada Fox", "--copyright", "(c) 2026 Example Press", "--isbn", "9780306406157"];
         let single = offline(
             serial,
             "run-secret",
             24,
             10,
             10,
-            &["--trim", "5.5x8.5", "--title", "Run Fox", "--lookup-url", "https://books.example/"],
+            &[&["--trim", "5.5x8.5", "--title", "Run Fox", "--lookup-url", "https://books.example/"][..], &imprint]
+                .concat(),
         );
         let interior = std::fs::read(out.join(serial).join("interior.pdf")).unwrap();
         assert_eq!(interior, std::fs::read(single.join("book.pdf")).unwrap(), "{serial}");
@@ -367,12 +373,14 @@ fn the_offline_printrun_writes_each_copy_and_a_manifest_that_agrees_with_it() {
             std::fs::read(out.join(serial).join("answer.pdf")).unwrap(),
             std::fs::read(single.join("answer.pdf")).unwrap()
         );
-        assert_eq!(fields[8], hex(&Sha256::digest(&interior)), "{serial}: interior hash");
+        assert_eq!(fields[9], hex(&Sha256::digest(&interior)), "{serial}: interior hash");
+        let interior_pages = lopdf::Document::load_mem(&interior).unwrap().get_pages().len();
+        assert_eq!(fields[2], interior_pages.to_string(), "{serial}: interior_pages counts the PDF's pages");
         let answer: serde_json::Value =
             serde_json::from_slice(&std::fs::read(single.join("answer.json")).unwrap()).unwrap();
         let expected = format!("{},{},{},{}", answer["page"], answer["row"], answer["col"], answer["direction"]);
-        assert_eq!(fields[4..8].join(","), expected.replace('"', ""), "{serial}: the fox's place");
-        assert_eq!(fields[1..4], ["24", "5.5x8.5", "FOX"]);
+        assert_eq!(fields[5..9].join(","), expected.replace('"', ""), "{serial}: the fox's place");
+        assert_eq!(fields[1..5], ["24", "26", "5.5x8.5", "FOX"]);
         // The cover wraps a 26-page interior (24 puzzles and the title leaf) on cream paper.
         let cover = std::fs::read(out.join(serial).join("cover.pdf")).unwrap();
         let doc = lopdf::Document::load_mem(&cover).unwrap();
@@ -389,8 +397,9 @@ fn the_offline_printrun_writes_each_copy_and_a_manifest_that_agrees_with_it() {
 /// A database written by the release before interior version 2 (`tests/fixtures/interior-v1`:
 /// a cream 6x9 print run of two 24-page copies, its manifest as that release served it, and
 /// one book ordered alone). After the upgrade its books keep their renderer: the manifest
-/// is served unchanged and every PDF still hashes to it, while new books print with the
-/// current renderer.
+/// is served with the same lines (its page count now named `puzzle_pages`, next to the
+/// interior's `interior_pages`) and every PDF still hashes to it, while new books print
+/// with the current renderer.
 #[tokio::test(flavor = "multi_thread")]
 async fn books_printed_before_interior_version_two_keep_their_bytes() {
     let db = TestDb::sqlite();
@@ -399,7 +408,21 @@ async fn books_printed_before_interior_version_two_keep_their_bytes() {
     let server = Server::start(&db.url, &[]);
     let run = "/printruns/be4e653c-2476-432b-b402-1716a6940728";
     let manifest = std::fs::read_to_string("tests/fixtures/interior-v1/manifest.csv").unwrap();
-    assert_eq!(String::from_utf8(bytes(&server, &format!("{run}/manifest.csv")).await).unwrap(), manifest);
+    // Served now with the page counts named apart (the release's `pages` is `puzzle_pages`),
+    // every other column as that release served it.
+    let served = String::from_utf8(bytes(&server, &format!("{run}/manifest.csv")).await).unwrap();
+    let columns = |csv: &str| -> Vec<std::collections::BTreeMap<String, String>> {
+        let mut lines = csv.lines();
+        let header: Vec<String> =
+            lines.next().unwrap().split(',').map(|h| h.replace("puzzle_pages", "pages")).collect();
+        lines.map(|l| header.iter().cloned().zip(l.split(',').map(str::to_string)).collect()).collect()
+    };
+    let (then, now) = (columns(&manifest), columns(&served));
+    assert_eq!(now.len(), then.len(), "{served}");
+    for (then, mut now) in then.iter().zip(now) {
+        assert_eq!(now.remove("interior_pages").as_deref(), Some("26"), "24 puzzles, the title leaf: {served}");
+        assert_eq!(&now, then, "{served}");
+    }
     let archive = bytes(&server, &format!("{run}/archive.zip")).await;
     for line in manifest.lines().skip(1) {
         let fields: Vec<&str> = line.split(',').collect();
@@ -430,7 +453,8 @@ async fn the_offline_cli_prints_a_known_book_as_ordered_and_refuses_other_option
         let server = Server::start_with_env(&db.url, &["--workers", "1"], &[("PUZZLEPRESS_SECRET", "known-secret")]);
         let (serial, _) = order(
             &server,
-            json!({"pages": 3, "rows": 8, "cols": 8, "title": "Fox Hunt", "lookup_url": "https://example.com/find"}),
+            json!({"pages": 3, "rows": 8, "cols": 8, "title": "Fox Hunt", "lookup_url": "https://example.com/find",
+                   "author": "Ada Fox", "copyright": "© 2026 Example Press", "isbn": "0-306-40615-2"}),
         )
         .await;
         let run = |secret: &str, pages: &str| {
@@ -445,7 +469,8 @@ async fn the_offline_cli_prints_a_known_book_as_ordered_and_refuses_other_option
                 .unwrap();
             (output.status.success(), String::from_utf8_lossy(&output.stderr).into_owned(), out)
         };
-        // The same book without its print options: printed as it was ordered, byte for byte.
+        // The same book without its print options: printed as it was ordered (its imprint
+        // too), byte for byte.
         let (ok, stderr, out) = run("known-secret", "3");
         assert!(ok, "{stderr}");
         assert_eq!(

@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use common::{on_both, TestDb};
 use puzzlepress::store::{
-    Admission, Clock, JobState, Lease, NewJob, NewWordList, Occupancy, OnInsert, Outcome, Refusal, Saved, Store,
-    StoreError, Tier, WordListQuota,
+    Admission, Clock, JobFilter, JobState, Lease, NewBook, NewJob, NewPrintRun, NewWordList, Occupancy, OnInsert,
+    Outcome, Refusal, Saved, Store, StoreError, Tier, WordListQuota,
 };
 
 async fn store(db: &TestDb, clock: &Clock) -> Store {
@@ -534,6 +534,164 @@ async fn concurrent_word_list_saves_never_pass_the_owners_quota_together() {
             store.save_wordlist("anon:2", "", &text("zzzz", "Z\n"), one).await.unwrap(),
             Saved::Kept { .. }
         ));
+    })
+    .await;
+}
+
+/// A book job of `owner`'s with serial `serial`, a copy of `run` when given.
+fn book_job(owner: &str, serial: &str, run: Option<(&str, i64)>) -> NewJob {
+    NewJob {
+        kind: "books".into(),
+        owner: owner.into(),
+        params: format!("{{\"serial\":\"{serial}\"}}"),
+        on_insert: vec![OnInsert::Book(Box::new(NewBook {
+            serial: serial.into(),
+            generator_version: 2,
+            pages: 1,
+            rows: 3,
+            cols: 3,
+            word: "FOX".into(),
+            letters: "FOX".into(),
+            shape: "\"rectangle\"".into(),
+            printrun: run.map(|(id, copy)| (id.to_string(), copy)),
+            trim: "\"letter\"".into(),
+            title: "Find the Fox".into(),
+            lookup_url: String::new(),
+            interior_version: 2,
+            author: None,
+            copyright: None,
+            isbn: None,
+        }))],
+        ..job(0)
+    }
+}
+
+#[tokio::test]
+async fn finished_products_survive_the_retention_sweep_and_scratch_jobs_do_not() {
+    on_both(|db| async move {
+        let clock = Clock::manual(1_000);
+        let store = store(&db, &clock).await;
+        // The kinds the server sweeps, as it computes them.
+        let swept = puzzlepress::jobs::kinds::registry().swept();
+        for kept in ["books", "crosswords.fills", "oneup.books"] {
+            assert!(!swept.contains(&kept), "{kept} is a product: {swept:?}");
+        }
+        let inline = text("cccc", "HEART;70\n");
+        let (fill, _) = store.insert_job(&fill_reading("cccc", Some(&inline))).await.unwrap();
+        let (book, _) = store.insert_job(&NewJob { kind: "oneup.books".into(), ..job(2) }).await.unwrap();
+        let (scratch, _) = store.insert_job(&job(3)).await.unwrap();
+        let (squares, _) = store.insert_job(&NewJob { kind: "wordsquares".into(), ..job(4) }).await.unwrap();
+        run_to_the_end(&store).await;
+
+        clock.set(1_000_000);
+        assert_eq!(store.delete_finished(&swept, 1_000).await.unwrap(), 2, "the scratch jobs");
+        assert!(store.job(&scratch.id).await.unwrap().is_none());
+        assert!(store.job(&squares.id).await.unwrap().is_none());
+        assert_eq!(store.job(&fill.id).await.unwrap().unwrap().state, JobState::Succeeded, "the fill is kept");
+        assert!(store.job(&book.id).await.unwrap().is_some(), "the One Up book is kept");
+        assert!(store.wordlist_body("cccc").await.unwrap().is_some(), "the kept fill's list is kept with it");
+
+        // Deleted by its owner, the fill's list goes with the next sweep.
+        assert!(store.delete_ended_job(&fill.id).await.unwrap());
+        assert!(store.job(&fill.id).await.unwrap().is_none());
+        store.delete_finished(&swept, 1_000).await.unwrap();
+        assert!(store.wordlist_body("cccc").await.unwrap().is_none());
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn jobs_are_listed_newest_first_by_owner_kind_and_state_a_page_at_a_time() {
+    on_both(|db| async move {
+        let store = store(&db, &Clock::Database).await;
+        let mine = |n, kind: &str| NewJob { owner: "key:a".into(), kind: kind.into(), ..job(n) };
+        let mut ids = Vec::new();
+        for (n, kind) in [(1, "foxhole.strategies"), (2, "crosswords.fills"), (3, "crosswords.fills"), (4, "graycodes")]
+        {
+            ids.push(store.insert_job(&mine(n, kind)).await.unwrap().0.id);
+        }
+        store.insert_job(&book_job("key:a", "SERIAL00001", None)).await.unwrap();
+        store.insert_job(&NewJob { owner: "key:b".into(), ..job(9) }).await.unwrap();
+        store.cancel(&ids[1]).await.unwrap();
+
+        let owner = JobFilter { owner: Some("key:a".into()), ..JobFilter::default() };
+        let all = store.jobs_page(&owner, None, 100).await.unwrap();
+        assert_eq!(all.len(), 5, "{all:?}");
+        assert!(all.windows(2).all(|w| w[0].position > w[1].position), "newest first");
+        assert_eq!((all[0].kind.as_str(), all[0].serial.as_deref()), ("books", Some("SERIAL00001")));
+        assert!(all[1..].iter().all(|j| j.serial.is_none()));
+        // Two at a time, each page after the last one's position, covers the same jobs.
+        let mut walked = Vec::new();
+        let mut before = None;
+        loop {
+            let page = store.jobs_page(&owner, before, 2).await.unwrap();
+            let Some(last) = page.last() else { break };
+            before = Some(last.position);
+            walked.extend(page.into_iter().map(|j| j.id));
+        }
+        assert_eq!(walked, all.iter().map(|j| j.id.clone()).collect::<Vec<_>>());
+
+        let fills = JobFilter { kind: Some("crosswords.fills".into()), ..owner.clone() };
+        let listed: Vec<_> = store.jobs_page(&fills, None, 100).await.unwrap().into_iter().map(|j| j.id).collect();
+        assert_eq!(listed, [ids[2].clone(), ids[1].clone()]);
+        let cancelled = JobFilter { state: Some(JobState::Cancelled), ..fills.clone() };
+        let listed: Vec<_> = store.jobs_page(&cancelled, None, 100).await.unwrap().into_iter().map(|j| j.id).collect();
+        assert_eq!(listed, [ids[1].clone()]);
+        let queued = JobFilter { state: Some(JobState::Queued), ..JobFilter::default() };
+        assert_eq!(store.jobs_page(&queued, None, 100).await.unwrap().len(), 5, "everyone's, for an admin");
+        let other = JobFilter { owner: Some("key:c".into()), ..JobFilter::default() };
+        assert!(store.jobs_page(&other, None, 100).await.unwrap().is_empty());
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn an_ended_product_is_deleted_with_its_book_and_a_copy_only_with_its_ended_run() {
+    on_both(|db| async move {
+        let store = store(&db, &Clock::Database).await;
+        let (book, _) = store.insert_job(&book_job("key:a", "SERIAL00002", None)).await.unwrap();
+        assert!(!store.delete_ended_job(&book.id).await.unwrap(), "a queued job is not deleted");
+        assert!(store.book("SERIAL00002", false).await.unwrap().is_some());
+
+        let run = |id: &str, copies| NewPrintRun {
+            id: id.into(),
+            owner: "key:a".into(),
+            tier: Tier::Publisher,
+            params: "{}".into(),
+            copies,
+            at_once: 2,
+            idempotency_key: None,
+        };
+        store.insert_printrun(&run("run-1", 2)).await.unwrap();
+        store.insert_printrun(&run("run-2", 1)).await.unwrap();
+        store.insert_printrun(&NewPrintRun { owner: "key:b".into(), ..run("run-3", 1) }).await.unwrap();
+        let (copy, _) = store.insert_job(&book_job("key:a", "SERIAL00003", Some(("run-1", 1)))).await.unwrap();
+        assert!(!store.delete_printrun("run-1").await.unwrap(), "a copy is still to be queued");
+        store.insert_job(&book_job("key:a", "SERIAL00004", Some(("run-1", 2)))).await.unwrap();
+        assert!(!store.delete_printrun("run-1").await.unwrap(), "copies are queued");
+        run_to_the_end(&store).await;
+
+        assert!(!store.delete_ended_job(&copy.id).await.unwrap(), "a copy goes only with its run");
+        assert!(store.delete_ended_job(&book.id).await.unwrap());
+        assert!(store.book("SERIAL00002", false).await.unwrap().is_none());
+        assert!(store.job(&book.id).await.unwrap().is_none());
+        assert!(store.attempts(&book.id).await.unwrap().is_empty(), "its attempts go with it");
+        assert!(!store.delete_ended_job(&book.id).await.unwrap(), "deleted once");
+
+        let runs = store.printruns_page(Some("key:a"), None, 10).await.unwrap();
+        assert_eq!(runs.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(), ["run-2", "run-1"]);
+        assert_eq!((runs[1].queued, runs[1].done), (2, 2));
+        let older = store.printruns_page(Some("key:a"), Some(runs[0].position), 10).await.unwrap();
+        assert_eq!(older.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(), ["run-1"]);
+        assert_eq!(store.printruns_page(None, None, 10).await.unwrap().len(), 3, "everyone's, for an admin");
+
+        assert!(store.delete_printrun("run-1").await.unwrap());
+        assert!(store.printrun("run-1").await.unwrap().is_none());
+        assert!(store.book("SERIAL00003", false).await.unwrap().is_none());
+        assert!(store.book("SERIAL00004", false).await.unwrap().is_none());
+        assert!(store.job(&copy.id).await.unwrap().is_none(), "the copies' jobs go with them");
+        assert!(!store.delete_printrun("run-1").await.unwrap());
+        assert!(store.printrun("run-3").await.unwrap().is_some(), "another run is left alone");
     })
     .await;
 }

@@ -3,7 +3,7 @@
 //! keyed by the book's serial number.
 
 use axum::extract::{Path, RawQuery, State};
-use axum::http::{header, HeaderMap};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -13,6 +13,7 @@ use super::caller::Caller;
 use super::error::ApiError;
 use super::extract::OptionalJson;
 use super::jobs::location as job_location;
+use super::listing::{listed_owner, ListQuery, Next, Page};
 use super::resource::Progress;
 use super::respond::{accepted, echo, idempotency_key, pdf_response, timestamp};
 use super::AppState;
@@ -24,13 +25,13 @@ use crate::puzzles::wordbook::{self, Plan, Shape, WordAnswer, WordBook, WordSpec
 use crate::render;
 use crate::render::cover::Paper;
 use crate::render::foxbook::InteriorVersion;
-use crate::render::print::{PrintOptions, Trim};
+use crate::render::print::{Imprint, PrintOptions, Trim};
 use crate::store::{BookRecord, JobState};
 
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/books", post(order).get(list))
-        .route("/books/{serial}", get(show))
+        .route("/books/{serial}", get(show).delete(delete))
         .route("/books/{serial}/pages/{n}", get(page))
         .route("/books/{serial}/answer", get(answer))
         .route("/books/{serial}/book.pdf", get(book_pdf))
@@ -76,6 +77,16 @@ pub(crate) struct BookView {
     title: String,
     /// Printed with the serial on the back of the title page (empty: none).
     lookup_url: String,
+    /// On the title page and the front cover; null: none.
+    #[schema(required = true)]
+    author: Option<String>,
+    /// On the back of the title page; null: none.
+    #[schema(required = true)]
+    copyright: Option<String>,
+    /// ISBN-10 or ISBN-13, normalised (no hyphens): on the back of the title page, and as
+    /// an EAN-13 barcode on the back cover; null: none.
+    #[schema(required = true, pattern = "^([0-9]{9}[0-9X]|97[89][0-9]{10})$")]
+    isbn: Option<String>,
     /// What to know before printing: e.g. that the lookup address names the server's own
     /// machine, so readers of the printed book cannot reach it. Empty when all is well.
     warnings: Vec<String>,
@@ -160,6 +171,9 @@ impl BookView {
             title: b.title,
             warnings: render::print::unreachable_lookup(&b.lookup_url).into_iter().collect(),
             lookup_url: b.lookup_url,
+            author: b.author,
+            copyright: b.copyright,
+            isbn: b.isbn,
             generator_version: b.generator_version,
             interior_version: b.interior_version,
             content_hash: b.content_hash,
@@ -206,6 +220,20 @@ pub(crate) struct BookOrder {
     /// string prints none. Default: the server's `--lookup-url`.
     #[schema(max_length = 200)]
     lookup_url: Option<String>,
+    /// Printed under the title on the title page and the front cover: at most 100 printable
+    /// ASCII characters. Default: none.
+    #[schema(max_length = 100, example = "Ada Fox")]
+    author: Option<String>,
+    /// The copyright line, printed as given at the foot of the title page's back: at most
+    /// 120 printable ASCII characters or © (drawn, as the fonts have no glyph for it).
+    /// Default: none.
+    #[schema(max_length = 120, example = "© 2026 Example Press")]
+    copyright: Option<String>,
+    /// ISBN-10 or ISBN-13 with its check digit, hyphens and spaces allowed (stored without
+    /// them): printed under the copyright line, and as an EAN-13 barcode on the back cover
+    /// (an ISBN-10 as its ISBN-13). Default: none.
+    #[schema(max_length = 40, example = "978-0-306-40615-7")]
+    isbn: Option<String>,
 }
 
 /// Orders a book: a fresh random serial, the book row and its job in one transaction.
@@ -222,6 +250,7 @@ pub(crate) struct BookOrder {
     request_body(content = BookOrder, content_type = "application/json", examples(
         ("fox" = (summary = "A small Find the Fox book", value = json!({"pages": 3, "rows": 8, "cols": 8, "trim": "6x9"}))),
         ("cat" = (summary = "Find the Cat on heart-shaped pages", value = json!({"word": "CAT", "letters": "CATS", "shape": "heart", "pages": 24, "rows": 24, "cols": 24}))),
+        ("imprint" = (summary = "With an author, a copyright line and an ISBN", value = json!({"pages": 24, "trim": "6x9", "author": "Ada Fox", "copyright": "© 2026 Example Press", "isbn": "978-0-306-40615-7"}))),
     )),
     responses(
         (status = 202, description = "Ordered. Follow the book at `Location` (or its job).", body = BookView,
@@ -247,6 +276,7 @@ pub(crate) async fn order(
         order.trim,
         order.title,
         order.lookup_url,
+        Imprint { author: order.author, copyright: order.copyright, isbn: order.isbn },
     )?;
     let key = idempotency_key(&headers)?;
     // 50 random bits make a collision rare; the primary key makes it harmless: try again.
@@ -268,34 +298,14 @@ pub(crate) async fn order(
     Err(ApiError::Internal("could not find a free serial number in 5 tries".into()))
 }
 
-/// Books a listing returns at most.
-const MAX_LIST_LIMIT: i64 = 100;
-
-/// The query of `GET /books`.
-#[derive(Deserialize, Default, utoipa::IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-pub(crate) struct ListQuery {
-    /// How many books (1 to 100).
-    #[param(minimum = 1, maximum = 100, default = 20)]
-    limit: Option<i64>,
-    /// Where to continue: the `next_cursor` of the previous page.
-    #[param(pattern = "^[0-9]{1,19}$")]
-    cursor: Option<String>,
-}
-
 /// A page of the caller's books.
 #[derive(Serialize, utoipa::ToSchema)]
 #[schema(as = BookList)]
 pub(crate) struct BookList {
     /// Newest first.
     books: Vec<BookView>,
-    /// Pass as `cursor` for the next page; null on the last page.
-    #[schema(required = true)]
-    next_cursor: Option<String>,
-    /// The next page's address; null on the last page.
-    #[schema(required = true)]
-    next: Option<String>,
+    #[serde(flatten)]
+    next: Next,
 }
 
 /// The caller's books (an admin's: everyone's), newest first, a page at a time.
@@ -319,33 +329,10 @@ pub(crate) async fn list(
     RawQuery(query): RawQuery,
 ) -> Result<Json<BookList>, ApiError> {
     caller.require_key("listing books")?;
-    let q: ListQuery = serde_urlencoded::from_str(query.as_deref().unwrap_or(""))
-        .map_err(|e| ApiError::invalid("query", format!("query string: {}", echo(&e.to_string()))))?;
-    let limit = q.limit.unwrap_or(20);
-    if !(1..=MAX_LIST_LIMIT).contains(&limit) {
-        return Err(ApiError::invalid("limit", format!("limit must be between 1 and {MAX_LIST_LIMIT}")));
-    }
-    let before =
-        q.cursor
-            .as_deref()
-            .map(|c| {
-                c.parse::<i64>().ok().filter(|n| *n > 0).ok_or_else(|| {
-                    ApiError::invalid("cursor", format!("{} is not a cursor from a previous page", echo(c)))
-                })
-            })
-            .transpose()?;
-    let owner = (!caller.is_admin()).then(|| caller.owner());
-    // One more than asked tells whether another page follows.
-    let mut books = state.store.books(owner.as_deref(), before, limit + 1).await?;
-    let next_cursor = (books.len() as i64 > limit).then(|| {
-        books.truncate(limit as usize);
-        books.last().map(|b| b.position.to_string()).unwrap_or_default()
-    });
-    Ok(Json(BookList {
-        next: next_cursor.as_ref().map(|c| format!("/books?limit={limit}&cursor={c}")),
-        next_cursor,
-        books: books.into_iter().map(|b| BookView::new(b, &caller)).collect(),
-    }))
+    let page = Page::parse(query.as_deref(), &[])?;
+    let books = state.store.books(listed_owner(&caller).as_deref(), page.before, page.fetch()).await?;
+    let (books, next) = page.finish("/books", books, |b| b.position);
+    Ok(Json(BookList { books: books.into_iter().map(|b| BookView::new(b, &caller)).collect(), next }))
 }
 
 /// Reads a serial as people type it: 400 if mistyped or malformed.
@@ -387,6 +374,46 @@ pub(crate) async fn show(
     Path(serial): Path<String>,
 ) -> Result<Json<BookView>, ApiError> {
     Ok(Json(BookView::new(find(&state, &serial, false).await?, &caller)))
+}
+
+#[utoipa::path(
+    delete,
+    path = "/books/{serial}",
+    tag = "books",
+    summary = "Delete a book you ordered.",
+    description = "204; the book, its pages, answer and PDFs are gone (404 from then on). A copy of a print run \
+                   is 409: it is deleted with its run (`DELETE /printruns/{id}`). A book still printing is 409: \
+                   cancel its job first (`DELETE /jobs/{id}`). Only the book's publisher (or an admin) may; to \
+                   others it is 404, as a book they may not see.",
+    params(SerialParam),
+    responses(
+        (status = 204, description = "Deleted."),
+        (status = 400, response = super::openapi::BadSerial),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 409, response = super::openapi::Conflict),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn delete(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(serial): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    let record = find(&state, &serial, false).await?;
+    if !caller.may_see(&record.owner) {
+        return Err(ApiError::not_found(format!("there is no book with serial number {}", record.serial)));
+    }
+    if let Some(run) = &record.printrun {
+        return Err(ApiError::Conflict {
+            detail: format!(
+                "book {} is a copy of print run {run}; a copy is deleted with its run (DELETE /printruns/{run})",
+                record.serial
+            ),
+            retry_after: None,
+        });
+    }
+    let what = format!("book with serial number {}", record.serial);
+    super::resource::delete_ended(&state, &what, &record.job_id, record.state).await
 }
 
 /// 409 unless the book is printed.
@@ -631,13 +658,19 @@ pub(crate) fn print_options(record: &BookRecord) -> PrintOptions {
         trim: serde_json::from_str(&record.trim).unwrap_or_default(),
         title: record.title.clone(),
         lookup_url: record.lookup_url.clone(),
+        imprint: Imprint {
+            author: record.author.clone(),
+            copyright: record.copyright.clone(),
+            isbn: record.isbn.clone(),
+        },
     }
 }
 
 /// An ordered book checked (word, letters, shape and size within the caller's limits; the
 /// word and letters read in upper case) and how it is printed: the title trimmed ("Find
 /// the" and the word unless the order names one), the server's lookup address unless the
-/// order names one, the letters large enough on the trim.
+/// order names one, the imprint trimmed and its ISBN normalised, the letters large enough
+/// on the trim.
 pub(crate) fn checked_book(
     state: &AppState,
     caller: &Caller,
@@ -645,6 +678,7 @@ pub(crate) fn checked_book(
     trim: Trim,
     title: Option<String>,
     lookup_url: Option<String>,
+    imprint: Imprint,
 ) -> Result<(WordSpec, PrintOptions), ApiError> {
     spec.word = spec.word.to_ascii_uppercase();
     spec.letters = spec.letters.map(|l| l.to_ascii_uppercase());
@@ -654,6 +688,7 @@ pub(crate) fn checked_book(
         trim,
         title: title.map_or_else(|| render::print::default_title(&spec.word), |t| t.trim().to_string()),
         lookup_url: lookup_url.unwrap_or_else(|| state.lookup_url.to_string()),
+        imprint: imprint.checked().map_err(|(field, detail)| ApiError::invalid(field, detail))?,
     };
     print.validate().map_err(|(field, detail)| ApiError::invalid(field, detail))?;
     render::foxbook::check_letter_size(spec.size(), print.trim).map_err(|detail| ApiError::invalid("trim", detail))?;
@@ -678,8 +713,9 @@ pub(crate) struct CoverQuery {
     tag = "books",
     summary = "The paperback cover: back, spine and front as one wrap with 0.125 in bleed.",
     description = "The spine's width is the interior's page count times the paper's thickness; it carries text from \
-                   79 pages. The back has the serial, the lookup address and a blank 2 x 1.2 in box at its lower \
-                   right for the barcode. TrimBox and BleedBox are set.",
+                   79 pages. The front has the title and the author; the back the serial, the lookup address and a \
+                   2 x 1.2 in box at its lower right holding the ISBN's EAN-13 barcode (blank without an ISBN). \
+                   TrimBox and BleedBox are set.",
     params(SerialParam, CoverQuery),
     responses(
         (status = 200, description = "PDF.", content_type = "application/pdf"),

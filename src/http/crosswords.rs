@@ -5,14 +5,17 @@
 use std::sync::Arc;
 
 use axum::extract::{Path, RawQuery, State};
-use axum::http::HeaderMap;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
+use serde::Serialize;
 
 use super::caller::Caller;
 use super::error::ApiError;
 use super::extract::Json;
+use super::jobs::JobSummaryView;
+use super::listing::{ListQuery, Next};
 use super::resource::{self, finished_result, Resource};
 use super::respond::{blocking, echo, file_response, pdf_response, short_id, trim_query};
 use super::AppState;
@@ -30,8 +33,8 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/crosswords/patterns", post(patterns))
         .route("/crosswords/patterns/{id}", get(show_patterns))
-        .route("/crosswords/fills", post(fills))
-        .route("/crosswords/fills/{id}", get(show_fill))
+        .route("/crosswords/fills", post(fills).get(list_fills))
+        .route("/crosswords/fills/{id}", get(show_fill).delete(delete_fill))
         .route("/crosswords/fills/{id}/grid.pdf", get(grid_pdf))
         .route("/crosswords/fills/{id}/solution.pdf", get(solution_pdf))
         .route("/crosswords/fills/{id}/puzzle.puz", get(puzzle_puz))
@@ -78,6 +81,62 @@ resource::show_resource!(
     "A fill's state and, once done, the filled grid (or why there is none)."
 );
 
+/// A page of the caller's fills.
+#[derive(Serialize, utoipa::ToSchema)]
+pub(crate) struct CrosswordFillList {
+    /// Newest first.
+    fills: Vec<JobSummaryView>,
+    #[serde(flatten)]
+    next: Next,
+}
+
+#[utoipa::path(
+    get,
+    path = "/crosswords/fills",
+    tag = "crosswords",
+    summary = "The fills you asked for, newest first, a page at a time.",
+    description = "Publishers see their own fills, admins everyone's: each fill's state and links (its PDFs, \
+                   .puz and .ipuz files, its job). Fills are kept, with their exports and the word list they \
+                   read, until their owner deletes them. Follow `next` for the following page.",
+    params(ListQuery),
+    responses(
+        (status = 200, description = "A page of fills.", body = CrosswordFillList),
+        (status = 422, response = super::openapi::Invalid),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn list_fills(
+    State(state): State<AppState>,
+    caller: Caller,
+    RawQuery(query): RawQuery,
+) -> Result<axum::Json<CrosswordFillList>, ApiError> {
+    let (fills, next) = resource::list::<CrosswordFills>(&state, &caller, query.as_deref(), "fills").await?;
+    Ok(axum::Json(CrosswordFillList { fills, next }))
+}
+
+#[utoipa::path(
+    delete,
+    path = "/crosswords/fills/{id}",
+    tag = "crosswords",
+    summary = "Delete a fill you asked for.",
+    description = "204; the fill and its exports are gone (404 from then on). A fill still queued or searching is \
+                   409: cancel its job first (`DELETE /jobs/{id}`).",
+    params(("id" = uuid::Uuid, Path, description = "The fill's id.")),
+    responses(
+        (status = 204, description = "Deleted."),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 409, response = super::openapi::Conflict),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn delete_fill(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    resource::delete::<CrosswordFills>(&state, &caller, &id).await
+}
+
 resource::show_resource!(
     show_word_squares,
     WordSquares,
@@ -93,9 +152,10 @@ resource::show_resource!(
     path = "/crosswords/fills/{id}/grid.pdf",
     tag = "crosswords",
     summary = "The empty numbered grid of a fill's pattern, with its clues (or its entry list).",
-    description = "Titled with the request's `title`; the request's `clues` under Across and Down (on pages of \
-                   their own after the grid's when they do not fit under it), else each entry's length. The PDF's \
-                   fonts hold ASCII: typographic punctuation prints in its ASCII form, accented Latin letters \
+    description = "Titled with the request's `title`, and the byline \"by AUTHOR\" under it when the request has an \
+                   `author`; the request's `clues` under Across and Down (on pages of their own after the grid's \
+                   when they do not fit under it; an entry without a clue shows its length), else each entry's \
+                   length. The PDF's fonts hold ASCII: typographic punctuation prints in its ASCII form, accented Latin letters \
                    without their accents.",
     params(("id" = uuid::Uuid, Path, description = "The fill's id."), super::respond::TrimQuery),
     responses(
@@ -133,6 +193,8 @@ pub(crate) async fn grid_pdf(
     path = "/crosswords/fills/{id}/solution.pdf",
     tag = "crosswords",
     summary = "The filled grid with its across and down words (409 until filled, or if no fill exists).",
+    description = "Titled with the request's `title`, \"Solution\" under it with the byline \"by AUTHOR\" when the \
+                   request has an `author`.",
     params(("id" = uuid::Uuid, Path, description = "The fill's id."), super::respond::TrimQuery),
     responses(
         (status = 200, description = "PDF.", content_type = "application/pdf"),
@@ -154,8 +216,9 @@ pub(crate) async fn solution_pdf(
         .renders
         .run(&caller.owner(), move || {
             let id = short_id(&id);
-            let spec = SheetSpec { title: req.texts().title, id: &id, trim };
-            render::crossword::solution_pdf(&fill, &spec)
+            let texts = req.texts();
+            let spec = SheetSpec { title: texts.title, id: &id, trim };
+            render::crossword::solution_pdf(&fill, &spec, &texts)
         })
         .await?;
     Ok(pdf_response(bytes, "crossword-solution.pdf"))
@@ -439,8 +502,10 @@ pub(crate) async fn patterns(
                    not found within `max_nodes` / `time_limit_ms`, ends `succeeded` with `rows: null` and a \
                    `reason`. `title`, `author`, `copyright`, `notes` and `clues` (keyed `1A`, `2D`; a key that \
                    names no entry of the grid is refused with 422 naming `clues.<key>`) go into the files; the \
-                   result's `clues_missing` lists the entries without a clue. The PDFs are at `grid_pdf` and \
-                   `solution_pdf` of its links, the Across Lite and ipuz files at `puz` and `ipuz`.",
+                   result's `clues_missing` lists the entries without a clue. To clue a fill, send its `rows` back as \
+                   the `pattern` with the texts: every square is a locked letter, so it is filled at once with the \
+                   same words. The PDFs are at `grid_pdf` and `solution_pdf` of its links, the Across Lite and ipuz \
+                   files at `puz` and `ipuz`.",
     params(super::openapi::IdempotencyKey),
     request_body(content = FillRequest, content_type = "application/json",
         example = json!({"pattern": "3EF9C51EBFAFAAF8FE37577BFB9D5CEFEF75763F8FAAFAFEBC51CFBEg", "seed": 1})),

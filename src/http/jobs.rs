@@ -1,7 +1,9 @@
 //! `/jobs/{id}`: the state, progress, attempts and result of any queued job, and
 //! cancellation.
 
-use axum::extract::{Path, State};
+use std::collections::BTreeMap;
+
+use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -11,13 +13,16 @@ use serde_json::value::RawValue;
 
 use super::caller::Caller;
 use super::error::ApiError;
-use super::resource::Progress;
+use super::listing::{listed_owner, ListQuery, Next, Page};
+use super::resource::{route_of, Progress};
 use super::respond::{echo, timestamp};
 use super::AppState;
-use crate::store::{Attempt, Job, JobState};
+use crate::jobs::kinds::Books;
+use crate::jobs::JobKind;
+use crate::store::{Attempt, Job, JobFilter, JobState, JobSummary};
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/jobs/{id}", get(show).delete(cancel))
+    Router::new().route("/jobs", get(list)).route("/jobs/{id}", get(show).delete(cancel))
 }
 
 /// A job as clients see it.
@@ -178,4 +183,125 @@ pub(crate) async fn cancel(
     let attempts = state.store.attempts(&id).await?;
     let status = if after.state.is_terminal() { StatusCode::OK } else { StatusCode::ACCEPTED };
     Ok((status, Json(job_view(after, attempts)?)).into_response())
+}
+
+/// A job as listings show it (its request and result are at its own address).
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = JobSummary)]
+pub struct JobSummaryView {
+    #[schema(format = Uuid)]
+    pub id: String,
+    /// The job's kind (`books`, `oneup.books`, `crosswords.fills`…).
+    #[schema(example = "crosswords.fills")]
+    pub kind: String,
+    pub state: JobState,
+    pub progress: Progress,
+    /// Why the job failed.
+    #[schema(required = true)]
+    pub error: Option<String>,
+    #[schema(format = DateTime)]
+    pub created_at: String,
+    #[schema(required = true, format = DateTime)]
+    pub finished_at: Option<String>,
+    /// `self`, and where to go from it: in `GET /jobs`, `resource` (what the job makes:
+    /// `/crosswords/fills/{id}`, `/books/{serial}`, …); in a resource's listing, `job` and
+    /// the resource's downloads.
+    #[schema(value_type = BTreeMap<String, String>)]
+    pub links: BTreeMap<&'static str, String>,
+}
+
+impl JobSummaryView {
+    pub fn new(job: JobSummary, links: BTreeMap<&'static str, String>) -> JobSummaryView {
+        JobSummaryView {
+            progress: Progress { done: job.progress_done, total: job.progress_total },
+            created_at: timestamp(job.created_at),
+            finished_at: job.finished_at.map(timestamp),
+            id: job.id,
+            kind: job.kind,
+            state: job.state,
+            error: job.error,
+            links,
+        }
+    }
+}
+
+/// The filters of `GET /jobs` (read with the paging parameters by [`Page::parse`]).
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)]
+pub(crate) struct JobListFilter {
+    /// Only jobs of this kind, named as jobs show it (`books`, `crosswords.fills`,
+    /// `oneup.books`, …); an unknown kind is 422, naming the kinds there are.
+    #[param(example = "crosswords.fills")]
+    kind: Option<String>,
+    /// Only jobs in this state.
+    #[param(inline)]
+    state: Option<JobState>,
+}
+
+/// A page of the caller's jobs.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = JobList)]
+pub(crate) struct JobList {
+    /// Newest first.
+    jobs: Vec<JobSummaryView>,
+    #[serde(flatten)]
+    next: Next,
+}
+
+/// The caller's jobs of every kind (an admin's: everyone's), newest first.
+#[utoipa::path(
+    get,
+    path = "/jobs",
+    tag = "jobs",
+    summary = "Your jobs of every kind, newest first, a page at a time.",
+    description = "Publishers see their own jobs, admins everyone's; `kind` and `state` narrow the list. Each \
+                   links to what it makes (`links.resource`). Follow `next` for the following page.",
+    params(ListQuery, JobListFilter),
+    responses(
+        (status = 200, description = "A page of jobs.", body = JobList),
+        (status = 422, response = super::openapi::Invalid),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn list(
+    State(state): State<AppState>,
+    caller: Caller,
+    RawQuery(query): RawQuery,
+) -> Result<Json<JobList>, ApiError> {
+    caller.require_key("listing jobs")?;
+    let page = Page::parse(query.as_deref(), &["kind", "state"])?;
+    let kinds = crate::jobs::kinds::registry().names();
+    let kind = page
+        .filter("kind")
+        .map(|kind| {
+            kinds.iter().find(|k| **k == kind).map(|k| k.to_string()).ok_or_else(|| {
+                ApiError::invalid("kind", format!("kind must be one of {} (got {})", kinds.join(", "), echo(kind)))
+            })
+        })
+        .transpose()?;
+    let job_state = page
+        .filter("state")
+        .map(|s| {
+            JobState::parse(s).ok_or_else(|| {
+                let states: Vec<_> = JobState::ALL.iter().map(|s| s.as_str()).collect();
+                ApiError::invalid("state", format!("state must be one of {} (got {})", states.join(", "), echo(s)))
+            })
+        })
+        .transpose()?;
+    let filter = JobFilter { owner: listed_owner(&caller), kind, state: job_state };
+    let jobs = state.store.jobs_page(&filter, page.before, page.fetch()).await?;
+    let (jobs, next) = page.finish("/jobs", jobs, |j| j.position);
+    let jobs = jobs
+        .into_iter()
+        .map(|job| {
+            let resource = match &job.serial {
+                Some(serial) if job.kind == Books::NAME => format!("/books/{serial}"),
+                _ => format!("{}/{}", route_of(&job.kind), job.id),
+            };
+            let links = BTreeMap::from([("self", location(&job.id)), ("resource", resource)]);
+            JobSummaryView::new(job, links)
+        })
+        .collect();
+    Ok(Json(JobList { jobs, next }))
 }

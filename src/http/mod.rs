@@ -14,6 +14,7 @@ mod health;
 pub use health::metrics_only;
 mod jobs;
 pub mod listen;
+mod listing;
 pub mod middleware;
 mod oneup;
 pub mod openapi;

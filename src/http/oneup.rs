@@ -3,16 +3,18 @@
 //! are read at their own URLs; and hints (`POST /oneup/hints`), answered at once.
 
 use axum::extract::{Path, RawQuery, Request, State};
-use axum::http::HeaderMap;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use axum::routing::{get, post};
-use axum::Router;
-use serde::Deserialize;
+use axum::{Json, Router};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::caller::Caller;
 use super::error::ApiError;
 use super::extract::{self, media_type, read_body};
+use super::jobs::JobSummaryView;
+use super::listing::{ListQuery, Next};
 use super::resource::{self, finished_result, Resource};
 use super::respond::{blocking, echo, idempotency_key, pdf_response, short_id, trim_query};
 use super::AppState;
@@ -24,7 +26,7 @@ use crate::puzzles::oneup::{
 };
 use crate::render;
 use crate::render::oneup_book::{oneup_book_pdf, Entry};
-use crate::render::print::{PrintOptions, SheetSpec, Trim};
+use crate::render::print::{Imprint, PrintOptions, SheetSpec, Trim};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -35,8 +37,8 @@ pub fn router() -> Router<AppState> {
         .route("/oneup/puzzles/{id}", get(show_puzzle))
         .route("/oneup/puzzles/{id}/puzzle.pdf", get(puzzle_pdf))
         .route("/oneup/puzzles/{id}/solution.pdf", get(solution_pdf))
-        .route("/oneup/books", post(create_book))
-        .route("/oneup/books/{id}", get(show_book))
+        .route("/oneup/books", post(create_book).get(list_books))
+        .route("/oneup/books/{id}", get(show_book).delete(delete_book))
         .route("/oneup/books/{id}/book.pdf", get(book_pdf))
 }
 
@@ -84,6 +86,61 @@ resource::show_resource!(
     "oneup",
     "A book's state and progress (in puzzles) and, once done, its puzzles in print order with solutions and levels."
 );
+
+/// A page of the caller's One Up books.
+#[derive(Serialize, utoipa::ToSchema)]
+pub(crate) struct OneUpBookList {
+    /// Newest first.
+    books: Vec<JobSummaryView>,
+    #[serde(flatten)]
+    next: Next,
+}
+
+#[utoipa::path(
+    get,
+    path = "/oneup/books",
+    tag = "oneup",
+    summary = "The One Up books you generated, newest first, a page at a time.",
+    description = "Publishers see their own books, admins everyone's: each book's state and links (its PDF, its \
+                   job). Books are kept until their owner deletes them. Follow `next` for the following page.",
+    params(ListQuery),
+    responses(
+        (status = 200, description = "A page of books.", body = OneUpBookList),
+        (status = 422, response = super::openapi::Invalid),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn list_books(
+    State(state): State<AppState>,
+    caller: Caller,
+    RawQuery(query): RawQuery,
+) -> Result<Json<OneUpBookList>, ApiError> {
+    let (books, next) = resource::list::<OneUpBooks>(&state, &caller, query.as_deref(), "One Up books").await?;
+    Ok(Json(OneUpBookList { books, next }))
+}
+
+#[utoipa::path(
+    delete,
+    path = "/oneup/books/{id}",
+    tag = "oneup",
+    summary = "Delete a One Up book you generated.",
+    description = "204; the book and its PDF are gone (404 from then on). A book still queued or being generated \
+                   is 409: cancel its job first (`DELETE /jobs/{id}`).",
+    params(("id" = uuid::Uuid, Path, description = "The book's id.")),
+    responses(
+        (status = 204, description = "Deleted."),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 409, response = super::openapi::Conflict),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn delete_book(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    resource::delete::<OneUpBooks>(&state, &caller, &id).await
+}
 
 /// A generated puzzle and its solution, once its job has succeeded.
 async fn generated(state: &AppState, caller: &Caller, id: &str) -> Result<(Puzzle, Vec<String>), ApiError> {
@@ -426,6 +483,16 @@ pub(crate) struct BookRequest {
     /// On the title page and every footer: 1 to 60 printable ASCII characters.
     #[schema(default = "One Up", min_length = 1, max_length = 60)]
     title: Option<String>,
+    /// Under the title on the title page (as a fox book's `author`). Default: none.
+    #[schema(max_length = 100)]
+    author: Option<String>,
+    /// At the foot of the title page (as a fox book's `copyright`). Default: none.
+    #[schema(max_length = 120)]
+    copyright: Option<String>,
+    /// ISBN-10 or ISBN-13, at the foot of the title page (as a fox book's `isbn`; stored
+    /// normalised). Default: none.
+    #[schema(max_length = 40)]
+    isbn: Option<String>,
 }
 
 #[utoipa::path(
@@ -470,6 +537,9 @@ pub(crate) async fn create_book(
         trim: req.trim,
         title: req.title.map_or_else(|| "One Up".to_string(), |t| t.trim().to_string()),
         lookup_url: String::new(),
+        imprint: Imprint { author: req.author, copyright: req.copyright, isbn: req.isbn }
+            .checked()
+            .map_err(|(field, detail)| ApiError::invalid(field, detail))?,
     };
     print.validate().map_err(|(field, detail)| ApiError::invalid(field, detail))?;
     let seed = job_seed(req.seed, &headers)?;
@@ -480,6 +550,9 @@ pub(crate) async fn create_book(
         seed,
         trim: print.trim,
         title: print.title,
+        author: print.imprint.author,
+        copyright: print.imprint.copyright,
+        isbn: print.imprint.isbn,
     };
     resource::enqueue::<OneUpBooks>(&state, &caller, &headers, &params).await
 }
@@ -494,6 +567,9 @@ impl Default for BookRequest {
             seed: None,
             trim: Trim::default(),
             title: None,
+            author: None,
+            copyright: None,
+            isbn: None,
         }
     }
 }
@@ -549,7 +625,8 @@ pub(crate) async fn book_pdf(
         let id = id.clone();
         let render = move |()| {
             let entries: Vec<Entry> = book.puzzles.iter().map(Entry::from).collect();
-            let opts = PrintOptions { trim: params.trim, title: params.title, lookup_url: String::new() };
+            let imprint = Imprint { author: params.author, copyright: params.copyright, isbn: params.isbn };
+            let opts = PrintOptions { trim: params.trim, title: params.title, lookup_url: String::new(), imprint };
             Ok(oneup_book_pdf(&entries, &opts, &id))
         };
         state.renders.pdf(&caller.owner(), Some(&key), async { Ok(()) }, render).await?

@@ -40,13 +40,15 @@ use super::{books, crosswords, foxhole, graycodes, health, jobs, oneup, printrun
     paths(
         page_find_the_fox, page_order, page_book_viewer, page_foxhole, page_oneup, page_crosswords, static_file,
         health::healthz, health::readyz, health::metrics, health::openapi_yaml,
-        jobs::show, jobs::cancel,
-        books::order, books::list, books::show, books::page, books::answer, books::book_pdf, books::answer_pdf,
-        printruns::order, printruns::show, printruns::manifest_csv, printruns::manifest_json, printruns::archive,
+        jobs::list, jobs::show, jobs::cancel,
+        books::order, books::list, books::show, books::delete, books::page, books::answer, books::book_pdf, books::answer_pdf,
+        printruns::order, printruns::list, printruns::show, printruns::delete, printruns::manifest_csv, printruns::manifest_json, printruns::archive,
         books::cover_pdf,
         oneup::create_solve, oneup::show_solve, oneup::create_puzzle, oneup::show_puzzle, oneup::create_hint,
-        oneup::puzzle_pdf, oneup::solution_pdf, oneup::create_book, oneup::show_book, oneup::book_pdf,
-        crosswords::patterns, crosswords::show_patterns, crosswords::fills, crosswords::show_fill,
+        oneup::puzzle_pdf, oneup::solution_pdf, oneup::create_book, oneup::list_books, oneup::show_book,
+        oneup::delete_book, oneup::book_pdf,
+        crosswords::patterns, crosswords::show_patterns, crosswords::fills, crosswords::list_fills, crosswords::show_fill,
+        crosswords::delete_fill,
         crosswords::grid_pdf, crosswords::solution_pdf, crosswords::puzzle_puz, crosswords::puzzle_ipuz, crosswords::word_squares, crosswords::show_word_squares,
         wordlists::upload, wordlists::list, wordlists::show, wordlists::remove,
         foxhole::strategy, foxhole::show_strategy, foxhole::check,
@@ -126,6 +128,7 @@ fn required(mut header: Header) -> Header {
 fn caller_responses(path: &str, op: &mut Operation) {
     let knows_caller = [
         "/books",
+        "/printruns",
         "/jobs",
         "/oneup",
         "/crosswords",

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::caller::Caller;
 use super::error::ApiError;
 use super::extract::Json as JsonBody;
+use super::listing::{listed_owner, ListQuery, Next, Page};
 use super::respond::{accepted, blocking, echo, idempotency_key, timestamp};
 use super::AppState;
 use crate::jobs::printruns::{PrintRunOrder, MAX_COPIES};
@@ -27,8 +28,8 @@ use crate::store::{JobState, PrintRunCopy, PrintRunRecord};
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/printruns", post(order))
-        .route("/printruns/{id}", get(show))
+        .route("/printruns", post(order).get(list))
+        .route("/printruns/{id}", get(show).delete(delete))
         .route("/printruns/{id}/manifest.csv", get(manifest_csv))
         .route("/printruns/{id}/manifest.json", get(manifest_json))
         .route("/printruns/{id}/archive.zip", get(archive))
@@ -68,6 +69,13 @@ pub(crate) struct PrintRunView {
     /// What to know before printing (as a book's `warnings`). Empty when all is well.
     warnings: Vec<String>,
     paper: Paper,
+    /// Every copy's author, copyright line and ISBN (normalised); null: none.
+    #[schema(required = true)]
+    author: Option<String>,
+    #[schema(required = true)]
+    copyright: Option<String>,
+    #[schema(required = true)]
+    isbn: Option<String>,
     #[schema(format = DateTime)]
     created_at: String,
     /// The copies queued so far, in copy order (a page of up to 1,000; follow `next`).
@@ -100,6 +108,18 @@ struct RunLinks {
     manifest_csv: String,
     manifest_json: String,
     archive: String,
+}
+
+impl RunLinks {
+    fn new(id: &str) -> RunLinks {
+        let base = format!("/printruns/{id}");
+        RunLinks {
+            manifest_csv: format!("{base}/manifest.csv"),
+            manifest_json: format!("{base}/manifest.json"),
+            archive: format!("{base}/archive.zip"),
+            this: base,
+        }
+    }
 }
 
 /// The state of a run, from its copies' jobs.
@@ -143,18 +163,131 @@ fn view(run: PrintRunRecord, copies: Vec<PrintRunCopy>) -> Result<PrintRunView, 
         title: print.title,
         warnings: crate::render::print::unreachable_lookup(&print.lookup_url).into_iter().collect(),
         lookup_url: print.lookup_url,
+        author: print.imprint.author,
+        copyright: print.imprint.copyright,
+        isbn: print.imprint.isbn,
         paper: order.paper,
         created_at: timestamp(run.created_at),
         books: copies.into_iter().map(|c| CopyView { copy: c.copy, serial: c.serial, state: c.state }).collect(),
         next: next_cursor.as_ref().map(|c| format!("{base}?cursor={c}")),
         next_cursor,
-        links: RunLinks {
-            manifest_csv: format!("{base}/manifest.csv"),
-            manifest_json: format!("{base}/manifest.json"),
-            archive: format!("{base}/archive.zip"),
-            this: base,
-        },
+        links: RunLinks::new(&run.id),
         id: run.id,
+    })
+}
+
+/// A print run as listings show it: without its copies (they are at its own address).
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = PrintRunSummary)]
+pub(crate) struct PrintRunSummary {
+    id: String,
+    /// As in a print run's own view.
+    state: JobState,
+    copies: i64,
+    /// Copies printed.
+    done: i64,
+    /// Copies whose printing failed.
+    failed: i64,
+    #[schema(pattern = "^[A-Z]{2,8}$", example = "FOX")]
+    word: String,
+    title: String,
+    trim: Trim,
+    paper: Paper,
+    #[schema(format = DateTime)]
+    created_at: String,
+    links: RunLinks,
+}
+
+impl PrintRunSummary {
+    fn new(run: PrintRunRecord) -> Result<PrintRunSummary, ApiError> {
+        let order = order_of(&run)?;
+        let print = order.print();
+        Ok(PrintRunSummary {
+            state: run_state(&run),
+            copies: run.copies,
+            done: run.done,
+            failed: run.failed,
+            word: order.book().word,
+            title: print.title,
+            trim: print.trim,
+            paper: order.paper,
+            created_at: timestamp(run.created_at),
+            links: RunLinks::new(&run.id),
+            id: run.id,
+        })
+    }
+}
+
+/// A page of the caller's print runs.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = PrintRunList)]
+pub(crate) struct PrintRunList {
+    /// Newest first.
+    printruns: Vec<PrintRunSummary>,
+    #[serde(flatten)]
+    next: Next,
+}
+
+#[utoipa::path(
+    get,
+    path = "/printruns",
+    tag = "books",
+    summary = "The print runs you ordered, newest first, a page at a time.",
+    description = "Publishers see their own runs, admins everyone's: each run's state, counts and links. Runs are \
+                   kept until their owner deletes them. Follow `next` for the following page.",
+    params(ListQuery),
+    responses(
+        (status = 200, description = "A page of print runs.", body = PrintRunList),
+        (status = 422, response = super::openapi::Invalid),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn list(
+    State(state): State<AppState>,
+    caller: Caller,
+    RawQuery(query): RawQuery,
+) -> Result<Json<PrintRunList>, ApiError> {
+    caller.require_key("listing print runs")?;
+    let page = Page::parse(query.as_deref(), &[])?;
+    let runs = state.store.printruns_page(listed_owner(&caller).as_deref(), page.before, page.fetch()).await?;
+    let (runs, next) = page.finish("/printruns", runs, |r| r.position);
+    let printruns = runs.into_iter().map(PrintRunSummary::new).collect::<Result<_, _>>()?;
+    Ok(Json(PrintRunList { printruns, next }))
+}
+
+#[utoipa::path(
+    delete,
+    path = "/printruns/{id}",
+    tag = "books",
+    summary = "Delete a print run you ordered, with every copy.",
+    description = "204; the run, its manifest and archive, and every copy (its book, pages, answer and PDFs) are \
+                   gone (404 from then on). A run still printing (copies queued or running, or still to be \
+                   queued) is 409: delete it once every copy has ended.",
+    params(("id" = String, Path, description = "The run's id.")),
+    responses(
+        (status = 204, description = "Deleted."),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 409, response = super::openapi::Conflict),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn delete(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    let run = find(&state, &caller, &id).await?;
+    if state.store.delete_printrun(&run.id).await? {
+        return Ok(StatusCode::NO_CONTENT);
+    }
+    // Not deleted: it is printing, or a concurrent request deleted it.
+    let run = find(&state, &caller, &id).await?;
+    Err(ApiError::Conflict {
+        detail: format!(
+            "print run {} is printing ({} of {} copies printed); delete it once every copy has ended",
+            run.id, run.done, run.copies
+        ),
+        retry_after: None,
     })
 }
 
@@ -210,6 +343,7 @@ pub(crate) async fn order(
         order.trim,
         order.title.take(),
         order.lookup_url.take(),
+        order.imprint(),
     )?;
     if let Some(serials) = order.serials.take() {
         order.serials = Some(registered_serials(&state, order.copies, serials).await?);
@@ -359,8 +493,11 @@ async fn manifest(state: &AppState, run: &PrintRunRecord) -> Result<Vec<Manifest
     path = "/printruns/{id}/manifest.csv",
     tag = "books",
     summary = "The run's master answer key: a line per copy with where its fox is and its interior's hash.",
-    description = "A header line, then `serial,pages,trim,page,row,col,direction,interior_sha256` per copy, in \
-                   copy order. 409 with `Retry-After` until every copy is printed.",
+    description = "A header line, then \
+                   `serial,puzzle_pages,interior_pages,trim,word,page,row,col,direction,interior_sha256` per copy, \
+                   in copy order: `puzzle_pages` counts the pages of puzzles, `interior_pages` the interior PDF's \
+                   pages (what a printer counts: the title page and its back, the puzzles, notes pages to an even \
+                   count of at least 24). 409 with `Retry-After` until every copy is printed.",
     params(("id" = String, Path, description = "The run's id.")),
     responses(
         (status = 200, description = "CSV.", content_type = "text/csv"),

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use axum::extract::{Path, State};
-use axum::http::HeaderMap;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use axum::Json;
 use serde::Serialize;
@@ -18,10 +18,12 @@ use utoipa::{PartialSchema, ToSchema};
 
 use super::caller::Caller;
 use super::error::ApiError;
+use super::jobs::JobSummaryView;
+use super::listing::{listed_owner, Next, Page};
 use super::respond::{accepted, echo, idempotency_key, timestamp};
 use super::AppState;
 use crate::jobs::JobKind;
-use crate::store::{Job, JobState, OnInsert};
+use crate::store::{Job, JobFilter, JobState, OnInsert};
 
 /// A job kind served as a resource of its own.
 pub trait Resource: JobKind {
@@ -36,7 +38,12 @@ pub trait Resource: JobKind {
 
 /// The route of kind `K`'s resources.
 pub fn route<K: JobKind>() -> String {
-    format!("/{}", K::NAME.replace('.', "/"))
+    route_of(K::NAME)
+}
+
+/// The route of the resources of the kind named `kind`.
+pub fn route_of(kind: &str) -> String {
+    format!("/{}", kind.replace('.', "/"))
 }
 
 pub fn location<K: JobKind>(id: &str) -> String {
@@ -136,6 +143,63 @@ pub async fn show<K: Resource>(
     Path(id): Path<String>,
 ) -> Result<Json<ResourceView>, ApiError> {
     Ok(Json(view::<K>(find::<K>(&state, &caller, &id).await?)?))
+}
+
+/// `GET {route}`: a page of the caller's resources of kind `K` (an admin's: everyone's),
+/// newest first; `what` names them in the message to a caller without a key.
+pub async fn list<K: Resource>(
+    state: &AppState,
+    caller: &Caller,
+    query: Option<&str>,
+    what: &str,
+) -> Result<(Vec<JobSummaryView>, Next), ApiError> {
+    caller.require_key(&format!("listing {what}"))?;
+    let page = Page::parse(query, &[])?;
+    let filter = JobFilter { owner: listed_owner(caller), kind: Some(K::NAME.into()), state: None };
+    let jobs = state.store.jobs_page(&filter, page.before, page.fetch()).await?;
+    let (jobs, next) = page.finish(&route::<K>(), jobs, |j| j.position);
+    let views = jobs
+        .into_iter()
+        .map(|job| {
+            let base = location::<K>(&job.id);
+            let mut links: BTreeMap<&'static str, String> = K::links(&base).into_iter().collect();
+            links.insert("job", super::jobs::location(&job.id));
+            links.insert("self", base);
+            JobSummaryView::new(job, links)
+        })
+        .collect();
+    Ok((views, next))
+}
+
+/// `DELETE {route}/{id}`: deletes the caller's resource of kind `K` once its job has ended.
+pub async fn delete<K: Resource>(state: &AppState, caller: &Caller, id: &str) -> Result<StatusCode, ApiError> {
+    let job = find::<K>(state, caller, id).await?;
+    delete_ended(state, &format!("{} {}", K::WHAT, job.id), &job.id, job.state).await
+}
+
+/// Deletes `what`, a product made by job `job_id` now in `job_state`: 204, or 409 while the
+/// job is queued or running (it is cancelled first, with `DELETE /jobs/{id}`).
+pub async fn delete_ended(
+    state: &AppState,
+    what: &str,
+    job_id: &str,
+    job_state: JobState,
+) -> Result<StatusCode, ApiError> {
+    if !job_state.is_terminal() {
+        return Err(ApiError::Conflict {
+            detail: format!(
+                "{what} is {}; cancel it first (DELETE {}), then delete it",
+                job_state.as_str(),
+                super::jobs::location(job_id)
+            ),
+            retry_after: None,
+        });
+    }
+    match state.store.delete_ended_job(job_id).await? {
+        true => Ok(StatusCode::NO_CONTENT),
+        // Deleted by a concurrent request.
+        false => Err(ApiError::not_found(format!("there is no {what}"))),
+    }
 }
 
 /// The result of a job that has succeeded, parsed as `T`; 409 (with `Retry-After` while

@@ -146,6 +146,13 @@ impl Registry {
         names
     }
 
+    /// Every kind's name, sorted.
+    pub fn names(&self) -> Vec<&'static str> {
+        let mut names: Vec<_> = self.0.keys().copied().collect();
+        names.sort_unstable();
+        names
+    }
+
     /// Runs a stored job of `kind` on the current (blocking) thread.
     pub fn run(
         &self,

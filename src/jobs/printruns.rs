@@ -17,7 +17,7 @@ use super::{Queue, SubmitError, Submitter};
 use crate::puzzles::foxbook::Serial;
 use crate::puzzles::wordbook::{Shape, WordSpec};
 use crate::render::cover::Paper;
-use crate::render::print::{PrintOptions, Trim};
+use crate::render::print::{Imprint, PrintOptions, Trim};
 use crate::store::{NewPrintRun, PrintRunRecord};
 
 /// Copies of one run queued or running at once, at most: and at most half the caller's
@@ -78,6 +78,19 @@ pub struct PrintRunOrder {
     /// The paper the interiors are printed on; it sets the covers' spine width.
     #[serde(default)]
     pub paper: Paper,
+    /// On every copy's title page and front cover (as a book order's `author`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(max_length = 100)]
+    pub author: Option<String>,
+    /// On the back of every copy's title page (as a book order's `copyright`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(max_length = 120)]
+    pub copyright: Option<String>,
+    /// On the back of every copy's title page and as the barcode on its back cover (as a
+    /// book order's `isbn`; stored normalised).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(max_length = 40)]
+    pub isbn: Option<String>,
     /// The copies' serials, in copy order: to register copies printed offline by
     /// `puzzlepress printrun` (send the `printrun.json` it writes), so that their readers can
     /// look their answers up. The server makes the same books from them (with the same
@@ -106,7 +119,13 @@ impl PrintRunOrder {
             trim: self.trim,
             title: self.title.clone().unwrap_or_else(|| crate::render::print::default_title(&self.book().word)),
             lookup_url: self.lookup_url.clone().unwrap_or_default(),
+            imprint: self.imprint(),
         }
+    }
+
+    /// The author, copyright line and ISBN as ordered (checked and normalised once stored).
+    pub fn imprint(&self) -> Imprint {
+        Imprint { author: self.author.clone(), copyright: self.copyright.clone(), isbn: self.isbn.clone() }
     }
 
     /// The order with the book and its printing as resolved and checked: what is stored.
@@ -120,6 +139,9 @@ impl PrintRunOrder {
             cols: Some(spec.cols),
             title: Some(print.title),
             lookup_url: Some(print.lookup_url),
+            author: print.imprint.author,
+            copyright: print.imprint.copyright,
+            isbn: print.imprint.isbn,
             ..self
         }
     }

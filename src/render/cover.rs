@@ -1,9 +1,11 @@
 //! A paperback's cover as one full wrap — back, spine, front, left to right — with bleed on
-//! every side, for the interior [`super::foxbook::book_pdf`] prints.
+//! every side, for the interior [`super::foxbook::book_pdf`] prints: the title (and author)
+//! on the front, the title on the spine, the serial, lookup address and ISBN barcode on the back.
 
 use serde::{Deserialize, Serialize};
 
 use super::foxbook::{fit_size, interior_pages, letter_list, pages_phrase, printed_serial, wrap_words};
+use super::isbn::draw_barcode;
 use super::pdf::{Document, Font, Paint, Rgb, Style};
 use super::print::{Area, PrintOptions, INCH};
 use crate::puzzles::foxbook::BookSpec;
@@ -40,7 +42,7 @@ impl Paper {
 pub const BLEED: f32 = 0.125 * INCH;
 /// Text on the spine from this many pages (thinner spines are too narrow to print on).
 pub const SPINE_TEXT_PAGES: usize = 79;
-/// The box kept free for the barcode on the back, in points.
+/// The box on the back for the ISBN's barcode (kept blank for a book without one), in points.
 pub const BARCODE: (f32, f32) = (2.0 * INCH, 1.2 * INCH);
 /// Text keeps this far inside the trim and the folds.
 const SAFE: f32 = 0.375 * INCH;
@@ -96,12 +98,19 @@ pub fn cover_pdf(plan: &Plan, serial: &str, opts: &PrintOptions, paper: Paper) -
     let panel_y = inner.top() - inner.h * 0.15 - panel_h;
     c.rect(inner.x, panel_y, inner.w, panel_h, Paint::Fill(Rgb(1.0, 0.97, 0.9)));
     let size = fit_size(Font::SansBold, &opts.title, 40.0, inner.w - 24.0);
-    c.text_centered(
-        Style::new(Font::SansBold, size).color(INK),
-        inner.center_x(),
-        panel_y + panel_h / 2.0 - size * 0.35,
-        &opts.title,
-    );
+    let title = Style::new(Font::SansBold, size).color(INK);
+    let mid = panel_y + panel_h / 2.0;
+    match &opts.imprint.author {
+        None => c.text_centered(title, inner.center_x(), mid - size * 0.35, &opts.title),
+        // The title and the author under it, centred together in the panel.
+        Some(author) => {
+            let by = Style::new(Font::Sans, fit_size(Font::Sans, author, 20.0, inner.w - 24.0)).color(INK);
+            let cap = |s: Style| s.font.cap_height() * s.size / 1000.0;
+            let block = cap(title) + 0.6 * size + cap(by);
+            c.text_centered(title, inner.center_x(), mid + block / 2.0 - cap(title), &opts.title);
+            c.text_centered(by, inner.center_x(), mid - block / 2.0, author);
+        }
+    }
     let tagline = format!("One {word} in {} pages of letters", spec.pages);
     let style = Style::new(Font::Sans, fit_size(Font::Sans, &tagline, 14.0, inner.w)).color(INK);
     c.text_centered(style, inner.center_x(), panel_y - 32.0, &tagline);
@@ -119,7 +128,8 @@ pub fn cover_pdf(plan: &Plan, serial: &str, opts: &PrintOptions, paper: Paper) -
         c.text_downwards(style, x, y, &text);
     }
 
-    // Back: a short text, the serial, the lookup address, and the barcode box kept blank.
+    // Back: a short text, the serial, the lookup address, and the barcode box: the ISBN's
+    // barcode, or blank.
     let b = g.back;
     let inner = Area { x: b.x + SAFE, y: b.y + SAFE, w: b.w - 2.0 * SAFE, h: b.h - 2.0 * SAFE };
     let body = Style::new(Font::Sans, 11.0).color(INK);
@@ -148,6 +158,9 @@ pub fn cover_pdf(plan: &Plan, serial: &str, opts: &PrintOptions, paper: Paper) -
         }
     }
     let bc = g.barcode;
-    c.rect(bc.x, bc.y, bc.w, bc.h, Paint::Fill(Rgb(1.0, 1.0, 1.0)));
+    match opts.imprint.isbn() {
+        Some(isbn) => draw_barcode(c, &isbn, bc),
+        None => c.rect(bc.x, bc.y, bc.w, bc.h, Paint::Fill(Rgb(1.0, 1.0, 1.0))),
+    }
     doc.finish()
 }

@@ -32,15 +32,19 @@ const NUMBER_FONT: Font = Font::Mono;
 const LETTER_FONT: Font = Font::Mono;
 
 /// The empty grid with its numbers and, when `texts` has clues, the clues under "Across"
-/// and "Down" (an entry without one shows its number only); otherwise every entry listed
-/// as "1 Across (5 letters)". The heading is `spec`'s title.
+/// and "Down"; otherwise every entry listed as "1 Across (5 letters)". The heading is
+/// `spec`'s title and, when `texts` has an author, the byline "by AUTHOR".
 pub fn grid_pdf(grid: &Grid, spec: &SheetSpec, texts: &Texts) -> Vec<u8> {
     let (h, w) = (grid.height(), grid.width());
     let slots = grid.slots();
     let clues = texts.has_clues();
-    let entry = |s: &Slot| match clues {
-        true => (s.number.to_string(), printable(texts.clue(s.dir, s.number))),
-        false => (format!("{} {} ({} letters)", s.number, direction(s.dir), s.len), String::new()),
+    // A partly clued puzzle is a constructor's proof: an entry without a clue keeps its
+    // line, as "(5 letters)", so the gap shows where it is and the grid's every number
+    // has its line; a bare number (or leaving the entry out) hides what is missing.
+    let entry = |s: &Slot| match (clues, texts.clue(s.dir, s.number).trim()) {
+        (true, "") => (s.number.to_string(), format!("({} letters)", s.len)),
+        (true, clue) => (s.number.to_string(), printable(clue)),
+        (false, _) => (format!("{} {} ({} letters)", s.number, direction(s.dir), s.len), String::new()),
     };
     let sheet = Sheet {
         h,
@@ -52,14 +56,16 @@ pub fn grid_pdf(grid: &Grid, spec: &SheetSpec, texts: &Texts) -> Vec<u8> {
         entries: slots.iter().map(entry).collect(),
         down_from: slots.iter().position(|s| s.dir == Direction::Down).unwrap_or(slots.len()),
         clues,
+        author: printable(texts.author.trim()),
     };
     sheet.pdf(spec, None)
 }
 
-/// The filled grid, numbers kept, and every entry listed with its word ("1 Across HEART").
-/// Rows use `#` for black squares; a malformed fill is drawn as far as it goes (short
-/// rows end in white squares, entries outside the grid are listed but not numbered).
-pub fn solution_pdf(fill: &Fill, spec: &SheetSpec) -> Vec<u8> {
+/// The filled grid, numbers kept, and every entry listed with its word ("1 Across HEART"),
+/// under the title and "Solution", with `texts`' author's byline when it has one. Rows
+/// use `#` for black squares; a malformed fill is drawn as far as it goes (short rows end
+/// in white squares, entries outside the grid are listed but not numbered).
+pub fn solution_pdf(fill: &Fill, spec: &SheetSpec, texts: &Texts) -> Vec<u8> {
     let h = fill.rows.len();
     let w = fill.rows.first().map_or(0, |r| r.chars().count());
     let squares: Vec<Option<char>> =
@@ -83,22 +89,30 @@ pub fn solution_pdf(fill: &Fill, spec: &SheetSpec) -> Vec<u8> {
         entries: entries.map(|(e, dir)| (format!("{} {dir} {}", e.number, e.word), String::new())).collect(),
         down_from: fill.across.len(),
         clues: false,
+        author: printable(texts.author.trim()),
     };
     sheet.pdf(spec, Some("Solution"))
 }
 
-/// A page of `spec`'s trim with its title, `subtitle` (if any) and footer.
-fn new_page<'d>(doc: &'d mut Document, spec: &SheetSpec, subtitle: Option<&str>) -> &'d mut Canvas {
+/// A page of `spec`'s trim with its title, the line under it (`part`, which also names the
+/// page in the footer, and the byline when there is an `author`, both optional) and footer.
+fn new_page<'d>(doc: &'d mut Document, spec: &SheetSpec, part: Option<&str>, author: &str) -> &'d mut Canvas {
     let c = doc.add_page(spec.trim.size());
     let area = spec.area();
     let mid = area.center_x();
     let title = printable(spec.title);
     let size = super::foxbook::fit_size(Font::SansBold, &title, 22.0, area.w);
     c.text_centered(Style::new(Font::SansBold, size), mid, area.top() - 20.0, &title);
+    let byline = (!author.is_empty()).then(|| format!("by {author}"));
+    let subtitle = match (part, byline) {
+        (Some(p), Some(b)) => Some(format!("{p} - {b}")),
+        (p, b) => b.or(p.map(str::to_string)),
+    };
     if let Some(s) = subtitle {
-        c.text_centered(Style::new(Font::Sans, 11.0).color(Rgb::GREY), mid, area.top() - 40.0, s);
+        let size = super::foxbook::fit_size(Font::Sans, &s, 11.0, area.w);
+        c.text_centered(Style::new(Font::Sans, size).color(Rgb::GREY), mid, area.top() - 40.0, &s);
     }
-    spec.footer(c, subtitle.unwrap_or("Puzzle"));
+    spec.footer(c, part.unwrap_or("Puzzle"));
     c
 }
 
@@ -142,6 +156,8 @@ struct Sheet {
     down_from: usize,
     /// Whether the entries are clues: wrapped into columns under headings.
     clues: bool,
+    /// The byline's author as the fonts print it; empty for none.
+    author: String,
 }
 
 /// One line of the list: its text, in its font, `indent` points into its column.
@@ -184,19 +200,19 @@ impl Sheet {
         let mid = body.center_x();
         let (grid, list) = self.layout(body);
         if !self.clues || grid.pitch >= GOOD_PITCH {
-            let c = new_page(&mut doc, spec, subtitle);
+            let c = new_page(&mut doc, spec, subtitle, &self.author);
             self.draw_grid(c, &grid);
             list.draw(c, &list.lines, mid, grid.bottom() - GAP - list.size);
             return doc.finish();
         }
         // Clues too many for one page: the grid alone, then the clues at the largest size.
-        let c = new_page(&mut doc, spec, subtitle);
+        let c = new_page(&mut doc, spec, subtitle, &self.author);
         self.draw_grid(c, &self.grid_within(body, body.h));
         let mut list = self.list_at(body.w, LIST_SIZES[0]);
         list.rows = ((body.h / list.leading) as usize).max(1);
         let per_page = list.rows * list.columns;
         for lines in list.lines.chunks(per_page) {
-            let c = new_page(&mut doc, spec, Some("Clues"));
+            let c = new_page(&mut doc, spec, Some("Clues"), &self.author);
             list.draw(c, lines, mid, body.top() - list.size);
         }
         doc.finish()
@@ -386,7 +402,7 @@ mod tests {
     #[test]
     fn solution_pdf_fills_in_the_letters() {
         let (grid, fill) = sample();
-        let text = page_text(|| solution_pdf(&fill, &spec("Crossword 15")));
+        let text = page_text(|| solution_pdf(&fill, &spec("Crossword 15"), &plain()));
         assert!(text.iter().any(|s| s.text == "Solution"));
         let numbers: Vec<&str> = text
             .iter()
@@ -425,10 +441,10 @@ mod tests {
             down: vec![],
             quality: None,
         };
-        let text = page_text(|| solution_pdf(&fill, &spec("odd")));
+        let text = page_text(|| solution_pdf(&fill, &spec("odd"), &plain()));
         assert_eq!(list(&text), ["7 Across AB"]);
         assert!(text.iter().any(|s| s.text == "C"));
-        solution_pdf(&Fill { rows: vec![], across: vec![], down: vec![], quality: None }, &spec("empty"));
+        solution_pdf(&Fill { rows: vec![], across: vec![], down: vec![], quality: None }, &spec("empty"), &plain());
     }
 
     /// Every size keeps the whole list on the page, even with the most entries a valid
@@ -452,6 +468,7 @@ mod tests {
                 entries,
                 down_from: words / 2,
                 clues: false,
+                author: String::new(),
             };
             let area = spec("x").area().shrink(HEADING, 0.0);
             let (grid, list) = sheet.layout(area);
@@ -488,12 +505,41 @@ mod tests {
             .iter()
             .map(|s| match clues.get(&key(s.dir, s.number)) {
                 Some(c) => format!("{} {c}", s.number),
-                None => format!("{} ", s.number),
+                None => format!("{} ({} letters)", s.number, s.len),
             })
             .collect();
-        // An entry without a clue shows its number alone.
-        assert_eq!(expected[0], "1 ");
+        // An entry without a clue keeps its line, its length in place of the clue.
+        assert_eq!(expected[0], "1 (5 letters)");
         assert_eq!(list(&text), expected);
+        // No byline without an author: the title is the heading's only line.
+        assert!(!text.iter().any(|s| s.text.starts_with("by ")), "{text:?}");
+    }
+
+    /// The grid's and the solution's heading name the author under the title, and the
+    /// solution says it is one; clue pages of their own keep the byline.
+    #[test]
+    fn the_byline_prints_under_the_title() {
+        let (grid, fill) = sample();
+        let texts = Texts { author: " Ann Autor\u{e9} ", ..Texts::default() };
+        let grey = |text: &[Shown]| -> Vec<String> {
+            text.iter().filter(|s| s.font == Font::Sans && s.color == Rgb::GREY).map(|s| s.text.clone()).collect()
+        };
+        let text = page_text(|| grid_pdf(&grid, &spec("Sunday"), &texts));
+        assert_eq!(grey(&text)[0], "by Ann Autore");
+        let text = page_text(|| solution_pdf(&fill, &spec("Sunday"), &texts));
+        assert_eq!(grey(&text)[0], "Solution - by Ann Autore");
+        let text = page_text(|| solution_pdf(&fill, &spec("Sunday"), &plain()));
+        assert_eq!(grey(&text)[0], "Solution");
+        let clues = clues_of(&grid, 12);
+        let pdf = grid_pdf(&grid, &spec("Long"), &Texts { clues: Some(&clues), ..texts });
+        let pages = pages(&pdf);
+        assert!(pages.len() >= 2);
+        assert_eq!(grey(&shown(&pages[1]))[0], "Clues - by Ann Autore");
+        // A long byline shrinks to the page's width rather than running off it.
+        let long = "An Author With A Very Long Name ".repeat(6);
+        let text = page_text(|| grid_pdf(&grid, &spec("x"), &Texts { author: &long, ..Texts::default() }));
+        let byline = text.iter().find(|s| s.text.starts_with("by An")).expect("the byline");
+        assert!(byline.size < 11.0, "{byline:?}");
     }
 
     /// Long clues for a 15 x 15 do not fit under the grid: the grid keeps its page, the clues

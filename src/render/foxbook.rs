@@ -1,13 +1,14 @@
 //! PDFs of a Find the Fox book — or Find the Cat, the Owl, … on shaped pages — (the
 //! interior) and its answer key, on the trim the book was ordered with.
 //!
-//! The interior: page 1 (a right-hand page) is the title page, page 2 its back says how to
-//! find the answer (serial, lookup address, QR code), the puzzles follow from page 3 (a
-//! right-hand page), one grid a page numbered as the answer counts them, and notes pages
-//! pad the count to an even number of at least 24.
+//! The interior: page 1 (a right-hand page) is the title page (title, author), page 2 its
+//! back says how to find the answer (serial, lookup address, QR code) above the copyright
+//! line and ISBN (author, copyright and ISBN only when ordered), the puzzles follow from
+//! page 3 (a right-hand page), one grid a page numbered as the answer counts them, and
+//! notes pages pad the count to an even number of at least 24.
 
 use super::pdf::{Canvas, Compression, Document, Font, Paint, Rgb, Style};
-use super::print::{padded_pages, Area, Layout, PrintOptions, Trim, TrimName, INCH};
+use super::print::{copyright_notice, padded_pages, Area, Layout, PrintOptions, Trim, TrimName, INCH};
 use crate::puzzles::foxbook::{BookSpec, Serial};
 use crate::puzzles::wordbook::{direction_words, Plan, Shape, WordAnswer, WordBook, WordPage};
 
@@ -315,6 +316,11 @@ fn title_page(c: &mut Canvas, layout: &Layout, plan: &Plan, printed: &str, opts:
     let size = fit_size(Font::SansBold, &opts.title, 36.0, area.w);
     let mut y = area.top() - area.h * 0.22;
     c.text_centered(Style::new(Font::SansBold, size), mid, y, &opts.title);
+    if let Some(author) = &opts.imprint.author {
+        y -= 30.0;
+        let size = fit_size(Font::Sans, author, 16.0, area.w);
+        c.text_centered(Style::new(Font::Sans, size), mid, y, author);
+    }
     y -= 40.0;
     let body = Style::new(Font::Sans, 11.0);
     let intro = title_intro(plan);
@@ -364,6 +370,8 @@ fn answer_help_page(c: &mut Canvas, layout: &Layout, serial: &str, printed: &str
     }
     y -= 12.0;
     c.text_centered(Style::new(Font::Mono, 14.0), mid, y, printed);
+    // The copyright notice at the foot of the page, as books print it on the title's back.
+    let floor = copyright_notice(c, area, &opts.imprint);
     if opts.lookup_url.is_empty() {
         return;
     }
@@ -374,7 +382,7 @@ fn answer_help_page(c: &mut Canvas, layout: &Layout, serial: &str, printed: &str
         y -= 12.0;
     }
     let link = lookup_link(&opts.lookup_url, serial);
-    let side = (1.25 * INCH).min(y - area.y - 12.0);
+    let side = (1.25 * INCH).min(y - floor - 12.0);
     if side > 0.5 * INCH {
         qr(c, &link, mid - side / 2.0, y - 8.0 - side, side);
     }

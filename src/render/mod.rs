@@ -8,6 +8,7 @@ pub mod dictionary;
 pub mod font;
 pub mod foxbook;
 pub mod ipuz;
+pub mod isbn;
 pub mod oneup;
 pub mod oneup_book;
 pub mod pdf;

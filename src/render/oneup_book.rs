@@ -6,7 +6,7 @@
 use super::foxbook::{fit_size, wrap_words};
 use super::oneup::draw_grid;
 use super::pdf::{Canvas, Document, Font, Rgb, Style};
-use super::print::{padded_pages, Area, Layout, PrintOptions, Trim, INCH};
+use super::print::{copyright_notice, padded_pages, Area, Layout, PrintOptions, Trim, INCH};
 use crate::puzzles::oneup::{Generated, Level, Puzzle};
 
 /// The rules, in full, on the first page.
@@ -128,6 +128,10 @@ fn title_page(c: &mut Canvas, area: Area, entries: &[Entry], opts: &PrintOptions
     let size = fit_size(Font::SansBold, &opts.title, 32.0, area.w);
     let mut y = area.top() - area.h * 0.15;
     c.text_centered(Style::new(Font::SansBold, size), mid, y, &opts.title);
+    if let Some(author) = &opts.imprint.author {
+        y -= 24.0;
+        c.text_centered(Style::new(Font::Sans, fit_size(Font::Sans, author, 14.0, area.w)), mid, y, author);
+    }
     y -= 28.0;
     let count = format!("{} One Up puzzles", entries.len());
     c.text_centered(Style::new(Font::Sans, 12.0).color(Rgb::GREY), mid, y, &count);
@@ -154,6 +158,9 @@ fn title_page(c: &mut Canvas, area: Area, entries: &[Entry], opts: &PrintOptions
     y -= 28.0;
     let where_ = format!("Solutions from page {solutions_page}, under the puzzles' numbers.");
     c.text_centered(Style::new(Font::Sans, 10.0).color(Rgb::GREY), mid, y, &where_);
+    // The book has no title page back (the puzzles start on page 2): the copyright line
+    // and ISBN go at the title page's foot.
+    copyright_notice(c, area, &opts.imprint);
 }
 
 #[cfg(test)]
@@ -178,7 +185,8 @@ mod tests {
         );
         let entries: Vec<Entry> = generated.iter().map(Entry::from).collect();
         for (trim, per_page) in [(Trim::Named(TrimName::Letter), 4), (Trim::Named(TrimName::SixByNine), 2)] {
-            let opts = PrintOptions { trim, title: "One Up Book".into(), lookup_url: String::new() };
+            let opts =
+                PrintOptions { trim, title: "One Up Book".into(), lookup_url: String::new(), ..Default::default() };
             let pdf = oneup_book_pdf(&entries, &opts, "B1");
             assert_eq!(pdf, oneup_book_pdf(&entries, &opts, "B1"), "byte-stable");
             let doc = pages(&pdf);

@@ -1,11 +1,12 @@
 //! What a printer needs of every PDF: the trim (page size), mirrored margins whose gutter
 //! grows with the page count, a footer on every page, and the options a book is ordered
-//! with (trim, title, lookup address).
+//! with (trim, title, lookup address, imprint).
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::ToSchema;
 
+use super::isbn::Isbn;
 use super::pdf::{Canvas, Font, Rgb, Style};
 
 /// Points per inch.
@@ -271,6 +272,76 @@ impl Layout {
     }
 }
 
+/// Width of [`COPYRIGHT_SIGN`] drawn at `size`.
+fn sign_width(size: f32) -> f32 {
+    0.95 * size
+}
+
+/// The width of `text` at `style`, © included.
+fn imprint_width(style: Style, text: &str) -> f32 {
+    text.split(COPYRIGHT_SIGN).map(|part| style.font.width(part, style.size)).sum::<f32>()
+        + text.matches(COPYRIGHT_SIGN).count() as f32 * sign_width(style.size)
+}
+
+/// `text` with its baseline starting at (`x`, `y`), a © in it drawn as a C in a circle (the
+/// fonts have no glyph for it).
+fn imprint_text(c: &mut Canvas, style: Style, x: f32, y: f32, text: &str) {
+    let mut x = x;
+    for (i, part) in text.split(COPYRIGHT_SIGN).enumerate() {
+        if i > 0 {
+            let r = 0.4 * style.size;
+            let center = (x + sign_width(style.size) / 2.0, y + 0.36 * style.size);
+            c.stadium(center, center, r, 0.07 * style.size, style.color);
+            let inner = Style { size: style.size * 0.55, ..style };
+            let baseline = center.1 - inner.font.cap_height() * inner.size / 2000.0;
+            c.text_centered(inner, center.0, baseline, "C");
+            x += sign_width(style.size);
+        }
+        if !part.is_empty() {
+            c.text(style, x, y, part);
+            x += style.font.width(part, style.size);
+        }
+    }
+}
+
+/// The copyright line and the ISBN, those given, at the foot of `area`, left-aligned;
+/// returns the height above which the page is free (the area's bottom when neither is given).
+pub fn copyright_notice(c: &mut Canvas, area: Area, imprint: &Imprint) -> f32 {
+    let style = Style::new(Font::Sans, 8.0);
+    let isbn = imprint.isbn().map(|isbn| format!("ISBN {}", isbn.as_str()));
+    let lines: Vec<String> = imprint.copyright.iter().cloned().chain(isbn).collect();
+    let mut y = area.y + 4.0;
+    for line in lines.iter().rev() {
+        for (i, part) in wrap_imprint(line, style, area.w).iter().rev().enumerate() {
+            if i > 0 {
+                y += 11.0;
+            }
+            imprint_text(c, style, area.x, y, part);
+        }
+        y += 11.0;
+    }
+    if lines.is_empty() {
+        area.y
+    } else {
+        y + 4.0
+    }
+}
+
+/// `text` broken between words into lines no wider than `width`, © counted as drawn.
+fn wrap_imprint(text: &str, style: Style, width: f32) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split(' ') {
+        match lines.last_mut() {
+            Some(line) if imprint_width(style, &format!("{line} {word}")) <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
+}
+
 /// How a one-page puzzle sheet (One Up, crossword) is printed: its heading, the id that
 /// pairs a puzzle with its solution (in the PDF title and every page's footer), the trim.
 #[derive(Clone, Copy, Debug)]
@@ -320,6 +391,89 @@ pub struct PrintOptions {
     /// Where readers look the answer up (printed on the title page's back, with the serial).
     #[serde(default)]
     pub lookup_url: String,
+    /// Author, copyright line and ISBN, printed only when given.
+    #[serde(flatten)]
+    pub imprint: Imprint,
+}
+
+/// What a publisher prints about a book besides its title, each part optional: the author
+/// (on the title page and the front cover), the copyright line and the ISBN (on the title
+/// page's back; the ISBN also as a barcode on the back cover). A book without them prints as
+/// before they existed.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Imprint {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub author: Option<String>,
+    /// As printed, e.g. "© 2026 Example Press".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub copyright: Option<String>,
+    /// Normalised ([`Isbn::parse`]): 10 or 13 characters, no hyphens.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub isbn: Option<String>,
+}
+
+pub const MAX_AUTHOR: usize = 100;
+pub const MAX_COPYRIGHT: usize = 120;
+/// The copyright sign, the one character beyond printable ASCII a copyright line may hold
+/// (drawn, as the fonts have no glyph for it).
+pub const COPYRIGHT_SIGN: char = '\u{a9}';
+
+impl Imprint {
+    /// The parts as ordered, checked: trimmed, an empty one read as none, the ISBN
+    /// normalised; `(field, detail)` of the first at fault.
+    pub fn checked(self) -> Result<Imprint, (&'static str, String)> {
+        let given = |s: Option<String>| s.map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
+        let isbn = match given(self.isbn) {
+            Some(text) => Some(Isbn::parse(&text).map_err(|e| ("isbn", format!("isbn: {e}")))?.as_str().to_string()),
+            None => None,
+        };
+        let imprint = Imprint { author: given(self.author), copyright: given(self.copyright), isbn };
+        imprint.validate()?;
+        Ok(imprint)
+    }
+
+    /// Checks the lengths and characters (the fonts print printable ASCII, and the copyright
+    /// line may hold ©) and the ISBN.
+    pub fn validate(&self) -> Result<(), (&'static str, String)> {
+        let printable = |s: &str, extra: Option<char>| s.chars().all(|c| (' '..='~').contains(&c) || Some(c) == extra);
+        if let Some(author) = &self.author {
+            if author.chars().count() > MAX_AUTHOR || !printable(author, None) {
+                return Err((
+                    "author",
+                    format!(
+                        "author must be at most {MAX_AUTHOR} printable ASCII characters (the fonts print no others)"
+                    ),
+                ));
+            }
+        }
+        if let Some(line) = &self.copyright {
+            if line.chars().count() > MAX_COPYRIGHT || !printable(line, Some(COPYRIGHT_SIGN)) {
+                return Err((
+                    "copyright",
+                    format!(
+                        "copyright must be at most {MAX_COPYRIGHT} printable ASCII characters or \u{a9} (the fonts print no others)"
+                    ),
+                ));
+            }
+        }
+        if let Some(isbn) = &self.isbn {
+            match Isbn::parse(isbn) {
+                Ok(parsed) if parsed.as_str() == isbn => {}
+                Ok(_) => return Err(("isbn", "isbn: not in its normal form".to_string())),
+                Err(e) => return Err(("isbn", format!("isbn: {e}"))),
+            }
+        }
+        Ok(())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.author.is_none() && self.copyright.is_none() && self.isbn.is_none()
+    }
+
+    /// The ISBN, parsed (stored ones were checked when ordered).
+    pub fn isbn(&self) -> Option<Isbn> {
+        self.isbn.as_deref().and_then(|i| Isbn::parse(i).ok())
+    }
 }
 
 pub const DEFAULT_TITLE: &str = "Find the Fox";
@@ -343,12 +497,18 @@ fn fox_title() -> String {
 
 impl Default for PrintOptions {
     fn default() -> Self {
-        PrintOptions { trim: Trim::default(), title: fox_title(), lookup_url: String::new() }
+        PrintOptions {
+            trim: Trim::default(),
+            title: fox_title(),
+            lookup_url: String::new(),
+            imprint: Imprint::default(),
+        }
     }
 }
 
 impl PrintOptions {
-    /// Checks the title and the lookup address: `(field, detail)` of the first at fault.
+    /// Checks the title, the lookup address and the imprint: `(field, detail)` of the first at
+    /// fault.
     pub fn validate(&self) -> Result<(), (&'static str, String)> {
         let printable = |s: &str| s.chars().all(|c| (' '..='~').contains(&c));
         let title = self.title.trim();
@@ -367,7 +527,7 @@ impl PrintOptions {
                 format!("lookup_url must be an http:// or https:// address of at most {MAX_LOOKUP_URL} ASCII characters without spaces"),
             ));
         }
-        Ok(())
+        self.imprint.validate()
     }
 }
 
@@ -463,5 +623,49 @@ mod tests {
         assert_eq!(bad_title.validate().unwrap_err().0, "title");
         let bad_url = PrintOptions { lookup_url: "ftp://x".into(), ..Default::default() };
         assert_eq!(bad_url.validate().unwrap_err().0, "lookup_url");
+    }
+
+    #[test]
+    fn an_imprint_is_trimmed_normalised_and_checked() {
+        let given = |a: &str, c: &str, i: &str| Imprint {
+            author: Some(a.into()),
+            copyright: Some(c.into()),
+            isbn: Some(i.into()),
+        };
+        let ok = given(" Ada Fox ", "\u{a9} 2026 Example Press", "ISBN 0-8044-2957-x").checked().unwrap();
+        assert_eq!(ok, given("Ada Fox", "\u{a9} 2026 Example Press", "080442957X"));
+        assert_eq!(given("", " ", "").checked().unwrap(), Imprint::default(), "empty parts are none");
+        let field = |i: Imprint| i.checked().unwrap_err();
+        assert_eq!(field(given("Ada", "", "978-0-306-40615-8")).0, "isbn");
+        assert!(field(given("Ada", "", "978-0-306-40615-8")).1.contains("check digit should be 7"));
+        assert_eq!(field(given("\u{a9} Ada", "", "")).0, "author", "only a copyright line may hold \u{a9}");
+        assert_eq!(field(given("F\u{fc}chsin", "", "")).0, "author");
+        assert_eq!(field(given(&"a".repeat(MAX_AUTHOR + 1), "", "")).0, "author");
+        assert_eq!(field(given("", &"c".repeat(MAX_COPYRIGHT + 1), "")).0, "copyright");
+        assert_eq!(field(given("", "Copyright 2026 \u{2014} Press", "")).0, "copyright");
+        assert!(given(&"a".repeat(MAX_AUTHOR), &"c".repeat(MAX_COPYRIGHT), "").checked().is_ok());
+        // Stored options are validated as stored: an ISBN not in its normal form is refused.
+        let stored = PrintOptions { imprint: given("A", "C", "978-0-306-40615-7"), ..Default::default() };
+        assert_eq!(stored.validate().unwrap_err().0, "isbn");
+    }
+
+    #[test]
+    fn an_imprint_is_stored_only_when_given() {
+        // Options without an imprint serialize as before it existed (stored jobs and runs
+        // compare equal), and old ones read as none.
+        let plain = PrintOptions::default();
+        assert_eq!(
+            serde_json::to_string(&plain).unwrap(),
+            r#"{"trim":"letter","title":"Find the Fox","lookup_url":""}"#
+        );
+        let read: PrintOptions = serde_json::from_str(r#"{"trim":"6x9","title":"T","lookup_url":""}"#).unwrap();
+        assert!(read.imprint.is_empty());
+        let with = PrintOptions {
+            imprint: Imprint { isbn: Some("9780306406157".into()), ..Default::default() },
+            ..Default::default()
+        };
+        let json = serde_json::to_string(&with).unwrap();
+        assert!(json.ends_with(r#""lookup_url":"","isbn":"9780306406157"}"#), "{json}");
+        assert_eq!(serde_json::from_str::<PrintOptions>(&json).unwrap(), with);
     }
 }

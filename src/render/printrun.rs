@@ -4,19 +4,23 @@
 use sha2::{Digest, Sha256};
 
 use super::cover::{cover_pdf, Paper};
-use super::foxbook::{answer_pdf, book_pdf, InteriorVersion};
+use super::foxbook::{answer_pdf, book_pdf, interior_pages, InteriorVersion};
 use super::print::{PrintOptions, Trim};
 use crate::puzzles::wordbook::{WordAnswer, WordBook};
 
 /// The manifest's columns.
-pub const CSV_HEADER: &str = "serial,pages,trim,word,page,row,col,direction,interior_sha256\n";
+pub const CSV_HEADER: &str = "serial,puzzle_pages,interior_pages,trim,word,page,row,col,direction,interior_sha256\n";
 
 /// One line of a manifest: a printed copy and where its word is.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
 pub struct ManifestLine {
     #[schema(pattern = "^[0-9A-HJKMNP-TV-Z]{11}$")]
     pub serial: String,
-    pub pages: i64,
+    /// Pages of puzzles (the book's `pages`).
+    pub puzzle_pages: i64,
+    /// Pages of the interior PDF, as a printer counts them: the title page and its back,
+    /// the puzzles, and notes pages to an even count of at least 24.
+    pub interior_pages: i64,
     /// The trim size the interior is printed at.
     pub trim: String,
     /// The word hidden in the copy.
@@ -34,14 +38,21 @@ pub struct ManifestLine {
 }
 
 impl ManifestLine {
-    pub fn new(serial: &str, pages: i64, trim: Trim, answer: &WordAnswer, interior_sha256: String) -> ManifestLine {
+    pub fn new(
+        serial: &str,
+        puzzle_pages: i64,
+        trim: Trim,
+        answer: &WordAnswer,
+        interior_sha256: String,
+    ) -> ManifestLine {
         let direction = serde_json::to_value(answer.direction)
             .ok()
             .and_then(|v| v.as_str().map(str::to_string))
             .unwrap_or_default();
         ManifestLine {
             serial: serial.to_string(),
-            pages,
+            puzzle_pages,
+            interior_pages: interior_pages(puzzle_pages as u32) as i64,
             trim: trim.label(),
             word: answer.word.clone(),
             page: answer.page,
@@ -55,9 +66,10 @@ impl ManifestLine {
     /// The line in the CSV manifest (its fields never hold commas or quotes).
     pub fn csv(&self) -> String {
         format!(
-            "{},{},{},{},{},{},{},{},{}\n",
+            "{},{},{},{},{},{},{},{},{},{}\n",
             self.serial,
-            self.pages,
+            self.puzzle_pages,
+            self.interior_pages,
             self.trim,
             self.word,
             self.page,

@@ -24,6 +24,10 @@ pub struct NewBook {
     pub trim: String,
     pub title: String,
     pub lookup_url: String,
+    /// The author, copyright line and normalised ISBN, those ordered.
+    pub author: Option<String>,
+    pub copyright: Option<String>,
+    pub isbn: Option<String>,
     /// The renderer its interior is printed with (`render::foxbook::InteriorVersion`).
     pub interior_version: i64,
 }
@@ -63,6 +67,10 @@ pub struct BookRecord {
     pub trim: String,
     pub title: String,
     pub lookup_url: String,
+    /// The author, copyright line and ISBN, as in [`NewBook`].
+    pub author: Option<String>,
+    pub copyright: Option<String>,
+    pub isbn: Option<String>,
     /// The renderer its interior is printed with, as in [`NewBook`].
     pub interior_version: i64,
     /// The print run it is a copy of, if any.
@@ -95,6 +103,9 @@ struct BookRow {
     trim: String,
     title: String,
     lookup_url: String,
+    author: Option<String>,
+    copyright: Option<String>,
+    isbn: Option<String>,
     interior_version: i64,
     printrun: Option<String>,
     packed: Option<Vec<u8>>,
@@ -134,6 +145,9 @@ impl TryFrom<BookRow> for BookRecord {
             trim: r.trim,
             title: r.title,
             lookup_url: r.lookup_url,
+            author: r.author,
+            copyright: r.copyright,
+            isbn: r.isbn,
             interior_version: r.interior_version,
             printrun: r.printrun,
             packed: r.packed,
@@ -149,7 +163,7 @@ impl TryFrom<BookRow> for BookRecord {
 
 /// A book with its job; `PACKED` is replaced by `b.packed` or `NULL`.
 const BOOK_SELECT: &str = "SELECT j.seq, b.serial, b.job_id, j.owner, b.generator_version, b.pages, b.rows, b.cols, \
-     b.word, b.letters, b.shape, b.trim_size AS trim, b.title, b.lookup_url, b.interior_version, b.printrun, PACKED AS packed, b.answer, b.content_hash, b.created_at, b.finished_at, j.state, j.progress_done, \
+     b.word, b.letters, b.shape, b.trim_size AS trim, b.title, b.lookup_url, b.author, b.copyright, b.isbn, b.interior_version, b.printrun, PACKED AS packed, b.answer, b.content_hash, b.created_at, b.finished_at, j.state, j.progress_done, \
      j.progress_total, j.error FROM books b JOIN jobs j ON j.id = b.job_id";
 
 impl Store {

@@ -8,6 +8,7 @@ use serde::Serialize;
 use sqlx::postgres::PgListener;
 
 use super::books::{NewBook, PrintedBook};
+use super::listings::ENDED;
 use super::wordlists::{upsert_content, NewWordList, CONTENT_IN_USE, CONTENT_UPSERT};
 use super::{with_pool, Backend, Pool, Result, Store, StoreError};
 
@@ -175,7 +176,8 @@ impl Admission {
 /// Rows created with a job, in its transaction.
 #[derive(Debug, Clone)]
 pub enum OnInsert {
-    Book(NewBook),
+    /// Boxed: a book's row is far larger than a word list's.
+    Book(Box<NewBook>),
     /// A request's inline word list, stored once by its hash (the job's `wordlist`).
     WordList(NewWordList),
 }
@@ -469,8 +471,8 @@ impl Store {
         ));
         let insert_book = self.sql(
             "INSERT INTO books (serial, job_id, generator_version, pages, rows, cols, trim_size, title, lookup_url, \
-             printrun, copy, word, letters, shape, interior_version, created_at) \
-             VALUES ($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, {NOW})",
+             printrun, copy, word, letters, shape, interior_version, author, copyright, isbn, created_at) \
+             VALUES ($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, {NOW})",
         );
         let insert_content = self.sql(CONTENT_UPSERT);
         let now = self.clock_param();
@@ -524,6 +526,9 @@ impl Store {
                                 .bind(&book.letters)
                                 .bind(&book.shape)
                                 .bind(book.interior_version)
+                                .bind(&book.author)
+                                .bind(&book.copyright)
+                                .bind(&book.isbn)
                                 .execute(&mut *tx)
                                 .await?;
                         }
@@ -670,7 +675,7 @@ impl Store {
         // One placeholder per kind; the kinds are the server's own names, bound as values.
         let list: Vec<String> = (0..kinds.len()).map(|i| format!("${}", i + 3)).collect();
         let jobs = self.sql(&format!(
-            "DELETE FROM jobs WHERE state IN ('succeeded', 'failed', 'cancelled') AND finished_at < {{NOW}} - $2 \
+            "DELETE FROM jobs WHERE state IN {ENDED} AND finished_at < {{NOW}} - $2 \
              AND kind IN ({})",
             list.join(", ")
         ));

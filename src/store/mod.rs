@@ -9,6 +9,7 @@ mod books;
 mod clock;
 mod jobs;
 mod keys;
+mod listings;
 mod printruns;
 mod settings;
 mod wordlists;
@@ -26,6 +27,7 @@ pub use jobs::{
     QueueListener, Refusal, Tier,
 };
 pub use keys::ApiKey;
+pub use listings::{JobFilter, JobSummary};
 pub use printruns::{NewPrintRun, PrintRunCopy, PrintRunRecord};
 pub use wordlists::{NewWordList, Saved, WordListQuota, WordListRecord};
 

@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use super::jobs::{JobState, Tier};
+use super::listings::ENDED;
 use super::{with_pool, Result, Store, StoreError};
 
 /// A print run to be stored.
@@ -23,6 +24,8 @@ pub struct NewPrintRun {
 /// A stored print run with how far its copies have got.
 #[derive(Debug, Clone)]
 pub struct PrintRunRecord {
+    /// Where the run stands in the order runs were ordered (a cursor for listings).
+    pub position: i64,
     pub id: String,
     pub owner: String,
     pub tier: Tier,
@@ -55,6 +58,7 @@ pub struct PrintRunCopy {
 
 #[derive(sqlx::FromRow)]
 struct RunRow {
+    seq: i64,
     id: String,
     owner: String,
     tier: String,
@@ -75,6 +79,7 @@ impl TryFrom<RunRow> for PrintRunRecord {
         Ok(PrintRunRecord {
             tier: Tier::parse(&r.tier)
                 .ok_or_else(|| StoreError::Corrupt(format!("print run {} has tier {:?}", r.id, r.tier)))?,
+            position: r.seq,
             id: r.id,
             owner: r.owner,
             params: r.params,
@@ -121,7 +126,7 @@ impl TryFrom<CopyRow> for PrintRunCopy {
 }
 
 /// A run with its copies counted by the state of their jobs.
-const RUN_SELECT: &str = "SELECT r.id, r.owner, r.tier, r.params, r.copies, r.at_once, r.created_at, \
+const RUN_SELECT: &str = "SELECT r.seq, r.id, r.owner, r.tier, r.params, r.copies, r.at_once, r.created_at, \
      CAST(COUNT(b.serial) AS BIGINT) AS queued, \
      CAST(COALESCE(SUM(CASE WHEN j.state = 'succeeded' THEN 1 ELSE 0 END), 0) AS BIGINT) AS done, \
      CAST(COALESCE(SUM(CASE WHEN j.state IN ('failed', 'cancelled') THEN 1 ELSE 0 END), 0) AS BIGINT) AS failed, \
@@ -232,5 +237,70 @@ impl Store {
         let rows: Vec<CopyRow> =
             with_pool!(self, p => sqlx::query_as(sql).bind(id).bind(after).bind(limit).fetch_all(p).await?);
         rows.into_iter().map(PrintRunCopy::try_from).collect()
+    }
+
+    /// A page of print runs, newest first: `owner`'s (or everyone's when `None`), ordered
+    /// before the position `before` (a value of [`PrintRunRecord::position`]; `None` starts
+    /// at the newest).
+    #[tracing::instrument(skip(self), err)]
+    pub async fn printruns_page(
+        &self,
+        owner: Option<&str>,
+        before: Option<i64>,
+        limit: i64,
+    ) -> Result<Vec<PrintRunRecord>> {
+        // The page's runs first, then their copies counted: only those runs' books are read.
+        let page = |owned: &str| {
+            format!(
+                "{RUN_SELECT} WHERE r.seq IN (SELECT seq FROM printruns WHERE {owned} seq < $1 ORDER BY seq DESC \
+                 LIMIT $2) {RUN_GROUP} ORDER BY r.seq DESC"
+            )
+        };
+        let before = before.unwrap_or(i64::MAX);
+        let rows: Vec<RunRow> = match owner {
+            Some(owner) => {
+                let sql = page("owner = $3 AND");
+                with_pool!(self, p => sqlx::query_as(&sql).bind(before).bind(limit).bind(owner).fetch_all(p).await?)
+            }
+            None => {
+                let sql = page("");
+                with_pool!(self, p => sqlx::query_as(&sql).bind(before).bind(limit).fetch_all(p).await?)
+            }
+        };
+        rows.into_iter().map(PrintRunRecord::try_from).collect()
+    }
+
+    /// Deletes run `id` with its copies (their books, jobs and attempts) once it has ended:
+    /// every copy queued and none queued or running. Returns whether it was deleted.
+    #[tracing::instrument(skip(self), err)]
+    pub async fn delete_printrun(&self, id: &str) -> Result<bool> {
+        let run = "DELETE FROM printruns WHERE id = $1 \
+                   AND (SELECT COUNT(*) FROM books b WHERE b.printrun = $1) >= copies \
+                   AND NOT EXISTS (SELECT 1 FROM books b JOIN jobs j ON j.id = b.job_id \
+                     WHERE b.printrun = $1 AND j.state IN ('queued', 'running'))";
+        let books = "DELETE FROM books WHERE printrun = $1 RETURNING job_id";
+        let deleted = with_pool!(self, p => async {
+            let mut tx = p.begin().await?;
+            if sqlx::query(run).bind(id).execute(&mut *tx).await?.rows_affected() == 0 {
+                tx.rollback().await?;
+                return Ok(false);
+            }
+            // The books first (they refer to their jobs), then the jobs they named, a
+            // bounded number of bound ids at a time; attempts go with their jobs.
+            let jobs: Vec<String> = sqlx::query_scalar(books).bind(id).fetch_all(&mut *tx).await?;
+            for chunk in jobs.chunks(500) {
+                let ids: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
+                let sql = format!("DELETE FROM jobs WHERE state IN {ENDED} AND id IN ({})", ids.join(", "));
+                let mut q = sqlx::query(&sql);
+                for job in chunk {
+                    q = q.bind(job);
+                }
+                q.execute(&mut *tx).await?;
+            }
+            tx.commit().await?;
+            Ok::<bool, sqlx::Error>(true)
+        }
+        .await)?;
+        Ok(deleted)
     }
 }

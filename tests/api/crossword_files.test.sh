@@ -47,6 +47,47 @@ fi
 req GET "$cw_fill/solution.pdf"
 cp "$BODY_FILE" "$cw_dir/solution.pdf"
 check_cmd "pdfinfo '$cw_dir/solution.pdf' | grep -Eq 'Title: *Café “Special” [0-9a-f]+ - solution$'" "the solution PDF carries the title"
+check_cmd "pdftotext '$cw_dir/grid.pdf' - | grep -qx 'by Ann Author'" "the grid PDF prints the byline"
+check_cmd "pdftotext '$cw_dir/solution.pdf' - | grep -qx 'Solution - by Ann Author'" "the solution PDF prints the byline"
+# 2-Down and 10-Across have no clue: each keeps its line, with its length for a clue.
+check_cmd "pdftotext -layout '$cw_dir/grid.pdf' - | grep -Eq '(^| )10 \\([0-9]+ letters\\)' && pdftotext -layout '$cw_dir/grid.pdf' - | grep -Eq '(^| )2 \\([0-9]+ letters\\)'" \
+  "an entry without a clue prints its length"
+
+# Clues written after the fill, the way the web page adds them: the filled rows come back as
+# a fill whose every square is a locked letter, with the title, byline and clues (all of
+# them); it is filled at once with the same words, and its files carry them.
+post_json /crosswords/fills '{"pattern": ["...#...", ".......", ".......", ".......", "...#..."], "seed": 5}'
+check_status 202 "a fill without texts"
+cw_bare=$(header location)
+wait_job "$cw_bare" 60
+check_jq '.state == "succeeded" and (.result.rows | length) == 5 and (.result.clues_missing | length) == 14' "filled, every clue missing"
+cw_rows=$(jq -c .result.rows "$BODY_FILE")
+cw_page_request=$(jq -c '{pattern: .result.rows, title: "Page Mini", author: "Pat Page", copyright: "© Pat Page",
+  clues: ([.result.across[] | {key: "\(.number)A", value: "Across \(.word | ascii_downcase)"}]
+          + [.result.down[] | {key: "\(.number)D", value: "Down \(.word | ascii_downcase)"}] | from_entries)}' "$BODY_FILE")
+echo "$cw_page_request" >"$cw_dir/page-request.json"
+post_json /crosswords/fills "$cw_page_request"
+check_status 202 "the filled rows with the texts"
+cw_page=$(header location)
+wait_job "$cw_page" 10
+check_jq '.state == "succeeded" and .result.rows == '"$cw_rows"' and .result.clues_missing == []' "the same words, every entry clued"
+cp "$BODY_FILE" "$cw_dir/page-fill.json"
+req GET "$cw_page/puzzle.puz"
+cp "$BODY_FILE" "$cw_dir/page.puz"
+req GET "$cw_page/puzzle.ipuz"
+cp "$BODY_FILE" "$cw_dir/page.ipuz"
+if [ ! -x "$CROSSWORD_PY" ]; then
+  fail "no $CROSSWORD_PY: run scripts/setup-test-env (it installs puzpy and ipuz there)"
+elif out=$("$CROSSWORD_PY" tests/api/crossword_files.py "$cw_dir/page-request.json" "$cw_dir/page-fill.json" \
+  "$cw_dir/page.puz" "$cw_dir/page.ipuz" 2>&1); then
+  pass
+else
+  fail "puzpy and ipuz read back the clues, title and author added after the fill: $out"
+fi
+req GET "$cw_page/grid.pdf"
+cp "$BODY_FILE" "$cw_dir/page-grid.pdf"
+check_cmd "pdftotext '$cw_dir/page-grid.pdf' - | grep -qx 'by Pat Page' && pdftotext '$cw_dir/page-grid.pdf' - | grep -q 'Page Mini'" "its grid PDF prints the title and byline"
+check_cmd "! pdftotext '$cw_dir/page-grid.pdf' - | grep -Eq '[A-Z]{3}'" "its grid PDF does not give the answers away"
 
 # Refusals: clue keys that name no entry, texts too long or with control characters.
 post_json /crosswords/fills '{"pattern": ["...#...", ".......", ".......", ".......", "...#..."], "clues": {"2A": "x"}}'

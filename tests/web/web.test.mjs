@@ -6,8 +6,10 @@
 // screenshots go. Uses Debian's Chromium at /usr/bin/chromium with a fresh temporary profile.
 // Prints `web: N passed, M failed` last and exits non-zero if anything failed.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { ALPHABET, groupSerial, parseSerial, serialFromData } from '../../web/static/serial.js';
@@ -208,7 +210,7 @@ scenario('order Find the Cat on heart-shaped pages, then find the CAT drawn on i
   await screenshot(page, 'index-answer-cat');
 });
 
-scenario('order a print run of 3 copies, watch it print, and download its manifest', async (page) => {
+scenario('order a print run of 3 copies with an imprint, watch it print, and download its manifest', async (page) => {
   await page.goto(`${BASE_URL}/order`);
   await page.fill('#pages', '24');
   await page.fill('#rows', '10');
@@ -217,6 +219,15 @@ scenario('order a print run of 3 copies, watch it print, and download its manife
   await page.selectOption('#trim', '6x9');
   await page.fill('#title', 'Run of Foxes');
   await page.selectOption('#paper', 'cream');
+  await page.fill('#author', 'Ada Fox');
+  await page.fill('#copyright', '© 2026 Example Press');
+  // A mistyped ISBN: the server's refusal names the field and the page marks it.
+  await page.fill('#isbn', '978-0-306-40615-8');
+  await page.click('#print');
+  const refused = await waitForText(page, '#order-error', (t) => t.length > 0, 30_000);
+  assert.match(refused, /check digit should be 7/, 'the refusal says what is wrong with the ISBN');
+  assert.equal(await page.getAttribute('#isbn', 'aria-invalid'), 'true', 'the ISBN field is marked');
+  await page.fill('#isbn', '978-0-306-40615-7');
   await page.click('#print');
   await page.waitForFunction(() => !document.querySelector('#run-done').hidden || document.querySelector('#order-error').textContent, null, {
     timeout: 120_000,
@@ -231,13 +242,21 @@ scenario('order a print run of 3 copies, watch it print, and download its manife
   const manifest = await page.getAttribute('#link-manifest', 'href');
   const csv = await (await fetch(`${BASE_URL}${manifest}`)).text();
   const lines = csv.trim().split('\n');
-  assert.equal(lines[0], 'serial,pages,trim,word,page,row,col,direction,interior_sha256');
+  assert.equal(lines[0], 'serial,puzzle_pages,interior_pages,trim,word,page,row,col,direction,interior_sha256');
   assert.deepEqual(
     lines.slice(1).map((l) => l.split(',')[0]).sort(),
     serials.map((s) => parseSerial(s).serial).sort(),
     'the manifest lists the copies shown',
   );
-  for (const line of lines.slice(1)) assert.deepEqual(line.split(',').slice(1, 4), ['24', '6x9', 'FOX'], `printed on 6x9: ${line}`);
+  for (const line of lines.slice(1)) assert.deepEqual(line.split(',').slice(1, 5), ['24', '26', '6x9', 'FOX'], `printed on 6x9: ${line}`);
+  for (const s of serials) {
+    const book = await (await fetch(`${BASE_URL}/books/${parseSerial(s).serial}`)).json();
+    assert.deepEqual(
+      [book.author, book.copyright, book.isbn],
+      ['Ada Fox', '© 2026 Example Press', '9780306406157'],
+      `copy ${s} carries the imprint sent from the page`,
+    );
+  }
   await screenshot(page, 'order-print-run');
 });
 
@@ -569,7 +588,7 @@ scenario('crosswords: 15 × 15 patterns, a fill whose letters and entries agree,
     const said = await waitForText(page, '#fill-status', (t) => t.length > 0, 120_000);
     filled = (await page.getAttribute('#fill-status', 'data-kind')) === 'ok';
     if (!filled) assert.match(said, /^[A-Z].*\.$/, `a missing fill is explained in a sentence: ${said}`);
-    else assert.match(said, /^Filled with \d+ words; lowest score \d+, mean \d+\.\d\.$/, said);
+    else assert.match(said, /^Filled with \d+ words(; lowest score \d+, mean \d+\.\d|, all scoring \d+)\.$/, said);
   }
   assert.ok(filled, `one of the ${count} patterns is filled`);
   const squares = await page.$$eval('#fill-view .square', (gs) =>
@@ -655,6 +674,167 @@ scenario('crosswords: draw a grid, lock a letter, upload a scored list, fill, se
     assert.equal(res.status, 200, `${id} downloads`);
   }
   await screenshot(page, 'crosswords-own-grid');
+});
+
+/** A .puz file's title, author, copyright, clues (by number, across before down) and notes. */
+function readPuz(bytes) {
+  assert.equal(bytes.subarray(2, 14).toString('latin1'), 'ACROSS&DOWN\0', 'a .puz file');
+  const [w, h] = [bytes[0x2c], bytes[0x2d]];
+  const count = bytes.readUInt16LE(0x2e);
+  const strings = bytes.subarray(0x34 + 2 * w * h).toString('latin1').split('\0');
+  return { title: strings[0], author: strings[1], copyright: strings[2], clues: strings.slice(3, 3 + count), notes: strings[3 + count] };
+}
+
+/** The text of a PDF, by pdftotext. */
+async function pdfText(page, href) {
+  const res = await page.request.get(`${BASE_URL}${href}`);
+  assert.equal(res.status(), 200, `${href} answers 200`);
+  const file = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'xw-')), 'x.pdf');
+  await fs.writeFile(file, await res.body());
+  return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+}
+
+scenario('crosswords: title, byline and clues typed after a fill go into the .puz, .ipuz and PDFs; a tie marks no entry weakest', async (page) => {
+  await page.goto(`${BASE_URL}/crosswords`);
+  // The page's own rule, in the page: the lowest score is the weakest only if some entry scores more.
+  const cases = await page.evaluate(async () => {
+    const { weakestScore } = await import('/static/crosswords.js');
+    return [[], [{ score: 50 }, { score: 50 }], [{ score: 50 }, { score: 60 }, { score: 50 }], [{}, { score: 40 }], [{ score: 40 }, {}, { score: 70 }]].map(weakestScore);
+  });
+  assert.deepEqual(cases, [null, null, 50, null, 40], 'weakestScore');
+  // The result's place: right under the editor's "Fill my grid", above the pattern generator.
+  const order = await page.evaluate(() => {
+    const all = [...document.querySelectorAll('#editor, #fill, #patterns-form')];
+    return all.map((el) => el.id);
+  });
+  assert.deepEqual(order, ['editor', 'fill', 'patterns-form'], 'the fill section follows the editor');
+
+  // A 3 x 3 grid, AB locked, from a list whose entries all score 50: its only fill is ABC/DEF/GHI.
+  await page.fill('#grid-rows', '3');
+  await page.fill('#grid-cols', '3');
+  await page.click('#grid-new');
+  await page.click('#grid-editor .sq[data-row="1"][data-col="1"]');
+  await page.click('#grid-editor .sq[data-row="1"][data-col="1"]');
+  await page.keyboard.press('a');
+  await page.keyboard.press('b');
+  const list = 'ABC;50\nDEF;50\nGHI;50\nADG;50\nBEH;50\nCFI;50\n';
+  await page.setInputFiles('#wordlist-file', { name: 'flat.dict', mimeType: 'text/plain', buffer: Buffer.from(list) });
+  assert.equal(await waitForText(page, '#wordlist-status', (t) => /ready|not accepted/.test(t)), 'flat.dict: 6 entries, ready.');
+  assert.equal(await page.isHidden('#texts-form'), true, 'no clue editor before a fill');
+  await page.click('#grid-fill');
+  const said = await waitForText(page, '#fill-status', (t) => t.length > 0 && !t.startsWith('Filling'), 60_000);
+  assert.equal(said, 'Filled with 6 words, all scoring 50.');
+  assert.equal(await page.locator('#fill-view li.weakest').count(), 0, 'no entry is marked weakest when all tie');
+  assert.equal(await page.locator('#fill-view .square.weak').count(), 0, 'no square is shaded when all tie');
+  const fillTop = await page.$eval('#fill', (el) => el.getBoundingClientRect().top);
+  const patternsTop = await page.$eval('#patterns-form', (el) => el.getBoundingClientRect().top);
+  assert.ok(fillTop < patternsTop, `the result (${fillTop}) is above the pattern generator (${patternsTop})`);
+
+  // One labelled input per entry, under Across and Down.
+  const fields = await page.$$eval('#clue-editor fieldset', (sets) =>
+    sets.map((f) => [f.querySelector('legend').textContent, [...f.querySelectorAll('input')].map((i) => `${i.id}:${i.labels[0].textContent}`)]),
+  );
+  assert.deepEqual(fields, [
+    ['Across', ['clue-1A:1 Across, ABC', 'clue-4A:4 Across, DEF', 'clue-5A:5 Across, GHI']],
+    ['Down', ['clue-1D:1 Down, ADG', 'clue-2D:2 Down, BEH', 'clue-3D:3 Down, CFI']],
+  ]);
+  const before = await page.getAttribute('#fill-puz', 'href');
+  await page.fill('#xw-title', 'Mini Café');
+  await page.fill('#xw-author', 'Ann Author');
+  await page.fill('#xw-copyright', '© 2026 Ann Author');
+  await page.fill('#clue-1A', 'Start of the alphabet');
+  await page.fill('#clue-4A', '“Def” jam');
+  await page.fill('#clue-1D', 'Add, oddly');
+  assert.match(await page.textContent('#texts-status'), /not in the downloads yet/i);
+  await page.click('#texts-save');
+  const saved = await waitForText(page, '#texts-status', (t) => /^Saved|could not|must/.test(t), 30_000);
+  assert.equal(saved, 'Saved: the downloads carry “Mini Café”, by Ann Author, and 3 of 6 clues (none yet for 5A, 2D and 3D).');
+  const puzHref = await page.getAttribute('#fill-puz', 'href');
+  assert.notEqual(puzHref, before, 'the downloads are the saved ones');
+  await screenshot(page, 'crosswords-clues');
+
+  const puzRes = await page.request.get(`${BASE_URL}${puzHref}`);
+  assert.equal(puzRes.status(), 200);
+  const puz = readPuz(await puzRes.body());
+  assert.deepEqual(puz, {
+    title: 'Mini Café',
+    author: 'Ann Author',
+    copyright: '© 2026 Ann Author',
+    clues: ['Start of the alphabet', 'Add, oddly', '', '', '"Def" jam', ''], // 1A 1D 2D 3D 4A 5A
+    notes: '',
+  });
+  const ipuz = await (await page.request.get(`${BASE_URL}${await page.getAttribute('#fill-ipuz', 'href')}`)).json();
+  assert.deepEqual(
+    [ipuz.title, ipuz.author, ipuz.copyright, ipuz.solution.map((r) => r.join('')), ipuz.clues],
+    ['Mini Café', 'Ann Author', '© 2026 Ann Author', ['ABC', 'DEF', 'GHI'], {
+      Across: [[1, 'Start of the alphabet'], [4, '“Def” jam'], [5, '']],
+      Down: [[1, 'Add, oddly'], [2, ''], [3, '']],
+    }],
+  );
+  const grid = await pdfText(page, await page.getAttribute('#fill-grid-pdf', 'href'));
+  for (const line of ['Mini Cafe', 'by Ann Author', '1 Start of the alphabet', '4 "Def" jam', '5 (3 letters)', '2 (3 letters)']) {
+    assert.ok(grid.includes(line), `the grid PDF prints ${JSON.stringify(line)}:\n${grid}`);
+  }
+  const solution = await pdfText(page, await page.getAttribute('#fill-solution-pdf', 'href'));
+  assert.ok(solution.includes('Solution - by Ann Author'), `the solution PDF has the byline:\n${solution}`);
+
+  // A fill again: the texts stay and each word gets its clue back.
+  await page.click('#grid-fill');
+  await waitForText(page, '#fill-status', (t) => t.startsWith('Filled'), 60_000);
+  assert.equal(await page.inputValue('#clue-1A'), 'Start of the alphabet');
+  assert.equal(await page.inputValue('#clue-5A'), '');
+  assert.equal(await page.inputValue('#xw-author'), 'Ann Author');
+});
+
+scenario('crosswords: American patterns of rows × columns, every square checked, filled', async (page) => {
+  await page.goto(`${BASE_URL}/crosswords`);
+  assert.equal(await page.isVisible('#pattern-rows'), false, 'rows and columns are for American rules');
+  await page.selectOption('#rules', 'american');
+  assert.equal(await page.isVisible('#size'), false, 'American rules take rows and columns, not a size');
+  assert.equal(await page.inputValue('#symmetry'), 'rotational', 'American grids default to rotational symmetry');
+  await page.selectOption('#symmetry', 'none');
+  await page.selectOption('#symmetry', 'rotational');
+  await page.fill('#pattern-rows', '32');
+  await page.click('#make-patterns');
+  assert.match(await page.textContent('#patterns-error'), /Rows must be a whole number from 3 to 31/);
+  assert.equal(await page.getAttribute('#pattern-rows', 'aria-invalid'), 'true');
+  await page.fill('#pattern-rows', '5');
+  await page.fill('#pattern-cols', '7');
+  await page.fill('#count', '3');
+  await page.click('#make-patterns');
+  const found = await waitForText(page, '#patterns-status', (t) => t.length > 0, 120_000);
+  assert.match(found, /^\d+ patterns? of 5 × 7, American rules\./, `patterns: ${found}`);
+  const figures = page.locator('#patterns figure');
+  const count = await figures.count();
+  assert.ok(count >= 1, 'at least one pattern is drawn');
+  for (let i = 0; i < count; i++) {
+    const rows = await figures.nth(i).locator('.square').evaluateAll((gs) => {
+      const out = Array.from({ length: 5 }, () => Array(7).fill('?'));
+      for (const g of gs) out[g.dataset.row - 1][g.dataset.col - 1] = g.querySelector('rect.black') ? '#' : '.';
+      return out.map((r) => r.join(''));
+    });
+    // Every white square is in an across and a down run of 3 or more (checked independently of the server).
+    const run = (r, c, dr, dc) => {
+      let n = 1;
+      for (const s of [1, -1]) for (let k = 1; rows[r + s * k * dr]?.[c + s * k * dc] === '.'; k++) n++;
+      return n;
+    };
+    for (let r = 0; r < 5; r++) {
+      for (let c = 0; c < 7; c++) {
+        if (rows[r][c] !== '.') continue;
+        assert.ok(run(r, c, 0, 1) >= 3 && run(r, c, 1, 0) >= 3, `pattern ${i + 1}: square ${r + 1},${c + 1} is checked both ways: ${rows}`);
+      }
+    }
+  }
+  await screenshot(page, 'crosswords-american');
+  let filled = false;
+  for (let i = 0; i < count && !filled; i++) {
+    await figures.nth(i).getByRole('button', { name: `Fill pattern ${i + 1}` }).click();
+    await waitForText(page, '#fill-status', (t) => t.length > 0, 120_000);
+    filled = (await page.getAttribute('#fill-status', 'data-kind')) === 'ok';
+  }
+  assert.ok(filled, `one of the ${count} American patterns is filled`);
+  assert.equal(await page.locator('#fill-view .square').count(), 35, 'the 5 x 7 fill is drawn');
 });
 
 scenario('screenshots of every page', async (page) => {

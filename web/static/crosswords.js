@@ -1,6 +1,7 @@
-// "/crosswords": draw, paste or generate a grid, lock letters, bring a word list, fill it,
-// see each entry's score, and download the puzzle.
-import { api, h, poll, pollUrl, randomSeed, s, say, sentence, showProgress } from '/static/app.js';
+// "/crosswords": draw, paste or generate a grid (open or American rules), lock letters,
+// bring a word list, fill it, see each entry's score, give it a title, a byline and clues,
+// and download the puzzle.
+import { api, h, listText, poll, pollUrl, randomSeed, s, say, sentence, showProgress } from '/static/app.js';
 
 const $ = (sel) => document.querySelector(sel);
 const formError = $('#patterns-error');
@@ -55,10 +56,11 @@ let patternsGen = 0;
 let fillGen = 0;
 
 function readForm() {
-  const size = Number($('#size').value);
-  const maxLen = Number($('#max-len').value);
   const count = Number($('#count').value);
   const symmetry = $('#symmetry').value;
+  if ($('#rules').value === 'american') return readAmerican(count, symmetry);
+  const size = Number($('#size').value);
+  const maxLen = Number($('#max-len').value);
   if (!Number.isInteger(size) || size < 5 || size > 21) return { field: 'size', message: 'The size must be a whole number from 5 to 21.' };
   if (symmetry === 'mirror' && size % 2 === 0) {
     return { field: 'size', message: `Mirror symmetry needs an odd size; try ${size - 1} or ${size + 1}.` };
@@ -71,8 +73,37 @@ function readForm() {
   return { request: { size, max_len: maxLen, symmetry, count, seed: randomSeed() } };
 }
 
+/** An American-rules request: rows and columns, symmetry, optionally the fewest entries. */
+function readAmerican(count, symmetry) {
+  const rows = Number($('#pattern-rows').value);
+  const cols = Number($('#pattern-cols').value);
+  const minWords = $('#min-words').value.trim();
+  if (!Number.isInteger(rows) || rows < 3 || rows > 31) return { field: 'pattern-rows', message: 'Rows must be a whole number from 3 to 31.' };
+  if (!Number.isInteger(cols) || cols < 3 || cols > 31) return { field: 'pattern-cols', message: 'Columns must be a whole number from 3 to 31.' };
+  if (!Number.isInteger(count) || count < 1 || count > 48) return { field: 'count', message: 'How many must be a whole number from 1 to 48.' };
+  const request = { rules: 'american', rows, cols, symmetry, count, seed: randomSeed() };
+  if (minWords !== '') {
+    const n = Number(minWords);
+    if (!Number.isInteger(n) || n < 1) return { field: 'min-words', message: 'The fewest entries must be a whole number, or left empty.' };
+    request.min_words = n;
+  }
+  return { request };
+}
+
+const PATTERN_FIELDS = ['size', 'max-len', 'count', 'pattern-rows', 'pattern-cols', 'min-words'];
+
 function markInvalid(field) {
-  for (const id of ['size', 'max-len', 'count']) $(`#${id}`).setAttribute('aria-invalid', String(id === field));
+  for (const id of PATTERN_FIELDS) $(`#${id}`).setAttribute('aria-invalid', String(id === field));
+}
+
+/** Shows the fields of the chosen rules; symmetry "none" is American only, and each rule set has its default. */
+function showRules() {
+  const american = $('#rules').value === 'american';
+  for (const field of document.querySelectorAll('#patterns-form [data-rules]')) field.hidden = field.dataset.rules !== (american ? 'american' : 'seed');
+  const none = $('#symmetry option[value="none"]');
+  none.hidden = !american;
+  none.disabled = !american;
+  $('#symmetry').value = american ? 'rotational' : 'mirror';
 }
 
 async function makePatterns(event) {
@@ -108,7 +139,9 @@ async function makePatterns(event) {
   } catch (err) {
     if (stale()) return;
     progress.hidden = true;
-    const f = { size: 'size', max_len: 'max-len', count: 'count' }[err.problem?.field];
+    const f = { size: 'size', max_len: 'max-len', count: 'count', rows: 'pattern-rows', cols: 'pattern-cols', min_words: 'min-words' }[
+      err.problem?.field
+    ];
     if (f) markInvalid(f);
     say(patternsStatus, err.message, 'error');
   } finally {
@@ -117,10 +150,11 @@ async function makePatterns(event) {
 }
 
 function showPatterns({ patterns = [], total, note, reason }, request) {
+  const [rows, cols] = request.rules === 'american' ? [request.rows, request.cols] : [request.size, request.size];
   const parts = [
     patterns.length === 0
       ? sentence(reason) || 'No pattern fits these rules.'
-      : `${patterns.length} ${patterns.length === 1 ? 'pattern' : 'patterns'} of ${request.size} × ${request.size}.`,
+      : `${patterns.length} ${patterns.length === 1 ? 'pattern' : 'patterns'} of ${rows} × ${cols}${request.rules === 'american' ? ', American rules' : ''}.`,
   ];
   if (total !== undefined && total !== null) parts.push(`${total} exist in all.`);
   if (note) parts.push(sentence(note));
@@ -135,16 +169,16 @@ function showPatterns({ patterns = [], total, note, reason }, request) {
         'figure',
         { class: 'pattern', 'data-hex': p.hex },
         h('figcaption', {}, `Pattern ${i + 1}: ${p.words} words, ${p.black} black squares`),
-        drawGrid(p.rows, { label: `Pattern ${i + 1}, ${p.rows.length} by ${p.rows.length}, ${p.black} black squares` }),
+        drawGrid(p.rows, { label: `Pattern ${i + 1}, ${p.rows.length} by ${p.rows[0].length}, ${p.black} black squares` }),
         h('div', { class: 'actions' }, fill, ' ', edit),
       );
     }),
   );
 }
 
-/** Fills a generated pattern. */
+/** Fills a generated pattern (by its rows when it has no hex form: not square, or a side outside 5..21). */
 function fillPattern(pattern, number) {
-  return runFill({ pattern: pattern.hex, seed: randomSeed() }, `Pattern ${number}`);
+  return runFill({ pattern: pattern.hex ?? pattern.rows, seed: randomSeed() }, `Pattern ${number}`);
 }
 
 /** Queues a fill of `request`, follows it, and shows it under `title`. */
@@ -154,10 +188,14 @@ async function runFill(request, title) {
   fillSection.hidden = false;
   $('#fill-heading').textContent = title;
   $('#fill-view').replaceChildren();
+  textsForm.hidden = true;
+  filled = null;
   say(fillStatus, '');
   const progress = $('#fill-progress');
   progress.hidden = false;
+  // The result sits right under "Fill my grid"; from a generated pattern below, go up to it.
   fillSection.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  $('#fill-heading').focus({ preventScroll: true });
   try {
     const queued = await api('/crosswords/fills', { method: 'POST', json: request });
     const url = pollUrl(queued);
@@ -170,6 +208,7 @@ async function runFill(request, title) {
       return;
     }
     showFill(job.result, title, job.links);
+    if (job.result.rows) showTexts(job.result);
   } catch (err) {
     if (stale()) return;
     progress.hidden = true;
@@ -210,6 +249,29 @@ function entryCells(e, across) {
   return Array.from(e.word, (_, k) => (across ? [e.row, e.col + k] : [e.row + k, e.col]));
 }
 
+/**
+ * The score to mark as the weakest among `entries`: their lowest, unless every scored entry
+ * has it (then none is weaker than another, and null, as when none has a score).
+ */
+export function weakestScore(entries) {
+  const scores = entries.map((e) => e.score).filter((score) => score !== undefined && score !== null);
+  if (scores.length === 0) return null;
+  const lowest = Math.min(...scores);
+  return scores.some((score) => score !== lowest) ? lowest : null;
+}
+
+/** The sentence that sums up a fill's scores. */
+function scoreSummary(words, entries, quality) {
+  if (!quality || quality.min_score === undefined) return `Filled with ${words} words.`;
+  const scored = entries.filter((e) => e.score !== undefined && e.score !== null).length;
+  if (weakestScore(entries) === null) {
+    return scored === words
+      ? `Filled with ${words} words, all scoring ${quality.min_score}.`
+      : `Filled with ${words} words; the ${scored} from the list all score ${quality.min_score}.`;
+  }
+  return `Filled with ${words} words; lowest score ${quality.min_score}, mean ${Number(quality.mean_score).toFixed(1)}.`;
+}
+
 /** A fill, or (rows null) the reason none was found: no such fill exists, or the search ran out of budget. */
 function showFill({ rows, across = [], down = [], quality, reason }, title, links) {
   if (!rows) {
@@ -218,18 +280,12 @@ function showFill({ rows, across = [], down = [], quality, reason }, title, link
   }
   $('#fill-heading').textContent = `${title}, filled`;
   const words = across.length + down.length;
-  const scored = quality && quality.min_score !== undefined;
-  say(
-    fillStatus,
-    scored
-      ? `Filled with ${words} words; lowest score ${quality.min_score}, mean ${Number(quality.mean_score).toFixed(1)}.`
-      : `Filled with ${words} words.`,
-    'ok',
-  );
-  const weakest = scored ? quality.min_score : undefined;
+  say(fillStatus, scoreSummary(words, [...across, ...down], quality), 'ok');
+  // Marked only when some entry scores more: when all tie, none is weaker than the rest.
+  const weakest = weakestScore([...across, ...down]) ?? undefined;
   const grid = drawGrid(rows, { letters: true, label: `${title} filled with words` });
   // The weakest entries' squares are shaded, so a constructor sees where to rework.
-  const weak = [...across.map((e) => [e, true]), ...down.map((e) => [e, false])].filter(([e]) => scored && e.score === weakest);
+  const weak = [...across.map((e) => [e, true]), ...down.map((e) => [e, false])].filter(([e]) => weakest !== undefined && e.score === weakest);
   for (const [e, isAcross] of weak) {
     for (const [r, c] of entryCells(e, isAcross)) grid.querySelector(`.square[data-row="${r}"][data-col="${c}"]`)?.classList.add('weak');
   }
@@ -251,6 +307,116 @@ function showFill({ rows, across = [], down = [], quality, reason }, title, link
     ),
   );
 }
+
+// ---- Title, byline and clues -----------------------------------------------------------
+
+const textsForm = $('#texts-form');
+const textsStatus = $('#texts-status');
+/** The fill shown: its rows, across and down entries. */
+let filled = null;
+/** Clues typed so far, by word: a word in the next fill gets its clue back. */
+const clueMemory = new Map();
+const TEXT_FIELDS = { title: 'xw-title', author: 'xw-author', copyright: 'xw-copyright' };
+
+/** One input per entry, under Across and Down, prefilled with the clues given so far. */
+function showTexts({ rows, across = [], down = [] }) {
+  filled = { rows, across, down };
+  const group = (name, dir, entries) =>
+    h(
+      'fieldset',
+      { class: 'clue-group', 'data-direction': name.toLowerCase() },
+      h('legend', {}, name),
+      ...entries.map((e) => {
+        const key = `${e.number}${dir}`;
+        const id = `clue-${key}`;
+        return h(
+          'div',
+          { class: 'clue-field' },
+          h('label', { for: id }, h('b', {}, `${e.number}`), ' ', h('span', { class: 'visually-hidden' }, `${name}, `), e.word),
+          h('input', { id, type: 'text', maxlength: 500, autocomplete: 'off', 'data-key': key, 'data-word': e.word, value: clueMemory.get(e.word) ?? '' }),
+        );
+      }),
+    );
+  $('#clue-editor').replaceChildren(group('Across', 'A', across), group('Down', 'D', down));
+  say(textsStatus, '');
+  // A save still running for the fill before is stale: its button is free again.
+  $('#texts-save').disabled = false;
+  textsForm.hidden = false;
+}
+
+textsForm.addEventListener('input', (event) => {
+  const input = event.target;
+  input.removeAttribute('aria-invalid');
+  if (input.dataset.word) clueMemory.set(input.dataset.word, input.value);
+  say(textsStatus, 'Not in the downloads yet: save them.');
+});
+
+/**
+ * Puts the title, byline and clues into the downloads: the filled rows are sent again as a
+ * fill whose every square is a locked letter, with the texts, so the server checks the
+ * clues against the grid's entries and answers at once with the same words; its links
+ * replace the downloads'.
+ */
+async function saveTexts(event) {
+  event.preventDefault();
+  if (!filled) return;
+  const gen = fillGen;
+  const stale = () => gen !== fillGen;
+  const request = { pattern: filled.rows };
+  for (const [field, id] of Object.entries(TEXT_FIELDS)) {
+    const value = $(`#${id}`).value.trim();
+    if (value) request[field] = value;
+  }
+  const clues = {};
+  for (const input of textsForm.querySelectorAll('#clue-editor input')) {
+    const clue = input.value.trim();
+    if (clue) clues[input.dataset.key] = clue;
+  }
+  if (Object.keys(clues).length) request.clues = clues;
+  for (const el of textsForm.querySelectorAll('[aria-invalid]')) el.removeAttribute('aria-invalid');
+  const button = $('#texts-save');
+  button.disabled = true;
+  say(textsStatus, 'Saving…');
+  try {
+    const queued = await api('/crosswords/fills', { method: 'POST', json: request });
+    const job = await poll(pollUrl(queued), { isStale: stale });
+    if (!job) return;
+    if (job.state !== 'succeeded' || job.result?.rows?.join('\n') !== filled.rows.join('\n')) {
+      say(textsStatus, `They could not be saved: ${job.error || job.result?.reason || job.state}.`, 'error');
+      return;
+    }
+    for (const [id, link] of [['fill-grid-pdf', 'grid_pdf'], ['fill-solution-pdf', 'solution_pdf'], ['fill-puz', 'puz'], ['fill-ipuz', 'ipuz']]) {
+      $(`#${id}`)?.setAttribute('href', job.links[link]);
+    }
+    say(textsStatus, savedSummary(request, job.result.clues_missing ?? []), 'ok');
+  } catch (err) {
+    if (stale()) return;
+    // The server names the field at fault: `title`, `author`, `copyright` or `clues.1A`.
+    const field = err.problem?.field ?? '';
+    const id = TEXT_FIELDS[field] ?? (field.startsWith('clues.') ? `clue-${field.slice(6)}` : null);
+    const input = id && document.getElementById(id);
+    if (input) {
+      input.setAttribute('aria-invalid', 'true');
+      input.focus();
+    }
+    say(textsStatus, err.message, 'error');
+  } finally {
+    if (!stale()) button.disabled = false;
+  }
+}
+
+/** What the downloads now carry. */
+function savedSummary(request, missing) {
+  const entries = filled.across.length + filled.down.length;
+  const clued = entries - missing.length;
+  const parts = [request.title ? `“${request.title}”` : 'the title “Crossword”'];
+  if (request.author) parts.push(`by ${request.author}`);
+  const clues =
+    clued === entries ? `all ${entries} clues` : `${clued} of ${entries} clues (none yet for ${listText(missing)})`;
+  return `Saved: the downloads carry ${parts.join(', ')}, and ${clues}.`;
+}
+
+textsForm.addEventListener('submit', saveTexts);
 
 // ---- The grid editor --------------------------------------------------------------------
 
@@ -451,6 +617,11 @@ blankGrid(15, 15);
 renderEditor();
 
 $('#patterns-form').addEventListener('submit', makePatterns);
+$('#rules').addEventListener('change', () => {
+  showRules();
+  formError.textContent = '';
+  markInvalid(null);
+});
 $('#symmetry').addEventListener('change', () => {
   if (formError.textContent) formError.textContent = '';
   markInvalid(null);

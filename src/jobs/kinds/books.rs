@@ -104,7 +104,7 @@ impl JobKind for Books {
         // Orders are validated before they are queued; a spec that no longer validates
         // fails in `run`, with its reason.
         let generator_version = spec.validate().map_or(WORD_GENERATOR_VERSION, |plan| plan.generator_version());
-        Some(OnInsert::Book(NewBook {
+        Some(OnInsert::Book(Box::new(NewBook {
             serial: params.serial.clone(),
             generator_version: generator_version as i64,
             pages: spec.pages as i64,
@@ -117,8 +117,11 @@ impl JobKind for Books {
             trim: serde_json::to_string(&params.print.trim).expect("a trim serializes"),
             title: params.print.title.clone(),
             lookup_url: params.print.lookup_url.clone(),
+            author: params.print.imprint.author.clone(),
+            copyright: params.print.imprint.copyright.clone(),
+            isbn: params.print.imprint.isbn.clone(),
             interior_version: params.interior_version.into(),
-        }))
+        })))
     }
 
     fn on_success(output: &mut BookResult) -> Option<OnSuccess> {

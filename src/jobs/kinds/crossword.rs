@@ -166,6 +166,8 @@ impl JobKind for CrosswordPatterns {
 
 impl JobKind for CrosswordFills {
     const NAME: &'static str = "crosswords.fills";
+    /// A publisher's product: kept until its owner deletes it.
+    const KEPT: bool = true;
     type Params = FillRequest;
     type Output = FillOutput;
 

@@ -53,6 +53,14 @@ pub struct OneUpBookParams {
     pub seed: u64,
     pub trim: Trim,
     pub title: String,
+    /// The author, copyright line and ISBN (normalised), those ordered (jobs stored before
+    /// them read none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub author: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub copyright: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub isbn: Option<String>,
 }
 
 /// A book's puzzles in the order they are numbered: by increasing level.
@@ -112,6 +120,8 @@ impl JobKind for OneUpPuzzles {
 
 impl JobKind for OneUpBooks {
     const NAME: &'static str = "oneup.books";
+    /// A publisher's product: kept until its owner deletes it.
+    const KEPT: bool = true;
     type Params = OneUpBookParams;
     type Output = OneUpBookOutput;
 

@@ -207,6 +207,25 @@ fn fixed_letters_are_kept_and_theme_entries_need_not_be_in_the_list() {
     assert!(e.to_string().contains("1-Across QX? has no entry with score >= 50 outside the block list"), "{e}");
 }
 
+/// A fill's rows sent back as the pattern (how clues are added after a fill) are all
+/// locked letters: filled without a search, with the same words and scores, even at a
+/// `min_score` above some of them, and the clues are checked against its entries.
+#[test]
+fn a_fill_sent_back_as_its_rows_is_the_same_fill() {
+    let pattern = ["...#.....", ".........", ".........", ".....#..."];
+    let first = fill(&request(&pattern, None), &mut Unmonitored).unwrap();
+    let clues = [("1A".to_string(), "First".to_string())].into();
+    let again = FillRequest {
+        min_score: Some(100),
+        max_nodes: Some(1),
+        clues: Some(clues),
+        ..FillRequest::new(PatternInput::Rows(first.rows.clone()))
+    };
+    assert_eq!(fill(&again, &mut Unmonitored).unwrap(), first);
+    let bad = FillRequest { clues: Some([("2A".to_string(), "x".to_string())].into()), ..again };
+    assert!(matches!(fill(&bad, &mut Unmonitored), Err(CrosswordError::BadClue { .. })));
+}
+
 #[test]
 fn rectangular_and_31x31_grids_fill() {
     let rect = ["...#.....", ".........", ".........", ".....#..."];

@@ -1,8 +1,8 @@
 use super::*;
 use crate::puzzles::monitor::Unmonitored;
 use crate::puzzles::wordbook::{book_for, WordSpec};
-use crate::render::pdf::testing::{ops, pages, shown, Shown};
-use crate::render::print::{CustomTrim, MIN_PAGES};
+use crate::render::pdf::testing::{listing, numbers, ops, pages, shown, Shown};
+use crate::render::print::{CustomTrim, Imprint, MIN_PAGES};
 
 fn sample(spec: BookSpec) -> WordBook {
     sample_word(WordSpec { pages: spec.pages, rows: spec.rows, cols: spec.cols, ..WordSpec::default() })
@@ -13,7 +13,12 @@ fn sample_word(spec: WordSpec) -> WordBook {
 }
 
 fn opts(trim: Trim) -> PrintOptions {
-    PrintOptions { trim, title: "Find the Fox".into(), lookup_url: "https://example.com/find".into() }
+    PrintOptions {
+        trim,
+        title: "Find the Fox".into(),
+        lookup_url: "https://example.com/find".into(),
+        ..Default::default()
+    }
 }
 
 fn all_trims() -> Vec<Trim> {
@@ -349,4 +354,44 @@ fn version_two_draws_the_furniture_once_a_side() {
     };
     let (one, two) = (per_page(InteriorVersion::V1), per_page(InteriorVersion::V2));
     assert!(two * 2 < one, "a page takes {two} bytes against {one}");
+}
+
+#[test]
+fn the_imprint_prints_where_books_print_it_and_only_when_given() {
+    let book = sample(BookSpec { pages: 3, rows: 8, cols: 9 });
+    let plain = opts(Trim::Named(TrimName::SixByNine));
+    let imprint = Imprint {
+        author: Some("Ada Fox".into()),
+        copyright: Some("\u{a9} 2026 Example Press".into()),
+        isbn: Some("0306406152".into()),
+    };
+    let with = PrintOptions { imprint, ..plain.clone() };
+    let text = |page: &[lopdf::content::Operation]| shown(page).iter().map(|s| s.text.clone()).collect::<Vec<_>>();
+    for version in VERSIONS {
+        let (a, b) = (book_pdf(&book, "0000000000A", &plain, version), book_pdf(&book, "0000000000A", &with, version));
+        let (a, b) = (pages(&a), pages(&b));
+        assert_eq!(a.len(), b.len(), "{version:?}: the imprint adds no page");
+        let title = text(&b[0]);
+        let at = |s: &str| title.iter().position(|t| t == s);
+        assert!(at("Find the Fox") < at("Ada Fox") && at("Ada Fox").is_some(), "{title:?}");
+        let back = text(&b[1]).join(" | ");
+        // The © is drawn: a circle around a small C, then the rest of the line.
+        assert!(back.contains("C |  2026 Example Press") && back.contains("| ISBN 0306406152 |"), "{back}");
+        assert!(!text(&a[0]).join(" ").contains("Ada") && !text(&a[1]).join(" ").contains("ISBN"));
+        // The copyright notice keeps clear of the QR code above it.
+        let qr_bottom = ops(&b[1], "re").map(|op| numbers(op)[1]).fold(f32::MAX, f32::min);
+        let notice_top =
+            text_boxes(&b[1]).iter().filter(|(t, _)| t.contains("Example")).map(|(_, r)| r[3]).fold(0.0, f32::max);
+        assert!(qr_bottom > notice_top + 4.0, "QR from {qr_bottom}, notice to {notice_top}");
+        let listings = |doc: &[Vec<lopdf::content::Operation>]| doc.iter().map(|p| listing(p)).collect::<Vec<_>>();
+        assert_eq!(listings(&a[2..]), listings(&b[2..]), "{version:?}: the puzzle pages are the same");
+    }
+    let cover = |o: &PrintOptions| {
+        crate::render::cover::cover_pdf(&book.plan, "0000000000A", o, crate::render::cover::Paper::White)
+    };
+    let front = text(&pages(&cover(&with))[0]).join(" | ");
+    assert!(front.contains("Find the Fox | Ada Fox"), "{front}");
+    assert!(front.contains("ISBN 0306406152") && front.contains("9 | 780306 | 406157"), "{front}");
+    let bare = text(&pages(&cover(&plain))[0]).join(" | ");
+    assert!(!bare.contains("ISBN") && !bare.contains("Ada"), "{bare}");
 }

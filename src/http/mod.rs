@@ -6,6 +6,7 @@ pub mod bodyrate;
 mod books;
 pub mod caller;
 mod crosswords;
+mod dictionaries;
 pub mod error;
 pub mod extract;
 mod foxhole;
@@ -138,12 +139,15 @@ pub fn router(state: AppState, limits: &HttpLimits) -> Router {
     let uploads =
         wordlists::router().layer(axum::middleware::from_fn_with_state(gate.clone(), admission::admit_upload));
     let uploads = guard(uploads, wordlists::MAX_BYTES, limits.request_timeout.max(UPLOAD_TIMEOUT));
+    // Dictionaries' entries come in bodies up to 4 MiB.
+    let dictionaries = guard(dictionaries::router(), dictionaries::MAX_BYTES, limits.request_timeout);
     // The probes stay outside the limits above: they answer while slow or abusive clients
     // hold every request slot.
     Router::new()
         .merge(health::probes().layer(Extension(health::RequestSlots(slots))))
         .merge(api)
         .merge(uploads)
+        .merge(dictionaries)
         .fallback(|| async { ApiError::not_found("no such route; see /openapi.yaml for the API") })
         .with_state(state)
         .layer(

@@ -15,7 +15,7 @@ use utoipa::openapi::{Content, Ref, RefOr, Required};
 use utoipa::OpenApi;
 
 use super::error::{Problem, PROBLEM_JSON};
-use super::{books, crosswords, foxhole, graycodes, health, jobs, oneup, printruns, wordlists};
+use super::{books, crosswords, dictionaries, foxhole, graycodes, health, jobs, oneup, printruns, wordlists};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -36,6 +36,7 @@ use super::{books, crosswords, foxhole, graycodes, health, jobs, oneup, printrun
         (name = "crosswords", description = "Crossword patterns, fills and word squares."),
         (name = "foxhole", description = "Fox in a hole."),
         (name = "graycodes", description = "Gray codes."),
+        (name = "dictionaries", description = "Dictionaries and glossaries typeset as print-ready books."),
     ),
     paths(
         page_find_the_fox, page_order, page_book_viewer, page_foxhole, page_oneup, page_crosswords, static_file,
@@ -53,6 +54,7 @@ use super::{books, crosswords, foxhole, graycodes, health, jobs, oneup, printrun
         wordlists::upload, wordlists::list, wordlists::show, wordlists::remove,
         foxhole::strategy, foxhole::show_strategy, foxhole::check,
         graycodes::create, graycodes::show,
+        dictionaries::create, dictionaries::list, dictionaries::show, dictionaries::remove, dictionaries::book_pdf,
     ),
     components(
         schemas(Problem),

@@ -13,6 +13,26 @@ pub struct Limits {
     pub oneup: oneup::Limits,
     pub foxbook: foxbook::Limits,
     pub foxhole: foxhole::Limits,
+    pub dictionary: DictionaryLimits,
+}
+
+/// The largest dictionary a caller may have typeset: entries, and bytes of the request body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DictionaryLimits {
+    pub max_entries: usize,
+    pub max_bytes: usize,
+}
+
+impl DictionaryLimits {
+    /// For setting a request already checked within its caller's limits.
+    pub const UNLIMITED: DictionaryLimits = DictionaryLimits { max_entries: usize::MAX, max_bytes: usize::MAX };
+}
+
+impl Default for DictionaryLimits {
+    fn default() -> Self {
+        DictionaryLimits { max_entries: 20_000, max_bytes: 4 << 20 }
+    }
 }
 
 impl Limits {
@@ -45,6 +65,7 @@ impl Limits {
             oneup: oneup::Limits { max_steps: oneup::DEFAULT_MAX_STEPS, max_book_seconds: 20 },
             foxbook: full.foxbook,
             foxhole: foxhole::Limits { max_inspections: 10_000, ..full.foxhole },
+            dictionary: DictionaryLimits { max_entries: 500, max_bytes: 256 << 10 },
         }
     }
 }
@@ -66,6 +87,8 @@ mod tests {
         assert!(c.0.wordlist_max_bytes <= c.1.wordlist_max_bytes && c.0.wordlist_max_words <= c.1.wordlist_max_words);
         assert!(c.0.wordlists_per_caller <= c.1.wordlists_per_caller);
         assert!(c.0.wordlist_bytes_per_caller <= c.1.wordlist_bytes_per_caller);
+        assert!(anon.dictionary.max_entries <= full.dictionary.max_entries);
+        assert!(anon.dictionary.max_bytes <= full.dictionary.max_bytes);
     }
 
     #[test]

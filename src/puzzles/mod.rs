@@ -12,4 +12,4 @@ pub mod monitor;
 pub mod oneup;
 pub mod rng;
 pub mod wordbook;
-pub use limits::Limits;
+pub use limits::{DictionaryLimits, Limits};

@@ -3,6 +3,7 @@
 
 pub mod books;
 pub mod crossword;
+pub mod dictionary;
 pub mod foxhole;
 pub mod graycodes;
 pub mod oneup;
@@ -11,6 +12,7 @@ pub mod testing;
 
 pub use books::Books;
 pub use crossword::{CrosswordFills, CrosswordPatterns, WordSquares};
+pub use dictionary::Dictionaries;
 pub use foxhole::FoxholeStrategies;
 pub use graycodes::GrayCodes;
 pub use oneup::{OneUpBooks, OneUpPuzzles, OneUpSolves};
@@ -28,7 +30,8 @@ pub fn registry() -> Registry {
         .with::<OneUpSolves>()
         .with::<OneUpPuzzles>()
         .with::<OneUpBooks>()
-        .with::<GrayCodes>();
+        .with::<GrayCodes>()
+        .with::<Dictionaries>();
     #[cfg(feature = "test-jobs")]
     let registry = registry.with::<testing::Blocking>();
     registry

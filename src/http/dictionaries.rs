@@ -1,0 +1,256 @@
+//! Dictionaries: `POST /dictionaries` queues entries to be typeset as a book (JSON, or a
+//! `text/plain` body of one entry a line with the other members as query parameters),
+//! `GET /dictionaries/{id}` follows it, `GET /dictionaries/{id}/book.pdf` is the book once
+//! set (set again from the stored request: the same bytes every time), `GET /dictionaries`
+//! lists the caller's and `DELETE /dictionaries/{id}` deletes one.
+
+use axum::extract::{DefaultBodyLimit, Path, RawQuery, Request, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use axum::routing::{get, post};
+use axum::Router;
+use serde::{Deserialize, Serialize};
+
+use super::caller::Caller;
+use super::error::ApiError;
+use super::extract::{body_error, media_type, parse_json};
+use super::jobs::JobSummaryView;
+use super::listing::{ListQuery, Next};
+use super::resource::{self, finished_result, Resource};
+use super::respond::{blocking, echo, pdf_response};
+use super::AppState;
+use crate::jobs::kinds::dictionary::{DictionaryOutput, DictionaryRequest, EntryRequest, HeadsRequest};
+use crate::jobs::kinds::Dictionaries;
+use crate::puzzles::DictionaryLimits;
+use crate::render::typeset::parse_lines;
+
+/// Largest body the route reads at all; each tier has its own maximum within it
+/// (`dictionary.max_bytes`).
+pub const MAX_BYTES: usize = 4 << 20;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/dictionaries", post(create).layer(DefaultBodyLimit::max(MAX_BYTES)).get(list))
+        .route("/dictionaries/{id}", get(show).delete(remove))
+        .route("/dictionaries/{id}/book.pdf", get(book_pdf))
+}
+
+impl Resource for Dictionaries {
+    const WHAT: &'static str = "dictionary";
+    fn links(base: &str) -> Vec<(&'static str, String)> {
+        vec![("book_pdf", format!("{base}/book.pdf"))]
+    }
+}
+
+resource::show_resource!(
+    show,
+    Dictionaries,
+    Dictionary,
+    "/dictionaries/{id}",
+    "dictionaries",
+    "A dictionary's state and progress (entries set of all) and, once set, how it was set."
+);
+
+/// The query of a `text/plain` `POST /dictionaries`: the request's members besides the entries.
+#[derive(Deserialize, Default, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub(crate) struct TextQuery {
+    /// The book's title.
+    title: Option<String>,
+    /// The author on the title page.
+    author: Option<String>,
+    /// ISO code of the language, for hyphenation (default `en`).
+    language: Option<String>,
+    /// A named trim (default `5.25x8`) or `WxH` in inches.
+    trim: Option<String>,
+    /// `outer` (default) or `both`.
+    heads: Option<HeadsRequest>,
+}
+
+#[utoipa::path(
+    post,
+    path = "/dictionaries",
+    tag = "dictionaries",
+    summary = "Queue typesetting a dictionary as a print-ready book.",
+    description = "The entries as JSON (`entries`: headwords with senses, each a part of speech and a \
+                   definition), or as a `text/plain; charset=utf-8` body, one entry a line, \
+                   `headword;pos;definition` with further `;pos;definition` pairs for more senses, the other \
+                   members then as query parameters (a line that cannot be read is 422 naming `line`). Entries are \
+                   sorted as a dictionary sorts them (case and accents ignored), in sections per initial letter, \
+                   set in two justified columns with hyphenation in `language`, running heads (`heads`: `outer` \
+                   or `both`), a title page, contents and preface. At most 20,000 entries and 4 MiB with a key, \
+                   500 entries and 256 KiB without (422 naming `entries`; 413 for the body). An entry with a \
+                   character the font (DejaVu Serif Condensed: Latin-1 and Latin Extended-A) lacks is 422 naming \
+                   `entries[i]`. The PDF is at `book_pdf` of its links once set.",
+    params(super::openapi::IdempotencyKey, TextQuery),
+    request_body(
+        content(
+            (DictionaryRequest = "application/json", example = json!({"title": "A Small Glossary", "author": "A. Compiler",
+                "preface": ["Words the puzzles use."], "entries": [
+                    {"headword": "abandon", "senses": [{"pos": "v.", "definition": "to give up completely"}]},
+                    {"headword": "abase", "senses": [{"pos": "v.", "definition": "to lower in rank"}]}]})),
+            (String = "text/plain", example = "abandon;v.;to give up completely\nabase;v.;to lower in rank\n"),
+        )
+    ),
+    responses(
+        (status = 202, description = "Queued; follow it at `Location`.", body = Dictionary,
+            headers(("Location" = String, description = "`/dictionaries/{id}`"))),
+        (status = 400, response = super::openapi::BadRequest),
+        (status = 413, response = super::openapi::TooLarge),
+        (status = 415, response = super::openapi::UnsupportedMediaType),
+        (status = 422, response = super::openapi::Invalid),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn create(
+    State(state): State<AppState>,
+    caller: Caller,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+    request: Request,
+) -> Result<Response, ApiError> {
+    let limits = caller.limits(&state).dictionary;
+    let kind = media_type(&request);
+    let too_large = format!(
+        "the body is larger than {} KiB, the most a dictionary request of yours may be",
+        limits.max_bytes.min(MAX_BYTES) >> 10
+    );
+    let body = axum::body::to_bytes(request.into_body(), limits.max_bytes.min(MAX_BYTES)).await.map_err(|e| {
+        body_error(&e, &too_large).unwrap_or_else(|| {
+            // The reader's own limit (a body without a declared length).
+            if e.to_string().contains("length limit") {
+                ApiError::TooLarge { detail: too_large.clone() }
+            } else {
+                ApiError::bad_request("Unreadable body", e.to_string())
+            }
+        })
+    })?;
+    let req = match kind.as_str() {
+        "text/plain" => text_request(query.as_deref(), &body)?,
+        "application/json" => {
+            if query.as_deref().is_some_and(|q| !q.is_empty()) {
+                return Err(ApiError::invalid("query", "with a JSON body, give every member in the body"));
+            }
+            parse_json::<DictionaryRequest>(&body)?
+        }
+        _ => {
+            return Err(ApiError::UnsupportedMediaType {
+                detail: "send the dictionary as JSON (application/json) or as text/plain lines".into(),
+            })
+        }
+    };
+    state.queue.admit(&caller.submitter(&state.quotas)).await?;
+    let req = blocking(move || req.book(&limits).map(|_| req)).await?.map_err(|(f, d)| ApiError::invalid(f, d))?;
+    resource::enqueue::<Dictionaries>(&state, &caller, &headers, &req).await
+}
+
+/// A text body and its query as a request (422 naming `line` or the query parameter).
+fn text_request(query: Option<&str>, body: &[u8]) -> Result<DictionaryRequest, ApiError> {
+    let q: TextQuery = serde_urlencoded::from_str(query.unwrap_or(""))
+        .map_err(|e| ApiError::invalid("query", format!("query string: {}", echo(&e.to_string()))))?;
+    let text =
+        std::str::from_utf8(body).map_err(|e| ApiError::invalid("body", format!("the body is not UTF-8: {e}")))?;
+    let entries = parse_lines(text).map_err(|e| ApiError::invalid("line", e.to_string()))?;
+    Ok(DictionaryRequest {
+        title: q.title.unwrap_or_default(),
+        author: q.author.unwrap_or_default(),
+        preface: Vec::new(),
+        language: q.language.unwrap_or_else(|| "en".into()),
+        trim: q.trim.unwrap_or_else(|| "5.25x8".into()),
+        heads: q.heads.unwrap_or_default(),
+        entries: entries.into_iter().map(EntryRequest::from).collect(),
+    })
+}
+
+/// A page of the caller's dictionaries.
+#[derive(Serialize, utoipa::ToSchema)]
+pub(crate) struct DictionaryList {
+    /// Newest first.
+    dictionaries: Vec<JobSummaryView>,
+    #[serde(flatten)]
+    next: Next,
+}
+
+#[utoipa::path(
+    get,
+    path = "/dictionaries",
+    tag = "dictionaries",
+    summary = "The dictionaries you asked for, newest first, a page at a time.",
+    description = "Publishers see their own, admins everyone's: each one's state and links. Dictionaries are \
+                   kept until their owner deletes them. Follow `next` for the following page.",
+    params(ListQuery),
+    responses(
+        (status = 200, description = "A page of dictionaries.", body = DictionaryList),
+        (status = 422, response = super::openapi::Invalid),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn list(
+    State(state): State<AppState>,
+    caller: Caller,
+    RawQuery(query): RawQuery,
+) -> Result<axum::Json<DictionaryList>, ApiError> {
+    let (dictionaries, next) =
+        resource::list::<Dictionaries>(&state, &caller, query.as_deref(), "dictionaries").await?;
+    Ok(axum::Json(DictionaryList { dictionaries, next }))
+}
+
+#[utoipa::path(
+    delete,
+    path = "/dictionaries/{id}",
+    tag = "dictionaries",
+    summary = "Delete a dictionary you asked for.",
+    description = "204; the dictionary is gone (404 from then on). One still queued or being set is 409: cancel \
+                   its job first (`DELETE /jobs/{id}`).",
+    params(("id" = uuid::Uuid, Path, description = "The dictionary's id.")),
+    responses(
+        (status = 204, description = "Deleted."),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 409, response = super::openapi::Conflict),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn remove(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    resource::delete::<Dictionaries>(&state, &caller, &id).await
+}
+
+#[utoipa::path(
+    get,
+    path = "/dictionaries/{id}/book.pdf",
+    tag = "dictionaries",
+    summary = "The dictionary as a print-ready PDF (409 until it is set).",
+    description = "Set again from the stored request: the same bytes as `puzzlepress dictionary` gives for the \
+                   same entries, title, author, language, trim and heads.",
+    params(("id" = uuid::Uuid, Path, description = "The dictionary's id.")),
+    responses(
+        (status = 200, description = "PDF.", content_type = "application/pdf"),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 409, response = super::openapi::Conflict),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn book_pdf(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let job = resource::find::<Dictionaries>(&state, &caller, &id).await?;
+    let _: DictionaryOutput = finished_result(&job)?;
+    let req = resource::stored_params::<Dictionaries>(&job)?;
+    let bytes = state
+        .renders
+        .run(&caller.owner(), move || {
+            // The request was checked when queued; a failure here is a bug, shown as an empty body.
+            req.pdf(&DictionaryLimits::UNLIMITED).map(|(pdf, _)| pdf).unwrap_or_default()
+        })
+        .await?;
+    if bytes.is_empty() {
+        return Err(ApiError::Internal(format!("dictionary {id}: its stored request no longer sets")));
+    }
+    Ok(pdf_response(bytes, "dictionary.pdf"))
+}

@@ -1,0 +1,204 @@
+//! Dictionary jobs: entries typeset as a print-ready book. The request is what is kept;
+//! the PDF is set again from it on download (the typesetter is deterministic and fast).
+
+use serde::{Deserialize, Serialize};
+
+use crate::jobs::{Context, JobKind, RunError};
+use crate::puzzles::monitor::Monitor;
+use crate::puzzles::DictionaryLimits;
+use crate::render::print::Trim;
+use crate::render::typeset::{self, Book, Entry, Heads, Language, Sense};
+
+pub struct Dictionaries;
+
+/// A sense of an entry: its part of speech (printed in italics; may be empty) and definition.
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SenseRequest {
+    #[serde(default)]
+    pub pos: String,
+    pub definition: String,
+}
+
+/// An entry: a headword and its senses (numbered when there are several).
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EntryRequest {
+    pub headword: String,
+    pub senses: Vec<SenseRequest>,
+}
+
+/// Where the running heads (guide words) go.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum HeadsRequest {
+    /// The first headword at the outer edge of a left-hand page, the last at the outer edge of a right-hand page.
+    #[default]
+    Outer,
+    /// Both on every page.
+    Both,
+}
+
+fn english() -> String {
+    "en".into()
+}
+
+fn pocket() -> String {
+    "5.25x8".into()
+}
+
+/// A dictionary to typeset; also the params stored with its job.
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DictionaryRequest {
+    #[serde(default)]
+    pub title: String,
+    #[serde(default)]
+    pub author: String,
+    /// The preface's paragraphs (none: no preface).
+    #[serde(default)]
+    pub preface: Vec<String>,
+    /// ISO code of the language, for hyphenation (default `en`).
+    #[serde(default = "english")]
+    #[schema(default = "en")]
+    pub language: String,
+    /// The page: a named trim (`5.25x8`, the default, `6x9`, …) or `WxH` in inches.
+    #[serde(default = "pocket")]
+    #[schema(default = "5.25x8")]
+    pub trim: String,
+    #[serde(default)]
+    pub heads: HeadsRequest,
+    pub entries: Vec<EntryRequest>,
+}
+
+/// How the book was set.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct DictionaryOutput {
+    pub entries: usize,
+    pub pages: usize,
+    /// Lines set (entries and preface).
+    pub lines: usize,
+    /// Justified lines with badness above 1000 (what TeX reports as underfull).
+    pub underfull: usize,
+    /// Lines wider than their column.
+    pub overfull: usize,
+    /// Lines ending with a hyphen.
+    pub hyphens: usize,
+    /// Words wider than a column, broken between letters.
+    pub split_words: usize,
+    /// Paragraphs that needed emergency stretch.
+    pub emergency: usize,
+}
+
+impl From<typeset::Report> for DictionaryOutput {
+    fn from(r: typeset::Report) -> Self {
+        DictionaryOutput {
+            entries: r.entries,
+            pages: r.pages,
+            lines: r.lines,
+            underfull: r.underfull,
+            overfull: r.overfull,
+            hyphens: r.hyphens,
+            split_words: r.split_words,
+            emergency: r.emergency,
+        }
+    }
+}
+
+/// A field name and a message, for the HTTP layer to report as 422.
+pub type FieldError = (String, String);
+
+impl From<&EntryRequest> for Entry {
+    fn from(e: &EntryRequest) -> Self {
+        Entry {
+            headword: e.headword.clone(),
+            senses: e.senses.iter().map(|s| Sense { pos: s.pos.clone(), definition: s.definition.clone() }).collect(),
+        }
+    }
+}
+
+impl From<Entry> for EntryRequest {
+    fn from(e: Entry) -> Self {
+        EntryRequest {
+            headword: e.headword,
+            senses: e.senses.into_iter().map(|s| SenseRequest { pos: s.pos, definition: s.definition }).collect(),
+        }
+    }
+}
+
+impl DictionaryRequest {
+    /// The book, its trim and heads, or the field at fault: `entries` past `limits`,
+    /// `entries[i].headword`, `entries[i].senses[j].definition`, `entries[i]` (a character
+    /// the font lacks), `language`, `trim`, `title`, `author`, `preface`.
+    pub fn book(&self, limits: &DictionaryLimits) -> Result<(Book, Trim, Heads), FieldError> {
+        let field = |f: &str, detail: String| (f.to_string(), format!("{f}: {detail}"));
+        if self.entries.is_empty() {
+            return Err(field("entries", "give at least one entry".into()));
+        }
+        if self.entries.len() > limits.max_entries {
+            return Err(field(
+                "entries",
+                format!("{} entries; at most {} are typeset per dictionary", self.entries.len(), limits.max_entries),
+            ));
+        }
+        let language = Language::from_code(&self.language)
+            .ok_or_else(|| field("language", "no hyphenation patterns for it".into()))?;
+        let trim = Trim::parse(&self.trim).map_err(|e| field("trim", e))?;
+        let mut entries = Vec::with_capacity(self.entries.len());
+        for (i, e) in self.entries.iter().enumerate() {
+            let entry = Entry::from(e);
+            if entry.headword.trim().is_empty() {
+                return Err(field(&format!("entries[{i}].headword"), "the headword is empty".into()));
+            }
+            if entry.senses.is_empty() {
+                return Err(field(&format!("entries[{i}].senses"), "an entry needs at least one sense".into()));
+            }
+            if let Some(j) = entry.senses.iter().position(|s| s.definition.trim().is_empty()) {
+                return Err(field(&format!("entries[{i}].senses[{j}].definition"), "the definition is empty".into()));
+            }
+            entry.check(i).map_err(|e| field(&format!("entries[{i}]"), format!("{:?}: {}", e.headword, e.detail)))?;
+            entries.push(entry);
+        }
+        let book = Book {
+            title: self.title.clone(),
+            author: self.author.clone(),
+            preface: self.preface.clone(),
+            entries,
+            language: Some(language),
+        };
+        book.check_front().map_err(|(f, detail)| field(f, detail))?;
+        let heads = match self.heads {
+            HeadsRequest::Outer => Heads::Outer,
+            HeadsRequest::Both => Heads::Both,
+        };
+        Ok((book, trim, heads))
+    }
+
+    /// The PDF and how it was set.
+    pub fn pdf(&self, limits: &DictionaryLimits) -> Result<(Vec<u8>, typeset::Report), String> {
+        let (book, trim, heads) = self.book(limits).map_err(|(_, detail)| detail)?;
+        crate::render::dictionary::pdf(&book, trim, heads).map_err(|e| e.to_string())
+    }
+}
+
+impl JobKind for Dictionaries {
+    const NAME: &'static str = "dictionaries";
+    /// A publisher's product: kept until its owner deletes it.
+    const KEPT: bool = true;
+    type Params = DictionaryRequest;
+    type Output = DictionaryOutput;
+
+    fn run(_: &Context, req: DictionaryRequest, monitor: &mut dyn Monitor) -> Result<DictionaryOutput, RunError> {
+        let total = req.entries.len() as u64;
+        if !monitor.update(0, total) {
+            return Err(RunError::Cancelled);
+        }
+        // Checked within the caller's limits when queued; the params are checked again
+        // for their shape only.
+        let (_, report) = req.pdf(&DictionaryLimits::UNLIMITED).map_err(RunError::Failed)?;
+        if !monitor.update(total, total) {
+            return Err(RunError::Cancelled);
+        }
+        Ok(report.into())
+    }
+}

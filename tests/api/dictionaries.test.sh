@@ -1,0 +1,145 @@
+# Dictionaries: POST /dictionaries as JSON and as text lines, refusals naming the line,
+# field or entry, the job and its report, the PDF read back (and the same bytes as the
+# offline `puzzlepress dictionary`); then, on a database of its own with keys (the service
+# closed), the tiers' limits, owners and delete. Sourced by run.sh with BASE, URL, WORK,
+# PG and BACKEND set.
+
+cat >"$WORK/dict.txt" <<'EOF'
+zephyr;n.;a soft gentle breeze
+abandon;v.;to give up completely;n.;freedom from restraint
+Éclair;n.;a small pastry filled with cream
+bass;n.;a common fish
+bass;n.;the lowest part in music
+mnemonic;adj.;helping the memory
+EOF
+
+req POST "/dictionaries?title=Small%20Words&author=A.%20Compiler&heads=both" \
+  -H 'content-type: text/plain; charset=utf-8' --data-binary @"$WORK/dict.txt"
+check_status 202 "queue a dictionary from text lines"
+check_header location '^/dictionaries/[0-9a-f-]{36}$' "its Location"
+check_jq '.request.title == "Small Words" and .request.heads == "both" and .request.trim == "5.25x8" and (.request.entries | length) == 6 and .request.entries[1].senses[1].pos == "n."' "the request as stored: query members and the lines as entries"
+DICT=$(header location)
+wait_job "$DICT" 60
+check_jq '.state == "succeeded" and .progress.done == 6 and .progress.total == 6' "set, progress all entries"
+check_jq '.result.entries == 6 and .result.pages >= 4 and .result.overfull == 0 and (.result.lines | type == "number") and (.result | has("underfull") and has("hyphens"))' "the report: entries, pages, no overfull line"
+check_jq ".links.book_pdf == \"$DICT/book.pdf\"" "links to its PDF"
+curl -s "$BASE$DICT/book.pdf" -o "$WORK/dict.pdf"
+check_cmd "pdfinfo $WORK/dict.pdf | grep -q '^Page size: *378 x 576 pts'" "5.25 x 8 in pages"
+check_cmd "pdftotext $WORK/dict.pdf - | tr '\n' ' ' | grep -q 'Small Words'" "the title printed"
+check_cmd "pdftotext $WORK/dict.pdf - | grep -o 'abandon\\|bass\\|Éclair\\|mnemonic\\|zephyr' | LC_ALL=C sort | uniq -c | tr -s ' \\n' ' ' | grep -q '^ 2 abandon 2 bass 1 mnemonic 2 zephyr 1 Éclair \$'" "every entry printed once (first and last also as guide words)"
+check_cmd "pdftotext -layout $WORK/dict.pdf - | grep -Eq 'abandon +zephyr\$'" "the guide words: the first and last headword on the page"
+check_cmd "pdftotext -layout $WORK/dict.pdf - | grep -q 'bass² n. the lowest part'" "homographs numbered"
+check_cmd "! pdffonts $WORK/dict.pdf | tail -n +3 | awk '{print \$(NF-4)}' | grep -qv yes" "every font embedded"
+"$BIN" dictionary --entries "$WORK/dict.txt" --out "$WORK/dict-cli.pdf" --title 'Small Words' --author 'A. Compiler' --both-heads >/dev/null
+check_cmd "cmp $WORK/dict.pdf $WORK/dict-cli.pdf" "the server's PDF is the offline command's, byte for byte"
+curl -s "$BASE$DICT/book.pdf" -o "$WORK/dict2.pdf"
+check_cmd "cmp $WORK/dict.pdf $WORK/dict2.pdf" "the PDF is the same bytes every time"
+
+# JSON, with a preface and a trim.
+post_json /dictionaries '{"title": "Glossary", "author": "Me", "preface": ["Words the puzzles use."], "trim": "6x9",
+  "entries": [{"headword": "fox", "senses": [{"pos": "n.", "definition": "a wild animal of the dog family"}]},
+              {"headword": "den", "senses": [{"definition": "a wild animal'"'"'s home"}]}]}'
+check_status 202 "queue a dictionary as JSON"
+GLOSS=$(header location)
+wait_job "$GLOSS" 60
+check_jq '.state == "succeeded" and .result.entries == 2' "the JSON dictionary set"
+curl -s "$BASE$GLOSS/book.pdf" -o "$WORK/gloss.pdf"
+check_cmd "pdfinfo $WORK/gloss.pdf | grep -q '^Page size: *432 x 648 pts'" "6 x 9 in pages"
+check_cmd "pdftotext $WORK/gloss.pdf - | tr '\n' ' ' | grep -q 'Words the puzzles use.'" "the preface printed"
+
+# Refusals name the line, field or entry.
+req POST /dictionaries -H 'content-type: text/plain' --data-binary $'fox;n.;an animal\nden;n.\n'
+check_problem 422 'line 2' "a line without a definition names its line"
+check_jq '.field == "line"' "the field is line"
+req POST /dictionaries -H 'content-type: text/plain' --data-binary $'fox;n.;an animal → its den\n'
+check_problem 422 'U\\+2192' "a character the font lacks, in a line"
+post_json /dictionaries '{"entries": [{"headword": "fox", "senses": [{"pos": "n.", "definition": "x"}]}, {"headword": " ", "senses": [{"pos": "n.", "definition": "x"}]}]}'
+check_problem 422 'entries\\[1\\]\\.headword' "an empty headword names entries[1].headword"
+post_json /dictionaries '{"entries": [{"headword": "fox", "senses": [{"pos": "n.", "definition": ""}]}]}'
+check_problem 422 'entries\\[0\\]\\.senses\\[0\\]\\.definition' "an empty definition names it"
+post_json /dictionaries '{"entries": [{"headword": "fox", "senses": []}]}'
+check_problem 422 'entries\\[0\\]\\.senses' "an entry without senses"
+post_json /dictionaries '{"entries": [{"headword": "fox", "senses": [{"pos": "n.", "definition": "ok"}]}, {"headword": "fox→", "senses": [{"pos": "n.", "definition": "x"}]}]}'
+check_problem 422 'entries\\[1\\]' "a character the font lacks names the entry"
+check_jq '.field == "entries[1]" and (.detail | contains("fox→"))' "the entry by index and headword"
+post_json /dictionaries '{"language": "xx", "entries": [{"headword": "fox", "senses": [{"pos": "n.", "definition": "x"}]}]}'
+check_problem 422 'language' "an unknown language"
+post_json /dictionaries '{"trim": "huge", "entries": [{"headword": "fox", "senses": [{"pos": "n.", "definition": "x"}]}]}'
+check_problem 422 'trim' "an unknown trim"
+post_json /dictionaries '{"title": "Fox ☺", "entries": [{"headword": "fox", "senses": [{"pos": "n.", "definition": "x"}]}]}'
+check_problem 422 'title' "a title the font cannot print"
+post_json /dictionaries '{"entries": []}'
+check_problem 422 'entries' "no entries"
+post_json /dictionaries '{"entries": [{"headword": "fox", "senses": [{"pos": "n.", "definition": "x"}]}], "colour": "red"}'
+check_problem 422 'colour' "an unknown member"
+req POST "/dictionaries?colour=red" -H 'content-type: text/plain' --data-binary $'fox;n.;x\n'
+check_problem 422 'colour' "an unknown query parameter"
+req POST /dictionaries -H 'content-type: application/xml' --data-binary '<fox/>'
+check_problem 415 'JSON' "another media type"
+req GET "/dictionaries/00000000-0000-0000-0000-000000000000/book.pdf"
+check_problem 404 'no dictionary' "an unknown dictionary"
+
+# Keys close the service: the anonymous tier's limits, owners and delete, on a database of its own.
+stop_server
+case $BACKEND in
+  sqlite) DICT_URL="sqlite://$WORK/dictionaries.db" ;;
+  postgres) DICT_URL="${PG%/*}/${PG_DB}_dictionaries" ;; # created by the server
+esac
+# Requests of 20,000 entries are kept with their job: more than the default 1 MiB of params.
+start_server "$DICT_URL" --workers 1 --max-params-kib 8192
+dkey() { "$BIN" keys create --name "$1" --role "$2" --database-url "$DICT_URL" 2>/dev/null; }
+DA=(-H "Authorization: Bearer $(dkey dict-a publisher)")
+DB=(-H "Authorization: Bearer $(dkey dict-b publisher)")
+sleep 1.2 # the service is closed within a second of the first key
+
+seq 1 501 | sed 's/^/word/; s/$/;n.;a word/' >"$WORK/dict-501.txt"
+req POST /dictionaries -H 'content-type: text/plain' --data-binary @"$WORK/dict-501.txt"
+check_problem 422 'at most 500' "501 entries without a key: 422 naming entries"
+check_jq '.field == "entries"' "the field is entries"
+# The one worker sets 20,000 entries (a second or two) while the next waits.
+seq 1 20000 | sed 's/^/entry/; s/$/;n.;a word among many/' >"$WORK/dict-20000.txt"
+req POST /dictionaries -H 'content-type: text/plain' --data-binary @"$WORK/dict-20000.txt" "${DA[@]}"
+check_status 202 "20,000 entries with a key"
+LARGE=$(header location)
+req POST /dictionaries -H 'content-type: text/plain' --data-binary @"$WORK/dict-501.txt" "${DA[@]}"
+check_status 202 "501 entries with a key"
+MINE=$(header location)
+req GET "$MINE/book.pdf" "${DA[@]}"
+check_problem 409 'not ready yet' "the PDF before it is set: 409"
+check_header retry-after '^[0-9]+$' "with Retry-After"
+seq 1 300 | sed "s/^/word/; s/\$/;n.;$(printf 'd%.0s' $(seq 1 1000))/" >"$WORK/dict-big.txt"
+req POST /dictionaries -H 'content-type: text/plain' --data-binary @"$WORK/dict-big.txt"
+check_problem 413 '256 KiB' "a body past 256 KiB without a key: 413"
+req POST /dictionaries -H 'content-type: text/plain' -H 'transfer-encoding: chunked' --data-binary @"$WORK/dict-big.txt"
+check_problem 413 '256 KiB' "a chunked body past 256 KiB without a key: 413"
+
+req GET "$MINE" "${DB[@]}"
+check_status 404 "another publisher's dictionary is 404"
+req GET "$MINE/book.pdf" "${DB[@]}"
+check_status 404 "and so is its PDF"
+req GET /dictionaries "${DA[@]}"
+check_jq "[.dictionaries[].links.self] == [\"$MINE\", \"$LARGE\"]" "the owner's listing, newest first"
+req GET /dictionaries "${DB[@]}"
+check_jq '.dictionaries == []' "another publisher lists none"
+req DELETE "$MINE" "${DB[@]}"
+check_status 404 "another publisher cannot delete it"
+wait_as_dict() {
+  local waited=0
+  while :; do
+    req GET "$MINE" "${DA[@]}"
+    case "$(jq -r .state "$BODY_FILE")" in succeeded | failed | cancelled) return 0 ;; esac
+    sleep 0.1
+    waited=$((waited + 1))
+    [ $waited -lt 600 ] || return 1
+  done
+}
+wait_as_dict
+check_jq '.state == "succeeded" and .result.entries == 501' "501 entries set"
+req DELETE "$MINE" "${DA[@]}"
+check_status 204 "the owner deletes it"
+req GET "$MINE" "${DA[@]}"
+check_status 404 "gone"
+
+stop_server
+[ "$BACKEND" = postgres ] && psql "$PG" -q -c "DROP DATABASE IF EXISTS ${PG_DB}_dictionaries" >/dev/null
+start_server "$URL" --workers 2

@@ -76,8 +76,9 @@ const INCH: f32 = 72.0;
 
 impl Design {
     /// The template's design ("Latex Dictionary Template"): 0.75 in margins and a
-    /// 0.2 in binding offset (the inner margin then `inner(pages)`), entries at 8.5/10 pt
-    /// in two columns 12 pt apart, the preface at 10/12 pt.
+    /// 0.2 in binding offset (the inner margin then `inner(pages)`), entries at 8/9.5 pt
+    /// (LaTeX's \footnotesize in a 10 pt book) in two columns 10 pt apart (its
+    /// \columnsep), the preface at 10/12 pt.
     pub fn template(page: (f32, f32), inner: fn(usize) -> f32) -> Design {
         Design {
             page,
@@ -85,9 +86,9 @@ impl Design {
             top: 0.75 * INCH,
             bottom: 0.75 * INCH,
             inner,
-            size: 8.5,
-            leading: 10.0,
-            gap: 12.0,
+            size: 8.0,
+            leading: 9.5,
+            gap: 10.0,
             text_size: 10.0,
             text_leading: 12.0,
             heads: Heads::Outer,

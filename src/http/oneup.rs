@@ -550,9 +550,7 @@ pub(crate) async fn create_book(
         seed,
         trim: print.trim,
         title: print.title,
-        author: print.imprint.author,
-        copyright: print.imprint.copyright,
-        isbn: print.imprint.isbn,
+        imprint: print.imprint,
     };
     resource::enqueue::<OneUpBooks>(&state, &caller, &headers, &params).await
 }
@@ -625,8 +623,12 @@ pub(crate) async fn book_pdf(
         let id = id.clone();
         let render = move |()| {
             let entries: Vec<Entry> = book.puzzles.iter().map(Entry::from).collect();
-            let imprint = Imprint { author: params.author, copyright: params.copyright, isbn: params.isbn };
-            let opts = PrintOptions { trim: params.trim, title: params.title, lookup_url: String::new(), imprint };
+            let opts = PrintOptions {
+                trim: params.trim,
+                title: params.title,
+                lookup_url: String::new(),
+                imprint: params.imprint,
+            };
             Ok(oneup_book_pdf(&entries, &opts, &id))
         };
         state.renders.pdf(&caller.owner(), Some(&key), async { Ok(()) }, render).await?

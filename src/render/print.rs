@@ -400,7 +400,7 @@ pub struct PrintOptions {
 /// (on the title page and the front cover), the copyright line and the ISBN (on the title
 /// page's back; the ISBN also as a barcode on the back cover). A book without them prints as
 /// before they existed.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Imprint {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub author: Option<String>,

@@ -55,12 +55,8 @@ pub struct OneUpBookParams {
     pub title: String,
     /// The author, copyright line and ISBN (normalised), those ordered (jobs stored before
     /// them read none).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub author: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub copyright: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub isbn: Option<String>,
+    #[serde(flatten)]
+    pub imprint: crate::render::print::Imprint,
 }
 
 /// A book's puzzles in the order they are numbered: by increasing level.

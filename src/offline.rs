@@ -287,7 +287,8 @@ pub fn dictionary(args: &DictionaryArgs) -> anyhow::Result<()> {
     let heads = if args.both_heads { Heads::Both } else { Heads::Outer };
     // Entries were checked line by line; the title, author and preface are checked here.
     book.check_front().map_err(|(field, detail)| anyhow::anyhow!("--{field}: {detail}"))?;
-    let (pdf, report) = crate::render::dictionary::pdf(&book, trim, heads).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let (pdf, report) = crate::render::dictionary::pdf(&book, trim, heads, &mut crate::puzzles::monitor::Unmonitored)
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
     std::fs::write(&args.out, pdf).with_context(|| format!("writing {}", args.out.display()))?;
     println!(
         "{}: {} entries, {} pages, {} lines ({} underfull, {} overfull, {} hyphenated)",

@@ -6,7 +6,7 @@
 
 use axum::extract::{DefaultBodyLimit, Path, RawQuery, Request, State};
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use serde::{Deserialize, Serialize};
@@ -21,6 +21,7 @@ use super::respond::{blocking, echo, pdf_response};
 use super::AppState;
 use crate::jobs::kinds::dictionary::{DictionaryOutput, DictionaryRequest, EntryRequest, HeadsRequest};
 use crate::jobs::kinds::Dictionaries;
+use crate::puzzles::monitor::Unmonitored;
 use crate::puzzles::DictionaryLimits;
 use crate::render::typeset::parse_lines;
 
@@ -60,6 +61,8 @@ pub(crate) struct TextQuery {
     title: Option<String>,
     /// The author on the title page.
     author: Option<String>,
+    /// The preface, its paragraphs separated by blank lines (none: no preface).
+    preface: Option<String>,
     /// ISO code of the language, for hyphenation (default `en`).
     language: Option<String>,
     /// A named trim (default `5.25x8`) or `WxH` in inches.
@@ -155,12 +158,29 @@ fn text_request(query: Option<&str>, body: &[u8]) -> Result<DictionaryRequest, A
     Ok(DictionaryRequest {
         title: q.title.unwrap_or_default(),
         author: q.author.unwrap_or_default(),
-        preface: Vec::new(),
+        preface: q.preface.as_deref().map(paragraphs).unwrap_or_default(),
         language: q.language.unwrap_or_else(|| "en".into()),
         trim: q.trim.unwrap_or_else(|| "5.25x8".into()),
         heads: q.heads.unwrap_or_default(),
         entries: entries.into_iter().map(EntryRequest::from).collect(),
     })
+}
+
+/// Paragraphs of `text` separated by blank lines, each one line.
+fn paragraphs(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current: Vec<&str> = Vec::new();
+    for line in text.lines().map(str::trim).chain([""]) {
+        if line.is_empty() {
+            if !current.is_empty() {
+                out.push(current.join(" "));
+                current.clear();
+            }
+        } else {
+            current.push(line);
+        }
+    }
+    out
 }
 
 /// A page of the caller's dictionaries.
@@ -178,10 +198,12 @@ pub(crate) struct DictionaryList {
     tag = "dictionaries",
     summary = "The dictionaries you asked for, newest first, a page at a time.",
     description = "Publishers see their own, admins everyone's: each one's state and links. Dictionaries are \
-                   kept until their owner deletes them. Follow `next` for the following page.",
+                   kept until their owner deletes them. Follow `next` for the following page. A request whose \
+                   `Accept` names `text/html` (a browser's visit) gets the web page that makes dictionaries.",
     params(ListQuery),
     responses(
-        (status = 200, description = "A page of dictionaries.", body = DictionaryList),
+        (status = 200, description = "A page of dictionaries; the web page for a browser.", content(
+            (DictionaryList = "application/json"), (String = "text/html"))),
         (status = 422, response = super::openapi::Invalid),
         (status = 503, response = super::openapi::Unavailable),
     )
@@ -189,11 +211,18 @@ pub(crate) struct DictionaryList {
 pub(crate) async fn list(
     State(state): State<AppState>,
     caller: Caller,
+    headers: HeaderMap,
     RawQuery(query): RawQuery,
-) -> Result<axum::Json<DictionaryList>, ApiError> {
+) -> Result<Response, ApiError> {
+    // A browser's visit is the page that makes dictionaries.
+    if super::pages::wants_page(&headers) {
+        return super::pages::negotiated_page("dictionaries.html", &headers);
+    }
     let (dictionaries, next) =
         resource::list::<Dictionaries>(&state, &caller, query.as_deref(), "dictionaries").await?;
-    Ok(axum::Json(DictionaryList { dictionaries, next }))
+    let mut response = axum::Json(DictionaryList { dictionaries, next }).into_response();
+    response.headers_mut().insert(axum::http::header::VARY, axum::http::HeaderValue::from_static("accept"));
+    Ok(response)
 }
 
 #[utoipa::path(
@@ -246,7 +275,7 @@ pub(crate) async fn book_pdf(
         .renders
         .run(&caller.owner(), move || {
             // The request was checked when queued; a failure here is a bug, shown as an empty body.
-            req.pdf(&DictionaryLimits::UNLIMITED).map(|(pdf, _)| pdf).unwrap_or_default()
+            req.pdf(&DictionaryLimits::UNLIMITED, &mut Unmonitored).map(|(pdf, _)| pdf).unwrap_or_default()
         })
         .await?;
     if bytes.is_empty() {

@@ -53,6 +53,19 @@ fn page<S: Clone + Send + Sync + 'static>(name: &'static str) -> MethodRouter<S>
     get(move |headers: HeaderMap| async move { asset(name, &headers) })
 }
 
+/// Whether a GET asks for a page rather than JSON: a browser's navigation (its `Accept`
+/// names `text/html`). For addresses that are both a page and an API listing.
+pub fn wants_page(request: &HeaderMap) -> bool {
+    request.get_all(header::ACCEPT).iter().any(|v| v.to_str().is_ok_and(|v| v.contains("text/html")))
+}
+
+/// The page `name` at an address that also answers JSON: said to caches with `Vary`.
+pub fn negotiated_page(name: &str, request: &HeaderMap) -> Result<Response, ApiError> {
+    let mut response = asset(name, request)?;
+    response.headers_mut().insert(header::VARY, HeaderValue::from_static("accept"));
+    Ok(response)
+}
+
 fn lookup(name: &str) -> Option<EmbeddedFile> {
     match name {
         "oneup-example.txt" => Data::get("oneup-2024-07-07.txt"),

@@ -24,6 +24,11 @@ pub trait JobKind: Send + Sync + 'static {
     /// a book's are) instead of being deleted once the retention time has passed.
     const KEPT: bool = false;
 
+    /// Bytes of stored params this kind may keep beyond the operator's `--max-params-kib`
+    /// (the larger applies): for kinds whose request is their product and is bounded by
+    /// its own limits (a dictionary's entries).
+    const MAX_PARAMS_BYTES: usize = 0;
+
     /// Runs the job on the current (blocking) thread, reporting to `monitor`.
     fn run(ctx: &Context, params: Self::Params, monitor: &mut dyn Monitor) -> Result<Self::Output, RunError>;
 

@@ -130,11 +130,9 @@ impl Queue {
             None => {
                 // No separate look first: the insert checks the limits, atomically.
                 let params_text = serde_json::to_string(params)?;
-                if params_text.len() > self.limits.params_bytes {
-                    return Err(SubmitError::ParamsTooLarge {
-                        bytes: params_text.len(),
-                        limit: self.limits.params_bytes,
-                    });
+                let limit = self.limits.params_bytes.max(K::MAX_PARAMS_BYTES);
+                if params_text.len() > limit {
+                    return Err(SubmitError::ParamsTooLarge { bytes: params_text.len(), limit });
                 }
                 let new = NewJob {
                     kind: K::NAME.to_string(),

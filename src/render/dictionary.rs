@@ -3,6 +3,7 @@
 
 use super::print::{min_gutter_in, Trim, INCH};
 use super::typeset::{self, Design, Heads};
+use crate::puzzles::monitor::Monitor;
 
 /// The template's binding offset and margin together (0.2 in + 0.75 in), or the gutter a
 /// book of `pages` pages needs if wider (as [`super::print::Layout`] has it).
@@ -15,9 +16,14 @@ pub fn design(trim: Trim, heads: Heads) -> Design {
     Design { heads, ..Design::template(trim.size(), inner_margin) }
 }
 
-/// The dictionary's PDF and how well it was set.
-pub fn pdf(book: &typeset::Book, trim: Trim, heads: Heads) -> Result<(Vec<u8>, typeset::Report), typeset::EntryError> {
-    typeset::dictionary_pdf(book, &design(trim, heads))
+/// The dictionary's PDF and how well it was set; `monitor` follows the entries set.
+pub fn pdf(
+    book: &typeset::Book,
+    trim: Trim,
+    heads: Heads,
+    monitor: &mut dyn Monitor,
+) -> Result<(Vec<u8>, typeset::Report), typeset::Stopped> {
+    typeset::dictionary_pdf(book, &design(trim, heads), monitor)
 }
 
 #[cfg(test)]

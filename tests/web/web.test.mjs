@@ -837,6 +837,68 @@ scenario('crosswords: American patterns of rows × columns, every square checked
   assert.equal(await page.locator('#fill-view .square').count(), 35, 'the 5 x 7 fill is drawn');
 });
 
+scenario('dictionaries: paste entries, see a bad line refused beside it, typeset, download; upload a file', async (page) => {
+  await page.goto(`${BASE_URL}/dictionaries`);
+  await page.click('#load-example');
+  const example = await page.inputValue('#entries');
+  assert.equal((await page.textContent('#entries-count')).trim(), '10 entries');
+  // A line without its definition, and one with a character the font lacks: each is
+  // refused with its line number, shown beside its neighbours and selected in the text.
+  const lines = example.split('\n');
+  for (const [bad, why] of [['quokka;n.', /expected headword;pos;definition/], ['tokyo;n.;東京, a city', /no glyph for '東'/]]) {
+    const text = [...lines.slice(0, 4), bad, ...lines.slice(4)].join('\n');
+    await page.fill('#entries', text);
+    await page.click('#typeset');
+    await page.waitForSelector('#entries-error:not([hidden])');
+    const message = (await page.textContent('#entries-error-text')).trim();
+    assert.match(message, /^Line 5: /, `the refusal names the line: ${message}`);
+    assert.match(message, why);
+    assert.equal(await page.getAttribute('#entries-error-lines .at-fault', 'data-line'), '5');
+    assert.match(await page.textContent('#entries-error-lines .at-fault'), new RegExp(bad.slice(0, 5)));
+    assert.equal(await page.getAttribute('#entries', 'aria-invalid'), 'true');
+    const selected = await page.$eval('#entries', (t) => t.value.slice(t.selectionStart, t.selectionEnd));
+    assert.equal(selected, bad, 'the line at fault is selected');
+    await screenshot(page, 'dictionaries-refused');
+  }
+  // Fixed, the error goes away as soon as the text changes, and the book is set.
+  await page.fill('#entries', example);
+  assert.ok(await page.$('#entries-error[hidden]'), 'editing clears the refusal');
+  await page.fill('#title', 'Words of the Den');
+  await page.fill('#author', 'A. Fox');
+  await page.fill('#preface', 'Words our puzzles use.\n\nEach with its senses.');
+  await page.selectOption('#trim', '6x9');
+  await page.selectOption('#heads', 'both');
+  await page.click('#typeset');
+  const ready = await waitForText(page, '#status', (t) => t.length > 0, 60_000);
+  assert.match(ready, /^Your dictionary is ready: 10 entries on \d+ pages\.$/, ready);
+  const href = await page.getAttribute('#book-pdf', 'href');
+  const m = (href || '').match(/^\/dictionaries\/([^/]+)\/book\.pdf$/);
+  assert.ok(m, `a link to the PDF: ${href}`);
+  await assertPdf(page, href);
+  const pdf = await (await page.request.get(`${BASE_URL}${href}`)).body();
+  const file = path.join(os.tmpdir(), `dictionary-${m[1]}.pdf`);
+  await fs.writeFile(file, pdf);
+  const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+  await fs.rm(file);
+  for (const word of ['Words of the Den', 'A. Fox', 'Preface', 'Each with its senses.', 'abandon', 'Éclair', 'zephyr']) {
+    assert.ok(text.includes(word), `the PDF holds ${word}`);
+  }
+  assert.ok(text.indexOf('abbey') < text.indexOf('Éclair') && text.indexOf('Éclair') < text.indexOf('zephyr'), 'in order');
+  const made = await (await page.request.get(`${BASE_URL}/dictionaries/${m[1]}`)).json();
+  assert.equal(made.request.title, 'Words of the Den');
+  assert.equal(made.request.trim, '6x9');
+  assert.equal(made.request.heads, 'both');
+  assert.deepEqual(made.request.preface, ['Words our puzzles use.', 'Each with its senses.']);
+  await screenshot(page, 'dictionaries-ready');
+
+  // An uploaded file replaces the text.
+  await page.setInputFiles('#entries-file', {
+    name: 'words.txt', mimeType: 'text/plain', buffer: Buffer.from('den;n.;a wild animal\'s lair\nvixen;n.;a female fox\n'),
+  });
+  await page.waitForFunction(() => document.querySelector('#entries').value.startsWith('den;n.'));
+  assert.equal((await page.textContent('#entries-count')).trim(), '2 entries');
+});
+
 scenario('screenshots of every page', async (page) => {
   const serial = shared.serial || randomSerial();
   const pages = [
@@ -846,6 +908,7 @@ scenario('screenshots of every page', async (page) => {
     ['foxhole', '/foxhole', '#board button'],
     ['oneup', '/oneup', '#puzzle-text'],
     ['crosswords', '/crosswords', 'form#patterns-form'],
+    ['dictionaries', '/dictionaries', 'form#dictionary-form'],
   ];
   for (const [name, route, ready] of pages) {
     for (const [suffix, viewport] of [['', { width: 1280, height: 900 }], ['-phone', { width: 390, height: 844 }]]) {

@@ -10,6 +10,7 @@ use super::entries::{self, Entry, EntryError, Section};
 use super::fonts::Style;
 use super::hyphenate::Language;
 use super::paragraph::{self, Line, Paragraph, Shape, Span};
+use crate::puzzles::monitor::{Cancelled, Monitor, Unmonitored};
 
 /// What is printed.
 #[derive(Clone, Debug, Default)]
@@ -32,8 +33,7 @@ impl Book {
             let mut lacking = super::fonts::missing(text);
             lacking.retain(|c| !c.is_whitespace());
             if !lacking.is_empty() {
-                let list: Vec<String> = lacking.iter().map(|c| format!("{c:?} (U+{:04X})", *c as u32)).collect();
-                return Err((field, format!("the font has no glyph for {}", list.join(", "))));
+                return Err((field, format!("the font has no glyph for {}", entries::list_chars(&lacking))));
             }
         }
         Ok(())
@@ -202,24 +202,50 @@ struct Slot {
 /// a column, no blank line above).
 const HEADING_LINES: usize = 3;
 
+/// Why a book was not laid out.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Stopped {
+    /// The first entry at fault.
+    #[error("{0}")]
+    Entry(EntryError),
+    /// The monitor asked to stop.
+    #[error("cancelled")]
+    Cancelled,
+}
+
+impl From<Cancelled> for Stopped {
+    fn from(_: Cancelled) -> Self {
+        Stopped::Cancelled
+    }
+}
+
 /// Lays `book` out. Entries are checked first: the first one at fault is the error.
 pub fn typeset(book: &Book, design: &Design) -> Result<Typeset, EntryError> {
+    typeset_monitored(book, design, &mut Unmonitored).map_err(|e| match e {
+        Stopped::Entry(e) => e,
+        Stopped::Cancelled => unreachable!("an unmonitored layout is never cancelled"),
+    })
+}
+
+/// [`typeset`], reporting the entries set (of all) to `monitor` as it goes and stopping
+/// when it says so.
+pub fn typeset_monitored(book: &Book, design: &Design, monitor: &mut dyn Monitor) -> Result<Typeset, Stopped> {
     for (i, e) in book.entries.iter().enumerate() {
-        e.check(i)?;
+        e.check(i).map_err(Stopped::Entry)?;
     }
     let sections = entries::sort(&book.entries);
     // The inner margin depends on the page count, the page count on the measure: lay out
     // until they agree (a wider margin only adds pages, so this ends).
     let mut inner = (design.inner)(0);
     for _ in 0..4 {
-        let t = lay_out(book, &sections, design, inner);
+        let t = lay_out(book, &sections, design, inner, monitor)?;
         let wanted = (design.inner)(t.pages.len());
         if wanted <= inner {
             return Ok(t);
         }
         inner = wanted;
     }
-    Ok(lay_out(book, &sections, design, inner))
+    Ok(lay_out(book, &sections, design, inner, monitor)?)
 }
 
 /// Page geometry with a given inner margin.
@@ -254,7 +280,13 @@ impl Geometry<'_> {
     }
 }
 
-fn lay_out(book: &Book, sections: &[Section], d: &Design, inner: f32) -> Typeset {
+fn lay_out(
+    book: &Book,
+    sections: &[Section],
+    d: &Design,
+    inner: f32,
+    monitor: &mut dyn Monitor,
+) -> Result<Typeset, Cancelled> {
     let g = Geometry { d, inner };
     let width = g.width();
     let column = (width - d.gap) / 2.0;
@@ -271,7 +303,7 @@ fn lay_out(book: &Book, sections: &[Section], d: &Design, inner: f32) -> Typeset
     // The dictionary's flow.
     let shape = Shape::new(d.size, column, [0.0, d.size], book.language);
     let placed: Vec<&entries::Placed> = sections.iter().flat_map(|s| &s.entries).collect();
-    let mut paras = set_all(&placed, &book.entries, &shape).into_iter();
+    let mut paras = set_all(&placed, &book.entries, &shape, monitor)?.into_iter();
     let mut blocks = Vec::new();
     for s in sections {
         blocks.push(Block::Heading(s.letter.clone()));
@@ -507,24 +539,45 @@ fn lay_out(book: &Book, sections: &[Section], d: &Design, inner: f32) -> Typeset
     }
 
     report.pages = pages.len();
-    Typeset { pages, contents, report, inner }
+    Ok(Typeset { pages, contents, report, inner })
 }
 
 /// The entries' paragraphs, in order, set on the cores there are (each paragraph on its
 /// own: the same whatever the threads).
-fn set_all(placed: &[&entries::Placed], given: &[Entry], shape: &Shape) -> Vec<Paragraph> {
+fn set_all(
+    placed: &[&entries::Placed],
+    given: &[Entry],
+    shape: &Shape,
+    monitor: &mut dyn Monitor,
+) -> Result<Vec<Paragraph>, Cancelled> {
     let set = |p: &&entries::Placed| paragraph::set(&entries::spans(&given[p.index], p), shape);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
-    if threads < 2 || placed.len() < 64 {
-        return placed.iter().map(set).collect();
+    let total = placed.len() as u64;
+    let mut paras = Vec::with_capacity(placed.len());
+    // In batches, to report progress and stop between them.
+    for batch in placed.chunks(SET_BATCH) {
+        if !monitor.update(paras.len() as u64, total) {
+            return Err(Cancelled);
+        }
+        if threads < 2 || batch.len() < 64 {
+            paras.extend(batch.iter().map(set));
+            continue;
+        }
+        let chunk = batch.len().div_ceil(threads);
+        std::thread::scope(|scope| {
+            let handles: Vec<_> =
+                batch.chunks(chunk).map(|part| scope.spawn(move || part.iter().map(set).collect::<Vec<_>>())).collect();
+            paras.extend(handles.into_iter().flat_map(|h| h.join().expect("setting a paragraph does not panic")));
+        });
     }
-    let chunk = placed.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> =
-            placed.chunks(chunk).map(|part| scope.spawn(move || part.iter().map(set).collect::<Vec<_>>())).collect();
-        handles.into_iter().flat_map(|h| h.join().expect("setting a paragraph does not panic")).collect()
-    })
+    if !monitor.update(total, total) {
+        return Err(Cancelled);
+    }
+    Ok(paras)
 }
+
+/// Entries set between progress reports.
+const SET_BATCH: usize = 1024;
 
 /// The lines a column of `cap` grid lines takes from `pos` (block, line within it), and
 /// where the next column starts.

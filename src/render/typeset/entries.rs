@@ -50,25 +50,36 @@ impl Entry {
         if self.senses.is_empty() {
             return err("an entry needs at least one sense".into());
         }
+        if self.senses.len() > MAX_SENSES {
+            return err(format!("{} senses; an entry has at most {MAX_SENSES}", self.senses.len()));
+        }
         if let Some(i) = self.senses.iter().position(|s| s.definition.trim().is_empty()) {
             return err(format!("sense {} has no definition", i + 1));
         }
-        let mut lacking = missing(&self.headword);
-        for s in &self.senses {
-            for c in missing(&s.pos).into_iter().chain(missing(&s.definition)) {
-                if !lacking.contains(&c) {
-                    lacking.push(c);
-                }
-            }
-        }
+        // In the order met, each once.
+        let mut seen = std::collections::HashSet::new();
+        let texts = std::iter::once(&self.headword).chain(self.senses.iter().flat_map(|s| [&s.pos, &s.definition]));
         // Control characters have glyphs in no font; whitespace other than spaces is a space.
-        lacking.retain(|c| !c.is_whitespace());
+        let lacking: Vec<char> =
+            texts.flat_map(|t| missing(t)).filter(|c| !c.is_whitespace() && seen.insert(*c)).collect();
         if !lacking.is_empty() {
-            let list: Vec<String> = lacking.iter().map(|c| format!("{c:?} (U+{:04X})", *c as u32)).collect();
-            return err(format!("the font has no glyph for {}", list.join(", ")));
+            return err(format!("the font has no glyph for {}", list_chars(&lacking)));
         }
         Ok(())
     }
+}
+
+/// Senses one entry may have.
+pub const MAX_SENSES: usize = 64;
+
+/// Characters as `'東' (U+6771)`, the first few of many.
+pub fn list_chars(chars: &[char]) -> String {
+    const SHOWN: usize = 8;
+    let mut list: Vec<String> = chars.iter().take(SHOWN).map(|c| format!("{c:?} (U+{:04X})", *c as u32)).collect();
+    if chars.len() > SHOWN {
+        list.push(format!("and {} more", chars.len() - SHOWN));
+    }
+    list.join(", ")
 }
 
 /// A line of an entry list that cannot be read.

@@ -80,13 +80,9 @@ impl Face {
 /// face has the same characters).
 pub fn missing(text: &str) -> Vec<char> {
     let face = Style::Regular.face();
-    let mut out: Vec<char> = Vec::new();
-    for c in text.chars() {
-        if !face.has(c) && !out.contains(&c) {
-            out.push(c);
-        }
-    }
-    out
+    // A set beside the list: a hostile text may hold thousands of distinct characters.
+    let mut seen = std::collections::HashSet::new();
+    text.chars().filter(|&c| !face.has(c) && seen.insert(c)).collect()
 }
 
 #[cfg(test)]

@@ -125,7 +125,15 @@ struct Node {
 /// width; with `allow_overfull`, a line may be too wide (at enormous demerits) rather than
 /// there being no breaking at all.
 pub fn break_lines(items: &[Item], widths: [f32; 2], params: &Params, allow_overfull: bool) -> Option<Vec<Break>> {
+    search(items, widths, params, allow_overfull).0
+}
+
+/// [`break_lines`], and how many (active node, break) pairs it tried: the work, which
+/// must grow linearly with the paragraph (the active list is bounded by what fits on a
+/// line), whatever the paragraph holds.
+fn search(items: &[Item], widths: [f32; 2], params: &Params, allow_overfull: bool) -> (Option<Vec<Break>>, usize) {
     let n = items.len();
+    let mut work = 0;
     let mut sums = Vec::with_capacity(n + 1);
     let mut s = Sums::default();
     for item in items {
@@ -176,6 +184,8 @@ pub fn break_lines(items: &[Item], widths: [f32; 2], params: &Params, allow_over
         // Best new node per (fitness class, hyphens in a row).
         best.clear();
         keep.clear();
+        let mut after_b = None;
+        work += active.len();
         for &ai in &active {
             let a = nodes[ai];
             if a.at == b {
@@ -202,12 +212,20 @@ pub fn break_lines(items: &[Item], widths: [f32; 2], params: &Params, allow_over
             };
             let overfull = judged < -1.0;
             // A line already too wide only gets wider, and none goes past a forced break:
-            // the node is done.
-            if !forced && (!overfull || allow_overfull) {
+            // the node is done. (With `allow_overfull`, the overfull line ending here is
+            // still made below: it is the least overfull one from this node, as TeX's
+            // final pass makes it. Keeping the node would make every later break try it,
+            // quadratic in the paragraph's length.)
+            if !forced && !overfull {
                 keep.push(ai);
             }
             let bad = if overfull { AWFUL } else { badness(judged) };
             let hyphens = if flagged { a.hyphens + 1 } else { 0 };
+            // Without a limit, only "after a hyphen or not" matters to what follows: one
+            // node per fitness class then, however many hyphenated lines precede (one per
+            // count would grow the active list with every line of a word split letter by
+            // letter).
+            let hyphens = if params.max_hyphens_in_a_row == usize::MAX { hyphens.min(1) } else { hyphens };
             let feasible = if overfull { allow_overfull } else { bad <= params.tolerance || allow_overfull };
             if !feasible || hyphens > params.max_hyphens_in_a_row {
                 continue;
@@ -240,7 +258,7 @@ pub fn break_lines(items: &[Item], widths: [f32; 2], params: &Params, allow_over
                 hyphens,
                 demerits: total,
                 prev: Some(ai),
-                after: after(b),
+                after: *after_b.get_or_insert_with(|| after(b)),
                 ratio,
             };
             match best.iter_mut().find(|n| n.fitness == class && n.hyphens == hyphens) {
@@ -255,7 +273,7 @@ pub fn break_lines(items: &[Item], widths: [f32; 2], params: &Params, allow_over
             active.push(nodes.len() - 1);
         }
         if active.is_empty() {
-            return None;
+            return (None, work);
         }
     }
     // The best node at the final (forced) break.
@@ -263,7 +281,8 @@ pub fn break_lines(items: &[Item], widths: [f32; 2], params: &Params, allow_over
         .iter()
         .copied()
         .filter(|&i| nodes[i].at == n - 1 && nodes[i].prev.is_some())
-        .min_by(|&x, &y| nodes[x].demerits.total_cmp(&nodes[y].demerits))?;
+        .min_by(|&x, &y| nodes[x].demerits.total_cmp(&nodes[y].demerits));
+    let Some(last) = last else { return (None, work) };
     let mut out = Vec::new();
     let mut i = Some(last);
     while let Some(ni) = i {
@@ -276,7 +295,7 @@ pub fn break_lines(items: &[Item], widths: [f32; 2], params: &Params, allow_over
         i = node.prev;
     }
     out.reverse();
-    Some(out)
+    (Some(out), work)
 }
 
 #[cfg(test)]
@@ -350,6 +369,42 @@ mod tests {
         let p = Params { tolerance: 200.0, emergency_stretch: 20.0, ..Params::default() };
         let b = break_lines(&items, [28.0, 28.0], &p, false).unwrap();
         assert!(b[0].ratio > 1.0 && b[0].badness > 200.0);
+    }
+
+    #[test]
+    fn the_work_is_linear_in_the_paragraph_even_split_letter_by_letter() {
+        // A word of `letters` letters 5 wide, a break between any two (as a word wider
+        // than the column is split), lines of 100: unlimited hyphens in a row, and the
+        // pass that allows overfull lines (a letter wider than the line among them).
+        let word = |letters: usize, wide: usize| {
+            let mut items = Vec::new();
+            for i in 0..letters {
+                if i > 0 {
+                    items.push(Item::Penalty { width: 3.0, penalty: 50.0, flagged: true });
+                }
+                items.push(Item::Box { width: if i % 500 == wide { 150.0 } else { 5.0 } });
+            }
+            items.push(Item::Penalty { width: 0.0, penalty: INFINITY, flagged: false });
+            items.push(Item::Glue { width: 0.0, stretch: 0.0, shrink: 0.0, fill: true });
+            items.push(Item::Penalty { width: 0.0, penalty: -INFINITY, flagged: false });
+            items
+        };
+        let split = Params { tolerance: AWFUL, max_hyphens_in_a_row: usize::MAX, ..Params::default() };
+        for (wide, overfull) in [(usize::MAX, false), (7, true)] {
+            let per_item: Vec<f64> = [1_000, 10_000]
+                .map(|letters| {
+                    let items = word(letters, wide);
+                    let (breaks, work) = search(&items, [100.0, 100.0], &split, overfull);
+                    let breaks = breaks.expect("a breaking");
+                    assert!(breaks.len() >= letters * 5 / 100, "{letters}: {} lines", breaks.len());
+                    work as f64 / items.len() as f64
+                })
+                .into();
+            // About a line's worth of letters (20) times the fitness classes and the two
+            // hyphen states, at most, per item; the same for ten times the letters.
+            assert!(per_item.iter().all(|&w| w < 200.0), "{per_item:?}");
+            assert!(per_item[1] < per_item[0] * 1.5, "{per_item:?}");
+        }
     }
 
     #[test]

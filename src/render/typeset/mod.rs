@@ -14,13 +14,18 @@ pub mod linebreak;
 pub mod paragraph;
 pub mod pdf;
 
-pub use book::{typeset, Book, Design, Heads, Report, Typeset};
+pub use book::{typeset, typeset_monitored, Book, Design, Heads, Report, Stopped, Typeset};
 pub use entries::{parse_lines, Entry, EntryError, LineError, Sense};
 pub use hyphenate::Language;
 
-/// `book` typeset to `design` as PDF bytes, with how well it was set.
-pub fn dictionary_pdf(book: &Book, design: &Design) -> Result<(Vec<u8>, Report), EntryError> {
-    let t = typeset(book, design)?;
+/// `book` typeset to `design` as PDF bytes, with how well it was set; `monitor` follows
+/// the entries set and may stop it.
+pub fn dictionary_pdf(
+    book: &Book,
+    design: &Design,
+    monitor: &mut dyn crate::puzzles::monitor::Monitor,
+) -> Result<(Vec<u8>, Report), Stopped> {
+    let t = typeset_monitored(book, design, monitor)?;
     let bytes = pdf::write(&t, &book.title, design.page);
     Ok((bytes, t.report))
 }

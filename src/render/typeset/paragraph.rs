@@ -213,12 +213,9 @@ fn items(spans: &[Span], shape: &Shape, hyphens: bool, split_wider: f32) -> (Vec
                 }
             }
             if total > split_wider {
-                let bounds: Vec<usize> = text.char_indices().map(|(i, _)| i).skip(1).collect();
-                for b in bounds {
-                    if !points.iter().any(|p| p.0 == b) {
-                        points.push((b, true));
-                    }
-                }
+                // Where a point is also an explicit hyphen's, the sort below puts that
+                // one (unflagged) first and the dedup keeps it.
+                points.extend(text.char_indices().skip(1).map(|(i, _)| (i, true)));
             }
             points.sort_unstable();
             points.dedup_by_key(|p| p.0);

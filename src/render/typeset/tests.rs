@@ -2,6 +2,7 @@
 
 use super::book::{Mark, PageKind};
 use super::*;
+use crate::puzzles::monitor::{Monitor, Unmonitored};
 
 /// A small deterministic generator (an LCG): the same entries every run.
 struct Gen(u64);
@@ -269,8 +270,8 @@ fn bad_entries_are_refused_by_index() {
 #[test]
 fn pdf_is_byte_stable_and_embeds_the_serif() {
     let (book, design) = sample(200);
-    let (a, report) = dictionary_pdf(&book, &design).unwrap();
-    let (b, _) = dictionary_pdf(&book, &design).unwrap();
+    let (a, report) = dictionary_pdf(&book, &design, &mut Unmonitored).unwrap();
+    let (b, _) = dictionary_pdf(&book, &design, &mut Unmonitored).unwrap();
     assert_eq!(a, b);
     let s = String::from_utf8_lossy(&a);
     assert!(s.starts_with("%PDF-") && s.trim_end().ends_with("%%EOF"));
@@ -297,4 +298,47 @@ fn two_thousand_entries_set_mostly_within_tolerance() {
     assert_eq!(r.overfull, 0);
     assert!(r.underfull * 5 < r.lines, "{} of {} lines underfull", r.underfull, r.lines);
     assert!(r.hyphens > r.lines / 5, "hyphenation is offered: {} of {}", r.hyphens, r.lines);
+}
+
+#[test]
+fn progress_is_reported_and_a_stop_is_heeded() {
+    struct Watch {
+        seen: Vec<(u64, u64)>,
+        stop_after: usize,
+    }
+    impl Monitor for Watch {
+        fn update(&mut self, done: u64, total: u64) -> bool {
+            self.seen.push((done, total));
+            self.seen.len() <= self.stop_after
+        }
+    }
+    // 2,500 entries and sample's two more.
+    let (book, design) = sample(2500);
+    let mut all = Watch { seen: Vec::new(), stop_after: usize::MAX };
+    let whole = typeset_monitored(&book, &design, &mut all).unwrap();
+    // Entries set of all, rising in batches to the whole.
+    assert_eq!(all.seen.first(), Some(&(0, 2502)));
+    assert_eq!(all.seen.last(), Some(&(2502, 2502)));
+    assert!(all.seen.len() >= 4 && all.seen.windows(2).all(|w| w[0].0 < w[1].0), "{:?}", all.seen);
+    assert_eq!(whole.report.entries, 2502);
+    let mut stop = Watch { seen: Vec::new(), stop_after: 1 };
+    assert_eq!(typeset_monitored(&book, &design, &mut stop).unwrap_err(), Stopped::Cancelled);
+    assert_eq!(stop.seen.len(), 2, "nothing is set after the stop");
+}
+
+#[test]
+fn words_no_line_can_hold_are_split_in_linear_time() {
+    // Hostile entries: a thousand-letter word, and definitions of many words each wider
+    // than the column. They are split between letters, no line wider than its column
+    // (how long it takes is bounded by linebreak's work test; this one ends quickly).
+    let long = "a".repeat(1000);
+    let wide = vec!["pneumonoultramicroscopicsilicovolcanoconiosisxyz"; 40].join(" ");
+    let (mut book, design) = sample(4);
+    book.entries.truncate(3);
+    book.entries[0].senses[0].definition = long.clone();
+    book.entries[1].headword = long;
+    book.entries[2].senses[0].definition = wide;
+    let t = typeset(&book, &design).unwrap();
+    assert_eq!(t.report.overfull, 0);
+    assert!(t.report.split_words > 40, "{:?}", t.report);
 }

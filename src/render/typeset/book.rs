@@ -65,6 +65,8 @@ pub struct Design {
     pub size: f32,
     pub leading: f32,
     pub gap: f32,
+    /// The hanging indent of an entry's lines after its first.
+    pub hang: f32,
     /// The preface's size and baseline distance.
     pub text_size: f32,
     pub text_leading: f32,
@@ -78,7 +80,7 @@ impl Design {
     /// The template's design ("Latex Dictionary Template"): 0.75 in margins and a
     /// 0.2 in binding offset (the inner margin then `inner(pages)`), entries at 8/9.5 pt
     /// (LaTeX's \footnotesize in a 10 pt book) in two columns 10 pt apart (its
-    /// \columnsep), the preface at 10/12 pt.
+    /// \columnsep), a hanging indent of 1.5 em, the preface at 10/12 pt.
     pub fn template(page: (f32, f32), inner: fn(usize) -> f32) -> Design {
         Design {
             page,
@@ -89,6 +91,7 @@ impl Design {
             size: 8.0,
             leading: 9.5,
             gap: 10.0,
+            hang: 12.0,
             text_size: 10.0,
             text_leading: 12.0,
             heads: Heads::Outer,
@@ -301,7 +304,7 @@ fn lay_out(
     };
 
     // The dictionary's flow.
-    let shape = Shape::new(d.size, column, [0.0, d.size], book.language);
+    let shape = Shape::new(d.size, column, [0.0, d.hang], book.language);
     let placed: Vec<&entries::Placed> = sections.iter().flat_map(|s| &s.entries).collect();
     let mut paras = set_all(&placed, &book.entries, &shape, monitor)?.into_iter();
     let mut blocks = Vec::new();
@@ -551,7 +554,6 @@ fn set_all(
     monitor: &mut dyn Monitor,
 ) -> Result<Vec<Paragraph>, Cancelled> {
     let set = |p: &&entries::Placed| paragraph::set(&entries::spans(&given[p.index], p), shape);
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
     let total = placed.len() as u64;
     let mut paras = Vec::with_capacity(placed.len());
     // In batches, to report progress and stop between them.
@@ -559,16 +561,7 @@ fn set_all(
         if !monitor.update(paras.len() as u64, total) {
             return Err(Cancelled);
         }
-        if threads < 2 || batch.len() < 64 {
-            paras.extend(batch.iter().map(set));
-            continue;
-        }
-        let chunk = batch.len().div_ceil(threads);
-        std::thread::scope(|scope| {
-            let handles: Vec<_> =
-                batch.chunks(chunk).map(|part| scope.spawn(move || part.iter().map(set).collect::<Vec<_>>())).collect();
-            paras.extend(handles.into_iter().flat_map(|h| h.join().expect("setting a paragraph does not panic")));
-        });
+        paras.extend(super::in_parallel(batch, set));
     }
     if !monitor.update(total, total) {
         return Err(Cancelled);

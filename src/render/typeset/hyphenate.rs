@@ -30,21 +30,60 @@ impl Language {
     /// anything but letters (a hyphen or apostrophe is itself a break, or a token not to
     /// split).
     pub fn breaks(self, word: &str) -> Vec<usize> {
+        let mut out = Vec::new();
+        self.breaks_into(word, &mut out);
+        out
+    }
+
+    /// [`Language::breaks`], appended to `out`.
+    pub fn breaks_into(self, word: &str, out: &mut Vec<usize>) {
         let (left, right) = self.0.bounds();
         // Too short to break (most words of running text): no need to look.
         if word.len() < left + right || !word.chars().all(|c| c.is_alphabetic() && !c.is_uppercase()) {
-            return Vec::new();
+            return;
         }
+        // Remembered per thread: the words of a book's text repeat (Zipf), and the patterns
+        // are what setting a paragraph spent most on. Bounded; plain words only.
+        let cacheable = word.len() <= 48;
+        if cacheable {
+            let known = CACHE.with_borrow(|(lang, words)| match words.get(word) {
+                Some(breaks) if *lang == Some(self.0) => {
+                    out.extend_from_slice(breaks);
+                    true
+                }
+                _ => false,
+            });
+            if known {
+                return;
+            }
+        }
+        let from = out.len();
         let mut at = 0;
-        let mut out = Vec::new();
         for syllable in hypher::hyphenate_bounded(word, self.0, left, right) {
             at += syllable.len();
             if at < word.len() {
                 out.push(at);
             }
         }
-        out
+        if cacheable {
+            CACHE.with_borrow_mut(|(lang, words)| {
+                if *lang != Some(self.0) || words.len() >= CACHE_WORDS {
+                    *lang = Some(self.0);
+                    words.clear();
+                }
+                words.insert(word.into(), out[from..].into());
+            });
+        }
     }
+}
+
+/// Words whose breaks a thread remembers at most.
+const CACHE_WORDS: usize = 20_000;
+
+thread_local! {
+    /// The breaks of words met, in one language.
+    static CACHE: std::cell::RefCell<(Option<Lang>, std::collections::HashMap<Box<str>, Box<[usize]>>)> =
+        Default::default();
 }
 
 #[cfg(test)]

@@ -30,5 +30,21 @@ pub fn dictionary_pdf(
     Ok((bytes, t.report))
 }
 
+/// `f` of each item, in order, on the cores there are (up to eight): the same results
+/// whatever the thread count, each computed on its own.
+pub(crate) fn in_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    if threads < 2 || items.len() < 16 {
+        return items.iter().map(f).collect();
+    }
+    let chunk = items.len().div_ceil(threads);
+    let f = &f;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> =
+            items.chunks(chunk).map(|part| scope.spawn(move || part.iter().map(f).collect::<Vec<_>>())).collect();
+        handles.into_iter().flat_map(|h| h.join().expect("the work does not panic")).collect()
+    })
+}
+
 #[cfg(test)]
 mod tests;

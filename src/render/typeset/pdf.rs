@@ -54,16 +54,16 @@ pub fn write(book: &Typeset, title: &str, size: (f32, f32)) -> Vec<u8> {
         write_face(&mut pdf, style.face(), *refs);
     }
     let (w, h) = size;
-    for (page, (page_ref, content_ref)) in book.pages.iter().zip(page_refs) {
+    // Level 3: fewer match probes than level 6, and nearly its size (729 KB against 665 KB
+    // for 2,000 entries). Pages are drawn and compressed on all cores.
+    let streams =
+        super::in_parallel(&book.pages, |page| miniz_oxide::deflate::compress_to_vec_zlib(&draw(&page.marks), 3));
+    for (z, (page_ref, content_ref)) in streams.iter().zip(page_refs) {
         let mut p = pdf.page(page_ref);
         p.parent(tree).media_box(Rect::new(0.0, 0.0, w, h)).trim_box(Rect::new(0.0, 0.0, w, h));
         p.contents(content_ref);
         p.finish();
-        let content = draw(&page.marks);
-        // Level 3: fewer match probes than level 6, and nearly its size (729 KB against 665 KB
-        // for 2,000 entries).
-        let z = miniz_oxide::deflate::compress_to_vec_zlib(&content, 3);
-        pdf.stream(content_ref, &z).filter(Filter::FlateDecode);
+        pdf.stream(content_ref, z).filter(Filter::FlateDecode);
     }
     pdf.finish()
 }

@@ -47,7 +47,25 @@ curl -s "$BASE$GLOSS/book.pdf" -o "$WORK/gloss.pdf"
 check_cmd "pdfinfo $WORK/gloss.pdf | grep -q '^Page size: *432 x 648 pts'" "6 x 9 in pages"
 check_cmd "pdftotext $WORK/gloss.pdf - | tr '\n' ' ' | grep -q 'Words the puzzles use.'" "the preface printed"
 
+# The preface as a query parameter, paragraphs parted by a blank line.
+req POST "/dictionaries?preface=$(jq -rn '"First paragraph,\nrunning on.\n\nSecond one." | @uri')" \
+  -H 'content-type: text/plain' --data-binary $'fox;n.;an animal\n'
+check_status 202 "a text dictionary with a preface"
+check_jq '.request.preface == ["First paragraph, running on.", "Second one."]' "the preface's paragraphs"
+
+# A browser's visit to /dictionaries is the page that makes them.
+req GET /dictionaries -H 'accept: text/html,application/xhtml+xml,*/*;q=0.8'
+check_status 200 "the dictionaries page"
+check_header content-type '^text/html' "as HTML"
+check_header vary 'accept' "said to vary with Accept"
+check_cmd "grep -q 'id=\"dictionary-form\"' $BODY_FILE" "the page's form"
+req GET /dictionaries
+check_header content-type '^application/json' "the API's listing otherwise"
+
 # Refusals name the line, field or entry.
+req POST /dictionaries -H 'content-type: text/plain' --data-binary "fox$(printf ';n.;sense%.0s' $(seq 1 65))"
+check_problem 422 'line 1: 65 senses; an entry has at most 64' "65 senses in a line"
+
 req POST /dictionaries -H 'content-type: text/plain' --data-binary $'fox;n.;an animal\nden;n.\n'
 check_problem 422 'line 2' "a line without a definition names its line"
 check_jq '.field == "line"' "the field is line"
@@ -85,8 +103,9 @@ case $BACKEND in
   sqlite) DICT_URL="sqlite://$WORK/dictionaries.db" ;;
   postgres) DICT_URL="${PG%/*}/${PG_DB}_dictionaries" ;; # created by the server
 esac
-# Requests of 20,000 entries are kept with their job: more than the default 1 MiB of params.
-start_server "$DICT_URL" --workers 1 --max-params-kib 8192
+# Requests of 20,000 entries are kept with their job: more than the default 1 MiB of params,
+# which a dictionary's own limits bound instead.
+start_server "$DICT_URL" --workers 1
 dkey() { "$BIN" keys create --name "$1" --role "$2" --database-url "$DICT_URL" 2>/dev/null; }
 DA=(-H "Authorization: Bearer $(dkey dict-a publisher)")
 DB=(-H "Authorization: Bearer $(dkey dict-b publisher)")
@@ -107,6 +126,15 @@ MINE=$(header location)
 req GET "$MINE/book.pdf" "${DA[@]}"
 check_problem 409 'not ready yet' "the PDF before it is set: 409"
 check_header retry-after '^[0-9]+$' "with Retry-After"
+# A third, the slowest text to set there is (4 MB of words no line holds, split between
+# letters: seconds), cancelled while it waits or while it is set (the typesetter stops
+# between batches of entries).
+python3 -c "print('\n'.join('slow%d;n.;' % i + ' '.join(['q' * 100] * 20) for i in range(1990)))" >"$WORK/dict-slow.txt"
+req POST /dictionaries -H 'content-type: text/plain' --data-binary @"$WORK/dict-slow.txt" "${DA[@]}"
+check_status 202 "4 MB of the slowest entries"
+DROPPED=$(header location)
+req DELETE "/jobs/${DROPPED##*/}" "${DA[@]}"
+check_jq '.state == "cancelled" or .cancel_requested == true' "its job cancelled"
 seq 1 300 | sed "s/^/word/; s/\$/;n.;$(printf 'd%.0s' $(seq 1 1000))/" >"$WORK/dict-big.txt"
 req POST /dictionaries -H 'content-type: text/plain' --data-binary @"$WORK/dict-big.txt"
 check_problem 413 '256 KiB' "a body past 256 KiB without a key: 413"
@@ -118,7 +146,7 @@ check_status 404 "another publisher's dictionary is 404"
 req GET "$MINE/book.pdf" "${DB[@]}"
 check_status 404 "and so is its PDF"
 req GET /dictionaries "${DA[@]}"
-check_jq "[.dictionaries[].links.self] == [\"$MINE\", \"$LARGE\"]" "the owner's listing, newest first"
+check_jq "[.dictionaries[].links.self] == [\"$DROPPED\", \"$MINE\", \"$LARGE\"]" "the owner's listing, newest first"
 req GET /dictionaries "${DB[@]}"
 check_jq '.dictionaries == []' "another publisher lists none"
 req DELETE "$MINE" "${DB[@]}"
@@ -135,6 +163,11 @@ wait_as_dict() {
 }
 wait_as_dict
 check_jq '.state == "succeeded" and .result.entries == 501' "501 entries set"
+KEEP=$MINE
+MINE=$DROPPED
+wait_as_dict
+check_jq '.state == "cancelled" and .result == null' "the cancelled one ends cancelled, unset"
+MINE=$KEEP
 req DELETE "$MINE" "${DA[@]}"
 check_status 204 "the owner deletes it"
 req GET "$MINE" "${DA[@]}"

@@ -4,7 +4,8 @@
 # prints "N passed, M failed". Exits non-zero on any failure.
 #
 # Environment: BIN (default target/release/puzzlepress), TEST_DATABASE_URL (a PostgreSQL
-# server URL whose database is replaced by a fresh one; default postgres://postgres@127.0.0.1:5432/test).
+# server URL whose database is replaced by a fresh one; default postgres://postgres@127.0.0.1:5432/test),
+# API_TESTS (a glob of the files to run, e.g. `dictionaries`; default all).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 BIN=${BIN:-target/release/puzzlepress}
@@ -31,7 +32,7 @@ for BACKEND in sqlite postgres; do
     postgres) URL="${PG%/*}/$PG_DB" ;;
   esac
   start_server "$URL" --workers 2
-  for t in tests/api/*.test.sh; do
+  for t in tests/api/${API_TESTS:-*}.test.sh; do
     source "$t"
   done
   stop_server

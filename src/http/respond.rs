@@ -57,7 +57,7 @@ fn body_response(
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub(crate) struct TrimQuery {
-    /// The page size: `letter` (default), `6x9`, `5.5x8.5`, `7x10`, `a4`, `a5`, or `WxH` in
+    /// The page size: `letter` (default), `6x9`, `5.5x8.5`, `7x10`, `a4`, `a5`, `5.25x8`, or `WxH` in
     /// inches within 4–8.5 x 6–11.69.
     #[param(default = "letter", example = "6x9")]
     trim: Option<String>,

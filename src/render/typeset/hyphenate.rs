@@ -80,10 +80,11 @@ impl Language {
 /// Words whose breaks a thread remembers at most.
 const CACHE_WORDS: usize = 20_000;
 
+/// The breaks of words met, and the language they were met in.
+type Remembered = (Option<Lang>, std::collections::HashMap<Box<str>, Box<[usize]>>);
+
 thread_local! {
-    /// The breaks of words met, in one language.
-    static CACHE: std::cell::RefCell<(Option<Lang>, std::collections::HashMap<Box<str>, Box<[usize]>>)> =
-        Default::default();
+    static CACHE: std::cell::RefCell<Remembered> = Default::default();
 }
 
 #[cfg(test)]

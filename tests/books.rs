@@ -628,7 +628,10 @@ async fn without_a_public_lookup_address_print_runs_must_name_one() {
     assert!(book["warnings"][0].as_str().unwrap().contains("readers of the printed book cannot reach it"), "{book}");
 
     // Told its address, the same server prints it by default, without a warning.
-    let told = Server::start(&TestDb::sqlite().url, &["--workers", "1"]);
-    let (_, _, book) = post(&told, "/books", json!({"pages": 3, "rows": 8, "cols": 8})).await;
+    // (The database kept for the server's life: a temporary one would be deleted at once.)
+    let told_db = TestDb::sqlite();
+    let told = Server::start(&told_db.url, &["--workers", "1"]);
+    let (status, _, book) = post(&told, "/books", json!({"pages": 3, "rows": 8, "cols": 8})).await;
+    assert_eq!(status, 202, "{book}");
     assert_eq!((book["lookup_url"].as_str(), &book["warnings"]), (Some("https://books.example/"), &json!([])));
 }

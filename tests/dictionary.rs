@@ -175,3 +175,150 @@ fn a_bad_line_is_named_by_its_number() {
     }
     std::fs::remove_file(file).unwrap();
 }
+
+/// A run of text drawn on a page: its baseline, where it starts and ends (points).
+struct Run {
+    size: f32,
+    y: f32,
+    x0: f32,
+    x1: f32,
+}
+
+/// Every text run of every page of `pdf`, measured from the PDF itself: each font's glyph
+/// widths (`/W` of its CID font), the text matrix, the size and the TJ adjustments.
+fn runs(pdf: &Path) -> Vec<Vec<Run>> {
+    use lopdf::{Document, Object};
+    let doc = Document::load(pdf).unwrap();
+    let num = |o: &Object| o.as_float().or_else(|_| o.as_i64().map(|i| i as f32)).unwrap();
+    let mut out = Vec::new();
+    for (_, page_id) in doc.get_pages() {
+        // Resource name -> glyph id -> width (1/1000 em).
+        let mut widths: std::collections::HashMap<Vec<u8>, std::collections::HashMap<u32, f32>> = Default::default();
+        let (resources, _) = doc.get_page_resources(page_id).unwrap();
+        let fonts = resources.unwrap().get(b"Font").unwrap();
+        let fonts = doc.dereference(fonts).unwrap().1.as_dict().unwrap();
+        for (name, font) in fonts.iter() {
+            let font = doc.dereference(font).unwrap().1.as_dict().unwrap();
+            let cid = font.get(b"DescendantFonts").unwrap().as_array().unwrap()[0].clone();
+            let cid = doc.dereference(&cid).unwrap().1.as_dict().unwrap();
+            let w = doc.dereference(cid.get(b"W").unwrap()).unwrap().1.as_array().unwrap();
+            let mut map = std::collections::HashMap::new();
+            let mut i = 0;
+            while i < w.len() {
+                let first = num(&w[i]) as u32;
+                match &w[i + 1] {
+                    Object::Array(list) => {
+                        for (k, v) in list.iter().enumerate() {
+                            map.insert(first + k as u32, num(v));
+                        }
+                        i += 2;
+                    }
+                    last => {
+                        for g in first..=num(last) as u32 {
+                            map.insert(g, num(&w[i + 2]));
+                        }
+                        i += 3;
+                    }
+                }
+            }
+            widths.insert(name.clone(), map);
+        }
+        let content = doc.get_and_decode_page_content(page_id).unwrap();
+        let (mut font, mut size, mut x, mut y) = (Vec::new(), 0.0f32, 0.0f32, 0.0f32);
+        let mut page = Vec::new();
+        for op in content.operations {
+            match op.operator.as_str() {
+                "Tf" => {
+                    font = op.operands[0].as_name().unwrap().to_vec();
+                    size = num(&op.operands[1]);
+                }
+                "Tm" => {
+                    x = num(&op.operands[4]);
+                    y = num(&op.operands[5]);
+                }
+                "TJ" => {
+                    let mut advance = 0.0;
+                    for item in op.operands[0].as_array().unwrap() {
+                        match item {
+                            Object::String(bytes, _) => {
+                                for g in bytes.chunks(2) {
+                                    let gid = u32::from(g[0]) << 8 | u32::from(g[1]);
+                                    advance += widths[&font][&gid] * size / 1000.0;
+                                }
+                            }
+                            n => advance -= num(n) * size / 1000.0,
+                        }
+                    }
+                    page.push(Run { size, y, x0: x, x1: x + advance });
+                }
+                _ => {}
+            }
+        }
+        out.push(page);
+    }
+    out
+}
+
+#[test]
+fn read_back_from_the_pdf_nothing_leaves_the_margins_and_justified_lines_fill_their_column() {
+    let file = temp("measured.txt");
+    std::fs::write(&file, entries(400)).unwrap();
+    let pdf = temp("measured.pdf");
+    let run = dictionary(&file, &pdf, &[]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    // 5.25 x 8 in: 0.75 in margins, the inner one 0.95 in (with the binding offset).
+    let (width, height, outside, inner) = (378.0f32, 576.0f32, 54.0f32, 68.4f32);
+    let column = (width - outside - inner - 10.0) / 2.0;
+    let (mut justified, mut pages_measured) = (0, 0);
+    for (i, page) in runs(&pdf).iter().enumerate() {
+        let number = i + 1;
+        let (left, right) = if number % 2 == 1 { (inner, width - outside) } else { (outside, width - inner) };
+        // Within 0.05 pt: positions are written to 0.01 pt and each space's TJ adjustment
+        // to a thousandth of an em.
+        for r in page {
+            assert!(
+                r.x0 >= left - 0.05 && r.x1 <= right + 0.05,
+                "page {number}: {}..{} outside {left}..{right}",
+                r.x0,
+                r.x1
+            );
+            assert!(r.y >= outside - 0.01 && r.y <= height - outside + 0.01, "page {number}: baseline {}", r.y);
+        }
+        // The dictionary's entry lines (8 pt text between the running head and the folio),
+        // a column at a time: an entry starts at the column's edge and its other lines hang;
+        // every line of an entry but its last must end exactly at the column's right edge.
+        for c in 0..2 {
+            let (cx0, cx1) = (left + c as f32 * (column + 10.0), left + c as f32 * (column + 10.0) + column);
+            let mut lines: Vec<(f32, f32, f32)> = Vec::new(); // (y, start, end)
+            for r in page.iter().filter(|r| {
+                r.size == 8.0 && r.x0 >= cx0 - 0.05 && r.x1 <= cx1 + 0.05 && r.y < height - 64.0 && r.y > 64.0
+            }) {
+                match lines.iter_mut().find(|l| (l.0 - r.y).abs() < 0.01) {
+                    Some(l) => {
+                        l.1 = l.1.min(r.x0);
+                        l.2 = l.2.max(r.x1);
+                    }
+                    None => lines.push((r.y, r.x0, r.x1)),
+                }
+            }
+            lines.sort_by(|a, b| b.0.total_cmp(&a.0));
+            for pair in lines.windows(2) {
+                let next_hangs = pair[1].1 > cx0 + 1.0;
+                if next_hangs {
+                    // The entry goes on below: this line is justified.
+                    assert!(
+                        (pair[0].2 - cx1).abs() < 0.05,
+                        "page {number} column {c}: a justified line ends at {} not {cx1}",
+                        pair[0].2
+                    );
+                    justified += 1;
+                }
+            }
+            pages_measured += !lines.is_empty() as usize;
+        }
+    }
+    assert!(pages_measured > 10 && justified > 500, "{pages_measured} columns, {justified} justified lines");
+    for f in [file, pdf] {
+        std::fs::remove_file(f).unwrap();
+    }
+}

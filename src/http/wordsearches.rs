@@ -81,7 +81,10 @@ pub(crate) async fn create(
     // at most); the job then makes the same puzzle again from the same seed.
     let spec = req.spec();
     blocking(move || wordsearch::generate(&spec, seed, &mut Unmonitored)).await?.map_err(|e| match e {
-        wordsearch::Error::Invalid { field, detail } => ApiError::invalid(field, detail),
+        wordsearch::Error::Invalid { field, detail } => {
+            let detail = format!("{field}: {detail}");
+            ApiError::invalid(field, detail)
+        }
         wordsearch::Error::NoRoom { words } => ApiError::invalid(
             "words",
             format!("these words did not fit in the grid: {}; try a larger grid or fewer words", words.join(", ")),

@@ -25,6 +25,7 @@ pub mod renders;
 mod resource;
 mod respond;
 mod wordlists;
+mod wordsearches;
 
 /// How a stored book is read back (also by `puzzlepress book`, to print it as the server did).
 pub(crate) use books::{interior_version, plan_of, print_options};
@@ -113,6 +114,7 @@ pub fn router(state: AppState, limits: &HttpLimits) -> Router {
         .merge(graycodes::router())
         .merge(crosswords::router())
         .merge(oneup::router())
+        .merge(wordsearches::router())
         .merge(pages::router());
     #[cfg(feature = "test-jobs")]
     let api = api.merge(testing::router());

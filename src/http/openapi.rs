@@ -15,7 +15,9 @@ use utoipa::openapi::{Content, Ref, RefOr, Required};
 use utoipa::OpenApi;
 
 use super::error::{Problem, PROBLEM_JSON};
-use super::{books, crosswords, dictionaries, foxhole, graycodes, health, jobs, oneup, printruns, wordlists};
+use super::{
+    books, crosswords, dictionaries, foxhole, graycodes, health, jobs, oneup, printruns, wordlists, wordsearches,
+};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -37,6 +39,7 @@ use super::{books, crosswords, dictionaries, foxhole, graycodes, health, jobs, o
         (name = "foxhole", description = "Fox in a hole."),
         (name = "graycodes", description = "Gray codes."),
         (name = "dictionaries", description = "Dictionaries and glossaries typeset as print-ready books."),
+        (name = "wordsearches", description = "Word searches: every word of the list exactly once, nothing else by accident."),
     ),
     paths(
         page_find_the_fox, page_order, page_book_viewer, page_foxhole, page_oneup, page_crosswords, static_file,
@@ -55,6 +58,7 @@ use super::{books, crosswords, dictionaries, foxhole, graycodes, health, jobs, o
         foxhole::strategy, foxhole::show_strategy, foxhole::check,
         graycodes::create, graycodes::show,
         dictionaries::create, dictionaries::list, dictionaries::show, dictionaries::remove, dictionaries::book_pdf,
+        wordsearches::create, wordsearches::list, wordsearches::show,
     ),
     components(
         schemas(Problem),
@@ -138,6 +142,8 @@ fn caller_responses(path: &str, op: &mut Operation) {
         "/wordlists",
         "/foxhole/strategies",
         "/graycodes",
+        "/dictionaries",
+        "/wordsearches",
         "/metrics",
     ]
     .iter()

@@ -12,4 +12,5 @@ pub mod monitor;
 pub mod oneup;
 pub mod rng;
 pub mod wordbook;
+pub mod wordsearch;
 pub use limits::{DictionaryLimits, Limits};

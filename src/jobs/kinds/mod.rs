@@ -9,6 +9,7 @@ pub mod graycodes;
 pub mod oneup;
 #[cfg(feature = "test-jobs")]
 pub mod testing;
+pub mod wordsearch;
 
 pub use books::Books;
 pub use crossword::{CrosswordFills, CrosswordPatterns, WordSquares};
@@ -16,6 +17,7 @@ pub use dictionary::Dictionaries;
 pub use foxhole::FoxholeStrategies;
 pub use graycodes::GrayCodes;
 pub use oneup::{OneUpBooks, OneUpPuzzles, OneUpSolves};
+pub use wordsearch::WordSearches;
 
 use super::Registry;
 
@@ -31,7 +33,8 @@ pub fn registry() -> Registry {
         .with::<OneUpPuzzles>()
         .with::<OneUpBooks>()
         .with::<GrayCodes>()
-        .with::<Dictionaries>();
+        .with::<Dictionaries>()
+        .with::<WordSearches>();
     #[cfg(feature = "test-jobs")]
     let registry = registry.with::<testing::Blocking>();
     registry

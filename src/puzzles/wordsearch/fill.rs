@@ -41,6 +41,10 @@ pub const MAX_RUN: usize = 2_000;
 /// has no letter that spells nothing forbidden.
 const RUNS: usize = 64;
 
+/// Proposals a puzzle's filler may make in all (a few seconds at most; a 15 x 15 puzzle
+/// needs a few thousand).
+pub const PROPOSAL_BUDGET: u64 = 8_000_000;
+
 /// The chain's state and what it needs.
 pub struct Chain<'a> {
     pub grid: Grid,
@@ -110,15 +114,22 @@ impl<'a> Chain<'a> {
     /// that happens to have no blank, hence uniform on the allowed fillings; reading a
     /// single run at its first blank-free moment instead favours the fillings the blanks
     /// leave first). Returns the sweeps run, or None if `RUNS` runs all ended with a
-    /// blank (some free cell then likely has no letter that spells nothing) or `stop`
-    /// asked to stop (it is asked between runs).
-    pub fn run(&mut self, rng: &mut Rng, mut stop: impl FnMut() -> bool) -> Option<usize> {
+    /// blank (some free cell then likely has no letter that spells nothing), `budget`
+    /// (proposals, shared by a puzzle's attempts) ran out, or `stop` asked to stop (it is
+    /// asked between runs).
+    pub fn run(&mut self, rng: &mut Rng, budget: &mut u64, mut stop: impl FnMut() -> bool) -> Option<usize> {
         if self.free.is_empty() {
             return Some(0);
         }
         let length = self.run_length(rng);
         let mut sweeps = 0;
         for _ in 0..RUNS {
+            // Proposals left for this puzzle: a run that cannot finish within them is not begun.
+            let cost = (length * self.free.len()) as u64;
+            if cost > *budget {
+                return None;
+            }
+            *budget -= cost;
             for &p in &self.free {
                 self.grid.cells[p] = FREE;
             }

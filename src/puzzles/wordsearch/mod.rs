@@ -288,6 +288,7 @@ pub fn generate(spec: &Spec, seed: u64, monitor: &mut dyn Monitor) -> Result<Puz
     };
     let mut rng = Rng::from_u64(seed);
     let mut left_over: Vec<String> = Vec::new();
+    let mut proposals = fill::PROPOSAL_BUDGET;
     let total = ATTEMPTS as u64;
     for attempt in 0..ATTEMPTS {
         if !monitor.update(attempt as u64, total) {
@@ -316,7 +317,7 @@ pub fn generate(spec: &Spec, seed: u64, monitor: &mut dyn Monitor) -> Result<Puz
             None => {
                 let mut chain = fill::Chain::new(grid, &trie, &alphabet);
                 let mut cancelled = false;
-                let sweeps = chain.run(&mut rng, || {
+                let sweeps = chain.run(&mut rng, &mut proposals, || {
                     cancelled = !monitor.update(attempt as u64, total);
                     cancelled
                 });

@@ -226,7 +226,8 @@ fn the_filler_is_uniform_over_the_allowed_fillings() {
     for seed in 0..draws {
         let mut chain = Chain::new(grid.clone(), &trie, &alphabet);
         let mut rng = Rng::from_u64(seed);
-        chain.run(&mut rng, || false).expect("a filling");
+        let mut budget = u64::MAX;
+        chain.run(&mut rng, &mut budget, || false).expect("a filling");
         let x: Vec<u8> = free.iter().map(|&p| chain.grid.cells[p]).collect();
         assert!(allowed.contains(&x));
         for (t, cells) in triples.iter().enumerate() {

@@ -8,8 +8,8 @@
 //! through the changed cell can be new), and otherwise accepted with probability
 //! min(1, mu^(blanks after - blanks before)). The proposal is symmetric, so the chain is
 //! reversible with respect to pi(x) ∝ mu^blanks(x) on the allowed states, and pi
-//! conditioned on no blank is the uniform law on the allowed fillings: a state read when it
-//! has no blank is the sample.
+//! conditioned on no blank is the uniform law on the allowed fillings: the end of a run
+//! that has no blank is the sample (see "How long").
 //!
 //! Why the chain reaches every allowed state (irreducible), whatever the words: from any
 //! allowed state, blanking free cells one by one never makes an occurrence (a blank is in
@@ -27,7 +27,7 @@
 //! `Chain::run_length`); the state at its end is kept if it has no blank, else a new run
 //! starts afresh. mu is one over the free cells, so about 1/26 of a blank is expected at
 //! the end. The integrated autocorrelation times of the letters (see `autocorrelation`,
-//! measured by the tests and in the README) are about one sweep on A-Z puzzles.
+//! measured by the tests) are about one sweep on A-Z puzzles.
 
 use super::grid::{Grid, Trie, FREE};
 use crate::puzzles::rng::Rng;
@@ -68,10 +68,6 @@ impl<'a> Chain<'a> {
 
     pub fn free(&self) -> &[usize] {
         &self.free
-    }
-
-    pub fn blanks(&self) -> usize {
-        self.blanks
     }
 
     /// One proposal.

@@ -56,8 +56,7 @@ pub fn write(book: &Typeset, title: &str, size: (f32, f32)) -> Vec<u8> {
     let (w, h) = size;
     // Level 3: fewer match probes than level 6, and nearly its size (729 KB against 665 KB
     // for 2,000 entries). Pages are drawn and compressed on all cores.
-    let streams =
-        super::in_parallel(&book.pages, |page| miniz_oxide::deflate::compress_to_vec_zlib(&draw(&page.marks), 3));
+    let streams = super::in_parallel(&book.pages, |page| crate::render::pdf::zlib(&draw(&page.marks), 3));
     for (z, (page_ref, content_ref)) in streams.iter().zip(page_refs) {
         let mut p = pdf.page(page_ref);
         p.parent(tree).media_box(Rect::new(0.0, 0.0, w, h)).trim_box(Rect::new(0.0, 0.0, w, h));

@@ -17,6 +17,7 @@
 //! ([`fill`], with why the chain reaches every such filling). The draw is a pure function
 //! of the request and `seed`.
 
+pub mod book;
 pub mod fill;
 pub mod grid;
 mod place;
@@ -248,22 +249,28 @@ fn cells(spec: &Spec) -> Result<Grid, Error> {
     Ok(Grid::new(spec.rows, spec.cols, &mask.cells))
 }
 
-/// Placements tried per attempt, and attempts (each from a fresh random order) before
-/// the words are said not to fit: about a second in all at most.
-pub const PLACEMENT_BUDGET: usize = 40_000;
-pub const ATTEMPTS: usize = 5;
+/// A request as checked before anything is placed.
+struct Checked {
+    words: Vec<Word>,
+    forbidden: Vec<Vec<u8>>,
+    empty: Grid,
+    message: Option<Vec<u8>>,
+}
 
-/// Makes a puzzle: a pure function of `spec` and `seed`. `monitor` sees the attempts and
-/// may stop it.
-pub fn generate(spec: &Spec, seed: u64, monitor: &mut dyn Monitor) -> Result<Puzzle, Error> {
+/// What [`generate`] refuses before it places anything: the list, `avoid`, the grid, a
+/// word longer than every line it could lie along, the message's letters. Cheap: a book
+/// checks every puzzle's request this way when it is ordered.
+pub fn check(spec: &Spec) -> Result<(), Error> {
+    checked(spec).map(|_| ())
+}
+
+fn checked(spec: &Spec) -> Result<Checked, Error> {
     let words = check_words(spec)?;
     let forbidden = forbidden(spec, &words)?;
     let empty = cells(spec)?;
-    let letters: Vec<&[u8]> = words.iter().map(|w| w.letters.as_slice()).collect();
-    // A word longer than every line it could lie along cannot fit anywhere.
-    for (i, w) in letters.iter().enumerate() {
-        if place::fits_somewhere(&empty, w, spec.level).is_none() {
-            return Err(Error::NoRoom { words: vec![words[i].given.clone()] });
+    for w in &words {
+        if place::fits_somewhere(&empty, &w.letters, spec.level).is_none() {
+            return Err(Error::NoRoom { words: vec![w.given.clone()] });
         }
     }
     let message = match &spec.message {
@@ -276,6 +283,19 @@ pub fn generate(spec: &Spec, seed: u64, monitor: &mut dyn Monitor) -> Result<Puz
         }
         None => None,
     };
+    Ok(Checked { words, forbidden, empty, message })
+}
+
+/// Placements tried per attempt, and attempts (each from a fresh random order) before
+/// the words are said not to fit: about a second in all at most.
+pub const PLACEMENT_BUDGET: usize = 40_000;
+pub const ATTEMPTS: usize = 5;
+
+/// Makes a puzzle: a pure function of `spec` and `seed`. `monitor` sees the attempts and
+/// may stop it.
+pub fn generate(spec: &Spec, seed: u64, monitor: &mut dyn Monitor) -> Result<Puzzle, Error> {
+    let Checked { words, forbidden, empty, message } = checked(spec)?;
+    let letters: Vec<&[u8]> = words.iter().map(|w| w.letters.as_slice()).collect();
     let trie = Trie::new(forbidden.iter().map(Vec::as_slice));
     let alphabet: Vec<u8> = match spec.filler {
         Filler::AZ => (b'A'..=b'Z').collect(),

@@ -57,6 +57,46 @@ pub enum Command {
     /// (`headword;pos;definition` with further `;pos;definition` pairs for more senses),
     /// sorted, in two columns, written as a PDF.
     Dictionary(DictionaryArgs),
+    /// Make a book of word searches offline: DIR/book.pdf, DIR/cover.pdf, DIR/puzzles.json
+    /// (the grids and where each word is) and DIR/request.json (the request with its seed:
+    /// POST it to /wordsearches/books for the same bytes).
+    Wordsearch(WordSearchArgs),
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct WordSearchArgs {
+    /// The lists: a text file with one puzzle a line, `Title: word, word, …` (the title and
+    /// colon optional; blank lines and lines starting with `#` skipped), or a JSON file
+    /// holding the whole request as `POST /wordsearches/books` takes it.
+    #[arg(long)]
+    pub lists: std::path::PathBuf,
+    /// Directory to write into (created if missing).
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+    /// The same lists and seed make the same book; without one a seed is drawn (and
+    /// written in request.json). With a JSON request, its own seed wins.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// With text lists: the book's title.
+    #[arg(long, default_value = "Word Search")]
+    pub title: String,
+    /// With text lists: easy, medium, hard or expert.
+    #[arg(long, default_value = "medium")]
+    pub level: String,
+    /// With text lists: the grids' rows and columns.
+    #[arg(long, default_value_t = 15)]
+    pub rows: usize,
+    #[arg(long, default_value_t = 15)]
+    pub cols: usize,
+    /// With text lists: letter, 6x9, 5.5x8.5, 7x10, a4, a5, 5.25x8 or WxH in inches.
+    #[arg(long, default_value = "letter")]
+    pub trim: String,
+    /// With text lists: grid letters of at least 18 pt, lists of 16.
+    #[arg(long)]
+    pub large_print: bool,
+    /// The cover's paper (its spine's width): white or cream.
+    #[arg(long, default_value = "white")]
+    pub paper: String,
 }
 
 #[derive(Args, Debug, Clone)]

@@ -32,6 +32,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Some(Command::Keys(args)) => puzzlepress::keys::run(&args).await,
         Some(Command::Dictionary(args)) => puzzlepress::offline::dictionary(&args),
+        Some(Command::Wordsearch(args)) => puzzlepress::offline::wordsearch(&args),
         // Its own exit code and one-line reason, not anyhow's multi-line report.
         Some(Command::Health(args)) => std::process::exit(puzzlepress::probe::run(&args).await),
     }

@@ -5,7 +5,7 @@ use std::io::Write;
 
 use anyhow::Context;
 
-use crate::cli::{BookArgs, DictionaryArgs, PrintRunArgs};
+use crate::cli::{BookArgs, DictionaryArgs, PrintRunArgs, WordSearchArgs};
 use crate::jobs::printruns::PrintRunOrder;
 use crate::puzzles::foxbook::Serial;
 use crate::puzzles::monitor::Unmonitored;
@@ -299,6 +299,55 @@ pub fn dictionary(args: &DictionaryArgs) -> anyhow::Result<()> {
         report.underfull,
         report.overfull,
         report.hyphens
+    );
+    Ok(())
+}
+
+/// `puzzlepress wordsearch`: a book of word searches made as the server makes it.
+pub fn wordsearch(args: &WordSearchArgs) -> anyhow::Result<()> {
+    use crate::jobs::kinds::wordsearch::{parse_lists, WordSearchBookRequest};
+    let text = std::fs::read_to_string(&args.lists).with_context(|| format!("reading {}", args.lists.display()))?;
+    let mut req: WordSearchBookRequest = if text.trim_start().starts_with('{') {
+        serde_json::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", args.lists.display()))?
+    } else {
+        let level = serde_json::from_value(serde_json::Value::String(args.level.clone()))
+            .map_err(|_| anyhow::anyhow!("--level {:?}: easy, medium, hard or expert", args.level))?;
+        WordSearchBookRequest {
+            title: args.title.clone(),
+            trim: crate::render::print::Trim::parse(&args.trim).map_err(|e| anyhow::anyhow!("--trim: {e}"))?,
+            large_print: args.large_print,
+            level,
+            rows: args.rows,
+            cols: args.cols,
+            puzzles: parse_lists(&text).map_err(|(line, e)| anyhow::anyhow!("{}:{line}: {e}", args.lists.display()))?,
+            ..WordSearchBookRequest::default()
+        }
+    };
+    // As the server does: a seed given wins, else one is drawn, and it is kept.
+    if req.seed.is_none() {
+        req.seed = Some(args.seed.unwrap_or_else(|| rand::random::<u64>() >> 11));
+    }
+    let paper = crate::render::cover::Paper::parse(&args.paper).map_err(|e| anyhow::anyhow!("--paper: {e}"))?;
+    req.plan().map_err(|(field, detail)| anyhow::anyhow!("{field}: {detail}"))?;
+    let book = req.make(&mut crate::puzzles::monitor::Unmonitored).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let pdf = req.book_pdf(&book).map_err(|(field, detail)| anyhow::anyhow!("{field}: {detail}"))?;
+    let cover = req.cover_pdf(&book, paper).map_err(|(field, detail)| anyhow::anyhow!("{field}: {detail}"))?;
+    std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
+    let write = |name: &str, bytes: &[u8]| {
+        let path = args.out.join(name);
+        std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))
+    };
+    write("book.pdf", &pdf)?;
+    write("cover.pdf", &cover)?;
+    write("puzzles.json", &serde_json::to_vec_pretty(&book.puzzles)?)?;
+    write("request.json", &serde_json::to_vec_pretty(&req)?)?;
+    println!(
+        "{}: {} puzzles, {} pages, book {}, seed {}",
+        args.out.display(),
+        book.puzzles.len(),
+        book.pages,
+        book.code,
+        book.seed
     );
     Ok(())
 }

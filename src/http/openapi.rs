@@ -58,7 +58,8 @@ use super::{
         foxhole::strategy, foxhole::show_strategy, foxhole::check,
         graycodes::create, graycodes::show,
         dictionaries::create, dictionaries::list, dictionaries::show, dictionaries::remove, dictionaries::book_pdf,
-        wordsearches::create, wordsearches::list, wordsearches::show,
+        wordsearches::create, wordsearches::list, wordsearches::show, wordsearches::create_book, wordsearches::list_books,
+        wordsearches::show_book, wordsearches::delete_book, wordsearches::book_pdf, wordsearches::cover_pdf,
     ),
     components(
         schemas(Problem),

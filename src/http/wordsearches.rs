@@ -1,9 +1,10 @@
 //! Word searches: `POST /wordsearches` queues one puzzle (its words each exactly once,
 //! nothing blocked), `GET /wordsearches/{id}` follows it, `GET /wordsearches` lists the
-//! caller's.
+//! caller's; `POST /wordsearches/books` queues a print-ready book of them, followed,
+//! listed, deleted and downloaded (interior and cover) under `/wordsearches/books`.
 
-use axum::extract::{RawQuery, State};
-use axum::http::HeaderMap;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
@@ -14,17 +15,40 @@ use super::error::ApiError;
 use super::extract::Json;
 use super::jobs::JobSummaryView;
 use super::listing::Next;
-use super::resource::{self, Resource};
-use super::respond::blocking;
+use super::resource::{self, finished_result, Resource};
+use super::respond::{blocking, echo, pdf_response, short_id};
 use super::AppState;
-use crate::jobs::kinds::wordsearch::WordSearchRequest;
-use crate::jobs::kinds::WordSearches;
+use crate::jobs::kinds::wordsearch::{WordSearchBookOutput, WordSearchBookRequest, WordSearchRequest};
+use crate::jobs::kinds::{WordSearchBooks, WordSearches};
 use crate::puzzles::monitor::Unmonitored;
 use crate::puzzles::wordsearch;
+use crate::render::cover::Paper;
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/wordsearches", post(create).get(list)).route("/wordsearches/{id}", get(show))
+    Router::new()
+        .route("/wordsearches", post(create).get(list))
+        .route("/wordsearches/{id}", get(show))
+        .route("/wordsearches/books", post(create_book).get(list_books))
+        .route("/wordsearches/books/{id}", get(show_book).delete(delete_book))
+        .route("/wordsearches/books/{id}/book.pdf", get(book_pdf))
+        .route("/wordsearches/books/{id}/cover.pdf", get(cover_pdf))
 }
+
+impl Resource for WordSearchBooks {
+    const WHAT: &'static str = "word-search book";
+    fn links(base: &str) -> Vec<(&'static str, String)> {
+        vec![("book_pdf", format!("{base}/book.pdf")), ("cover_pdf", format!("{base}/cover.pdf"))]
+    }
+}
+
+resource::show_resource!(
+    show_book,
+    WordSearchBooks,
+    WordSearchBook,
+    "/wordsearches/books/{id}",
+    "wordsearches",
+    "A word-search book's state and progress (puzzles made of all) and, once made, its puzzles."
+);
 
 impl Resource for WordSearches {
     const WHAT: &'static str = "word search";
@@ -123,4 +147,186 @@ pub(crate) async fn list(
     let (wordsearches, next) =
         resource::list::<WordSearches>(&state, &caller, query.as_deref(), "wordsearches").await?;
     Ok(axum::Json(WordSearchList { wordsearches, next }))
+}
+
+#[utoipa::path(
+    post,
+    path = "/wordsearches/books",
+    tag = "wordsearches",
+    summary = "Queue a print-ready book of word searches (1 to 500 puzzles).",
+    description = "Each puzzle as `POST /wordsearches` makes one: its words each exactly once, nothing blocked. Give \
+                   the `puzzles`, each with its own list (and a title, grid or level of its own), or one themed \
+                   `pool` drawn into `count` lists of `words_per_puzzle` words (every word used about as often, \
+                   none inside another in a list). `level` for all, or `spread` over the book in equal runs. The \
+                   book prints by the fox books' rules (trim, mirrored margins, gutter by page count, embedded \
+                   fonts, an even page count of at least 24): a title page with how to play, a puzzle a page \
+                   with its list under the grid, the solutions at the back, several a page, each word looped. \
+                   `large_print`: grid letters of at least 18 pt and lists of 16. Checked when queued (422 naming \
+                   the field: `puzzles[i].words[j]`, `pool[i]`, `count`, `large_print` with what fits, …); a \
+                   list whose words do not fit its grid fails the job naming the puzzle. Every footer prints \
+                   the title and the book's `code` (from the request and seed, as `puzzlepress wordsearch` \
+                   prints it). Cancel with `DELETE /jobs/{id}`.",
+    params(super::openapi::IdempotencyKey),
+    request_body(content = WordSearchBookRequest, content_type = "application/json", example = json!({
+        "title": "Garden Birds", "trim": "6x9", "level": "hard", "rows": 13, "cols": 13, "seed": 7,
+        "puzzles": [
+            {"title": "Garden", "words": ["robin", "wren", "blue tit", "magpie", "starling", "sparrow"]},
+            {"title": "Water", "words": ["heron", "swan", "mallard", "coot", "moorhen", "grebe"]}]})),
+    responses(
+        (status = 202, description = "Queued; follow it at `Location`.", body = WordSearchBook,
+            headers(("Location" = String, description = "`/wordsearches/books/{id}`"))),
+        (status = 400, response = super::openapi::BadRequest),
+        (status = 413, response = super::openapi::TooLarge),
+        (status = 415, response = super::openapi::UnsupportedMediaType),
+        (status = 422, response = super::openapi::Invalid),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn create_book(
+    State(state): State<AppState>,
+    caller: Caller,
+    headers: HeaderMap,
+    Json(mut req): Json<WordSearchBookRequest>,
+) -> Result<Response, ApiError> {
+    // Drawn here and stored, so the job (and a retry) makes the same book.
+    req.seed.get_or_insert_with(|| rand::random::<u64>() >> 11);
+    state.queue.admit(&caller.submitter(&state.quotas)).await?;
+    let req = blocking(move || req.print_options().and_then(|_| req.plan()).map(|_| req))
+        .await?
+        .map_err(|(field, detail)| ApiError::invalid(field, detail))?;
+    resource::enqueue::<WordSearchBooks>(&state, &caller, &headers, &req).await
+}
+
+/// A page of the caller's word-search books.
+#[derive(Serialize, utoipa::ToSchema)]
+pub(crate) struct WordSearchBookList {
+    /// Newest first.
+    books: Vec<JobSummaryView>,
+    #[serde(flatten)]
+    next: Next,
+}
+
+#[utoipa::path(
+    get,
+    path = "/wordsearches/books",
+    tag = "wordsearches",
+    summary = "The word-search books you ordered, newest first, a page at a time.",
+    params(super::listing::ListQuery),
+    responses(
+        (status = 200, description = "A page of books.", body = WordSearchBookList),
+        (status = 422, response = super::openapi::Invalid),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn list_books(
+    State(state): State<AppState>,
+    caller: Caller,
+    RawQuery(query): RawQuery,
+) -> Result<axum::Json<WordSearchBookList>, ApiError> {
+    let (books, next) =
+        resource::list::<WordSearchBooks>(&state, &caller, query.as_deref(), "word-search books").await?;
+    Ok(axum::Json(WordSearchBookList { books, next }))
+}
+
+#[utoipa::path(
+    delete,
+    path = "/wordsearches/books/{id}",
+    tag = "wordsearches",
+    summary = "Delete a word-search book you ordered.",
+    description = "204; the book and its PDFs are gone (404 from then on). A book still queued or being made is \
+                   409: cancel its job first (`DELETE /jobs/{id}`).",
+    params(("id" = uuid::Uuid, Path, description = "The book's id.")),
+    responses(
+        (status = 204, description = "Deleted."),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 409, response = super::openapi::Conflict),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn delete_book(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    resource::delete::<WordSearchBooks>(&state, &caller, &id).await
+}
+
+#[utoipa::path(
+    get,
+    path = "/wordsearches/books/{id}/book.pdf",
+    tag = "wordsearches",
+    summary = "The book's interior as a print-ready PDF (409 until it is made).",
+    description = "The same bytes as `puzzlepress wordsearch` writes for the same request and seed.",
+    params(("id" = uuid::Uuid, Path, description = "The book's id.")),
+    responses(
+        (status = 200, description = "PDF.", content_type = "application/pdf"),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 409, response = super::openapi::Conflict),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn book_pdf(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let job = resource::find::<WordSearchBooks>(&state, &caller, &id).await?;
+    let book: WordSearchBookOutput = finished_result(&job)?;
+    let req = resource::stored_params::<WordSearchBooks>(&job)?;
+    let key = format!("wordsearch/{}", job.id);
+    let render = move |()| req.book_pdf(&book).map_err(stored_request);
+    let bytes = state.renders.pdf(&caller.owner(), Some(&key), async { Ok(()) }, render).await?;
+    Ok(pdf_response(bytes, &format!("wordsearch-book-{}.pdf", short_id(&job.id))))
+}
+
+/// The paper of a cover.
+#[derive(serde::Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub(crate) struct CoverQuery {
+    /// The interior's paper, which sets the spine's width (white, the default, or cream).
+    #[param(inline)]
+    paper: Option<Paper>,
+}
+
+#[utoipa::path(
+    get,
+    path = "/wordsearches/books/{id}/cover.pdf",
+    tag = "wordsearches",
+    summary = "The book's paperback cover: back, spine and front as one wrap with 0.125 in bleed.",
+    description = "As a fox book's cover: the spine's width from the page count and paper (text on it from 79 \
+                   pages), the title and author on the front, the book's code and the ISBN's barcode (a blank box \
+                   without one) on the back.",
+    params(("id" = uuid::Uuid, Path, description = "The book's id."), CoverQuery),
+    responses(
+        (status = 200, description = "PDF.", content_type = "application/pdf"),
+        (status = 404, response = super::openapi::NotFound),
+        (status = 409, response = super::openapi::Conflict),
+        (status = 422, response = super::openapi::Invalid),
+        (status = 503, response = super::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn cover_pdf(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+) -> Result<Response, ApiError> {
+    let q: CoverQuery = serde_urlencoded::from_str(query.as_deref().unwrap_or("")).map_err(|e| {
+        let field = if e.to_string().contains("paper") { "paper" } else { "query" };
+        ApiError::invalid(field, format!("paper must be white or cream ({})", echo(&e.to_string())))
+    })?;
+    let paper = q.paper.unwrap_or_default();
+    let job = resource::find::<WordSearchBooks>(&state, &caller, &id).await?;
+    let book: WordSearchBookOutput = finished_result(&job)?;
+    let req = resource::stored_params::<WordSearchBooks>(&job)?;
+    let key = format!("wordsearch/{}/cover-{paper:?}", job.id);
+    let render = move |()| req.cover_pdf(&book, paper).map_err(stored_request);
+    let bytes = state.renders.pdf(&caller.owner(), Some(&key), async { Ok(()) }, render).await?;
+    Ok(pdf_response(bytes, &format!("wordsearch-cover-{}.pdf", short_id(&job.id))))
+}
+
+/// A stored request that no longer checks: a bug, not the caller's fault.
+fn stored_request((field, detail): (String, String)) -> ApiError {
+    ApiError::Internal(format!("a stored word-search book's {field} no longer checks: {detail}"))
 }

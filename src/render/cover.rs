@@ -68,8 +68,13 @@ pub struct CoverGeometry {
 
 impl CoverGeometry {
     pub fn new(spec: BookSpec, opts: &PrintOptions, paper: Paper) -> CoverGeometry {
+        CoverGeometry::for_pages(interior_pages(spec.pages), opts, paper)
+    }
+
+    /// The cover of an interior of `pages` pages.
+    pub fn for_pages(pages: usize, opts: &PrintOptions, paper: Paper) -> CoverGeometry {
         let (tw, th) = opts.trim.size();
-        let spine = spine_width(interior_pages(spec.pages), paper);
+        let spine = spine_width(pages, paper);
         let size = (2.0 * tw + spine + 2.0 * BLEED, th + 2.0 * BLEED);
         let back = Area { x: BLEED, y: BLEED, w: tw, h: th };
         let spine = Area { x: BLEED + tw, y: BLEED, w: spine, h: th };
@@ -79,13 +84,45 @@ impl CoverGeometry {
     }
 }
 
+/// What a cover says beyond the title, author and ISBN (which come from the print options).
+#[derive(Clone, Debug)]
+pub struct CoverText {
+    /// Under the title's panel on the front.
+    pub tagline: String,
+    /// At the foot of the front.
+    pub foot: String,
+    /// The back's paragraph.
+    pub blurb: String,
+    /// What identifies the book (a serial, a book's code) and its label, on the back and the spine.
+    pub code_label: String,
+    pub code: String,
+}
+
 /// The cover of the book `serial` of `plan`.
 pub fn cover_pdf(plan: &Plan, serial: &str, opts: &PrintOptions, paper: Paper) -> Vec<u8> {
     let spec = plan.size();
     let word = String::from_utf8_lossy(&plan.word);
-    let g = CoverGeometry::new(spec, opts, paper);
-    let printed = printed_serial(serial);
-    let pages = interior_pages(spec.pages);
+    let text = CoverText {
+        tagline: format!("One {word} in {} pages of letters", spec.pages),
+        foot: "A unique puzzle book".into(),
+        blurb: format!(
+            "Somewhere in this book the word {word} appears exactly once: across, down or diagonally, forwards or \
+             backwards, among {} {}. Every copy is different; no one else has this one.",
+            pages_phrase(plan),
+            letter_list(&plan.letters)
+        ),
+        code_label: "Serial number".into(),
+        code: printed_serial(serial),
+    };
+    wrap_pdf(&text, opts, interior_pages(spec.pages), paper)
+}
+
+/// A cover for an interior of `pages` pages: the title (and author) on the front, the title
+/// and code on the spine when it is wide enough, the blurb, code, lookup address and ISBN
+/// barcode on the back.
+pub fn wrap_pdf(text: &CoverText, opts: &PrintOptions, pages: usize, paper: Paper) -> Vec<u8> {
+    let g = CoverGeometry::for_pages(pages, opts, paper);
+    let printed = &text.code;
     let mut doc = Document::new();
     doc.set_title(&format!("{} {printed} - cover", opts.title));
     let c = doc.add_page_with_bleed(g.size, BLEED);
@@ -111,12 +148,12 @@ pub fn cover_pdf(plan: &Plan, serial: &str, opts: &PrintOptions, paper: Paper) -
             c.text_centered(by, inner.center_x(), mid - block / 2.0, author);
         }
     }
-    let tagline = format!("One {word} in {} pages of letters", spec.pages);
-    let style = Style::new(Font::Sans, fit_size(Font::Sans, &tagline, 14.0, inner.w)).color(INK);
-    c.text_centered(style, inner.center_x(), panel_y - 32.0, &tagline);
-    c.text_centered(Style::new(Font::Sans, 9.0).color(INK), inner.center_x(), inner.y + 6.0, "A unique puzzle book");
+    let tagline = &text.tagline;
+    let style = Style::new(Font::Sans, fit_size(Font::Sans, tagline, 14.0, inner.w)).color(INK);
+    c.text_centered(style, inner.center_x(), panel_y - 32.0, tagline);
+    c.text_centered(Style::new(Font::Sans, 9.0).color(INK), inner.center_x(), inner.y + 6.0, &text.foot);
 
-    // Spine: title and serial, reading top to bottom, only on spines wide enough.
+    // Spine: title and code, reading top to bottom, only on spines wide enough.
     if pages >= SPINE_TEXT_PAGES {
         let s = g.spine;
         let size = (s.w * 0.5).min(12.0);
@@ -128,26 +165,20 @@ pub fn cover_pdf(plan: &Plan, serial: &str, opts: &PrintOptions, paper: Paper) -
         c.text_downwards(style, x, y, &text);
     }
 
-    // Back: a short text, the serial, the lookup address, and the barcode box: the ISBN's
+    // Back: a short text, the code, the lookup address, and the barcode box: the ISBN's
     // barcode, or blank.
     let b = g.back;
     let inner = Area { x: b.x + SAFE, y: b.y + SAFE, w: b.w - 2.0 * SAFE, h: b.h - 2.0 * SAFE };
     let body = Style::new(Font::Sans, 11.0).color(INK);
-    let blurb = format!(
-        "Somewhere in this book the word {word} appears exactly once: across, down or diagonally, forwards or \
-         backwards, among {} {}. Every copy is different; no one else has this one.",
-        pages_phrase(plan),
-        letter_list(&plan.letters)
-    );
     let mut y = inner.top() - 14.0;
-    for line in wrap_words(&blurb, body, inner.w) {
+    for line in wrap_words(&text.blurb, body, inner.w) {
         c.text(body, inner.x, y, &line);
         y -= 15.0;
     }
     y -= 12.0;
-    c.text(Style::new(Font::Sans, 9.0).color(INK), inner.x, y, "Serial number");
+    c.text(Style::new(Font::Sans, 9.0).color(INK), inner.x, y, &text.code_label);
     y -= 16.0;
-    c.text(Style::new(Font::Mono, 13.0).color(INK), inner.x, y, &printed);
+    c.text(Style::new(Font::Mono, 13.0).color(INK), inner.x, y, printed);
     if !opts.lookup_url.is_empty() {
         y -= 22.0;
         c.text(Style::new(Font::Sans, 9.0).color(INK), inner.x, y, "Find the answer at");

@@ -16,4 +16,5 @@ pub mod print;
 pub mod printrun;
 pub mod puz;
 pub mod typeset;
+pub mod wordsearch;
 pub mod zip;

@@ -17,7 +17,7 @@ pub use dictionary::Dictionaries;
 pub use foxhole::FoxholeStrategies;
 pub use graycodes::GrayCodes;
 pub use oneup::{OneUpBooks, OneUpPuzzles, OneUpSolves};
-pub use wordsearch::WordSearches;
+pub use wordsearch::{WordSearchBooks, WordSearches};
 
 use super::Registry;
 
@@ -34,7 +34,8 @@ pub fn registry() -> Registry {
         .with::<OneUpBooks>()
         .with::<GrayCodes>()
         .with::<Dictionaries>()
-        .with::<WordSearches>();
+        .with::<WordSearches>()
+        .with::<WordSearchBooks>();
     #[cfg(feature = "test-jobs")]
     let registry = registry.with::<testing::Blocking>();
     registry

@@ -1,11 +1,16 @@
-//! Word-search jobs: one puzzle, its words each exactly once and nothing blocked.
+//! Word-search jobs: one puzzle, its words each exactly once and nothing blocked; and
+//! books of them, print-ready.
 
 use serde::{Deserialize, Serialize};
 
+use super::dictionary::FieldError;
 use crate::jobs::{Context, JobKind, RunError};
 use crate::puzzles::monitor::Monitor;
 use crate::puzzles::wordbook::Shape;
-use crate::puzzles::wordsearch::{self, Filler, Level, Puzzle, Spec};
+use crate::puzzles::wordsearch::{self, book, Filler, Level, Puzzle, Spec};
+use crate::render::cover::{wrap_pdf, CoverText, Paper};
+use crate::render::print::{Imprint, PrintOptions, Trim};
+use crate::render::wordsearch::{book_pages, check_fit, printed_word, Entry, Print};
 
 pub struct WordSearches;
 
@@ -97,4 +102,352 @@ impl JobKind for WordSearches {
         let puzzle = wordsearch::generate(&req.spec(), seed, monitor).map_err(run_error)?;
         Ok(WordSearchOutput { puzzle, seed })
     }
+}
+
+pub struct WordSearchBooks;
+
+/// One puzzle of a book: its list, and what it changes of the book's grid and level.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BookPuzzleRequest {
+    /// Printed above the grid (up to 60 printable ASCII characters); none: "Puzzle N".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    pub words: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 5, maximum = 40)]
+    pub rows: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 5, maximum = 40)]
+    pub cols: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shape: Option<Shape>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<Level>,
+}
+
+fn book_title() -> String {
+    "Word Search".into()
+}
+
+/// A book of word searches; also the params stored with its job (the seed always set).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WordSearchBookRequest {
+    /// On the title page, the cover and every footer: 1 to 60 printable ASCII characters.
+    #[serde(default = "book_title")]
+    #[schema(default = "Word Search")]
+    pub title: String,
+    /// Under the title on the title page and the front cover.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub author: Option<String>,
+    /// At the foot of the title page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub copyright: Option<String>,
+    /// ISBN-10 or ISBN-13: at the foot of the title page and as a barcode on the back cover.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub isbn: Option<String>,
+    /// The printed page (default `letter`).
+    #[serde(default)]
+    #[schema(default = "letter")]
+    pub trim: Trim,
+    /// Grid letters at least 18 pt and the lists 16 pt: fewer cells fit a page (a grid that
+    /// does not is refused naming what fits).
+    #[serde(default)]
+    pub large_print: bool,
+    /// Every puzzle's level unless it has its own or `spread` is given.
+    #[serde(default)]
+    pub level: Level,
+    /// Levels spread over the book: the puzzles split in equal runs, in this order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spread: Vec<Level>,
+    #[serde(default = "default_side")]
+    #[schema(minimum = 5, maximum = 40, default = 15)]
+    pub rows: usize,
+    #[serde(default = "default_side")]
+    #[schema(minimum = 5, maximum = 40, default = 15)]
+    pub cols: usize,
+    #[serde(default)]
+    pub shape: Shape,
+    /// The same request and seed give the same book (byte for byte).
+    #[serde(default)]
+    pub seed: Option<u64>,
+    #[serde(default)]
+    pub filler: Filler,
+    /// More words that must not occur in any puzzle (up to 500).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub avoid: Vec<String>,
+    #[serde(default)]
+    pub allow_offensive: bool,
+    #[serde(default)]
+    pub allow_contained: bool,
+    /// The puzzles, 1 to 500, each with its own list; or give `pool`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub puzzles: Vec<BookPuzzleRequest>,
+    /// One themed pool (up to 5,000 words) drawn into `count` lists of `words_per_puzzle`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pool: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 1, maximum = 500, default = 10)]
+    pub count: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 3, maximum = 40, default = 15)]
+    pub words_per_puzzle: Option<usize>,
+}
+
+/// A puzzle of a made book.
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct BookPuzzle {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    pub level: Level,
+    #[serde(flatten)]
+    pub puzzle: Puzzle,
+}
+
+/// A made book: its puzzles in print order, its pages and the code its footers print.
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct WordSearchBookOutput {
+    /// Printed in every footer and on the cover: from the request and seed, so the offline
+    /// command prints the same.
+    pub code: String,
+    pub pages: usize,
+    pub seed: u64,
+    pub puzzles: Vec<BookPuzzle>,
+}
+
+/// A puzzle of the book to make: its title and the engine's request.
+pub struct Planned {
+    pub title: Option<String>,
+    pub spec: Spec,
+}
+
+const MAX_PUZZLE_TITLE: usize = 60;
+
+impl WordSearchBookRequest {
+    /// The print options (title, trim, imprint), checked.
+    pub fn print_options(&self) -> Result<PrintOptions, FieldError> {
+        let opts = PrintOptions {
+            trim: self.trim,
+            title: self.title.trim().to_string(),
+            lookup_url: String::new(),
+            imprint: Imprint {
+                author: self.author.clone(),
+                copyright: self.copyright.clone(),
+                isbn: self.isbn.clone(),
+            }
+            .checked()
+            .map_err(|(f, d)| (f.to_string(), d))?,
+        };
+        opts.validate().map_err(|(f, d)| (f.to_string(), d))?;
+        Ok(opts)
+    }
+
+    /// Every puzzle's request, checked as far as it can be before placing (each list, the
+    /// grids, that each grid fits its page at the print size), or the field at fault:
+    /// `puzzles[i].words[j]`, `pool[i]`, `count`, `large_print`, …
+    pub fn plan(&self) -> Result<Vec<Planned>, FieldError> {
+        let field = |f: String, d: String| (f, d);
+        let seed = self.seed.unwrap_or_default();
+        let lists: Vec<(Option<String>, BookPuzzleRequest)> = match (self.puzzles.is_empty(), self.pool.is_empty()) {
+            (false, true) => {
+                if !book::PUZZLES_RANGE.contains(&self.puzzles.len()) {
+                    return Err(field(
+                        "puzzles".into(),
+                        format!("{} puzzles; a book holds 1 to {}", self.puzzles.len(), book::PUZZLES_RANGE.end()),
+                    ));
+                }
+                if self.count.is_some() || self.words_per_puzzle.is_some() {
+                    return Err(field("count".into(), "count and words_per_puzzle go with a pool".into()));
+                }
+                self.puzzles.iter().map(|p| (p.title.clone(), p.clone())).collect()
+            }
+            (true, false) => {
+                let count = self.count.unwrap_or(10);
+                let per = self.words_per_puzzle.unwrap_or(15);
+                book::draw_lists(&self.pool, count, per, self.allow_contained, seed)
+                    .map_err(|e| invalid_field(e, ""))?
+                    .into_iter()
+                    .map(|words| (None, BookPuzzleRequest { words, ..BookPuzzleRequest::default() }))
+                    .collect()
+            }
+            (true, true) => return Err(field("puzzles".into(), "give the puzzles' lists, or a pool".into())),
+            (false, false) => return Err(field("pool".into(), "give the puzzles' lists or a pool, not both".into())),
+        };
+        let n = lists.len();
+        let mut planned = Vec::with_capacity(n);
+        for (i, (title, p)) in lists.into_iter().enumerate() {
+            let prefix = if self.puzzles.is_empty() { String::new() } else { format!("puzzles[{i}].") };
+            if let Some(t) = &title {
+                if t.chars().count() > MAX_PUZZLE_TITLE || !t.chars().all(|c| (' '..='~').contains(&c)) {
+                    return Err(field(
+                        format!("{prefix}title"),
+                        format!("a puzzle's title is at most {MAX_PUZZLE_TITLE} printable ASCII characters"),
+                    ));
+                }
+            }
+            let level = match (self.spread.is_empty(), p.level) {
+                (false, _) => self.spread[i * self.spread.len() / n],
+                (true, Some(level)) => level,
+                (true, None) => self.level,
+            };
+            let spec = Spec {
+                words: p.words,
+                rows: p.rows.unwrap_or(self.rows),
+                cols: p.cols.unwrap_or(self.cols),
+                shape: p.shape.unwrap_or_else(|| self.shape.clone()),
+                level,
+                filler: self.filler,
+                message: None,
+                avoid: self.avoid.clone(),
+                allow_offensive: self.allow_offensive,
+                allow_contained: self.allow_contained,
+            };
+            wordsearch::check(&spec).map_err(|e| invalid_field(e, &prefix))?;
+            planned.push(Planned { title, spec });
+        }
+        let grids: Vec<(usize, usize, Vec<String>)> = planned
+            .iter()
+            .map(|p| {
+                let words = p.spec.words.iter().map(|w| printed_word(w)).collect();
+                (p.spec.rows, p.spec.cols, words)
+            })
+            .collect();
+        let print = Print::new(self.large_print);
+        check_fit(&grids, self.trim, print).map_err(|(i, fits)| {
+            let at = if self.puzzles.is_empty() { String::new() } else { format!("puzzles[{i}]: ") };
+            let (rows, cols) = (grids[i].0, grids[i].1);
+            let size = if self.large_print { "large print (letters of 18 pt)" } else { "letters of 7 pt" };
+            field(
+                if self.large_print { "large_print".into() } else { format!("{}rows", at.trim_end_matches(": ")) },
+                format!(
+                    "{at}a {rows} x {cols} grid with its list does not fit a {} page in {size}; at most {} rows \
+                     and {} columns fit",
+                    self.trim.label(),
+                    fits.max_rows,
+                    fits.max_cols
+                ),
+            )
+        })?;
+        Ok(planned)
+    }
+
+    /// The code the book prints: the first 8 hex digits of the SHA-256 of its stored request.
+    pub fn code(&self) -> String {
+        use sha2::Digest;
+        let json = serde_json::to_vec(self).unwrap_or_default();
+        sha2::Sha256::digest(&json)[..4].iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// The interior and its pages, from a made book.
+    pub fn book_pdf(&self, out: &WordSearchBookOutput) -> Result<Vec<u8>, FieldError> {
+        let opts = self.print_options()?;
+        let entries: Vec<Entry> = out
+            .puzzles
+            .iter()
+            .map(|p| Entry { title: p.title.as_deref(), level: p.level, puzzle: &p.puzzle })
+            .collect();
+        Ok(crate::render::wordsearch::book_pdf(&entries, &opts, self.large_print, &out.code))
+    }
+
+    /// The cover on `paper`, from a made book.
+    pub fn cover_pdf(&self, out: &WordSearchBookOutput, paper: Paper) -> Result<Vec<u8>, FieldError> {
+        let opts = self.print_options()?;
+        let n = out.puzzles.len();
+        let words: usize = out.puzzles.iter().map(|p| p.puzzle.words.len()).sum();
+        let text = CoverText {
+            tagline: format!("{n} word {}", if n == 1 { "search" } else { "searches" }),
+            foot: if self.large_print { "Large print".into() } else { "Solutions at the back".into() },
+            blurb: format!(
+                "{words} words hidden in {n} {}. Every word of a list is in its grid exactly once, and the \
+                 letters around the words spell nothing rude. Solutions at the back.",
+                if n == 1 { "grid" } else { "grids" }
+            ),
+            code_label: "Book".into(),
+            code: out.code.clone(),
+        };
+        Ok(wrap_pdf(&text, &opts, out.pages, paper))
+    }
+}
+
+/// An engine refusal as a field error, its field under `prefix` (`puzzles[3].`).
+fn invalid_field(e: wordsearch::Error, prefix: &str) -> FieldError {
+    match e {
+        wordsearch::Error::Invalid { field, detail } => {
+            let field = format!("{prefix}{field}");
+            let detail = format!("{field}: {detail}");
+            (field, detail)
+        }
+        wordsearch::Error::NoRoom { words } => {
+            let field = format!("{prefix}words");
+            (field.clone(), format!("{field}: too long for the grid: {}", words.join(", ")))
+        }
+        wordsearch::Error::Cancelled => ("words".into(), "cancelled".into()),
+    }
+}
+
+impl JobKind for WordSearchBooks {
+    const NAME: &'static str = "wordsearches.books";
+    /// A publisher's product: kept until its owner deletes it.
+    const KEPT: bool = true;
+    type Params = WordSearchBookRequest;
+    type Output = WordSearchBookOutput;
+
+    fn run(
+        _: &Context,
+        req: WordSearchBookRequest,
+        monitor: &mut dyn Monitor,
+    ) -> Result<WordSearchBookOutput, RunError> {
+        req.make(monitor)
+    }
+}
+
+impl WordSearchBookRequest {
+    /// Makes the book's puzzles (the request checked again; the seed as stored).
+    pub fn make(&self, monitor: &mut dyn Monitor) -> Result<WordSearchBookOutput, RunError> {
+        let planned = self.plan().map_err(|(_, detail)| RunError::Failed(detail))?;
+        let seed = self.seed.unwrap_or_default();
+        let specs: Vec<Spec> = planned.iter().map(|p| p.spec.clone()).collect();
+        let made = book::generate_book(&specs, seed, monitor).map_err(|e| match e {
+            book::BookError::Cancelled => RunError::Cancelled,
+            book::BookError::Puzzle { index, error } => {
+                let at =
+                    if self.puzzles.is_empty() { format!("puzzle {}", index + 1) } else { format!("puzzles[{index}]") };
+                RunError::Failed(format!("{at}: {error}"))
+            }
+        })?;
+        let pages = book_pages(made.len(), self.trim, Print::new(self.large_print));
+        let puzzles = planned
+            .into_iter()
+            .zip(made)
+            .map(|(p, puzzle)| BookPuzzle { title: p.title, level: p.spec.level, puzzle })
+            .collect();
+        Ok(WordSearchBookOutput { code: self.code(), pages, seed, puzzles })
+    }
+}
+
+/// Lists as text, one puzzle a line: `Title: word, word, …` (the title and its colon
+/// optional), blank lines and lines starting with `#` skipped. A line with no words is
+/// refused with its number (from 1).
+pub fn parse_lists(text: &str) -> Result<Vec<BookPuzzleRequest>, (usize, String)> {
+    let mut puzzles = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (title, words) = match line.split_once(':') {
+            Some((title, words)) => (Some(title.trim().to_string()).filter(|t| !t.is_empty()), words),
+            None => (None, line),
+        };
+        let words: Vec<String> = words.split(',').map(|w| w.trim().to_string()).filter(|w| !w.is_empty()).collect();
+        if words.is_empty() {
+            return Err((i + 1, "no words: give `Title: word, word, …`".into()));
+        }
+        puzzles.push(BookPuzzleRequest { title, words, ..BookPuzzleRequest::default() });
+    }
+    if puzzles.is_empty() {
+        return Err((1, "no lists: one puzzle a line, `Title: word, word, …`".into()));
+    }
+    Ok(puzzles)
 }

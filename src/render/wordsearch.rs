@@ -1,0 +1,448 @@
+//! A print-ready book of word searches, by the fox books' print rules (trim, mirrored
+//! margins and gutter by page count, embedded fonts, footers, an even page count of at
+//! least 24): a title page with how to play, one puzzle a page with its list under the grid
+//! (alphabetical, in columns), then the solutions, several a page, each word looped as the
+//! fox answer key loops FOX (black loops and letters over grey filler: it reads in
+//! greyscale).
+//!
+//! Where things go on a page is worked out by [`PuzzlePage::fit`], apart from drawing, so
+//! the same rule decides what a request may ask (a large-print grid that does not fit is
+//! refused naming what fits) and what is printed.
+
+use super::foxbook::{fit_size, letter_size, wrap_words};
+use super::pdf::{Canvas, Document, Font, Paint, Rgb, Style};
+use super::print::{copyright_notice, padded_pages, Area, Layout, PrintOptions, Trim, INCH};
+use crate::puzzles::crossword::words::normalise;
+use crate::puzzles::wordsearch::{Level, Puzzle};
+
+const GRID_FONT: Font = Font::Mono;
+const WORD_FONT: Font = Font::MonoBold;
+/// Filler letters in the solutions: light enough that the looped words stand out in grey.
+const FILLER_GREY: Rgb = Rgb(0.62, 0.62, 0.62);
+
+/// Type sizes: regular print, or large print (grid letters at least 18 pt, the list 16).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Print {
+    /// Grid letters print at least this size.
+    pub min_letter: f32,
+    pub list: f32,
+    pub heading: f32,
+}
+
+impl Print {
+    pub const REGULAR: Print = Print { min_letter: 7.0, list: 11.0, heading: 15.0 };
+    pub const LARGE: Print = Print { min_letter: 18.0, list: 16.0, heading: 20.0 };
+
+    pub fn new(large: bool) -> Print {
+        if large {
+            Print::LARGE
+        } else {
+            Print::REGULAR
+        }
+    }
+}
+
+/// A puzzle as the book prints it: its number, title, level, grid and list.
+#[derive(Clone, Copy, Debug)]
+pub struct Entry<'a> {
+    pub title: Option<&'a str>,
+    pub level: Level,
+    pub puzzle: &'a Puzzle,
+}
+
+/// A list word as printed: its letters as the grid holds them, the spaces of the entry
+/// kept ("crème brûlée" prints CREME BRULEE; the fonts are ASCII).
+pub fn printed_word(word: &str) -> String {
+    word.split_whitespace()
+        .filter_map(|part| normalise(part).ok().filter(|l| !l.is_empty()))
+        .map(|l| String::from_utf8_lossy(&l).into_owned())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The list in print order: alphabetical by letters.
+pub fn printed_list(puzzle: &Puzzle) -> Vec<String> {
+    let mut words: Vec<String> = puzzle.words.iter().map(|w| printed_word(&w.word)).collect();
+    words.sort_by(|a, b| a.replace(' ', "").cmp(&b.replace(' ', "")).then_with(|| a.cmp(b)));
+    words
+}
+
+/// Where a puzzle page's parts go.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PuzzlePage {
+    /// Baseline of the heading.
+    pub heading_y: f32,
+    /// The grid's top-left corner and cell side.
+    pub left: f32,
+    pub top: f32,
+    pub pitch: f32,
+    pub letter: f32,
+    /// The list: its columns' left edges start at `list_x`, `list_column` apart; the first
+    /// row's baseline at `list_y`, rows `list_leading` apart.
+    pub list_x: f32,
+    pub list_y: f32,
+    pub list_column: f32,
+    pub list_columns: usize,
+    pub list_leading: f32,
+}
+
+/// Why a grid does not fit a page: what does (rows and columns at the same print size).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DoesNotFit {
+    pub max_rows: usize,
+    pub max_cols: usize,
+}
+
+/// Largest grid cells print at.
+const MAX_PITCH: f32 = 36.0;
+const LIST_GAP: f32 = 1.2;
+
+impl PuzzlePage {
+    /// The page for a `rows` x `cols` grid and `words` (printed) in `area`, or what fits
+    /// when the letters would print smaller than `print` allows.
+    pub fn fit(area: Area, rows: usize, cols: usize, words: &[String], print: Print) -> Result<PuzzlePage, DoesNotFit> {
+        let heading_h = print.heading * 2.4;
+        let leading = print.list * 1.3;
+        let gap = print.list * LIST_GAP * 2.0;
+        let widest = words.iter().map(|w| Font::Sans.width(w, print.list)).fold(0.0, f32::max);
+        let list_columns = (((area.w + gap) / (widest + gap)).floor() as usize).clamp(1, words.len().max(1));
+        let list_rows = words.len().div_ceil(list_columns);
+        let list_h = list_rows as f32 * leading + print.list;
+        let grid_h = area.h - heading_h - list_h - print.list;
+        let pitch = (area.w / cols as f32).min(grid_h / rows as f32).min(MAX_PITCH);
+        // The cell side that prints the smallest letters allowed.
+        let need = print.min_letter / 0.72;
+        if letter_size(pitch) < print.min_letter || pitch <= 0.0 {
+            return Err(DoesNotFit {
+                max_rows: (grid_h / need).floor().max(0.0) as usize,
+                max_cols: (area.w / need).floor() as usize,
+            });
+        }
+        let top = area.top() - heading_h;
+        let left = area.x + (area.w - pitch * cols as f32) / 2.0;
+        let column = widest + gap;
+        let list_w = column * list_columns as f32 - gap;
+        Ok(PuzzlePage {
+            heading_y: area.top() - print.heading,
+            left,
+            top,
+            pitch,
+            letter: letter_size(pitch),
+            list_x: area.x + (area.w - list_w) / 2.0,
+            list_y: top - rows as f32 * pitch - print.list * 2.0,
+            list_column: column,
+            list_columns,
+            list_leading: leading,
+        })
+    }
+}
+
+/// Solutions a page: six on trims 7 in wide or more, four on smaller ones (two large print).
+pub fn solutions_per_page(trim: Trim, print: Print) -> (usize, usize) {
+    match (trim.size().0 >= 7.0 * INCH, print == Print::LARGE) {
+        (true, false) => (2, 3),
+        (true, true) | (false, false) => (2, 2),
+        (false, true) => (1, 2),
+    }
+}
+
+/// The interior's pages: the title page, a page a puzzle, the solution pages, padded to an
+/// even count of at least 24.
+pub fn book_pages(count: usize, trim: Trim, print: Print) -> usize {
+    let (c, r) = solutions_per_page(trim, print);
+    padded_pages(1 + count + count.div_ceil(c * r))
+}
+
+/// The first page of the puzzles (a right-hand page follows the title page's back: the
+/// puzzles start on page 2, facing pages from then on).
+const FIRST_PUZZLE_PAGE: usize = 2;
+
+/// Checks that every grid fits its page: `Err((index, what fits))` for the first that does
+/// not. The layout depends on the page count (the gutter), so the count comes first.
+pub fn check_fit(grids: &[(usize, usize, Vec<String>)], trim: Trim, print: Print) -> Result<(), (usize, DoesNotFit)> {
+    let layout = Layout::new(trim, book_pages(grids.len(), trim, print));
+    for (i, (rows, cols, words)) in grids.iter().enumerate() {
+        let n = FIRST_PUZZLE_PAGE + i;
+        PuzzlePage::fit(layout.body(n), *rows, *cols, words, print).map_err(|e| (i, e))?;
+    }
+    Ok(())
+}
+
+fn level_name(level: Level) -> &'static str {
+    match level {
+        Level::Easy => "Easy",
+        Level::Medium => "Medium",
+        Level::Hard => "Hard",
+        Level::Expert => "Expert",
+    }
+}
+
+/// How to play, on the title page.
+pub const HOW_TO_PLAY: &str = "Every word of a puzzle's list is hidden in its grid exactly once, in a straight \
+     line: across, down or diagonally, forwards or backwards. Words may cross and share letters. Ring each word \
+     as you find it and cross it off the list. No word of the list hides a second time, and the letters around \
+     the words spell nothing rude.";
+
+/// The book; `book_id` traces a loose page to its book in every footer.
+pub fn book_pdf(entries: &[Entry], opts: &PrintOptions, large_print: bool, book_id: &str) -> Vec<u8> {
+    let trim = opts.trim;
+    let print = Print::new(large_print);
+    let total = book_pages(entries.len(), trim, print);
+    let layout = Layout::new(trim, total);
+    let trace = format!("{} - book {book_id}", opts.title);
+    let mut doc = Document::new();
+    doc.set_title(&trace);
+    let first_solutions = FIRST_PUZZLE_PAGE + entries.len();
+
+    let c = doc.add_page(layout.size);
+    title_page(c, layout.body(1), entries, opts, first_solutions);
+    layout.footer(c, 1, "", &trace);
+    for (i, entry) in entries.iter().enumerate() {
+        let n = FIRST_PUZZLE_PAGE + i;
+        let c = doc.add_page(layout.size);
+        puzzle_page(c, layout.body(n), i + 1, entry, print);
+        layout.footer(c, n, &n.to_string(), &trace);
+    }
+    let (cols, rows) = solutions_per_page(trim, print);
+    let mut n = first_solutions - 1;
+    for (p, chunk) in entries.chunks(cols * rows).enumerate() {
+        n = first_solutions + p;
+        let c = doc.add_page(layout.size);
+        let mut body = layout.body(n);
+        if p == 0 {
+            c.text(Style::new(Font::SansBold, print.heading), body.x, body.top() - print.heading, "Solutions");
+            body = body.shrink(print.heading * 2.0, 0.0);
+        }
+        for (k, (entry, cell)) in chunk.iter().zip(cells(body, cols, rows)).enumerate() {
+            let number = p * cols * rows + k + 1;
+            solution(c, cell, number, entry, print);
+        }
+        layout.footer(c, n, &n.to_string(), &trace);
+    }
+    for blank in n + 1..=total {
+        let c = doc.add_page(layout.size);
+        layout.footer(c, blank, &blank.to_string(), &trace);
+    }
+    doc.finish()
+}
+
+/// `area` split into `cols` x `rows` equal cells, row by row.
+fn cells(area: Area, cols: usize, rows: usize) -> Vec<Area> {
+    let (w, h) = (area.w / cols as f32, area.h / rows as f32);
+    (0..rows)
+        .flat_map(|r| (0..cols).map(move |c| (r, c)))
+        .map(|(r, c)| Area { x: area.x + c as f32 * w, y: area.top() - (r + 1) as f32 * h, w, h })
+        .collect()
+}
+
+fn heading(number: usize, entry: &Entry) -> String {
+    match entry.title {
+        Some(t) if !t.trim().is_empty() => format!("{number}. {}", t.trim()),
+        _ => format!("Puzzle {number}"),
+    }
+}
+
+fn puzzle_page(c: &mut Canvas, area: Area, number: usize, entry: &Entry, print: Print) {
+    let words = printed_list(entry.puzzle);
+    let (rows, cols) = (entry.puzzle.rows.len(), entry.puzzle.rows.first().map_or(0, |r| r.len()));
+    // Checked when the book was ordered; a grid that no longer fits prints at the least size.
+    let place = PuzzlePage::fit(area, rows, cols, &words, print)
+        .unwrap_or_else(|_| PuzzlePage::fit(area, rows, cols, &words, Print { min_letter: 0.0, ..print }).unwrap());
+    let title = heading(number, entry);
+    let size = fit_size(Font::SansBold, &title, print.heading, area.w * 0.75);
+    c.text(Style::new(Font::SansBold, size), area.x, place.heading_y, &title);
+    let level = level_name(entry.level);
+    let small = Style::new(Font::Sans, print.list * 0.8).color(Rgb::GREY);
+    c.text(small, area.right() - small.font.width(level, small.size), place.heading_y, level);
+    let style = Style::new(GRID_FONT, place.letter);
+    let baseline = place.top - (place.pitch + GRID_FONT.cap_height() * place.letter / 1000.0) / 2.0;
+    c.mono_rows(style, place.left, baseline, place.pitch, entry.puzzle.rows.iter().map(String::as_bytes));
+    if entry.puzzle.rows.iter().all(|r| !r.contains(' ')) {
+        let (w, h) = (place.pitch * cols as f32, place.pitch * rows as f32);
+        let pad = place.pitch * 0.15;
+        let border = Paint::Stroke { width: 0.6, color: Rgb::BLACK };
+        c.rect(place.left - pad, place.top - h - pad, w + 2.0 * pad, h + 2.0 * pad, border);
+    }
+    let list = Style::new(Font::Sans, print.list);
+    let per_column = words.len().div_ceil(place.list_columns);
+    for (i, word) in words.iter().enumerate() {
+        let (col, row) = (i / per_column, i % per_column);
+        let x = place.list_x + col as f32 * place.list_column;
+        c.text(list, x, place.list_y - row as f32 * place.list_leading, word);
+    }
+}
+
+/// A solution in `cell`: its number, the grid with the filler grey and each word bold,
+/// black and looped.
+fn solution(c: &mut Canvas, cell: Area, number: usize, entry: &Entry, print: Print) {
+    let label = Style::new(Font::SansBold, (print.list * 0.9).min(12.0));
+    c.text_centered(label, cell.center_x(), cell.top() - label.size * 1.1, &heading(number, entry));
+    let rows: Vec<Vec<u8>> = entry.puzzle.rows.iter().map(|r| r.as_bytes().to_vec()).collect();
+    let (nr, nc) = (rows.len(), rows.first().map_or(0, Vec::len));
+    let room = Area { x: cell.x + 6.0, y: cell.y + 6.0, w: cell.w - 12.0, h: cell.h - label.size * 2.0 - 8.0 };
+    let pitch = (room.w / nc as f32).min(room.h / nr as f32).min(MAX_PITCH);
+    let size = pitch * 0.62;
+    let left = room.x + (room.w - pitch * nc as f32) / 2.0;
+    let top = room.top() - (room.h - pitch * nr as f32) / 2.0;
+    let mut in_word = vec![vec![false; nc]; nr];
+    for w in &entry.puzzle.words {
+        for &[r, col] in &w.cells {
+            in_word[r][col] = true;
+        }
+    }
+    let baseline = |r: usize, font: Font| top - (r as f32 + 0.5) * pitch - font.cap_height() * size / 2000.0;
+    for (r, row) in rows.iter().enumerate() {
+        let filler: Vec<Option<char>> =
+            row.iter().enumerate().map(|(k, &b)| (b != b' ' && !in_word[r][k]).then_some(b as char)).collect();
+        c.cell_row(Style::new(GRID_FONT, size).color(FILLER_GREY), left, baseline(r, GRID_FONT), pitch, &filler);
+        let word: Vec<Option<char>> =
+            row.iter().enumerate().map(|(k, &b)| in_word[r][k].then_some(b as char)).collect();
+        c.cell_row(Style::new(WORD_FONT, size), left, baseline(r, WORD_FONT), pitch, &word);
+    }
+    let center = |[r, col]: [usize; 2]| (left + (col as f32 + 0.5) * pitch, top - (r as f32 + 0.5) * pitch);
+    for w in &entry.puzzle.words {
+        let (Some(&first), Some(&last)) = (w.cells.first(), w.cells.last()) else { continue };
+        c.stadium(center(first), center(last), pitch * 0.44, (pitch * 0.07).max(0.5), Rgb::BLACK);
+    }
+}
+
+fn title_page(c: &mut Canvas, area: Area, entries: &[Entry], opts: &PrintOptions, solutions_page: usize) {
+    let mid = area.center_x();
+    let size = fit_size(Font::SansBold, &opts.title, 32.0, area.w);
+    let mut y = area.top() - area.h * 0.15;
+    c.text_centered(Style::new(Font::SansBold, size), mid, y, &opts.title);
+    if let Some(author) = &opts.imprint.author {
+        y -= 24.0;
+        c.text_centered(Style::new(Font::Sans, fit_size(Font::Sans, author, 14.0, area.w)), mid, y, author);
+    }
+    y -= 28.0;
+    let count = match entries.len() {
+        1 => "1 word search".to_string(),
+        n => format!("{n} word searches"),
+    };
+    c.text_centered(Style::new(Font::Sans, 12.0).color(Rgb::GREY), mid, y, &count);
+    y -= 36.0;
+    c.text_centered(Style::new(Font::SansBold, 13.0), mid, y, "How to play");
+    let body = Style::new(Font::Sans, 11.0);
+    for line in wrap_words(HOW_TO_PLAY, body, area.w.min(5.0 * INCH)) {
+        y -= 16.0;
+        c.text_centered(body, mid, y, &line);
+    }
+    y -= 32.0;
+    c.text_centered(Style::new(Font::SansBold, 13.0), mid, y, "Levels");
+    for level in [Level::Easy, Level::Medium, Level::Hard, Level::Expert] {
+        let k = entries.iter().filter(|e| e.level == level).count();
+        if k == 0 {
+            continue;
+        }
+        let how = match level {
+            Level::Easy => "words across and down",
+            Level::Medium => "across, down and diagonally, read left to right",
+            Level::Hard => "all eight directions, backwards too",
+            Level::Expert => "all eight directions, crossing often",
+        };
+        y -= 16.0;
+        let line = format!("{}: {k} {} ({how})", level_name(level), if k == 1 { "puzzle" } else { "puzzles" });
+        c.text_centered(body, mid, y, &line);
+    }
+    y -= 28.0;
+    let where_ = format!("Solutions from page {solutions_page}, under the puzzles' numbers.");
+    c.text_centered(Style::new(Font::Sans, 10.0).color(Rgb::GREY), mid, y, &where_);
+    copyright_notice(c, area, &opts.imprint);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzles::monitor::Unmonitored;
+    use crate::puzzles::wordsearch::{generate, Spec};
+    use crate::render::pdf::testing::{pages, shown};
+    use crate::render::print::TrimName;
+
+    fn puzzle(words: &[&str], side: usize, level: Level, seed: u64) -> Puzzle {
+        let spec = Spec {
+            words: words.iter().map(|w| w.to_string()).collect(),
+            rows: side,
+            cols: side,
+            level,
+            ..Spec::default()
+        };
+        generate(&spec, seed, &mut Unmonitored).unwrap()
+    }
+
+    #[test]
+    fn the_list_prints_as_the_grid_holds_it_alphabetically() {
+        assert_eq!(printed_word("crème brûlée"), "CREME BRULEE");
+        assert_eq!(printed_word(" blue  tit "), "BLUE TIT");
+        let p = puzzle(&["wren", "blue tit", "robin", "owl"], 10, Level::Easy, 1);
+        assert_eq!(printed_list(&p), ["BLUE TIT", "OWL", "ROBIN", "WREN"]);
+    }
+
+    #[test]
+    fn a_page_fits_the_grid_and_list_inside_its_area_or_says_what_fits() {
+        let words: Vec<String> = (0..20).map(|i| format!("WORDNUMBER{i}")).collect();
+        for trim in TrimName::ALL.map(Trim::Named) {
+            let area = Layout::new(trim, 24).body(3);
+            for print in [Print::REGULAR, Print::LARGE] {
+                for side in [10, 15, 20, 30, 40] {
+                    match PuzzlePage::fit(area, side, side, &words, print) {
+                        Ok(p) => {
+                            assert!(p.letter >= print.min_letter);
+                            assert!(p.left >= area.x - 0.01 && p.left + side as f32 * p.pitch <= area.right() + 0.01);
+                            let last_row =
+                                p.list_y - (words.len().div_ceil(p.list_columns) - 1) as f32 * p.list_leading;
+                            assert!(last_row >= area.y, "{trim:?} {side}: list runs off the page");
+                            assert!(p.list_y < p.top - side as f32 * p.pitch, "list under the grid");
+                            let list_right = p.list_x + p.list_column * p.list_columns as f32;
+                            assert!(list_right <= area.right() + print.list * LIST_GAP * 2.0 + 0.01);
+                        }
+                        Err(fits) => {
+                            assert!(fits.max_rows < side || fits.max_cols < side, "{trim:?} {side} {fits:?}");
+                            // What it says fits does.
+                            let (r, c) = (fits.max_rows.min(side), fits.max_cols.min(side));
+                            if r >= 5 && c >= 5 {
+                                assert!(PuzzlePage::fit(area, r, c, &words, print).is_ok(), "{trim:?} {side} {fits:?}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Large print on letter: a 15 x 15 grid fits, a 25 x 25 does not.
+        let area = Layout::new(Trim::Named(TrimName::Letter), 24).body(3);
+        assert!(PuzzlePage::fit(area, 15, 15, &words, Print::LARGE).is_ok());
+        assert!(PuzzlePage::fit(area, 25, 25, &words, Print::LARGE).is_err());
+    }
+
+    #[test]
+    fn the_book_prints_title_puzzles_and_solutions_byte_stable() {
+        let puzzles: Vec<Puzzle> = (0..7)
+            .map(|i| puzzle(&["robin", "wren", "magpie", "starling", "crow", "blue tit"], 12, Level::Hard, i))
+            .collect();
+        let entries: Vec<Entry> = puzzles
+            .iter()
+            .enumerate()
+            .map(|(i, p)| Entry { title: (i == 0).then_some("Birds"), level: Level::Hard, puzzle: p })
+            .collect();
+        let opts =
+            PrintOptions { trim: Trim::Named(TrimName::SixByNine), title: "Garden Words".into(), ..Default::default() };
+        let pdf = book_pdf(&entries, &opts, false, "ab12cd34");
+        assert_eq!(pdf, book_pdf(&entries, &opts, false, "ab12cd34"));
+        let doc = pages(&pdf);
+        assert_eq!(doc.len(), 24);
+        let text = |i: usize| shown(&doc[i]).iter().map(|s| s.text.clone()).collect::<Vec<_>>().join(" | ");
+        assert!(text(0).contains("How to play") && text(0).contains("7 word searches"), "{}", text(0));
+        assert!(text(0).contains("Hard: 7 puzzles") && text(0).contains("Solutions from page 9"), "{}", text(0));
+        assert!(text(1).contains("1. Birds") && text(1).contains("BLUE TIT") && text(1).contains("STARLING"));
+        assert!(text(2).contains("Puzzle 2"));
+        // Every grid row printed on its page.
+        for (i, p) in puzzles.iter().enumerate() {
+            let t = text(1 + i);
+            assert!(p.rows.iter().all(|r| t.contains(r.as_str())), "page {}", i + 2);
+        }
+        assert!(text(8).starts_with("Solutions"), "{}", text(8));
+        for i in 0..doc.len() {
+            assert!(text(i).contains("Garden Words - book ab12cd34"), "page {}", i + 1);
+        }
+    }
+}

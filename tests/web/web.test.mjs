@@ -1032,6 +1032,20 @@ scenario('word search: play a puzzle to the end by dragging, a wrong drag strike
   assert.ok(pooled.rows.some((r) => r.includes(' ')), 'a heart leaves cells out');
   assert.deepEqual((await gameState(page)).struck, [], 'a new puzzle starts with nothing found');
   await screenshot(page, 'wordsearch-pool-heart');
+
+  // With keys only: the arrows move the cursor from the top left, Enter takes each end.
+  const target = pooled.words[pooled.words.length - 1];
+  const walk = async ([r0, c0], [r1, c1]) => {
+    for (let k = 0; k < Math.abs(r1 - r0); k++) await page.keyboard.press(r1 > r0 ? 'ArrowDown' : 'ArrowUp');
+    for (let k = 0; k < Math.abs(c1 - c0); k++) await page.keyboard.press(c1 > c0 ? 'ArrowRight' : 'ArrowLeft');
+  };
+  await page.focus('.ws-board svg');
+  const [head, tail] = [target.cells[0], target.cells[target.cells.length - 1]];
+  await walk([0, 0], tail);
+  await page.keyboard.press('Enter');
+  await walk(tail, head);
+  await page.keyboard.press('Enter');
+  assert.deepEqual((await gameState(page)).struck, [target.word], `${target.word} found with the keys, last letter first`);
 });
 
 scenario('word search on a phone: the grid fits the width and is played to the end by touch', async (page) => {
@@ -1154,6 +1168,7 @@ scenario('screenshots of every page', async (page) => {
       assert.equal(res.status(), 200, `${route} answers 200`);
       await page.waitForSelector(ready, { timeout: 30_000 });
       assert.ok(await page.$('header nav a[href="/foxhole"]'), `${route} has the site navigation`);
+      assert.ok(await page.$('header nav a[href="/wordsearch"]'), `${route} links to the word search page`);
       const file = await screenshot(page, `${name}${suffix}`);
       const { size } = await fs.stat(file);
       assert.ok(size > 1000, `${file} is a real image (${size} bytes)`);

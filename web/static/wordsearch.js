@@ -202,10 +202,14 @@ function startGame(title, puzzle) {
     viewBox: `0 0 ${width * CELL} ${height * CELL}`, role: 'img', 'aria-labelledby': 'play-heading play-hint',
     'data-rows': height, 'data-cols': width,
   }, squares, marks, dragLayer, letters);
+  const cursorMark = s('rect', { class: 'cursor', width: CELL - 4, height: CELL - 4, rx: 6 });
+  svg.append(cursorMark);
+  svg.setAttribute('tabindex', '0');
   const words = puzzle.words.map((w) => ({
     word: w.word, cells: w.cells, key: cellsKey(w.cells), rkey: cellsKey([...w.cells].reverse()), found: false,
   }));
-  game = { rows, height, width, svg, marks, dragLayer, words, drag: null };
+  game = { rows, height, width, svg, marks, dragLayer, words, drag: null, cursorMark, cursor: [0, 0] };
+  drawCursor();
   $('#ws-board').replaceChildren(svg);
   const sorted = [...words].sort((a, b) => a.word.localeCompare(b.word));
   $('#ws-words').replaceChildren(...sorted.map((w) => {
@@ -220,6 +224,7 @@ function startGame(title, puzzle) {
   svg.addEventListener('pointermove', dragMove);
   svg.addEventListener('pointerup', dragEnd);
   svg.addEventListener('pointercancel', dragCancel);
+  svg.addEventListener('keydown', onKey);
   $('#play-part').scrollIntoView({ block: 'start' });
 }
 
@@ -284,11 +289,50 @@ function dragEnd(event) {
   if (!game?.drag || event.pointerId !== game.drag.pointer) return;
   const p = pointAt(event);
   if (p) game.drag.cells = runToward(game.drag.start, p);
+  finishDrag();
+}
+
+/** A run's end: the word whose cells it covers, either end first, is found; else nothing. */
+function finishDrag() {
   const key = cellsKey(game.drag.cells);
   game.drag = null;
   drawDrag();
   const word = game.words.find((w) => !w.found && (w.key === key || w.rkey === key));
   if (word) markFound(word);
+}
+
+// Keys, for those without a pointer: the arrows move a cursor, Enter or Space takes the
+// first letter and then the last, Escape lets go.
+const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+
+function onKey(event) {
+  if (!game) return;
+  const keyed = game.drag?.pointer === 'keys';
+  if (ARROWS[event.key]) {
+    event.preventDefault();
+    const [r, c] = game.cursor;
+    const [dr, dc] = ARROWS[event.key];
+    if (inGrid(r + dr, c + dc)) game.cursor = [r + dr, c + dc];
+    if (keyed) game.drag.cells = runToward(game.drag.start, { y: game.cursor[0] + 0.5, x: game.cursor[1] + 0.5 });
+    drawCursor();
+    drawDrag();
+  } else if (event.key === 'Enter' || event.key === ' ') {
+    event.preventDefault();
+    if (keyed) finishDrag();
+    else if (!game.drag && hasCell(...game.cursor)) {
+      game.drag = { pointer: 'keys', start: game.cursor, cells: [game.cursor] };
+      drawDrag();
+    }
+  } else if (event.key === 'Escape' && keyed) {
+    game.drag = null;
+    drawDrag();
+  }
+}
+
+function drawCursor() {
+  const [r, c] = game.cursor;
+  game.cursorMark.setAttribute('x', c * CELL + 2);
+  game.cursorMark.setAttribute('y', r * CELL + 2);
 }
 
 function dragCancel(event) {

@@ -1033,8 +1033,22 @@ scenario('word search: play a puzzle to the end by dragging, a wrong drag strike
   assert.deepEqual((await gameState(page)).struck, [], 'a new puzzle starts with nothing found');
   await screenshot(page, 'wordsearch-pool-heart');
 
+  // A word of the pool refused (too short): named, and selected in the pool.
+  const goodPool = await page.inputValue('#pool');
+  await page.fill('#pool', 'heron, egret\nox, stork');
+  await page.fill('#words_per_puzzle', '4');
+  await page.click('#play');
+  const poolError = await waitForText(page, '#pool-error', (t) => t.length > 0);
+  assert.match(poolError, /"ox" has 2 letters/, poolError);
+  assert.equal(await page.getAttribute('#pool', 'aria-invalid'), 'true');
+  assert.equal(await page.$eval('#pool', (t) => t.value.slice(t.selectionStart, t.selectionEnd)), 'ox', 'the word at fault is selected');
+  await page.fill('#pool', goodPool);
+  assert.equal((await page.textContent('#pool-error')).trim(), '', 'editing clears the refusal');
+  await page.fill('#words_per_puzzle', '8');
+  const keyed = await playPuzzle(page);
+
   // With keys only: the arrows move the cursor from the top left, Enter takes each end.
-  const target = pooled.words[pooled.words.length - 1];
+  const target = keyed.words[keyed.words.length - 1];
   const walk = async ([r0, c0], [r1, c1]) => {
     for (let k = 0; k < Math.abs(r1 - r0); k++) await page.keyboard.press(r1 > r0 ? 'ArrowDown' : 'ArrowUp');
     for (let k = 0; k < Math.abs(c1 - c0); k++) await page.keyboard.press(c1 > c0 ? 'ArrowRight' : 'ArrowLeft');

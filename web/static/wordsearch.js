@@ -90,11 +90,25 @@ const CONTROLS = {
   large_print: '#large_print', count: '#count', words_per_puzzle: '#words_per_puzzle',
 };
 
+/** Selects the pool's word number `index` (from 0, as parsePool counts) in its text. */
+function selectPoolWord(index) {
+  let k = 0;
+  for (const m of poolBox.value.matchAll(/[^,\n]+/g)) {
+    if (!m[0].trim()) continue;
+    if (k++ === index) {
+      const start = m.index + m[0].length - m[0].trimStart().length;
+      poolBox.setSelectionRange(start, start + m[0].trim().length);
+      return;
+    }
+  }
+}
+
 /**
  * Shows a 422 where it belongs. `listOf(field)` gives the lists' line a field names
- * (`words[3]` when playing, `puzzles[2].words[4]` for the book), or null.
+ * (`words[3]` when playing, `puzzles[2].words[4]` for the book), or null; `poolIndexOf(field)`
+ * the pool's word it names (`pool[7]`, or a word drawn from the pool for play), or null.
  */
-function showRefusal(err, listOf, messageEl) {
+function showRefusal(err, { listOf, poolIndexOf }, messageEl) {
   const field = err.problem?.field || '';
   const line = listOf(field);
   if (line) {
@@ -105,6 +119,8 @@ function showRefusal(err, listOf, messageEl) {
     $('#pool-error').textContent = err.message;
     poolBox.setAttribute('aria-invalid', 'true');
     poolBox.focus();
+    const index = poolIndexOf(field);
+    if (index !== null && index >= 0) selectPoolWord(index);
     return;
   }
   messageEl.textContent = err.message;
@@ -171,7 +187,11 @@ async function play() {
     if (gen !== playGeneration) return;
     part.hidden = true;
     const listOf = (field) => (list.line && /^words(\[\d+\])?$/.test(field) ? list.line : null);
-    showRefusal(err, listOf, $('#form-error'));
+    const poolIndexOf = (field) => {
+      const m = /^words\[(\d+)\]$/.exec(field);
+      return m ? parsePool(poolBox.value).indexOf(list.words[Number(m[1])]) : null;
+    };
+    showRefusal(err, { listOf, poolIndexOf }, $('#form-error'));
   } finally {
     if (gen === playGeneration) {
       $('#play-progress').hidden = true;
@@ -433,7 +453,11 @@ async function makeBook(event) {
       const m = /^puzzles\[(\d+)\]/.exec(field);
       return m && lists[Number(m[1])] ? lists[Number(m[1])].line : null;
     };
-    showRefusal(err, listOf, $('#book-error'));
+    const poolIndexOf = (field) => {
+      const m = /^pool\[(\d+)\]$/.exec(field);
+      return m ? Number(m[1]) : null;
+    };
+    showRefusal(err, { listOf, poolIndexOf }, $('#book-error'));
   } finally {
     bookJob = null;
     $('#make-book').disabled = false;

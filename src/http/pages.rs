@@ -42,6 +42,7 @@ pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
         .route("/foxhole", page("foxhole.html"))
         .route("/oneup", page("oneup.html"))
         .route("/crosswords", page("crosswords.html"))
+        .route("/wordsearch", page("wordsearch.html"))
         .route("/static/{file}", get(static_file))
 }
 
@@ -143,7 +144,7 @@ mod tests {
 
     #[tokio::test]
     async fn pages_and_the_example_are_served() {
-        for path in ["/", "/order", "/books/ABC/view", "/foxhole", "/oneup", "/crosswords"] {
+        for path in ["/", "/order", "/books/ABC/view", "/foxhole", "/oneup", "/crosswords", "/wordsearch"] {
             let page = get(path, None).await;
             assert_eq!(page.status(), StatusCode::OK, "{path}");
             assert_eq!(header_of(&page, header::CONTENT_TYPE), "text/html; charset=utf-8", "{path}");

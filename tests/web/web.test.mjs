@@ -33,6 +33,9 @@ const scenarios = [];
 const scenario = (name, fn) => scenarios.push({ name, fn });
 const shared = { serial: null }; // the book ordered by the first scenario, for the viewer screenshot
 
+// What a scenario returns when what it tests is not on this server (said, not counted as passed).
+const SKIPPED = Symbol('skipped');
+
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function screenshot(page, name) {
@@ -900,6 +903,266 @@ scenario('dictionaries: paste entries, see a bad line refused beside it, typeset
   assert.equal((await page.textContent('#entries-count')).trim(), '2 entries');
 });
 
+// ---- word search ---------------------------------------------------------------------------
+
+/** Clicks Play and resolves to the puzzle the page asked for (its job's result), once drawn. */
+async function playPuzzle(page) {
+  const posted = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/wordsearches');
+  await page.click('#play');
+  const answer = await posted;
+  assert.equal(answer.status(), 202, 'the puzzle is queued');
+  await page.waitForSelector('#game:not([hidden]) .ws-board svg', { timeout: 60_000 });
+  const job = await (await page.request.get(`${BASE_URL}${answer.headers().location}`)).json();
+  assert.equal(job.state, 'succeeded');
+  return job.result;
+}
+
+/** The page's coordinates of a cell's centre. */
+async function cellCentre(page, [r, c]) {
+  return page.$eval('.ws-board svg', (svg, [row, col]) => {
+    const box = svg.getBoundingClientRect();
+    const w = box.width / Number(svg.dataset.cols);
+    const h = box.height / Number(svg.dataset.rows);
+    return { x: box.left + (col + 0.5) * w, y: box.top + (row + 0.5) * h };
+  }, [r, c]);
+}
+
+/** Drags across the grid from one cell's centre to another's, with the mouse. */
+async function mouseDrag(page, from, to) {
+  const a = await cellCentre(page, from);
+  const b = await cellCentre(page, to);
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  await page.mouse.move(b.x, b.y, { steps: 6 });
+  await page.mouse.up();
+}
+
+/** Drags with a finger: touch events as a phone sends them (the context has touch). */
+async function touchDrag(page, cdp, from, to) {
+  const a = await cellCentre(page, from);
+  const b = await cellCentre(page, to);
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: a.x, y: a.y }] });
+  for (let k = 1; k <= 6; k++) {
+    const t = k / 6;
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: a.x + t * (b.x - a.x), y: a.y + t * (b.y - a.y) }] });
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+}
+
+/** What the page shows: the struck words, the found count, the bands drawn. */
+async function gameState(page) {
+  return page.evaluate(() => ({
+    struck: [...document.querySelectorAll('#ws-words li.found')].map((li) => li.dataset.word).sort(),
+    words: [...document.querySelectorAll('#ws-words li')].map((li) => li.dataset.word),
+    bands: document.querySelectorAll('.ws-board .found-band').length,
+    count: document.querySelector('#found-count').textContent.trim(),
+    status: document.querySelector('#play-status').textContent.trim(),
+  }));
+}
+
+/**
+ * Plays a puzzle to the end with `drag`: first a wrong drag (a word's cells but its last),
+ * which strikes nothing; then every word, every other one from its last letter back.
+ */
+async function playToTheEnd(page, puzzle, drag) {
+  // The grid drawn is the puzzle made: each letter where the job says.
+  const drawn = await page.$$eval('.ws-board .cell', (cells) => cells.map((c) => [Number(c.dataset.row), Number(c.dataset.col), c.textContent]));
+  const want = puzzle.rows.flatMap((row, r) => [...row].map((ch, c) => [r, c, ch]).filter(([, , ch]) => ch !== ' '));
+  assert.deepEqual(drawn, want, 'the grid shows the letters of the puzzle made');
+  const words = puzzle.words.map((w) => w.word);
+  assert.deepEqual((await gameState(page)).words, [...words].sort((a, b) => a.localeCompare(b)), 'the list beside the grid, sorted');
+
+  const first = puzzle.words[0];
+  await drag(first.cells[0], first.cells[first.cells.length - 2]);
+  let state = await gameState(page);
+  assert.deepEqual(state.struck, [], 'a wrong drag strikes nothing');
+  assert.equal(state.bands, 0, 'a wrong drag leaves no mark');
+  assert.equal(state.count, `0 of ${words.length} found`);
+  // A drag off the grid's straight lines (a knight's move) snaps to a line and finds nothing either.
+  const [r0, c0] = first.cells[0];
+  await drag([r0, c0], [Math.min(r0 + 2, puzzle.rows.length - 1), Math.min(c0 + 1, puzzle.rows[0].length - 1)]);
+  assert.deepEqual((await gameState(page)).struck, [], 'nor does a crooked one');
+
+  for (const [i, w] of puzzle.words.entries()) {
+    const ends = [w.cells[0], w.cells[w.cells.length - 1]];
+    await drag(...(i % 2 ? ends.reverse() : ends));
+    state = await gameState(page);
+    assert.ok(state.struck.includes(w.word), `${w.word} is struck after the drag (${i % 2 ? 'backwards' : 'forwards'})`);
+    assert.equal(state.struck.length, i + 1, `only ${w.word} is struck by its drag`);
+    assert.equal(state.bands, i + 1, 'a band over each word found');
+    if (i + 1 < words.length) assert.equal(state.status, '', 'no final message before the end');
+  }
+  // Dragging a found word again counts nothing twice.
+  await drag(first.cells[0], first.cells[first.cells.length - 1]);
+  state = await gameState(page);
+  assert.equal(state.bands, words.length);
+  assert.equal(state.count, `${words.length} of ${words.length} found`);
+  assert.match(state.status, /^All found/, `the final message: ${state.status}`);
+  assert.equal(await page.$eval('#play-status', (el) => el.dataset.kind), 'ok');
+  const bold = await page.$$eval('.ws-board .cell.found', (cells) => cells.length);
+  assert.equal(bold, new Set(puzzle.words.flatMap((w) => w.cells.map(String))).size, 'every word letter marked');
+}
+
+scenario('word search: play a puzzle to the end by dragging, a wrong drag strikes nothing; play from a pool', async (page) => {
+  await page.goto(`${BASE_URL}/wordsearch`);
+  await page.click('#load-example');
+  assert.equal((await page.textContent('#lists-count')).trim(), '4 lists');
+  await page.selectOption('#level', 'hard');
+  await page.fill('#rows', '12');
+  await page.fill('#cols', '12');
+  const puzzle = await playPuzzle(page);
+  assert.equal(puzzle.rows.length, 12);
+  assert.deepEqual(puzzle.words.map((w) => w.word),
+    ['robin', 'sparrow', 'blue tit', 'wren', 'magpie', 'starling', 'crow', 'owl', 'thrush', 'finch'], 'the first list');
+  assert.equal((await page.textContent('#play-heading')).trim(), 'Play: Garden birds');
+  await screenshot(page, 'wordsearch-play');
+  await playToTheEnd(page, puzzle, (from, to) => mouseDrag(page, from, to));
+  await screenshot(page, 'wordsearch-all-found');
+
+  // A pool: a puzzle of the chosen number of its words.
+  await page.check('input[name="source"][value="pool"]');
+  assert.equal(await page.isVisible('#lists'), false, 'the pool replaces the lists');
+  await page.click('#load-example');
+  await page.fill('#words_per_puzzle', '8');
+  await page.selectOption('#shape', 'heart');
+  const pooled = await playPuzzle(page);
+  const pool = (await page.inputValue('#pool')).split(/[,\n]/).map((w) => w.trim()).filter(Boolean);
+  assert.equal(pooled.words.length, 8, 'eight words drawn');
+  for (const w of pooled.words) assert.ok(pool.includes(w.word), `${w.word} is from the pool`);
+  assert.ok(pooled.rows.some((r) => r.includes(' ')), 'a heart leaves cells out');
+  assert.deepEqual((await gameState(page)).struck, [], 'a new puzzle starts with nothing found');
+  await screenshot(page, 'wordsearch-pool-heart');
+
+  // A word of the pool refused (too short): named, and selected in the pool.
+  const goodPool = await page.inputValue('#pool');
+  await page.fill('#pool', 'heron, egret\nox, stork');
+  await page.fill('#words_per_puzzle', '4');
+  await page.click('#play');
+  const poolError = await waitForText(page, '#pool-error', (t) => t.length > 0);
+  assert.match(poolError, /"ox" has 2 letters/, poolError);
+  assert.equal(await page.getAttribute('#pool', 'aria-invalid'), 'true');
+  assert.equal(await page.$eval('#pool', (t) => t.value.slice(t.selectionStart, t.selectionEnd)), 'ox', 'the word at fault is selected');
+  await page.fill('#pool', goodPool);
+  assert.equal((await page.textContent('#pool-error')).trim(), '', 'editing clears the refusal');
+  await page.fill('#words_per_puzzle', '8');
+  const keyed = await playPuzzle(page);
+
+  // With keys only: the arrows move the cursor from the top left, Enter takes each end.
+  const target = keyed.words[keyed.words.length - 1];
+  const walk = async ([r0, c0], [r1, c1]) => {
+    for (let k = 0; k < Math.abs(r1 - r0); k++) await page.keyboard.press(r1 > r0 ? 'ArrowDown' : 'ArrowUp');
+    for (let k = 0; k < Math.abs(c1 - c0); k++) await page.keyboard.press(c1 > c0 ? 'ArrowRight' : 'ArrowLeft');
+  };
+  await page.focus('.ws-board svg');
+  const [head, tail] = [target.cells[0], target.cells[target.cells.length - 1]];
+  await walk([0, 0], tail);
+  await page.keyboard.press('Enter');
+  await walk(tail, head);
+  await page.keyboard.press('Enter');
+  assert.deepEqual((await gameState(page)).struck, [target.word], `${target.word} found with the keys, last letter first`);
+});
+
+scenario('word search on a phone: the grid fits the width and is played to the end by touch', async (page) => {
+  // A context of its own: a phone's width, with a touch screen.
+  const context = await page.context().browser().newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const errors = [];
+  try {
+    const phone = await context.newPage();
+    phone.on('pageerror', (err) => errors.push(err.message));
+    phone.setDefaultTimeout(30_000);
+    await phone.goto(`${BASE_URL}/wordsearch`);
+    await phone.click('#load-example');
+    await phone.selectOption('#level', 'expert');
+    const puzzle = await playPuzzle(phone);
+    await phone.$eval('.ws-board svg', (svg) => svg.scrollIntoView({ block: 'start' }));
+    const fit = await phone.evaluate(() => ({
+      grid: document.querySelector('.ws-board svg').getBoundingClientRect().width,
+      page: document.documentElement.scrollWidth,
+      touchAction: getComputedStyle(document.querySelector('.ws-board svg')).touchAction,
+    }));
+    assert.ok(fit.grid > 300 && fit.grid <= 390, `the grid fills the phone's width (${fit.grid} px)`);
+    assert.ok(fit.page <= 390, `nothing wider than the screen (${fit.page} px)`);
+    assert.equal(fit.touchAction, 'none', 'dragging on the grid does not scroll the page');
+    await screenshot(phone, 'wordsearch-play-phone');
+    const cdp = await context.newCDPSession(phone);
+    const before = await phone.evaluate(() => window.scrollY);
+    await playToTheEnd(phone, puzzle, (from, to) => touchDrag(phone, cdp, from, to));
+    assert.equal(await phone.evaluate(() => window.scrollY), before, 'the page did not move under the finger');
+    await phone.$eval('#play-status', (el) => el.scrollIntoView({ block: 'center' }));
+    await screenshot(phone, 'wordsearch-all-found-phone');
+  } finally {
+    await context.close();
+  }
+  assert.deepEqual(errors, [], 'no uncaught errors in the phone page');
+});
+
+scenario('word search: a refused list (CAT and CATS, a word too long) is shown next to its line', async (page) => {
+  await page.goto(`${BASE_URL}/wordsearch`);
+  for (const [line, why] of [['Pets: cat, dog, cats, mouse', /CAT is part of CATS/], ['Big: cat, dog, hippopotamuses', /did not fit.*hippopotamuses/]]) {
+    await page.fill('#lists', `${line}\nBirds: robin, wren, owl`);
+    await page.fill('#rows', '10');
+    await page.fill('#cols', '10');
+    await page.click('#play');
+    await page.waitForSelector('#lists-error:not([hidden])', { timeout: 30_000 });
+    const message = (await page.textContent('#lists-error-text')).trim();
+    assert.match(message, /^Line 1: /, `the refusal names the line: ${message}`);
+    assert.match(message, why);
+    assert.equal(await page.getAttribute('#lists-error-lines .at-fault', 'data-line'), '1');
+    assert.equal(await page.getAttribute('#lists', 'aria-invalid'), 'true');
+    const selected = await page.$eval('#lists', (t) => t.value.slice(t.selectionStart, t.selectionEnd));
+    assert.equal(selected, line, 'the line at fault is selected');
+    assert.equal(await page.isVisible('#game'), false, 'no grid for a refused list');
+    await screenshot(page, 'wordsearch-refused');
+  }
+  await page.type('#lists', ' ');
+  assert.ok(await page.$('#lists-error[hidden]'), 'editing clears the refusal');
+  // A grid out of bounds is marked on its field.
+  await page.fill('#lists', 'Birds: robin, wren, owl');
+  await page.fill('#rows', '50');
+  await page.click('#play');
+  await waitForText(page, '#form-error', (t) => /^Rows: 50/.test(t));
+  assert.equal(await page.getAttribute('#rows', 'aria-invalid'), 'true');
+});
+
+scenario('word search: make a book of three lists, a refused line first, then download the book and its cover', async (page) => {
+  // The books API (POST /wordsearches/books) is built apart from this page: until this
+  // server has it, say so instead of failing. REMOVE this guard once it is merged.
+  const probe = await page.request.post(`${BASE_URL}/wordsearches/books`, { data: {} });
+  if ([404, 405].includes(probe.status())) return SKIPPED;
+  await page.goto(`${BASE_URL}/wordsearch`);
+  const good = ['Garden birds: robin, sparrow, wren, magpie, starling, crow', '', 'oak, ash, birch, willow, maple, cedar'];
+  await page.fill('#lists', [...good, 'Sea: whale, dolphin, seahorse, hippopotamuses'].join('\n'));
+  await page.fill('#rows', '10');
+  await page.fill('#cols', '10');
+  await page.selectOption('#level', 'spread:easy,medium,hard');
+  await page.fill('#title', 'Garden Words');
+  await page.selectOption('#trim', '6x9');
+  await page.click('#make-book');
+  await page.waitForSelector('#lists-error:not([hidden])', { timeout: 30_000 });
+  assert.equal(await page.getAttribute('#lists-error-lines .at-fault', 'data-line'), '4', 'puzzles[2] is line 4 (a blank line between)');
+  assert.match((await page.textContent('#lists-error-text')).trim(), /^Line 4: .*hippopotamuses/);
+  await screenshot(page, 'wordsearch-book-refused');
+
+  const posted = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/wordsearches/books');
+  await page.fill('#lists', [...good, 'Sea: whale, dolphin, seal, crab, shark'].join('\n'));
+  await page.click('#make-book');
+  const sent = (await posted).postDataJSON();
+  assert.deepEqual(sent.puzzles, [
+    { title: 'Garden birds', words: ['robin', 'sparrow', 'wren', 'magpie', 'starling', 'crow'] },
+    { words: ['oak', 'ash', 'birch', 'willow', 'maple', 'cedar'] },
+    { title: 'Sea', words: ['whale', 'dolphin', 'seal', 'crab', 'shark'] },
+  ]);
+  assert.deepEqual(sent.spread, ['easy', 'medium', 'hard']);
+  assert.equal(sent.title, 'Garden Words');
+  assert.equal(sent.trim, '6x9');
+  assert.equal(sent.large_print, false);
+  const ready = await waitForText(page, '#book-status', (t) => t.length > 0, 120_000);
+  assert.match(ready, /^Your book is ready: 3 puzzles on \d+ pages\.$/, ready);
+  await assertPdf(page, await page.getAttribute('#book-pdf', 'href'));
+  await assertPdf(page, await page.getAttribute('#cover-pdf', 'href'));
+  await screenshot(page, 'wordsearch-book-ready');
+});
+
 scenario('screenshots of every page', async (page) => {
   const serial = shared.serial || randomSerial();
   const pages = [
@@ -910,6 +1173,7 @@ scenario('screenshots of every page', async (page) => {
     ['oneup', '/oneup', '#puzzle-text'],
     ['crosswords', '/crosswords', 'form#patterns-form'],
     ['dictionaries', '/dictionaries', 'form#dictionary-form'],
+    ['wordsearch', '/wordsearch', 'form#wordsearch-form'],
   ];
   for (const [name, route, ready] of pages) {
     for (const [suffix, viewport] of [['', { width: 1280, height: 900 }], ['-phone', { width: 390, height: 844 }]]) {
@@ -918,6 +1182,7 @@ scenario('screenshots of every page', async (page) => {
       assert.equal(res.status(), 200, `${route} answers 200`);
       await page.waitForSelector(ready, { timeout: 30_000 });
       assert.ok(await page.$('header nav a[href="/foxhole"]'), `${route} has the site navigation`);
+      assert.ok(await page.$('header nav a[href="/wordsearch"]'), `${route} links to the word search page`);
       const file = await screenshot(page, `${name}${suffix}`);
       const { size } = await fs.stat(file);
       assert.ok(size > 1000, `${file} is a real image (${size} bytes)`);
@@ -942,8 +1207,11 @@ async function main() {
   });
   let passed = 0;
   let failed = 0;
+  let skipped = 0;
+  // ONLY=regex runs the scenarios whose names match (while working on one page).
+  const only = process.env.ONLY ? new RegExp(process.env.ONLY) : null;
   try {
-    for (const { name, fn } of scenarios) {
+    for (const { name, fn } of scenarios.filter((sc) => !only || only.test(sc.name))) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       const page = await context.newPage();
       page.setDefaultTimeout(30_000);
@@ -956,13 +1224,18 @@ async function main() {
       const started = Date.now();
       try {
         let timer;
-        await Promise.race([
+        const outcome = await Promise.race([
           fn(page),
           new Promise((_, reject) => {
             timer = setTimeout(() => reject(new Error(`took over ${SCENARIO_TIMEOUT_MS / 1000} s`)), SCENARIO_TIMEOUT_MS);
           }),
         ]).finally(() => clearTimeout(timer));
         assert.deepEqual(pageErrors, [], 'no uncaught errors in the page');
+        if (outcome === SKIPPED) {
+          skipped++;
+          console.log(`skip ${name}: what it tests is not on this server`);
+          continue;
+        }
         passed++;
         console.log(`ok   ${name} (${Date.now() - started} ms)`);
       } catch (err) {
@@ -976,7 +1249,7 @@ async function main() {
   } finally {
     await browser.close();
   }
-  console.log(`web: ${passed} passed, ${failed} failed`);
+  console.log(`web: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
   process.exit(failed ? 1 : 0);
 }
 

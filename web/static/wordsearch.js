@@ -441,7 +441,7 @@ async function makeBook(event) {
     }
     const r = done.result || {};
     const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
-    say(status, `Your book is ready: ${plural(r.puzzles, 'puzzle', 'puzzles')} on ${plural(r.pages, 'page', 'pages')}.`, 'ok');
+    say(status, `Your book is ready: ${plural(r.puzzles.length, 'puzzle', 'puzzles')} on ${plural(r.pages, 'page', 'pages')}.`, 'ok');
     links.replaceChildren(
       h('a', { class: 'button', href: done.links?.book_pdf || `${url}/book.pdf`, id: 'book-pdf' }, 'Download the book (PDF)'),
       h('a', { class: 'button secondary', href: done.links?.cover_pdf || `${url}/cover.pdf`, id: 'cover-pdf' },

@@ -1,6 +1,8 @@
-//! `cargo bench --bench wordsearch`: word searches, placement and filler, one core.
+//! `cargo bench --bench wordsearch`: word searches, placement and filler, one core; and a
+//! 100-puzzle book made and printed as the server does it (`taskset -c 0` for one core).
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use puzzlepress::jobs::kinds::wordsearch::{BookPuzzleRequest, WordSearchBookRequest};
 use puzzlepress::puzzles::monitor::Unmonitored;
 use puzzlepress::puzzles::wordsearch::{generate, Level, Spec};
 use std::hint::black_box;
@@ -38,9 +40,41 @@ fn puzzles(c: &mut Criterion) {
     g.finish();
 }
 
+/// 100 puzzles of 15 x 15 at `hard`, 20 words each (the animals, rotated so every list
+/// differs), made and printed: the request checked, the puzzles generated, the interior PDF.
+fn book(c: &mut Criterion) {
+    let mut g = c.benchmark_group("wordsearch book");
+    g.sample_size(10).measurement_time(Duration::from_secs(20));
+    let puzzles: Vec<BookPuzzleRequest> = (0..100)
+        .map(|i| BookPuzzleRequest {
+            title: Some(format!("Animals {}", i + 1)),
+            words: (0..20).map(|k| ANIMALS[(i + k) % 20].to_string()).collect(),
+            ..BookPuzzleRequest::default()
+        })
+        .collect();
+    let mut seed = 0u64;
+    g.bench_function("100 puzzles 15x15 hard, 20 words: made and printed", |b| {
+        b.iter(|| {
+            seed += 1;
+            let req = WordSearchBookRequest {
+                title: "Animals".into(),
+                rows: 15,
+                cols: 15,
+                level: Level::Hard,
+                seed: Some(seed),
+                puzzles: puzzles.clone(),
+                ..WordSearchBookRequest::default()
+            };
+            let book = req.make(&mut Unmonitored).unwrap();
+            black_box(req.book_pdf(&book).unwrap())
+        })
+    });
+    g.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(20).measurement_time(Duration::from_secs(3));
-    targets = puzzles
+    targets = puzzles, book
 }
 criterion_main!(benches);

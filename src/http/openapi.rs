@@ -42,7 +42,7 @@ use super::{
         (name = "wordsearches", description = "Word searches: every word of the list exactly once, nothing else by accident."),
     ),
     paths(
-        page_find_the_fox, page_order, page_book_viewer, page_foxhole, page_oneup, page_crosswords, static_file,
+        page_find_the_fox, page_order, page_book_viewer, page_foxhole, page_oneup, page_crosswords, page_wordsearch, static_file,
         health::healthz, health::readyz, health::metrics, health::openapi_yaml,
         jobs::list, jobs::show, jobs::cancel,
         books::order, books::list, books::show, books::delete, books::page, books::answer, books::book_pdf, books::answer_pdf,
@@ -305,6 +305,7 @@ page!(page_order, "/order", "Web page - order a book and watch it print.");
 page!(page_foxhole, "/foxhole", "Web page - play fox in a hole.");
 page!(page_oneup, "/oneup", "Web page - draw, solve and generate One Up puzzles.");
 page!(page_crosswords, "/crosswords", "Web page - generate and fill crossword patterns.");
+page!(page_wordsearch, "/wordsearch", "Web page - play word searches and make books of them.");
 
 #[utoipa::path(get, path = "/books/{serial}/view", tag = "pages",
     summary = "Web page - browse a printed book page by page.",

@@ -207,6 +207,30 @@ async fn a_one_up_book_is_its_publishers_own_and_callers_without_a_key_get_small
     .await;
 }
 
+/// A word-search book, its interior and its cover are its publisher's (and admins'): another
+/// publisher and a caller without a key get 404, and cannot delete it.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_word_search_book_is_its_publishers_own() {
+    on_both(|db| async move {
+        let order = json!({"title": "Birds", "seed": 3, "rows": 10, "cols": 10,
+            "puzzles": [{"words": ["robin", "wren", "owl", "crow"]}, {"words": ["heron", "swan", "coot"]}]});
+        let (server, [a, b, ops], location, seen) = owned_resource(&db, "/wordsearches/books", order).await;
+        assert_eq!(seen["result"]["puzzles"].as_array().map(Vec::len), Some(2), "{seen}");
+        only_owner_and_admin_see(&server, &location, &["", "/book.pdf", "/cover.pdf"], &a, &ops, &b).await;
+        let (_, _, listed) = call(&server, Method::GET, "/wordsearches/books", Some(&b), None, None).await;
+        assert_eq!(listed["books"], json!([]), "another publisher lists none: {listed}");
+        for token in [Some(b.as_str()), None] {
+            let (status, ..) = call(&server, Method::DELETE, &location, token, None, None).await;
+            assert_eq!(status, 404, "DELETE as {token:?}");
+        }
+        let (status, ..) = call(&server, Method::DELETE, &location, Some(&a), None, None).await;
+        assert_eq!(status, 204);
+        let (status, ..) = call(&server, Method::GET, &format!("{location}/book.pdf"), Some(&a), None, None).await;
+        assert_eq!(status, 404, "deleted");
+    })
+    .await;
+}
+
 /// A server with two publishers' keys and an admin's, and a job-backed resource the first
 /// publisher queued at `path` with `body`, run to success: the server, the keys (owner,
 /// other publisher, admin), the resource's location and its view.

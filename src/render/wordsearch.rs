@@ -101,6 +101,22 @@ impl PuzzlePage {
     /// The page for a `rows` x `cols` grid and `words` (printed) in `area`, or what fits
     /// when the letters would print smaller than `print` allows.
     pub fn fit(area: Area, rows: usize, cols: usize, words: &[String], print: Print) -> Result<PuzzlePage, DoesNotFit> {
+        let (page, grid_h) = PuzzlePage::place(area, rows, cols, words, print);
+        if page.letter < print.min_letter || grid_h <= 0.0 {
+            // The cell side that prints the smallest letters allowed.
+            let need = print.min_letter / 0.72;
+            return Err(DoesNotFit {
+                max_rows: (grid_h / need).floor().max(0.0) as usize,
+                max_cols: (area.w / need).floor() as usize,
+            });
+        }
+        Ok(page)
+    }
+
+    /// The page as large as `area` allows whatever the letters' size, and the height left
+    /// for the grid (what [`PuzzlePage::fit`] checks; a book prints a stored request this
+    /// way, checked when it was ordered).
+    pub fn place(area: Area, rows: usize, cols: usize, words: &[String], print: Print) -> (PuzzlePage, f32) {
         let heading_h = print.heading * 2.4;
         let leading = print.list * 1.3;
         let gap = print.list * LIST_GAP * 2.0;
@@ -109,20 +125,12 @@ impl PuzzlePage {
         let list_rows = words.len().div_ceil(list_columns);
         let list_h = list_rows as f32 * leading + print.list;
         let grid_h = area.h - heading_h - list_h - print.list;
-        let pitch = (area.w / cols as f32).min(grid_h / rows as f32).min(MAX_PITCH);
-        // The cell side that prints the smallest letters allowed.
-        let need = print.min_letter / 0.72;
-        if letter_size(pitch) < print.min_letter || pitch <= 0.0 {
-            return Err(DoesNotFit {
-                max_rows: (grid_h / need).floor().max(0.0) as usize,
-                max_cols: (area.w / need).floor() as usize,
-            });
-        }
+        let pitch = (area.w / cols as f32).min(grid_h / rows as f32).clamp(1.0, MAX_PITCH);
         let top = area.top() - heading_h;
         let left = area.x + (area.w - pitch * cols as f32) / 2.0;
         let column = widest + gap;
         let list_w = column * list_columns as f32 - gap;
-        Ok(PuzzlePage {
+        let page = PuzzlePage {
             heading_y: area.top() - print.heading,
             left,
             top,
@@ -133,7 +141,8 @@ impl PuzzlePage {
             list_column: column,
             list_columns,
             list_leading: leading,
-        })
+        };
+        (page, grid_h)
     }
 }
 
@@ -245,9 +254,8 @@ fn heading(number: usize, entry: &Entry) -> String {
 fn puzzle_page(c: &mut Canvas, area: Area, number: usize, entry: &Entry, print: Print) {
     let words = printed_list(entry.puzzle);
     let (rows, cols) = (entry.puzzle.rows.len(), entry.puzzle.rows.first().map_or(0, |r| r.len()));
-    // Checked when the book was ordered; a grid that no longer fits prints at the least size.
-    let place = PuzzlePage::fit(area, rows, cols, &words, print)
-        .unwrap_or_else(|_| PuzzlePage::fit(area, rows, cols, &words, Print { min_letter: 0.0, ..print }).unwrap());
+    // Checked when the book was ordered (PuzzlePage::fit).
+    let (place, _) = PuzzlePage::place(area, rows, cols, &words, print);
     let title = heading(number, entry);
     let size = fit_size(Font::SansBold, &title, print.heading, area.w * 0.75);
     c.text(Style::new(Font::SansBold, size), area.x, place.heading_y, &title);

@@ -319,7 +319,12 @@ impl WordSearchBookRequest {
             let (rows, cols) = (grids[i].0, grids[i].1);
             let size = if self.large_print { "large print (letters of 18 pt)" } else { "letters of 7 pt" };
             field(
-                if self.large_print { "large_print".into() } else { format!("{}rows", at.trim_end_matches(": ")) },
+                // The member that set the grid's size.
+                match self.puzzles.get(i) {
+                    _ if self.large_print => "large_print".into(),
+                    Some(p) if p.rows.is_some() || p.cols.is_some() => format!("puzzles[{i}].rows"),
+                    _ => "rows".into(),
+                },
                 format!(
                     "{at}a {rows} x {cols} grid with its list does not fit a {} page in {size}; at most {} rows \
                      and {} columns fit",
@@ -450,4 +455,61 @@ pub fn parse_lists(text: &str) -> Result<Vec<BookPuzzleRequest>, (usize, String)
         return Err((1, "no lists: one puzzle a line, `Title: word, word, …`".into()));
     }
     Ok(puzzles)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::print::TrimName;
+
+    /// Forty words of twenty letters: a list too long for a 40 x 40 grid beside it on A5.
+    fn long_list() -> Vec<String> {
+        let letter = |n: u32| char::from(b'A' + (n % 26) as u8);
+        (0..40u32)
+            .map(|i| [letter(i), letter(i / 26 + 1)].into_iter().chain((0..18).map(|k| letter(k * 5 + 3))).collect())
+            .collect()
+    }
+
+    fn field(req: &WordSearchBookRequest) -> String {
+        match req.plan() {
+            Err((field, _)) => field,
+            Ok(_) => panic!("planned"),
+        }
+    }
+
+    #[test]
+    fn a_grid_that_does_not_fit_names_the_member_that_set_its_size() {
+        let puzzle = BookPuzzleRequest { words: long_list(), ..BookPuzzleRequest::default() };
+        let mut req = WordSearchBookRequest {
+            title: "Big".into(),
+            trim: Trim::Named(TrimName::A5),
+            rows: 40,
+            cols: 40,
+            allow_contained: true,
+            allow_offensive: true,
+            puzzles: vec![puzzle.clone()],
+            ..WordSearchBookRequest::default()
+        };
+        assert_eq!(field(&req), "rows");
+        req.puzzles[0].rows = Some(40);
+        assert_eq!(field(&req), "puzzles[0].rows");
+        req.large_print = true;
+        assert_eq!(field(&req), "large_print");
+        // Smaller grids fit.
+        req.large_print = false;
+        req.puzzles[0].rows = Some(15);
+        req.cols = 20;
+        assert!(req.plan().is_ok());
+    }
+
+    #[test]
+    fn lists_as_text_one_puzzle_a_line() {
+        let lists = parse_lists("# birds\nGarden: robin, wren , blue tit\n\nowl, crow,\n").unwrap();
+        assert_eq!(lists.len(), 2);
+        assert_eq!(lists[0].title.as_deref(), Some("Garden"));
+        assert_eq!(lists[0].words, ["robin", "wren", "blue tit"]);
+        assert_eq!((lists[1].title.clone(), lists[1].words.clone()), (None, vec!["owl".to_string(), "crow".into()]));
+        assert_eq!(parse_lists("a: b\nTitle:\n").unwrap_err().0, 2);
+        assert!(parse_lists("# nothing\n").is_err());
+    }
 }

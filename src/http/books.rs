@@ -704,7 +704,17 @@ pub(crate) struct CoverQuery {
     /// cream 0.0025 in). Default: a print run's copy is on its run's paper, other books
     /// on white.
     #[param(inline)]
-    paper: Option<Paper>,
+    pub(crate) paper: Option<Paper>,
+}
+
+impl CoverQuery {
+    /// A cover's query string, or 422 naming `paper` (or `query` for anything else).
+    pub(crate) fn parse(query: Option<&str>) -> Result<CoverQuery, ApiError> {
+        serde_urlencoded::from_str(query.unwrap_or("")).map_err(|e| {
+            let field = if e.to_string().contains("paper") { "paper" } else { "query" };
+            ApiError::invalid(field, format!("paper must be white or cream ({})", echo(&e.to_string())))
+        })
+    }
 }
 
 #[utoipa::path(
@@ -732,10 +742,7 @@ pub(crate) async fn cover_pdf(
     Path(serial): Path<String>,
     RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
-    let q: CoverQuery = serde_urlencoded::from_str(query.as_deref().unwrap_or("")).map_err(|e| {
-        let field = if e.to_string().contains("paper") { "paper" } else { "query" };
-        ApiError::invalid(field, format!("paper must be white or cream ({})", echo(&e.to_string())))
-    })?;
+    let q = CoverQuery::parse(query.as_deref())?;
     let record = find(&state, &serial, false).await?;
     caller.require_owner(&record.owner, &format!("the cover of book {}", record.serial))?;
     let plan = plan_of(&record)?;

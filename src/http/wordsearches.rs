@@ -10,19 +10,19 @@ use axum::routing::{get, post};
 use axum::Router;
 use serde::Serialize;
 
+use super::books::CoverQuery;
 use super::caller::Caller;
 use super::error::ApiError;
 use super::extract::Json;
 use super::jobs::JobSummaryView;
 use super::listing::Next;
 use super::resource::{self, finished_result, Resource};
-use super::respond::{blocking, echo, pdf_response, short_id};
+use super::respond::{blocking, pdf_response, short_id};
 use super::AppState;
 use crate::jobs::kinds::wordsearch::{WordSearchBookOutput, WordSearchBookRequest, WordSearchRequest};
 use crate::jobs::kinds::{WordSearchBooks, WordSearches};
 use crate::puzzles::monitor::Unmonitored;
 use crate::puzzles::wordsearch;
-use crate::render::cover::Paper;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -279,16 +279,6 @@ pub(crate) async fn book_pdf(
     Ok(pdf_response(bytes, &format!("wordsearch-book-{}.pdf", short_id(&job.id))))
 }
 
-/// The paper of a cover.
-#[derive(serde::Deserialize, utoipa::IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-pub(crate) struct CoverQuery {
-    /// The interior's paper, which sets the spine's width (white, the default, or cream).
-    #[param(inline)]
-    paper: Option<Paper>,
-}
-
 #[utoipa::path(
     get,
     path = "/wordsearches/books/{id}/cover.pdf",
@@ -312,11 +302,7 @@ pub(crate) async fn cover_pdf(
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
-    let q: CoverQuery = serde_urlencoded::from_str(query.as_deref().unwrap_or("")).map_err(|e| {
-        let field = if e.to_string().contains("paper") { "paper" } else { "query" };
-        ApiError::invalid(field, format!("paper must be white or cream ({})", echo(&e.to_string())))
-    })?;
-    let paper = q.paper.unwrap_or_default();
+    let paper = CoverQuery::parse(query.as_deref())?.paper.unwrap_or_default();
     let job = resource::find::<WordSearchBooks>(&state, &caller, &id).await?;
     let book: WordSearchBookOutput = finished_result(&job)?;
     let req = resource::stored_params::<WordSearchBooks>(&job)?;

@@ -51,15 +51,6 @@ pub fn book_pages(count: usize, trim: Trim) -> usize {
     padded_pages(1 + count.div_ceil(puzzles_per_page(trim)) + count.div_ceil(solutions_per_page(trim)))
 }
 
-/// `area` split into `cols` x `rows` equal cells, row by row.
-fn cells(area: Area, cols: usize, rows: usize) -> Vec<Area> {
-    let (w, h) = (area.w / cols as f32, area.h / rows as f32);
-    (0..rows)
-        .flat_map(|r| (0..cols).map(move |c| (r, c)))
-        .map(|(r, c)| Area { x: area.x + c as f32 * w, y: area.top() - (r + 1) as f32 * h, w, h })
-        .collect()
-}
-
 fn level_name(level: Level) -> &'static str {
     match level {
         Level::Easy => "Easy",
@@ -90,7 +81,7 @@ pub fn oneup_book_pdf(entries: &[Entry], opts: &PrintOptions, id: &str) -> Vec<u
         n = 2 + p;
         let c = doc.add_page(layout.size);
         let grid = if per_page == 4 { (2, 2) } else { (1, 2) };
-        for (k, (entry, cell)) in chunk.iter().zip(cells(layout.body(n), grid.0, grid.1)).enumerate() {
+        for (k, (entry, cell)) in chunk.iter().zip(layout.body(n).split(grid.0, grid.1)).enumerate() {
             let number = p * per_page + k + 1;
             let label = format!("Puzzle {number} - {}", level_name(entry.level));
             c.text_centered(Style::new(Font::SansBold, 12.0), cell.center_x(), cell.top() - 14.0, &label);
@@ -108,7 +99,7 @@ pub fn oneup_book_pdf(entries: &[Entry], opts: &PrintOptions, id: &str) -> Vec<u
             c.text(Style::new(Font::SansBold, 16.0), body.x, body.top() - 16.0, "Solutions");
             body = body.shrink(28.0, 0.0);
         }
-        for (k, (entry, cell)) in chunk.iter().zip(cells(body, 2, per_solution_page / 2)).enumerate() {
+        for (k, (entry, cell)) in chunk.iter().zip(body.split(2, per_solution_page / 2)).enumerate() {
             let number = p * per_solution_page + k + 1;
             c.text_centered(Style::new(Font::SansBold, 10.0), cell.center_x(), cell.top() - 11.0, &number.to_string());
             let room = Area { x: cell.x + 6.0, y: cell.y + 4.0, w: cell.w - 12.0, h: cell.h - 20.0 };

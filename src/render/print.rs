@@ -205,6 +205,15 @@ impl Area {
     pub fn tuple(&self) -> (f32, f32, f32, f32) {
         (self.x, self.y, self.w, self.h)
     }
+
+    /// The area split into `cols` x `rows` equal cells, row by row from the top.
+    pub fn split(&self, cols: usize, rows: usize) -> Vec<Area> {
+        let (w, h) = (self.w / cols as f32, self.h / rows as f32);
+        (0..rows)
+            .flat_map(|r| (0..cols).map(move |c| (r, c)))
+            .map(|(r, c)| Area { x: self.x + c as f32 * w, y: self.top() - (r + 1) as f32 * h, w, h })
+            .collect()
+    }
 }
 
 /// The pages of one document: their size and margins. Odd pages are right-hand pages with

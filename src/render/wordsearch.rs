@@ -222,7 +222,7 @@ pub fn book_pdf(entries: &[Entry], opts: &PrintOptions, large_print: bool, book_
             c.text(Style::new(Font::SansBold, print.heading), body.x, body.top() - print.heading, "Solutions");
             body = body.shrink(print.heading * 2.0, 0.0);
         }
-        for (k, (entry, cell)) in chunk.iter().zip(cells(body, cols, rows)).enumerate() {
+        for (k, (entry, cell)) in chunk.iter().zip(body.split(cols, rows)).enumerate() {
             let number = p * cols * rows + k + 1;
             solution(c, cell, number, entry, print);
         }
@@ -233,15 +233,6 @@ pub fn book_pdf(entries: &[Entry], opts: &PrintOptions, large_print: bool, book_
         layout.footer(c, blank, &blank.to_string(), &trace);
     }
     doc.finish()
-}
-
-/// `area` split into `cols` x `rows` equal cells, row by row.
-fn cells(area: Area, cols: usize, rows: usize) -> Vec<Area> {
-    let (w, h) = (area.w / cols as f32, area.h / rows as f32);
-    (0..rows)
-        .flat_map(|r| (0..cols).map(move |c| (r, c)))
-        .map(|(r, c)| Area { x: area.x + c as f32 * w, y: area.top() - (r + 1) as f32 * h, w, h })
-        .collect()
 }
 
 fn heading(number: usize, entry: &Entry) -> String {

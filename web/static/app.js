@@ -164,3 +164,29 @@ export function listText(items) {
   if (a.length <= 1) return a.join('');
   return `${a.slice(0, -1).join(', ')} and ${a[a.length - 1]}`;
 }
+
+/**
+ * Shows the refusal of line `n` (1-based) of `textarea` under it, in the elements
+ * `#PREFIX-error` (shown), `#PREFIX-error-text` (the message) and `#PREFIX-error-lines`
+ * (the line and its neighbours, the line marked), and selects the line in the text.
+ */
+export function showLineError(textarea, prefix, n, message) {
+  const lines = textarea.value.split('\n');
+  const from = Math.max(1, n - 2);
+  const to = Math.min(lines.length, n + 2);
+  const width = String(to).length;
+  const shown = [];
+  for (let i = from; i <= to; i++) {
+    const text = `${String(i).padStart(width)} │ ${lines[i - 1] ?? ''}`;
+    shown.push(i === n ? h('span', { class: 'at-fault', 'data-line': i }, text) : `${text}\n`);
+  }
+  document.querySelector(`#${prefix}-error-text`).textContent = message;
+  document.querySelector(`#${prefix}-error-lines`).replaceChildren(...shown);
+  document.querySelector(`#${prefix}-error`).hidden = false;
+  textarea.setAttribute('aria-invalid', 'true');
+  const start = lines.slice(0, n - 1).reduce((sum, l) => sum + l.length + 1, 0);
+  textarea.focus();
+  textarea.setSelectionRange(start, start + (lines[n - 1] ?? '').length);
+  const lineHeight = parseFloat(getComputedStyle(textarea).lineHeight) || 20;
+  textarea.scrollTop = Math.max(0, (n - 3) * lineHeight);
+}

@@ -1,7 +1,7 @@
 // Dictionaries: entries pasted or uploaded as lines, typeset by POST /dictionaries (text
 // lines, the other members in the query), progress followed, the PDF offered. A refused
 // line is shown under the entries with its neighbours, and selected in the text.
-import { api, h, poll, pollUrl, say, sentence, showProgress } from '/static/app.js';
+import { api, h, poll, pollUrl, say, sentence, showLineError, showProgress } from '/static/app.js';
 
 const $ = (selector) => document.querySelector(selector);
 const entries = $('#entries');
@@ -32,28 +32,6 @@ function clearLineError() {
   entries.removeAttribute('aria-invalid');
 }
 
-/** Shows the refusal of line `n` (1-based) next to it: the line and its neighbours, marked. */
-function showLineError(n, message) {
-  const lines = entries.value.split('\n');
-  const from = Math.max(1, n - 2);
-  const to = Math.min(lines.length, n + 2);
-  const width = String(to).length;
-  const shown = [];
-  for (let i = from; i <= to; i++) {
-    const text = `${String(i).padStart(width)} │ ${lines[i - 1] ?? ''}`;
-    shown.push(i === n ? h('span', { class: 'at-fault', 'data-line': i }, text) : `${text}\n`);
-  }
-  $('#entries-error-text').textContent = message;
-  $('#entries-error-lines').replaceChildren(...shown);
-  $('#entries-error').hidden = false;
-  entries.setAttribute('aria-invalid', 'true');
-  // Select the line in the text, scrolled into view.
-  const start = lines.slice(0, n - 1).reduce((sum, l) => sum + l.length + 1, 0);
-  entries.focus();
-  entries.setSelectionRange(start, start + (lines[n - 1] ?? '').length);
-  const lineHeight = parseFloat(getComputedStyle(entries).lineHeight) || 20;
-  entries.scrollTop = Math.max(0, (n - 3) * lineHeight);
-}
 
 function query() {
   const params = new URLSearchParams();
@@ -110,7 +88,7 @@ async function typeset(event) {
     const field = err.problem?.field || '';
     const line = field === 'line' && /^line (\d+)/.exec(err.problem?.detail || '');
     if (line) {
-      showLineError(Number(line[1]), sentence(err.problem.detail));
+      showLineError(entries, 'entries', Number(line[1]), sentence(err.problem.detail));
       return;
     }
     formError.textContent = err.message;

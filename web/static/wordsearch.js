@@ -1,7 +1,7 @@
 // Word search: lists pasted one a line (or a pool of words), one puzzle played in the page
 // (POST /wordsearches, then drag across the letters), and the book made by
 // POST /wordsearches/books with progress and its PDFs. A refused list is shown next to its line.
-import { api, h, poll, pollUrl, s, say, sentence, showProgress } from '/static/app.js';
+import { api, h, poll, pollUrl, s, say, sentence, showLineError, showProgress } from '/static/app.js';
 
 const $ = (selector) => document.querySelector(selector);
 const listsBox = $('#lists');
@@ -62,27 +62,6 @@ function clearErrors() {
   for (const el of document.querySelectorAll('[aria-invalid]')) el.removeAttribute('aria-invalid');
 }
 
-/** Shows the refusal of line `n` (1-based) under the lists, with its neighbours, and selects it. */
-function showLineError(n, message) {
-  const lines = listsBox.value.split('\n');
-  const from = Math.max(1, n - 2);
-  const to = Math.min(lines.length, n + 2);
-  const width = String(to).length;
-  const shown = [];
-  for (let i = from; i <= to; i++) {
-    const text = `${String(i).padStart(width)} │ ${lines[i - 1] ?? ''}`;
-    shown.push(i === n ? h('span', { class: 'at-fault', 'data-line': i }, text) : `${text}\n`);
-  }
-  $('#lists-error-text').textContent = message;
-  $('#lists-error-lines').replaceChildren(...shown);
-  $('#lists-error').hidden = false;
-  listsBox.setAttribute('aria-invalid', 'true');
-  const start = lines.slice(0, n - 1).reduce((sum, l) => sum + l.length + 1, 0);
-  listsBox.focus();
-  listsBox.setSelectionRange(start, start + (lines[n - 1] ?? '').length);
-  const lineHeight = parseFloat(getComputedStyle(listsBox).lineHeight) || 20;
-  listsBox.scrollTop = Math.max(0, (n - 3) * lineHeight);
-}
 
 // The controls a refusal's `field` may name.
 const CONTROLS = {
@@ -112,7 +91,7 @@ function showRefusal(err, { listOf, poolIndexOf }, messageEl) {
   const field = err.problem?.field || '';
   const line = listOf(field);
   if (line) {
-    showLineError(line, `Line ${line}: ${err.message}`);
+    showLineError(listsBox, 'lists', line, `Line ${line}: ${err.message}`);
     return;
   }
   if (/^(pool|words)\b/.test(field) && usingPool()) {

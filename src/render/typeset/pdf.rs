@@ -5,7 +5,7 @@
 //! gives the same bytes.
 
 use pdf_writer::types::{CidFontType, FontFlags, SystemInfo};
-use pdf_writer::{Content, Filter, Finish, Name, Pdf, Rect, Ref, Str, TextStr};
+use pdf_writer::{Filter, Finish, Name, Pdf, Rect, Ref, Str, TextStr};
 
 use super::book::{Mark, Typeset};
 use super::fonts::{Face, Style};
@@ -16,11 +16,6 @@ fn resource(style: Style) -> Name<'static> {
         Style::Italic => b"F2",
         Style::Bold => b"F3",
     })
-}
-
-/// Coordinates to 0.01 pt, adjustments to whole thousandths of an em.
-fn pt(v: f32) -> f32 {
-    (v * 100.0).round() / 100.0
 }
 
 /// The PDF of `book`, titled `title`, with pages of `size` points.
@@ -67,58 +62,116 @@ pub fn write(book: &Typeset, title: &str, size: (f32, f32)) -> Vec<u8> {
     pdf.finish()
 }
 
-/// A page's content stream.
+/// A page's content stream, written directly: glyph codes go in as raw bytes (two a glyph,
+/// only `(`, `)`, `\\` and CR escaped) rather than as pdf-writer's octal escapes, which made
+/// the streams two and a half times longer and their compression the slowest step.
 fn draw(marks: &[Mark]) -> Vec<u8> {
-    let mut c = Content::new();
+    let mut c: Vec<u8> = Vec::with_capacity(16 * 1024);
     let mut in_text = false;
     let mut font: Option<(Style, f32)> = None;
     for mark in marks {
         match mark {
             Mark::Text { style, size, x, y, text, space } => {
                 if !in_text {
-                    c.begin_text();
+                    c.extend_from_slice(b"BT\n");
                     in_text = true;
                 }
                 if font != Some((*style, *size)) {
-                    c.set_font(resource(*style), pt(*size));
+                    c.push(b'/');
+                    c.extend_from_slice(resource(*style).0);
+                    c.push(b' ');
+                    number(&mut c, *size);
+                    c.extend_from_slice(b" Tf\n");
                     font = Some((*style, *size));
                 }
-                c.set_text_matrix([1.0, 0.0, 0.0, 1.0, pt(*x), pt(*y)]);
+                c.extend_from_slice(b"1 0 0 1 ");
+                number(&mut c, *x);
+                c.push(b' ');
+                number(&mut c, *y);
+                c.extend_from_slice(b" Tm\n[(");
                 let face = style.face();
                 // Each space's width beyond the glyph's, in thousandths of an em (TJ moves
                 // left by positive numbers).
                 let natural = face.advance(' ') as f32;
                 let adjust = (natural - space * 1000.0 / size).round();
-                let mut shown = c.show_positioned();
-                let mut items = shown.items();
-                let mut run: Vec<u8> = Vec::with_capacity(text.len() * 2);
+                let mut open = true;
                 for ch in text.chars() {
-                    run.extend_from_slice(&face.glyph(ch).to_be_bytes());
+                    if !open {
+                        c.extend_from_slice(b" (");
+                        open = true;
+                    }
+                    for b in face.glyph(ch).to_be_bytes() {
+                        match b {
+                            b'(' | b')' | b'\\' => c.extend_from_slice(&[b'\\', b]),
+                            b'\r' => c.extend_from_slice(b"\\r"),
+                            _ => c.push(b),
+                        }
+                    }
                     if ch == ' ' && adjust != 0.0 {
-                        items.show(Str(&run));
-                        run.clear();
-                        items.adjust(adjust);
+                        c.extend_from_slice(b") ");
+                        number(&mut c, adjust);
+                        open = false;
                     }
                 }
-                if !run.is_empty() {
-                    items.show(Str(&run));
+                if open {
+                    c.push(b')');
                 }
+                c.extend_from_slice(b"] TJ\n");
             }
             Mark::Rule { x0, x1, y, width } => {
                 if in_text {
-                    c.end_text();
+                    c.extend_from_slice(b"ET\n");
                     in_text = false;
                     font = None;
                 }
-                c.set_line_width(*width);
-                c.move_to(pt(*x0), pt(*y)).line_to(pt(*x1), pt(*y)).stroke();
+                number(&mut c, *width);
+                c.extend_from_slice(b" w\n");
+                number(&mut c, *x0);
+                c.push(b' ');
+                number(&mut c, *y);
+                c.extend_from_slice(b" m ");
+                number(&mut c, *x1);
+                c.push(b' ');
+                number(&mut c, *y);
+                c.extend_from_slice(b" l S\n");
             }
         }
     }
     if in_text {
-        c.end_text();
+        c.extend_from_slice(b"ET\n");
     }
-    c.finish().into_vec()
+    if c.last() == Some(&b'\n') {
+        c.pop();
+    }
+    c
+}
+
+/// `v` to 0.01, as PDF writes a number: no exponent, no trailing zeros.
+fn number(c: &mut Vec<u8>, v: f32) {
+    let hundredths = (v as f64 * 100.0).round() as i64;
+    if hundredths < 0 {
+        c.push(b'-');
+    }
+    let (whole, frac) = (hundredths.unsigned_abs() / 100, hundredths.unsigned_abs() % 100);
+    let mut digits = [0u8; 20];
+    let mut n = whole;
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    c.extend_from_slice(&digits[i..]);
+    if frac != 0 {
+        c.push(b'.');
+        c.push(b'0' + (frac / 10) as u8);
+        if frac % 10 != 0 {
+            c.push(b'0' + (frac % 10) as u8);
+        }
+    }
 }
 
 /// A face as a Type0 font (Identity-H) over a CIDFontType2 whose CIDs are the subset's

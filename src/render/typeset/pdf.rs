@@ -49,9 +49,8 @@ pub fn write(book: &Typeset, title: &str, size: (f32, f32)) -> Vec<u8> {
         write_face(&mut pdf, style.face(), *refs);
     }
     let (w, h) = size;
-    // Level 3: fewer match probes than level 6, and nearly its size (729 KB against 665 KB
-    // for 2,000 entries). Pages are drawn and compressed on all cores.
-    let streams = super::in_parallel(&book.pages, |page| crate::render::pdf::zlib(&draw(&page.marks), 3));
+    // Pages are drawn and compressed on all cores.
+    let streams = super::in_parallel(&book.pages, |page| zlib(&draw(&page.marks)));
     for (z, (page_ref, content_ref)) in streams.iter().zip(page_refs) {
         let mut p = pdf.page(page_ref);
         p.parent(tree).media_box(Rect::new(0.0, 0.0, w, h)).trim_box(Rect::new(0.0, 0.0, w, h));
@@ -60,6 +59,23 @@ pub fn write(book: &Typeset, title: &str, size: (f32, f32)) -> Vec<u8> {
         pdf.stream(content_ref, z).filter(Filter::FlateDecode);
     }
     pdf.finish()
+}
+
+/// `data` zlib-compressed by libdeflate at level 4: a quarter less time than miniz at level
+/// 3 (15 % of the process against 20 %) for a 1 % smaller file. Only the dictionary's
+/// streams: the other PDFs keep their bytes.
+fn zlib(data: &[u8]) -> Vec<u8> {
+    use libdeflater::{CompressionLvl, Compressor};
+    thread_local! {
+        static COMPRESSOR: std::cell::RefCell<Compressor> =
+            std::cell::RefCell::new(Compressor::new(CompressionLvl::new(4).expect("4 is a level")));
+    }
+    COMPRESSOR.with_borrow_mut(|c| {
+        let mut out = vec![0; c.zlib_compress_bound(data.len())];
+        let n = c.zlib_compress(data, &mut out).expect("the bound is enough");
+        out.truncate(n);
+        out
+    })
 }
 
 /// A page's content stream, written directly: glyph codes go in as raw bytes (two a glyph,

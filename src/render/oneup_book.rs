@@ -3,10 +3,9 @@
 //! level holds, the puzzles by increasing level (four to a page on trims 7 in wide or more,
 //! two on smaller ones), numbered, then the solutions at the back under the same numbers.
 
-use super::foxbook::{fit_size, wrap_words};
 use super::oneup::draw_grid;
-use super::pdf::{Canvas, Document, Font, Rgb, Style};
-use super::print::{copyright_notice, padded_pages, Area, Layout, PrintOptions, Trim, INCH};
+use super::pdf::{Canvas, Document, Font, Style};
+use super::print::{padded_pages, puzzle_title_page, Area, Layout, PrintOptions, TitleText, Trim, INCH};
 use crate::puzzles::oneup::{Generated, Level, Puzzle};
 
 /// The rules, in full, on the first page.
@@ -115,26 +114,7 @@ pub fn oneup_book_pdf(entries: &[Entry], opts: &PrintOptions, id: &str) -> Vec<u
 }
 
 fn title_page(c: &mut Canvas, area: Area, entries: &[Entry], opts: &PrintOptions, solutions_page: usize) {
-    let mid = area.center_x();
-    let size = fit_size(Font::SansBold, &opts.title, 32.0, area.w);
-    let mut y = area.top() - area.h * 0.15;
-    c.text_centered(Style::new(Font::SansBold, size), mid, y, &opts.title);
-    if let Some(author) = &opts.imprint.author {
-        y -= 24.0;
-        c.text_centered(Style::new(Font::Sans, fit_size(Font::Sans, author, 14.0, area.w)), mid, y, author);
-    }
-    y -= 28.0;
-    let count = format!("{} One Up puzzles", entries.len());
-    c.text_centered(Style::new(Font::Sans, 12.0).color(Rgb::GREY), mid, y, &count);
-    y -= 36.0;
-    c.text_centered(Style::new(Font::SansBold, 13.0), mid, y, "How to play");
-    let body = Style::new(Font::Sans, 11.0);
-    for line in wrap_words(RULES, body, area.w.min(5.0 * INCH)) {
-        y -= 16.0;
-        c.text_centered(body, mid, y, &line);
-    }
-    y -= 32.0;
-    c.text_centered(Style::new(Font::SansBold, 13.0), mid, y, "Levels");
+    let mut levels = Vec::new();
     let mut first = 1;
     for level in Level::ALL {
         let k = entries.iter().filter(|e| e.level == level).count();
@@ -142,16 +122,11 @@ fn title_page(c: &mut Canvas, area: Area, entries: &[Entry], opts: &PrintOptions
             continue;
         }
         let range = if k == 1 { format!("puzzle {first}") } else { format!("puzzles {first}-{}", first + k - 1) };
-        y -= 16.0;
-        c.text_centered(body, mid, y, &format!("{}: {range}", level_name(level)));
+        levels.push(format!("{}: {range}", level_name(level)));
         first += k;
     }
-    y -= 28.0;
-    let where_ = format!("Solutions from page {solutions_page}, under the puzzles' numbers.");
-    c.text_centered(Style::new(Font::Sans, 10.0).color(Rgb::GREY), mid, y, &where_);
-    // The book has no title page back (the puzzles start on page 2): the copyright line
-    // and ISBN go at the title page's foot.
-    copyright_notice(c, area, &opts.imprint);
+    let count = format!("{} One Up puzzles", entries.len());
+    puzzle_title_page(c, area, opts, &TitleText { count, how_to_play: RULES, levels, solutions_page });
 }
 
 #[cfg(test)]

@@ -336,6 +336,50 @@ pub fn copyright_notice(c: &mut Canvas, area: Area, imprint: &Imprint) -> f32 {
     }
 }
 
+/// What a puzzle book's title page says under its title and author.
+pub struct TitleText<'a> {
+    /// How many puzzles, e.g. "12 One Up puzzles".
+    pub count: String,
+    pub how_to_play: &'a str,
+    /// A line for each level the book has.
+    pub levels: Vec<String>,
+    pub solutions_page: usize,
+}
+
+/// A puzzle book's title page (One Up, word search): title, author, the count, how to play,
+/// the levels, where the solutions are; these books have no title page back, so the
+/// copyright line and ISBN go at its foot.
+pub fn puzzle_title_page(c: &mut Canvas, area: Area, opts: &PrintOptions, text: &TitleText) {
+    use super::foxbook::{fit_size, wrap_words};
+    let mid = area.center_x();
+    let size = fit_size(Font::SansBold, &opts.title, 32.0, area.w);
+    let mut y = area.top() - area.h * 0.15;
+    c.text_centered(Style::new(Font::SansBold, size), mid, y, &opts.title);
+    if let Some(author) = &opts.imprint.author {
+        y -= 24.0;
+        c.text_centered(Style::new(Font::Sans, fit_size(Font::Sans, author, 14.0, area.w)), mid, y, author);
+    }
+    y -= 28.0;
+    c.text_centered(Style::new(Font::Sans, 12.0).color(Rgb::GREY), mid, y, &text.count);
+    y -= 36.0;
+    c.text_centered(Style::new(Font::SansBold, 13.0), mid, y, "How to play");
+    let body = Style::new(Font::Sans, 11.0);
+    for line in wrap_words(text.how_to_play, body, area.w.min(5.0 * INCH)) {
+        y -= 16.0;
+        c.text_centered(body, mid, y, &line);
+    }
+    y -= 32.0;
+    c.text_centered(Style::new(Font::SansBold, 13.0), mid, y, "Levels");
+    for line in &text.levels {
+        y -= 16.0;
+        c.text_centered(body, mid, y, line);
+    }
+    y -= 28.0;
+    let where_ = format!("Solutions from page {}, under the puzzles' numbers.", text.solutions_page);
+    c.text_centered(Style::new(Font::Sans, 10.0).color(Rgb::GREY), mid, y, &where_);
+    copyright_notice(c, area, &opts.imprint);
+}
+
 /// `text` broken between words into lines no wider than `width`, © counted as drawn.
 fn wrap_imprint(text: &str, style: Style, width: f32) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();

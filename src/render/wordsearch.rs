@@ -9,9 +9,9 @@
 //! the same rule decides what a request may ask (a large-print grid that does not fit is
 //! refused naming what fits) and what is printed.
 
-use super::foxbook::{fit_size, letter_size, wrap_words};
+use super::foxbook::{fit_size, letter_size};
 use super::pdf::{Canvas, Document, Font, Paint, Rgb, Style};
-use super::print::{copyright_notice, padded_pages, Area, Layout, PrintOptions, Trim, INCH};
+use super::print::{padded_pages, puzzle_title_page, Area, Layout, PrintOptions, TitleText, Trim, INCH};
 use crate::puzzles::crossword::words::normalise;
 use crate::puzzles::wordsearch::{Level, Puzzle};
 
@@ -306,29 +306,7 @@ fn solution(c: &mut Canvas, cell: Area, number: usize, entry: &Entry, print: Pri
 }
 
 fn title_page(c: &mut Canvas, area: Area, entries: &[Entry], opts: &PrintOptions, solutions_page: usize) {
-    let mid = area.center_x();
-    let size = fit_size(Font::SansBold, &opts.title, 32.0, area.w);
-    let mut y = area.top() - area.h * 0.15;
-    c.text_centered(Style::new(Font::SansBold, size), mid, y, &opts.title);
-    if let Some(author) = &opts.imprint.author {
-        y -= 24.0;
-        c.text_centered(Style::new(Font::Sans, fit_size(Font::Sans, author, 14.0, area.w)), mid, y, author);
-    }
-    y -= 28.0;
-    let count = match entries.len() {
-        1 => "1 word search".to_string(),
-        n => format!("{n} word searches"),
-    };
-    c.text_centered(Style::new(Font::Sans, 12.0).color(Rgb::GREY), mid, y, &count);
-    y -= 36.0;
-    c.text_centered(Style::new(Font::SansBold, 13.0), mid, y, "How to play");
-    let body = Style::new(Font::Sans, 11.0);
-    for line in wrap_words(HOW_TO_PLAY, body, area.w.min(5.0 * INCH)) {
-        y -= 16.0;
-        c.text_centered(body, mid, y, &line);
-    }
-    y -= 32.0;
-    c.text_centered(Style::new(Font::SansBold, 13.0), mid, y, "Levels");
+    let mut levels = Vec::new();
     for level in [Level::Easy, Level::Medium, Level::Hard, Level::Expert] {
         let k = entries.iter().filter(|e| e.level == level).count();
         if k == 0 {
@@ -340,14 +318,13 @@ fn title_page(c: &mut Canvas, area: Area, entries: &[Entry], opts: &PrintOptions
             Level::Hard => "all eight directions, backwards too",
             Level::Expert => "all eight directions, crossing often",
         };
-        y -= 16.0;
-        let line = format!("{}: {k} {} ({how})", level_name(level), if k == 1 { "puzzle" } else { "puzzles" });
-        c.text_centered(body, mid, y, &line);
+        levels.push(format!("{}: {k} {} ({how})", level_name(level), if k == 1 { "puzzle" } else { "puzzles" }));
     }
-    y -= 28.0;
-    let where_ = format!("Solutions from page {solutions_page}, under the puzzles' numbers.");
-    c.text_centered(Style::new(Font::Sans, 10.0).color(Rgb::GREY), mid, y, &where_);
-    copyright_notice(c, area, &opts.imprint);
+    let count = match entries.len() {
+        1 => "1 word search".to_string(),
+        n => format!("{n} word searches"),
+    };
+    puzzle_title_page(c, area, opts, &TitleText { count, how_to_play: HOW_TO_PLAY, levels, solutions_page });
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@
 //!
 //! **Fills** take any rectangular grid of 3..31 rows and columns (as rows, with fixed
 //! letters) or a square hex pattern, and a scored list: the bundled English one
-//! (`data/words.txt.gz`, built from SCOWL by `scripts/build-wordlist`, see
+//! (`data/words.txt.gz`, built from SCOWL and WordNet by `scripts/build-wordlist`, see
 //! `data/words.LICENSE`), an uploaded one or the request's own; every slot gets a
 //! distinct entry scoring at least `min_score`, never one of the block list
 //! (`data/blocklist.txt`) unless `allow_offensive`, better scores preferred.

@@ -52,8 +52,46 @@ def legal(white, h, w):
     return len(seen) == len(cells)
 
 
-def make(h, w, blocks, max_words, max_len, seed, themes=()):
-    """themes: (row, col, word) across entries, placed with their rotational image."""
+def stacks(rows):
+    """Stacks of long entries: groups of across (and, separately, down) entries of 7 or
+    more letters on consecutive lines sharing at least 7 columns (rows), as (size, direction)."""
+    out = []
+    for direction, lines in (("across", rows), ("down", ["".join(col) for col in zip(*rows)])):
+        long = [[(s, s + len(run)) for s, run in spans(line) if len(run) >= 7] for line in lines]
+        i = 0
+        while i < len(long):
+            for a, b in long[i]:
+                size, lo, hi, j = 1, a, b, i + 1
+                while j < len(long):
+                    shared = [(max(lo, c), min(hi, d)) for c, d in long[j] if min(hi, d) - max(lo, c) >= 7]
+                    if not shared:
+                        break
+                    lo, hi = shared[0]
+                    size, j = size + 1, j + 1
+                if size >= 2 and not any(
+                    min(b, d) - max(a, c) >= 7 for c, d in (long[i - 1] if i > 0 else [])
+                ):
+                    out.append((size, direction))
+            i += 1
+    return out
+
+
+def spans(line):
+    """(start, run) of each run of white squares in a line."""
+    out, start = [], None
+    for i, ch in enumerate(line + "#"):
+        if ch != "#" and start is None:
+            start = i
+        elif ch == "#" and start is not None:
+            out.append((start, line[start:i]))
+            start = None
+    return out
+
+
+def make(h, w, blocks, max_words, max_len, seed, themes=(), min_words=0, min_stacks=0):
+    """themes: (row, col, word) across entries, placed with their rotational image.
+    min_words, min_stacks: themeless grids, tried seed after seed until the grid has at
+    least that many entries and stacks of long entries (see stacks())."""
     rng = random.Random(seed)
     while True:
         white = [[True] * w for _ in range(h)]
@@ -89,7 +127,7 @@ def make(h, w, blocks, max_words, max_len, seed, themes=()):
             else:
                 white[r][c] = white[r2][c2] = True
         all_runs = runs(white, h, w)
-        if count == blocks and len(all_runs) <= max_words and all(
+        if count == blocks and min_words <= len(all_runs) <= max_words and all(
             len(run) <= max_len or all(cell in letter for cell in run) for run in all_runs
         ):
             rows = []
@@ -97,7 +135,8 @@ def make(h, w, blocks, max_words, max_len, seed, themes=()):
                 rows.append("".join(
                     "#" if not white[r][c] else (letter[(r, c)] if letter.get((r, c), "?") != "?" else ".")
                     for c in range(w)))
-            return rows, len(all_runs)
+            if len(stacks(rows)) >= min_stacks:
+                return rows, len(all_runs)
         seed += 1000
         rng = random.Random(seed)
 
@@ -117,6 +156,20 @@ GRIDS = [
      ((3, 0, "ALLSYSTEMSGOFORLAUNCH"), (17, 0, "BACKTOTHEDRAWINGBOARD"))),
     ("13x17-rect", 13, 17, 30, 70, 10, 11, ()),
     ("15x21-rect", 15, 21, 54, 104, 10, 12, ()),
+    ("21x21-sunday-c", 21, 21, 74, 140, 12, 13, ()),
+    ("21x21-sunday-d", 21, 21, 70, 136, 13, 14, ()),
+]
+
+# Themeless 15x15: 60-72 entries, none longer than 10, open corners made of stacks of
+# 7-10 letter entries (at least 4 stacks, see stacks()).
+THEMELESS = [
+    # name, blocks, fewest and most entries, seed
+    ("15x15-themeless-a", 32, 64, 72, 41),
+    ("15x15-themeless-b", 30, 62, 70, 42),
+    ("15x15-themeless-c", 32, 64, 70, 43),
+    ("15x15-themeless-d", 34, 66, 72, 44),
+    ("15x15-themeless-e", 28, 60, 68, 45),
+    ("15x15-themeless-f", 30, 64, 72, 46),
 ]
 
 
@@ -129,6 +182,12 @@ def main():
         rows, words = make(h, w, blocks, max_words, max_len, seed, themes)
         (out / f"{name}.txt").write_text("\n".join(rows) + "\n")
         print(f"{name}: {h}x{w}, {blocks} blocks, {words} entries")
+    for name, blocks, min_words, max_words, seed in THEMELESS:
+        if only and name not in only:
+            continue
+        rows, words = make(15, 15, blocks, max_words, 10, seed, min_words=min_words, min_stacks=4)
+        (out / f"{name}.txt").write_text("\n".join(rows) + "\n")
+        print(f"{name}: 15x15, {blocks} blocks, {words} entries, stacks {sorted(stacks(rows), reverse=True)}")
 
 
 if __name__ == "__main__":

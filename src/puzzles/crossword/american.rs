@@ -52,6 +52,63 @@ pub fn default_max_words(rows: usize, cols: usize) -> usize {
     scaled.max(rows + cols)
 }
 
+/// Why a grid given as rows (`#` a block, `.` an empty square, `A`-`Z` a locked letter)
+/// is not a legal American grid, if it is not: rotationally symmetric, every white square
+/// in an across and a down entry of at least 3 squares, the white squares connected. It
+/// reads only the rows, independent of the generator's search (benchmark grids, tests).
+pub fn check_legal<S: AsRef<str>>(rows: &[S]) -> Result<(), String> {
+    let rows: Vec<&str> = rows.iter().map(AsRef::as_ref).collect();
+    let h = rows.len();
+    let w = rows.first().map_or(0, |r| r.len());
+    if h < 3
+        || rows.iter().any(|r| r.len() != w || !r.bytes().all(|b| b == b'#' || b == b'.' || b.is_ascii_uppercase()))
+    {
+        return Err("rows must be of equal length, of `#`, `.` and `A`-`Z`".into());
+    }
+    let white = |r: usize, c: usize| rows[r].as_bytes()[c] != b'#';
+    for r in 0..h {
+        for c in 0..w {
+            if white(r, c) != white(h - 1 - r, w - 1 - c) {
+                return Err(format!("not rotationally symmetric at row {}, col {}", r + 1, c + 1));
+            }
+            if !white(r, c) {
+                continue;
+            }
+            // The run through (r, c) across and down: every square is in both, of 3+.
+            let across =
+                (0..=c).rev().take_while(|&x| white(r, x)).count() + (c..w).take_while(|&x| white(r, x)).count() - 1;
+            let down =
+                (0..=r).rev().take_while(|&y| white(y, c)).count() + (r..h).take_while(|&y| white(y, c)).count() - 1;
+            if across < 3 || down < 3 {
+                return Err(format!("row {}, col {} is in an entry of fewer than 3 squares", r + 1, c + 1));
+            }
+        }
+    }
+    let cells: Vec<(usize, usize)> =
+        (0..h).flat_map(|r| (0..w).map(move |c| (r, c))).filter(|&(r, c)| white(r, c)).collect();
+    if cells.is_empty() {
+        return Err("no white square".into());
+    }
+    let mut seen = vec![false; h * w];
+    let mut stack = vec![cells[0]];
+    seen[cells[0].0 * w + cells[0].1] = true;
+    let mut reached = 0;
+    while let Some((r, c)) = stack.pop() {
+        reached += 1;
+        let next = [(r.wrapping_sub(1), c), (r + 1, c), (r, c.wrapping_sub(1)), (r, c + 1)];
+        for (rr, cc) in next {
+            if rr < h && cc < w && white(rr, cc) && !seen[rr * w + cc] {
+                seen[rr * w + cc] = true;
+                stack.push((rr, cc));
+            }
+        }
+    }
+    if reached != cells.len() {
+        return Err(format!("the white squares are not connected ({reached} of {} reached)", cells.len()));
+    }
+    Ok(())
+}
+
 /// The validated rules of an American request.
 struct Spec {
     rows: usize,

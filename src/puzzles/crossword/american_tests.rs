@@ -3,6 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::american::check_legal;
 use super::*;
 use crate::puzzles::monitor::Unmonitored;
 
@@ -392,4 +393,36 @@ fn fill_sizes_bound_the_real_results() {
     for p in &generate(&req).patterns {
         assert!(serde_json::to_string(p).unwrap().len() < limits::pattern_rect_bytes(7, 7, true));
     }
+}
+
+#[test]
+fn the_benchmark_grids_are_legal() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/grids");
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "txt") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let rows: Vec<&str> = text.lines().filter(|l| !l.is_empty()).collect();
+            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+            assert_eq!(check_legal(&rows), Ok(()), "{name}");
+            let slots = Grid::from_rows(&rows).unwrap().slots();
+            if name.contains("themeless") {
+                // Themeless: 60-72 entries, none longer than 10.
+                assert!((60..=72).contains(&slots.len()), "{name}: {} entries", slots.len());
+                assert!(slots.iter().all(|s| s.len <= 10), "{name}");
+            }
+            names.push(name);
+        }
+    }
+    assert!(names.iter().filter(|n| n.contains("themeless")).count() >= 5, "{names:?}");
+    assert!(names.iter().filter(|n| n.starts_with("21x21")).count() >= 5, "{names:?}");
+    // The checker refuses what breaks each rule.
+    let bad = |rows: &[&str]| check_legal(rows).unwrap_err();
+    assert!(bad(&["#....", ".....", ".....", ".....", "....."]).starts_with("not rotationally symmetric"));
+    assert!(bad(&[".#...", ".....", ".....", ".....", "...#."]).contains("fewer than 3"));
+    assert!(bad(&["...#...", "...#...", "...#...", "#######", "...#...", "...#...", "...#..."])
+        .starts_with("the white squares are not connected"));
+    assert!(bad(&["...", "..", "..."]).starts_with("rows must be"));
+    assert_eq!(bad(&["###", "###", "###"]), "no white square");
 }

@@ -103,17 +103,25 @@ fn the_bundled_list_is_big_clean_and_scored() {
         assert!(list.contains(word) && blocked(word.as_bytes()), "{word}");
     }
     assert!(!blocked(b"COCKPIT") && !blocked(b"ASSESS"));
-    // Scores (scripts/build-wordlist): common words high; WordNet's phrases and names in;
-    // rare words, less common spellings, odd inflections and acronyms below the default 50.
+    // Scores (scripts/build-wordlist): common words high, lifted by their frequency
+    // (wordfreq); WordNet's phrases and names, common acronyms and contractions in; rare
+    // words, less common spellings, odd inflections, crosswordese, partial phrases and
+    // foreign words below the default 50.
     let score = |word: &str| list.score(word.as_bytes()).unwrap_or_else(|| panic!("{word} is missing"));
     assert_eq!(score("HEART"), 90);
-    for word in ["ICECREAM", "GIVEUP", "NEWYORK", "ERIE", "OREO", "ONEAL", "TSHIRT"] {
+    for word in ["ICECREAM", "GIVEUP", "NEWYORK", "ERIE", "OREO", "ONEAL", "TSHIRT", "ERA", "ORE", "ETA", "ATE"] {
         assert!(score(word) >= 50, "{word} {}", score(word));
     }
-    for word in ["HOAGY", "ILLER", "TIYIN", "SCATT", "STIGMATOPHILIST", "DZEREN", "NATO"] {
+    for word in ["NATO", "DNA", "FBI", "DONT", "ISNT", "APP"] {
+        assert!(score(word) >= 50, "{word} {}", score(word));
+    }
+    for word in ["HOAGY", "ILLER", "TIYIN", "SCATT", "STIGMATOPHILIST", "DZEREN"] {
         assert!(score(word) < 50, "{word} {}", score(word));
     }
-    for word in ["ECCL", "DPI", "MARYI", "GENUSACER"] {
+    for word in ["ANA", "ESNE", "ANOA", "ESSE", "ETUI", "ENE", "DES", "VON"] {
+        assert!(score(word) < 50, "{word} {}", score(word));
+    }
+    for word in ["ECCL", "DPI", "MARYI", "GENUSACER", "HHMUNRO", "ITSA"] {
         assert!(!list.contains(word), "{word}");
     }
     let min = WordFilter::default().min_score;
@@ -309,7 +317,7 @@ fn fills_of_the_bundled_list_use_only_what_the_filter_admits() {
     let opts = FillOptions { seed: 3, filter, ..Default::default() };
     let f = fill_grid(&g, WordList::english(), &opts, &mut Unmonitored).unwrap();
     check_fill_with(&g, &f, WordList::english(), &filter);
-    assert_eq!(f.quality.unwrap().min_score, 70);
+    assert_eq!(f.quality.unwrap().min_score, 85);
 }
 
 #[test]

@@ -3,11 +3,13 @@
 //! crates.io), with the same scored word list and minimum score, and prints a table:
 //! for each grid and filler whether it filled within the time limit, the time to fill,
 //! and the lowest and the mean score of the fill's entries (both fills scored with the
-//! same list). `scripts/bench-fills` runs it; by hand:
+//! same list: LIST, or with `--score-with OTHER` the list OTHER, to compare fills from
+//! two lists on one scale; an entry OTHER lacks is not scored). `scripts/bench-fills`
+//! runs it; by hand:
 //!
 //! ```text
 //! cargo run --release --example fill_grids -- --wordlist LIST [--ingrid BIN] \
-//!     [--min-score 50] [--seconds 10] [--check] GRID.txt...
+//!     [--min-score 50] [--seconds 10] [--score-with OTHER] [--check] GRID.txt...
 //! ```
 //!
 //! A grid file has one row a line: `#` a block, `.` an empty square, `A`-`Z` a locked
@@ -37,12 +39,20 @@ struct Args {
     min_score: u8,
     seconds: u64,
     check: bool,
+    score_with: Option<String>,
     grids: Vec<String>,
 }
 
 fn args() -> Args {
-    let mut a =
-        Args { ingrid: None, wordlist: String::new(), min_score: 50, seconds: 10, check: false, grids: Vec::new() };
+    let mut a = Args {
+        ingrid: None,
+        wordlist: String::new(),
+        min_score: 50,
+        seconds: 10,
+        check: false,
+        score_with: None,
+        grids: Vec::new(),
+    };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         let mut value = || it.next().unwrap_or_else(|| panic!("{flag} needs a value"));
@@ -52,6 +62,7 @@ fn args() -> Args {
             "--min-score" => a.min_score = value().parse().expect("--min-score N"),
             "--seconds" => a.seconds = value().parse().expect("--seconds S"),
             "--check" => a.check = true,
+            "--score-with" => a.score_with = Some(value()),
             other if other.starts_with("--") => panic!("unknown option {other}"),
             path => a.grids.push(path.to_string()),
         }
@@ -115,13 +126,14 @@ fn warm(grid: &Grid, list: &WordList, min_score: u8) {
     let _ = fill_grid(grid, list, &opts, &mut Unmonitored);
 }
 
-fn ours(grid: &Grid, list: &WordList, min_score: u8, seconds: u64, first_fill: bool) -> Outcome {
+/// `scoring` scores the fill (the list filled from, or `--score-with`'s).
+fn ours(grid: &Grid, list: &WordList, scoring: &WordList, min_score: u8, seconds: u64, first_fill: bool) -> Outcome {
     let started = Instant::now();
     let result = fill_grid(grid, list, &options(min_score, seconds, first_fill), &mut Unmonitored);
     let ms = started.elapsed().as_secs_f64() * 1000.0;
     match result {
         Ok(f) => {
-            let (min, mean) = quality(&f.rows, list);
+            let (min, mean) = quality(&f.rows, scoring);
             Outcome { filled: true, ms, min, mean, note: String::new() }
         }
         Err(CrosswordError::BudgetExhausted(_)) => Outcome::failed(ms, "time limit".into()),
@@ -213,6 +225,12 @@ fn main() {
     let text = std::fs::read_to_string(&a.wordlist).unwrap_or_else(|e| panic!("{}: {e}", a.wordlist));
     let list = WordList::parse(&text).expect("the word list parses");
     let parsed = started.elapsed();
+    // Fills from two lists compared on one scale: both scored with the same list.
+    let other = a.score_with.as_ref().map(|path| {
+        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        WordList::parse(&text).expect("the --score-with list parses")
+    });
+    let scoring = other.as_ref().unwrap_or(&list);
     let started = Instant::now();
     for (_, _, grid) in &grids {
         warm(grid, &list, a.min_score);
@@ -226,15 +244,18 @@ fn main() {
         started.elapsed().as_secs_f64() * 1000.0,
         a.seconds
     );
+    if let Some(path) = &a.score_with {
+        println!("fills scored with {path}\n");
+    }
     println!("| grid | entries | puzzlepress filled | time | min | mean | first fill | ingrid_core filled | time | min | mean |");
     println!("|---|---:|---|---:|---:|---:|---:|---|---:|---:|---:|");
     let (mut ours_filled, mut theirs_filled) = (0, 0);
     for (path, rows, grid) in &grids {
         let name = std::path::Path::new(path).file_stem().map_or(path.clone(), |s| s.to_string_lossy().into_owned());
-        let first = ours(grid, &list, a.min_score, a.seconds, true);
-        let us = ours(grid, &list, a.min_score, a.seconds, false);
+        let first = ours(grid, &list, scoring, a.min_score, a.seconds, true);
+        let us = ours(grid, &list, scoring, a.min_score, a.seconds, false);
         ours_filled += us.filled as usize;
-        let them = a.ingrid.as_ref().map(|bin| ingrid(bin, &a.wordlist, path, rows, &list, &a));
+        let them = a.ingrid.as_ref().map(|bin| ingrid(bin, &a.wordlist, path, rows, scoring, &a));
         theirs_filled += them.as_ref().is_some_and(|t| t.filled) as usize;
         let first = if first.filled { format!("{:.0} ms", first.ms) } else { "-".into() };
         let them = them.as_ref().map_or("- | - | - | -".into(), cell);

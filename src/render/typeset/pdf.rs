@@ -80,7 +80,7 @@ fn zlib(data: &[u8]) -> Vec<u8> {
 
 /// A page's content stream, written directly: glyph codes go in as raw bytes (two a glyph,
 /// only `(`, `)`, `\\` and CR escaped) rather than as pdf-writer's octal escapes, which made
-/// the streams two and a half times longer and their compression the slowest step.
+/// the streams 1.7 times longer and their compression the slowest step.
 fn draw(marks: &[Mark]) -> Vec<u8> {
     let mut c: Vec<u8> = Vec::with_capacity(16 * 1024);
     let mut in_text = false;

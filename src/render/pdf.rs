@@ -160,30 +160,25 @@ impl Compression {
     fn apply(self, content: &[u8]) -> Option<Vec<u8>> {
         match self {
             Compression::None => None,
-            Compression::Miniz1 => Some(zlib(content, 1)),
+            Compression::Miniz1 => Some(zlib_level1(content)),
             Compression::Huffman => Some(super::deflate::zlib(content)),
         }
     }
 }
 
-/// `compress_to_vec_zlib(content, level)`, byte for byte, with one compressor a thread and
-/// level reset between streams rather than a fresh one a stream (its tables are ~300 KB to
-/// allocate and clear: for small streams that costs more than the compressing).
-pub(crate) fn zlib(content: &[u8], level: u8) -> Vec<u8> {
+/// `compress_to_vec_zlib(content, 1)`, byte for byte, with one compressor a thread reset
+/// between streams rather than a fresh one a stream (its tables are ~300 KB to allocate
+/// and clear: for small streams that costs more than the compressing).
+fn zlib_level1(content: &[u8]) -> Vec<u8> {
     use miniz_oxide::deflate::core::{
         compress_to_output, create_comp_flags_from_zip_params, CompressorOxide, TDEFLFlush, TDEFLStatus,
     };
     use std::cell::RefCell;
     thread_local! {
-        static COMPRESSORS: RefCell<Vec<(u8, Box<CompressorOxide>)>> = const { RefCell::new(Vec::new()) };
+        static COMPRESSOR: RefCell<Box<CompressorOxide>> =
+            RefCell::new(Box::new(CompressorOxide::new(create_comp_flags_from_zip_params(1, 15, 0))));
     }
-    COMPRESSORS.with_borrow_mut(|all| {
-        let i = all.iter().position(|(l, _)| *l == level).unwrap_or_else(|| {
-            let flags = create_comp_flags_from_zip_params(level.into(), 15, 0);
-            all.push((level, Box::new(CompressorOxide::new(flags))));
-            all.len() - 1
-        });
-        let c = &mut all[i].1;
+    COMPRESSOR.with_borrow_mut(|c| {
         c.reset();
         let mut out = Vec::with_capacity(content.len() / 2 + 64);
         let (status, _) = compress_to_output(c, content, TDEFLFlush::Finish, |chunk| {

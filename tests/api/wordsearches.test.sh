@@ -111,6 +111,10 @@ check_problem 422 'white or cream' "an unknown paper"
 req GET "$WSB"
 jq .request "$BODY_FILE" >"$WORK/ws-request.json"
 check_cmd "'$BIN' wordsearch --lists '$WORK/ws-request.json' --out '$WORK/ws-offline' --paper cream >/dev/null && cmp '$WORK/ws-offline/book.pdf' '$WORK/ws-book.pdf' && cmp '$WORK/ws-offline/cover.pdf' '$WORK/ws-cover.pdf'" "puzzlepress wordsearch prints the same bytes"
+# A refusal from the CLI names the list at fault once, as the API's detail does.
+printf '{"title": "Bad", "puzzles": [{"words": ["cat"]}]}' >"$WORK/ws-bad.json"
+RUST_BACKTRACE=0 "$BIN" wordsearch --lists "$WORK/ws-bad.json" --out "$WORK/ws-bad" >/dev/null 2>"$WORK/ws-bad.err"
+check_cmd "[ \"\$(grep -o 'puzzles\[0\]\.words' '$WORK/ws-bad.err' | wc -l)\" = 1 ] && grep -q '1 words' '$WORK/ws-bad.err'" "puzzlepress wordsearch refuses a short list, naming puzzles[0].words once ($(cat "$WORK/ws-bad.err"))"
 post_json /wordsearches/books "$(cat "$WORK/ws-book.json")"
 SAMEB=$(header location)
 wait_job "$SAMEB" 120

@@ -245,7 +245,8 @@ impl WordSearchBookRequest {
 
     /// Every puzzle's request, checked as far as it can be before placing (each list, the
     /// grids, that each grid fits its page at the print size), or the field at fault:
-    /// `puzzles[i].words[j]`, `pool[i]`, `count`, `large_print`, …
+    /// `puzzles[i].words[j]`, `pool[i]`, `count`, `large_print`, … Each detail names what it is
+    /// about on its own (`puzzles[2].words: …`), so it reads alone, as the CLI prints it.
     pub fn plan(&self) -> Result<Vec<Planned>, FieldError> {
         let field = |f: String, d: String| (f, d);
         let seed = self.seed.unwrap_or_default();
@@ -254,7 +255,11 @@ impl WordSearchBookRequest {
                 if !book::PUZZLES_RANGE.contains(&self.puzzles.len()) {
                     return Err(field(
                         "puzzles".into(),
-                        format!("{} puzzles; a book holds 1 to {}", self.puzzles.len(), book::PUZZLES_RANGE.end()),
+                        format!(
+                            "puzzles: {} of them; a book holds 1 to {}",
+                            self.puzzles.len(),
+                            book::PUZZLES_RANGE.end()
+                        ),
                     ));
                 }
                 if self.count.is_some() || self.words_per_puzzle.is_some() {
@@ -282,7 +287,9 @@ impl WordSearchBookRequest {
                 if t.chars().count() > MAX_PUZZLE_TITLE || !t.chars().all(|c| (' '..='~').contains(&c)) {
                     return Err(field(
                         format!("{prefix}title"),
-                        format!("a puzzle's title is at most {MAX_PUZZLE_TITLE} printable ASCII characters"),
+                        format!(
+                            "{prefix}title: a puzzle's title is at most {MAX_PUZZLE_TITLE} printable ASCII characters"
+                        ),
                     ));
                 }
             }

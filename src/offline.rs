@@ -328,13 +328,14 @@ pub fn wordsearch(args: &WordSearchArgs) -> anyhow::Result<()> {
         req.seed = Some(args.seed.unwrap_or_else(|| rand::random::<u64>() >> 11));
     }
     let paper = crate::render::cover::Paper::parse(&args.paper).map_err(|e| anyhow::anyhow!("--paper: {e}"))?;
-    // Checked as the server checks a request: the print options (given as flags), then the
-    // puzzles, whose refusals name the list at fault in their detail.
-    req.print_options().map_err(|(field, detail)| anyhow::anyhow!("--{field}: {detail}"))?;
-    req.plan().map_err(|(_, detail)| anyhow::anyhow!("{detail}"))?;
+    // Checked as the server checks a request: the print options, then the puzzles. Each
+    // refusal's detail names its field (a member of the request, or the flag that set it).
+    let refused = |(_, detail): (String, String)| anyhow::anyhow!(detail);
+    req.print_options().map_err(refused)?;
+    req.plan().map_err(refused)?;
     let book = req.make(&mut crate::puzzles::monitor::Unmonitored).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let pdf = req.book_pdf(&book).map_err(|(field, detail)| anyhow::anyhow!("--{field}: {detail}"))?;
-    let cover = req.cover_pdf(&book, paper).map_err(|(field, detail)| anyhow::anyhow!("--{field}: {detail}"))?;
+    let pdf = req.book_pdf(&book).map_err(refused)?;
+    let cover = req.cover_pdf(&book, paper).map_err(refused)?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
     let write = |name: &str, bytes: &[u8]| {
         let path = args.out.join(name);

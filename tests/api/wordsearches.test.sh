@@ -115,6 +115,9 @@ check_cmd "'$BIN' wordsearch --lists '$WORK/ws-request.json' --out '$WORK/ws-off
 printf '{"title": "Bad", "puzzles": [{"words": ["cat"]}]}' >"$WORK/ws-bad.json"
 RUST_BACKTRACE=0 "$BIN" wordsearch --lists "$WORK/ws-bad.json" --out "$WORK/ws-bad" >/dev/null 2>"$WORK/ws-bad.err"
 check_cmd "[ \"\$(grep -o 'puzzles\[0\]\.words' '$WORK/ws-bad.err' | wc -l)\" = 1 ] && grep -q '1 words' '$WORK/ws-bad.err'" "puzzlepress wordsearch refuses a short list, naming puzzles[0].words once ($(cat "$WORK/ws-bad.err"))"
+printf '{"title": "Bad", "isbn": "123", "puzzles": [{"words": ["cat", "dog", "emu", "owl", "hen"]}]}' >"$WORK/ws-isbn.json"
+RUST_BACKTRACE=0 "$BIN" wordsearch --lists "$WORK/ws-isbn.json" --out "$WORK/ws-bad" >/dev/null 2>"$WORK/ws-isbn.err"
+check_cmd "[ \"\$(grep -o 'isbn' '$WORK/ws-isbn.err' | wc -l)\" = 1 ] && grep -q '10 or 13 digits' '$WORK/ws-isbn.err'" "puzzlepress wordsearch refuses a bad ISBN, naming isbn once ($(cat "$WORK/ws-isbn.err"))"
 post_json /wordsearches/books "$(cat "$WORK/ws-book.json")"
 SAMEB=$(header location)
 wait_job "$SAMEB" 120

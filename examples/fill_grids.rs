@@ -9,7 +9,7 @@
 //!
 //! ```text
 //! cargo run --release --example fill_grids -- --wordlist LIST [--ingrid BIN] \
-//!     [--min-score 50] [--seconds 10] [--score-with OTHER] [--check] GRID.txt...
+//!     [--min-score 50] [--seconds 10] [--seed 0] [--score-with OTHER] [--check] GRID.txt...
 //! ```
 //!
 //! A grid file has one row a line: `#` a block, `.` an empty square, `A`-`Z` a locked
@@ -38,6 +38,8 @@ struct Args {
     wordlist: String,
     min_score: u8,
     seconds: u64,
+    /// The fill's seed (it decides among equally scored entries and between restarts).
+    seed: u64,
     check: bool,
     score_with: Option<String>,
     grids: Vec<String>,
@@ -49,6 +51,7 @@ fn args() -> Args {
         wordlist: String::new(),
         min_score: 50,
         seconds: 10,
+        seed: 0,
         check: false,
         score_with: None,
         grids: Vec::new(),
@@ -61,6 +64,7 @@ fn args() -> Args {
             "--wordlist" => a.wordlist = value(),
             "--min-score" => a.min_score = value().parse().expect("--min-score N"),
             "--seconds" => a.seconds = value().parse().expect("--seconds S"),
+            "--seed" => a.seed = value().parse().expect("--seed N"),
             "--check" => a.check = true,
             "--score-with" => a.score_with = Some(value()),
             other if other.starts_with("--") => panic!("unknown option {other}"),
@@ -108,9 +112,9 @@ impl Outcome {
     }
 }
 
-fn options(min_score: u8, seconds: u64, first_fill: bool) -> FillOptions {
+fn options(min_score: u8, seconds: u64, seed: u64, first_fill: bool) -> FillOptions {
     FillOptions {
-        seed: 0,
+        seed,
         max_nodes: Some(u64::MAX / 2),
         time_limit_ms: Some(seconds * 1000),
         filter: WordFilter { min_score, allow_offensive: true },
@@ -122,14 +126,14 @@ fn options(min_score: u8, seconds: u64, first_fill: bool) -> FillOptions {
 /// Builds (and caches in `list`) the indexes the grid's slot lengths need, as the
 /// service has them after its first fill from a list: a search of one node.
 fn warm(grid: &Grid, list: &WordList, min_score: u8) {
-    let opts = FillOptions { max_nodes: Some(1), ..options(min_score, 10, true) };
+    let opts = FillOptions { max_nodes: Some(1), ..options(min_score, 10, 0, true) };
     let _ = fill_grid(grid, list, &opts, &mut Unmonitored);
 }
 
 /// `scoring` scores the fill (the list filled from, or `--score-with`'s).
-fn ours(grid: &Grid, list: &WordList, scoring: &WordList, min_score: u8, seconds: u64, first_fill: bool) -> Outcome {
+fn ours(grid: &Grid, list: &WordList, scoring: &WordList, a: &Args, first_fill: bool) -> Outcome {
     let started = Instant::now();
-    let result = fill_grid(grid, list, &options(min_score, seconds, first_fill), &mut Unmonitored);
+    let result = fill_grid(grid, list, &options(a.min_score, a.seconds, a.seed, first_fill), &mut Unmonitored);
     let ms = started.elapsed().as_secs_f64() * 1000.0;
     match result {
         Ok(f) => {
@@ -252,8 +256,8 @@ fn main() {
     let (mut ours_filled, mut theirs_filled) = (0, 0);
     for (path, rows, grid) in &grids {
         let name = std::path::Path::new(path).file_stem().map_or(path.clone(), |s| s.to_string_lossy().into_owned());
-        let first = ours(grid, &list, scoring, a.min_score, a.seconds, true);
-        let us = ours(grid, &list, scoring, a.min_score, a.seconds, false);
+        let first = ours(grid, &list, scoring, &a, true);
+        let us = ours(grid, &list, scoring, &a, false);
         ours_filled += us.filled as usize;
         let them = a.ingrid.as_ref().map(|bin| ingrid(bin, &a.wordlist, path, rows, scoring, &a));
         theirs_filled += them.as_ref().is_some_and(|t| t.filled) as usize;

@@ -5,7 +5,13 @@
 # server, or the server without the README, fails here.
 
 readme_dir=$(mktemp -d)
-if python3 tests/api/readme_examples.py list README.md >"$readme_dir/examples.jsonl"; then pass; else fail "README examples do not parse"; fi
+if python3 tests/api/readme_examples.py list README.md >"$readme_dir/all.jsonl"; then pass; else fail "README examples do not parse"; fi
+# Listings of jobs (`GET /jobs?…`) run after the other examples, as for a reader who has
+# queued some: the README shows them before the examples that queue jobs.
+{
+  jq -c 'select(.command | test("/jobs[?]") | not)' "$readme_dir/all.jsonl"
+  jq -c 'select(.command | test("/jobs[?]"))' "$readme_dir/all.jsonl"
+} >"$readme_dir/examples.jsonl"
 # The examples issue 24 found wrong must stay among those checked.
 for want in '/oneup/puzzles .*"seed": 42' '/wordsquares .*"seed": 3' '/crosswords/fills .*"C\.\.#\.\.\.\.\."' '/oneup/solves'"'"' '; do
   if jq -r .command "$readme_dir/examples.jsonl" | tr '\n' ' ' | grep -Eq "$want"; then pass; else fail "README example $want is not checked"; fi

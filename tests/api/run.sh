@@ -33,7 +33,8 @@ for BACKEND in sqlite postgres; do
   esac
   start_server "$URL" --workers 2
   for t in tests/api/${API_TESTS:-*}.test.sh; do
-    source "$t"
+    # A file that does not parse would stop at its error and count nothing as failed.
+    if bash -n "$t"; then source "$t"; else fail "$t does not parse"; fi
   done
   stop_server
 done

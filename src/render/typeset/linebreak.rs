@@ -41,6 +41,9 @@ pub struct Params {
     /// Extra stretch every line is assumed to have when judging its badness (TeX's
     /// \emergencystretch): lines may then be set looser than the tolerance.
     pub emergency_stretch: f32,
+    /// Whether a line may end at a hyphenation point (a flagged penalty that adds a
+    /// hyphen's width); TeX's first pass has none. Explicit hyphens (adding nothing) stay.
+    pub hyphenation: bool,
 }
 
 impl Default for Params {
@@ -53,6 +56,7 @@ impl Default for Params {
             adj_demerits: 10_000.0,
             max_hyphens_in_a_row: 2,
             emergency_stretch: 0.0,
+            hyphenation: true,
         }
     }
 }
@@ -102,20 +106,23 @@ struct Sums {
     fill: u32,
 }
 
+/// No previous node: the paragraph's start.
+const START: u32 = u32::MAX;
+
 #[derive(Clone, Copy, Debug)]
 struct Node {
     /// The item broken at (0 for the paragraph's start).
-    at: usize,
+    at: u32,
     /// Lines before this break.
-    line: usize,
+    line: u32,
     fitness: u8,
     /// Hyphenated lines in a row ending here.
-    hyphens: usize,
+    hyphens: u32,
     demerits: f64,
-    /// The node of the previous break (in `nodes`), None at the start.
-    prev: Option<usize>,
-    /// Sums up to the first item after the break that is kept (a line starts there).
-    after: Sums,
+    /// The node of the previous break (in `nodes`), [`START`] at the start.
+    prev: u32,
+    /// The first item after the break that is kept (a line starts there).
+    start: u32,
     ratio: f32,
 }
 
@@ -125,177 +132,229 @@ struct Node {
 /// width; with `allow_overfull`, a line may be too wide (at enormous demerits) rather than
 /// there being no breaking at all.
 pub fn break_lines(items: &[Item], widths: [f32; 2], params: &Params, allow_overfull: bool) -> Option<Vec<Break>> {
-    search(items, widths, params, allow_overfull).0
+    let mut breaker = Breaker::default();
+    breaker.measure(items);
+    breaker.breaks(items, widths, params, allow_overfull)
+}
+
+/// Line breaking of one paragraph in several passes (at several tolerances): the items are
+/// measured once, and the buffers serve every pass and paragraph after.
+#[derive(Debug, Default)]
+pub struct Breaker {
+    /// `sums[i]`: of the items before `i`.
+    sums: Vec<Sums>,
+    /// `next[i]`: the first item from `i` on that a line keeps at its start (a box or a
+    /// forced break): glue and penalties after a break are discarded up to it.
+    next: Vec<u32>,
+    /// The items measured (their address and count), to check each pass is given them.
+    measured: (usize, usize),
+    nodes: Vec<Node>,
+    active: Vec<u32>,
+    keep: Vec<u32>,
+    best: Vec<Node>,
+    /// (active node, break) pairs tried by the last pass: its work.
+    work: usize,
+}
+
+impl Breaker {
+    /// Measures `items` for the passes that follow.
+    pub fn measure(&mut self, items: &[Item]) {
+        let n = items.len();
+        self.measured = (items.as_ptr() as usize, n);
+        self.sums.clear();
+        let mut s = Sums::default();
+        for item in items {
+            self.sums.push(s);
+            match *item {
+                Item::Box { width } => s.width += width,
+                Item::Glue { width, stretch, shrink, fill } => {
+                    s.width += width;
+                    s.stretch += stretch;
+                    s.shrink += shrink;
+                    s.fill += fill as u32;
+                }
+                Item::Penalty { .. } => {}
+            }
+        }
+        self.sums.push(s);
+        self.next.clear();
+        self.next.resize(n + 1, n as u32);
+        for i in (0..n).rev() {
+            self.next[i] = match items[i] {
+                Item::Box { .. } => i as u32,
+                Item::Penalty { penalty, .. } if penalty <= -INFINITY => i as u32,
+                _ => self.next[i + 1],
+            };
+        }
+    }
+
+    /// One pass over the measured `items`: [`break_lines`].
+    pub fn breaks(
+        &mut self,
+        items: &[Item],
+        widths: [f32; 2],
+        params: &Params,
+        allow_overfull: bool,
+    ) -> Option<Vec<Break>> {
+        assert_eq!(self.measured, (items.as_ptr() as usize, items.len()), "the items measured");
+        let n = items.len();
+        self.work = 0;
+        let Breaker { sums, next, nodes, active, keep, best, work, .. } = self;
+        // Where a line after a break at `b` starts.
+        let start = |b: usize| if b == 0 { 0 } else { next[b + 1] };
+        nodes.clear();
+        nodes.push(Node {
+            at: 0,
+            line: 0,
+            fitness: 1,
+            hyphens: 0,
+            demerits: 0.0,
+            prev: START,
+            start: start(0),
+            ratio: 0.0,
+        });
+        active.clear();
+        active.push(0);
+        let adj = params.adj_demerits as f64;
+
+        for b in 0..n {
+            let (penalty, pwidth, flagged) = match items[b] {
+                Item::Penalty { width, penalty, flagged }
+                    if penalty < INFINITY && (params.hyphenation || width == 0.0 || !flagged) =>
+                {
+                    (penalty, width, flagged)
+                }
+                Item::Glue { .. } if b > 0 && matches!(items[b - 1], Item::Box { .. }) => (0.0, 0.0, false),
+                _ => continue,
+            };
+            let forced = penalty <= -INFINITY;
+            // Best new node per (fitness class, hyphens in a row).
+            best.clear();
+            keep.clear();
+            *work += active.len();
+            let s = sums[b];
+            for &ai in active.iter() {
+                let a = nodes[ai as usize];
+                if a.at as usize == b {
+                    keep.push(ai);
+                    continue;
+                }
+                let width = widths[(a.line as usize).min(1)];
+                let after = sums[a.start as usize];
+                let length = s.width - after.width + pwidth;
+                let fill = s.fill > after.fill;
+                let stretch = s.stretch - after.stretch;
+                let shrink = s.shrink - after.shrink;
+                // The ratio as set, and as judged (with the emergency stretch).
+                let (ratio, judged) = if length > width {
+                    let r = if shrink > 0.0 { (width - length) / shrink } else { f32::NEG_INFINITY };
+                    (r, r)
+                } else if fill {
+                    (0.0, 0.0)
+                } else if length < width {
+                    let r = |y: f32| if y > 0.0 { (width - length) / y } else { f32::INFINITY };
+                    (r(stretch), r(stretch + params.emergency_stretch))
+                } else {
+                    (0.0, 0.0)
+                };
+                let overfull = judged < -1.0;
+                // A line already too wide only gets wider, and none goes past a forced break:
+                // the node is done. (With `allow_overfull`, the overfull line ending here is
+                // still made below: it is the least overfull one from this node, as TeX's
+                // final pass makes it. Keeping the node would make every later break try it,
+                // quadratic in the paragraph's length.)
+                if !forced && !overfull {
+                    keep.push(ai);
+                }
+                let bad = if overfull { AWFUL } else { badness(judged) };
+                let hyphens = if flagged { a.hyphens.saturating_add(1) } else { 0 };
+                // Without a limit, only "after a hyphen or not" matters to what follows: one
+                // node per fitness class then, however many hyphenated lines precede (one per
+                // count would grow the active list with every line of a word split letter by
+                // letter).
+                let hyphens = if params.max_hyphens_in_a_row == usize::MAX { hyphens.min(1) } else { hyphens };
+                let feasible = if overfull { allow_overfull } else { bad <= params.tolerance || allow_overfull };
+                if !feasible || hyphens as usize > params.max_hyphens_in_a_row {
+                    continue;
+                }
+                let mut d = (params.line_penalty + bad) as f64;
+                d *= d;
+                if penalty >= 0.0 {
+                    d += (penalty as f64).powi(2);
+                } else if !forced {
+                    d -= (penalty as f64).powi(2);
+                }
+                if flagged && a.hyphens > 0 {
+                    d += params.double_hyphen_demerits as f64;
+                }
+                if forced && a.hyphens > 0 {
+                    d += params.final_hyphen_demerits as f64;
+                }
+                let class = fitness(judged);
+                if class.abs_diff(a.fitness) > 1 {
+                    d += adj;
+                }
+                if overfull {
+                    d += 1e12 * (length - width) as f64;
+                }
+                let total = a.demerits + d;
+                match best.iter_mut().find(|n| n.fitness == class && n.hyphens == hyphens) {
+                    Some(n) if n.demerits <= total => {}
+                    Some(n) => {
+                        *n = Node { demerits: total, prev: ai, line: a.line + 1, ratio, ..*n };
+                    }
+                    None => best.push(Node {
+                        at: b as u32,
+                        line: a.line + 1,
+                        fitness: class,
+                        hyphens,
+                        demerits: total,
+                        prev: ai,
+                        start: start(b),
+                        ratio,
+                    }),
+                }
+            }
+            std::mem::swap(active, keep);
+            for node in best.iter() {
+                nodes.push(*node);
+                active.push(nodes.len() as u32 - 1);
+            }
+            if active.is_empty() {
+                return None;
+            }
+        }
+        // The best node at the final (forced) break.
+        let last = active
+            .iter()
+            .copied()
+            .filter(|&i| nodes[i as usize].at as usize == n - 1 && nodes[i as usize].prev != START)
+            .min_by(|&x, &y| nodes[x as usize].demerits.total_cmp(&nodes[y as usize].demerits))?;
+        let mut out = Vec::new();
+        let mut i = last;
+        while i != START {
+            let node = nodes[i as usize];
+            if node.prev == START {
+                break;
+            }
+            let hyphenated = matches!(items[node.at as usize], Item::Penalty { flagged: true, .. });
+            out.push(Break { at: node.at as usize, ratio: node.ratio, badness: badness(node.ratio), hyphenated });
+            i = node.prev;
+        }
+        out.reverse();
+        Some(out)
+    }
 }
 
 /// [`break_lines`], and how many (active node, break) pairs it tried: the work, which
 /// must grow linearly with the paragraph (the active list is bounded by what fits on a
 /// line), whatever the paragraph holds.
+#[cfg(test)]
 fn search(items: &[Item], widths: [f32; 2], params: &Params, allow_overfull: bool) -> (Option<Vec<Break>>, usize) {
-    let n = items.len();
-    let mut work = 0;
-    let mut sums = Vec::with_capacity(n + 1);
-    let mut s = Sums::default();
-    for item in items {
-        sums.push(s);
-        match *item {
-            Item::Box { width } => s.width += width,
-            Item::Glue { width, stretch, shrink, fill } => {
-                s.width += width;
-                s.stretch += stretch;
-                s.shrink += shrink;
-                s.fill += fill as u32;
-            }
-            Item::Penalty { .. } => {}
-        }
-    }
-    sums.push(s);
-    // What a line starting after a break at `b` begins with: glue and penalties after a
-    // break are discarded up to the next box (or forced break).
-    let after = |b: usize| -> Sums {
-        if b == 0 {
-            return sums[0];
-        }
-        let mut i = b + 1;
-        while i < n {
-            match items[i] {
-                Item::Box { .. } => break,
-                Item::Penalty { penalty, .. } if penalty <= -INFINITY => break,
-                _ => i += 1,
-            }
-        }
-        sums[i.min(n)]
-    };
-
-    let mut nodes: Vec<Node> =
-        vec![Node { at: 0, line: 0, fitness: 1, hyphens: 0, demerits: 0.0, prev: None, after: after(0), ratio: 0.0 }];
-    let mut active: Vec<usize> = vec![0];
-    // Buffers reused from break to break.
-    let mut best: Vec<Node> = Vec::new();
-    let mut keep: Vec<usize> = Vec::new();
-
-    for b in 0..n {
-        let (penalty, pwidth, flagged) = match items[b] {
-            Item::Penalty { width, penalty, flagged } if penalty < INFINITY => (penalty, width, flagged),
-            Item::Glue { .. } if b > 0 && matches!(items[b - 1], Item::Box { .. }) => (0.0, 0.0, false),
-            _ => continue,
-        };
-        let forced = penalty <= -INFINITY;
-        // Best new node per (fitness class, hyphens in a row).
-        best.clear();
-        keep.clear();
-        let mut after_b = None;
-        work += active.len();
-        for &ai in &active {
-            let a = nodes[ai];
-            if a.at == b {
-                keep.push(ai);
-                continue;
-            }
-            let width = widths[a.line.min(1)];
-            let s = sums[b];
-            let length = s.width - a.after.width + pwidth;
-            let fill = s.fill > a.after.fill;
-            let stretch = s.stretch - a.after.stretch;
-            let shrink = s.shrink - a.after.shrink;
-            // The ratio as set, and as judged (with the emergency stretch).
-            let (ratio, judged) = if length > width {
-                let r = if shrink > 0.0 { (width - length) / shrink } else { f32::NEG_INFINITY };
-                (r, r)
-            } else if fill {
-                (0.0, 0.0)
-            } else if length < width {
-                let r = |y: f32| if y > 0.0 { (width - length) / y } else { f32::INFINITY };
-                (r(stretch), r(stretch + params.emergency_stretch))
-            } else {
-                (0.0, 0.0)
-            };
-            let overfull = judged < -1.0;
-            // A line already too wide only gets wider, and none goes past a forced break:
-            // the node is done. (With `allow_overfull`, the overfull line ending here is
-            // still made below: it is the least overfull one from this node, as TeX's
-            // final pass makes it. Keeping the node would make every later break try it,
-            // quadratic in the paragraph's length.)
-            if !forced && !overfull {
-                keep.push(ai);
-            }
-            let bad = if overfull { AWFUL } else { badness(judged) };
-            let hyphens = if flagged { a.hyphens + 1 } else { 0 };
-            // Without a limit, only "after a hyphen or not" matters to what follows: one
-            // node per fitness class then, however many hyphenated lines precede (one per
-            // count would grow the active list with every line of a word split letter by
-            // letter).
-            let hyphens = if params.max_hyphens_in_a_row == usize::MAX { hyphens.min(1) } else { hyphens };
-            let feasible = if overfull { allow_overfull } else { bad <= params.tolerance || allow_overfull };
-            if !feasible || hyphens > params.max_hyphens_in_a_row {
-                continue;
-            }
-            let mut d = (params.line_penalty + bad) as f64;
-            d *= d;
-            if penalty >= 0.0 {
-                d += (penalty as f64).powi(2);
-            } else if !forced {
-                d -= (penalty as f64).powi(2);
-            }
-            if flagged && a.hyphens > 0 {
-                d += params.double_hyphen_demerits as f64;
-            }
-            if forced && a.hyphens > 0 {
-                d += params.final_hyphen_demerits as f64;
-            }
-            let class = fitness(judged);
-            if class.abs_diff(a.fitness) > 1 {
-                d += params.adj_demerits as f64;
-            }
-            if overfull {
-                d += 1e12 * (length - width) as f64;
-            }
-            let total = a.demerits + d;
-            let node = Node {
-                at: b,
-                line: a.line + 1,
-                fitness: class,
-                hyphens,
-                demerits: total,
-                prev: Some(ai),
-                after: *after_b.get_or_insert_with(|| after(b)),
-                ratio,
-            };
-            match best.iter_mut().find(|n| n.fitness == class && n.hyphens == hyphens) {
-                Some(n) if n.demerits <= total => {}
-                Some(n) => *n = node,
-                None => best.push(node),
-            }
-        }
-        std::mem::swap(&mut active, &mut keep);
-        for &node in &best {
-            nodes.push(node);
-            active.push(nodes.len() - 1);
-        }
-        if active.is_empty() {
-            return (None, work);
-        }
-    }
-    // The best node at the final (forced) break.
-    let last = active
-        .iter()
-        .copied()
-        .filter(|&i| nodes[i].at == n - 1 && nodes[i].prev.is_some())
-        .min_by(|&x, &y| nodes[x].demerits.total_cmp(&nodes[y].demerits));
-    let Some(last) = last else { return (None, work) };
-    let mut out = Vec::new();
-    let mut i = Some(last);
-    while let Some(ni) = i {
-        let node = nodes[ni];
-        if node.prev.is_none() {
-            break;
-        }
-        let hyphenated = matches!(items[node.at], Item::Penalty { flagged: true, .. });
-        out.push(Break { at: node.at, ratio: node.ratio, badness: badness(node.ratio), hyphenated });
-        i = node.prev;
-    }
-    out.reverse();
-    (Some(out), work)
+    let mut breaker = Breaker::default();
+    breaker.measure(items);
+    let breaks = breaker.breaks(items, widths, params, allow_overfull);
+    (breaks, breaker.work)
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@
 
 use super::fonts::Style;
 use super::hyphenate::Language;
-use super::linebreak::{badness, break_lines, Item, Params, AWFUL, INFINITY};
+use super::linebreak::{badness, Breaker, Item, Params, AWFUL, INFINITY};
 
 /// Text in one style.
 #[derive(Clone, Debug, PartialEq)]
@@ -264,6 +264,14 @@ fn items<'a>(spans: &'a [Span], shape: &Shape, hyphens: bool, split_wider: f32) 
 
 /// Sets `spans` into lines of `shape`.
 pub fn set(spans: &[Span], shape: &Shape) -> Paragraph {
+    thread_local! {
+        // Its buffers serve every paragraph a thread sets.
+        static BREAKER: std::cell::RefCell<Breaker> = Default::default();
+    }
+    BREAKER.with_borrow_mut(|breaker| set_with(spans, shape, breaker))
+}
+
+fn set_with(spans: &[Span], shape: &Shape, breaker: &mut Breaker) -> Paragraph {
     let widths = [shape.measure - shape.indents[0], shape.measure - shape.indents[1]];
     let narrowest = widths[0].min(widths[1]);
     let no_emergency = Params { emergency_stretch: 0.0, ..shape.params };
@@ -271,41 +279,39 @@ pub fn set(spans: &[Span], shape: &Shape) -> Paragraph {
     // A word split over several lines ends each with a hyphen: no limit on them then.
     let split = Params { max_hyphens_in_a_row: usize::MAX, ..awful };
     let (items, pieces) = items(spans, shape, true, f32::INFINITY);
-    let attempt = |pass: u8, items: &[Item], params: &Params, overfull: bool| {
-        break_lines(items, widths, params, overfull).map(|breaks| (pass, breaks))
+    breaker.measure(&items);
+    let mut attempt = |pass: u8, params: &Params| breaker.breaks(&items, widths, params, false).map(|b| (pass, b));
+    // The first pass without hyphenation points (explicit hyphens stay), within the
+    // pretolerance; its breakings are the second's too when the pretolerance is the
+    // lower, so the second runs first and the first only when the second finds one
+    // (most paragraphs of narrow columns need more than both).
+    let first = Params { tolerance: shape.pretolerance, hyphenation: false, ..no_emergency };
+    let nested = shape.pretolerance <= no_emergency.tolerance;
+    let found = if shape.pretolerance < 0.0 {
+        attempt(2, &no_emergency)
+    } else if nested {
+        attempt(2, &no_emergency).map(|second| attempt(1, &first).unwrap_or(second))
+    } else {
+        attempt(1, &first).or_else(|| attempt(2, &no_emergency))
     };
-    let found = (shape.pretolerance >= 0.0)
-        .then(|| {
-            // The first pass without hyphenation points (explicit hyphens stay).
-            let plain: Vec<Item> = items
-                .iter()
-                .zip(&pieces)
-                .map(|(item, piece)| match (item, piece) {
-                    (Item::Penalty { width, flagged, .. }, Piece::Hyphen(_)) => {
-                        Item::Penalty { width: *width, penalty: INFINITY, flagged: *flagged }
-                    }
-                    _ => *item,
-                })
-                .collect();
-            attempt(1, &plain, &Params { tolerance: shape.pretolerance, ..no_emergency }, false)
-        })
-        .flatten()
-        .or_else(|| attempt(2, &items, &no_emergency, false))
+    let found = found
         .or_else(|| {
             // The least emergency stretch that finds a breaking: judged with more, loose
             // lines look alike and the looser are taken as readily.
             [1.0 / 3.0, 2.0 / 3.0, 1.0].into_iter().find_map(|part| {
                 let p = Params { emergency_stretch: shape.params.emergency_stretch * part, ..shape.params };
-                attempt(3, &items, &p, false)
+                attempt(3, &p)
             })
         })
-        .or_else(|| attempt(3, &items, &awful, false));
+        .or_else(|| attempt(3, &awful));
     if let Some((pass, breaks)) = found {
         return lay_out(&items, &pieces, &breaks, shape, widths, pass, false);
     }
     let (items, pieces) = self::items(spans, shape, true, narrowest);
-    let (pass, breaks) = attempt(4, &items, &split, false)
-        .or_else(|| attempt(5, &items, &split, true))
+    breaker.measure(&items);
+    let (pass, breaks) = [(4, false), (5, true)]
+        .into_iter()
+        .find_map(|(pass, overfull)| breaker.breaks(&items, widths, &split, overfull).map(|b| (pass, b)))
         .expect("the last pass allows overfull lines, so some breaking exists");
     lay_out(&items, &pieces, &breaks, shape, widths, pass, true)
 }
@@ -460,6 +466,46 @@ mod tests {
         s.language = None;
         let p = set(&[Span::new(Style::Regular, TEXT)], &s);
         assert!(p.lines.iter().all(|l| !l.hyphenated || l.text().ends_with("lime-")));
+    }
+
+    #[test]
+    fn passes_are_found_as_in_texs_order() {
+        // The second pass runs first (the first only when it succeeds): the pass found
+        // and its lines must be those of trying the passes one after another.
+        use super::super::linebreak::break_lines;
+        let mut seen = std::collections::BTreeSet::new();
+        for measure in (60..=260).step_by(4) {
+            for indents in [[0.0, 0.0], [0.0, 12.0], [10.0, 0.0]] {
+                let shape = Shape::new(8.5, measure as f32, indents, Some(Language::ENGLISH));
+                let spans = [Span::new(Style::Regular, TEXT)];
+                let (items, _) = items(&spans, &shape, true, f32::INFINITY);
+                let widths = [shape.measure - indents[0], shape.measure - indents[1]];
+                let p = shape.params;
+                let tries = [
+                    (1, Params { tolerance: shape.pretolerance, hyphenation: false, emergency_stretch: 0.0, ..p }),
+                    (2, Params { emergency_stretch: 0.0, ..p }),
+                    (3, Params { emergency_stretch: p.emergency_stretch / 3.0, ..p }),
+                    (3, Params { emergency_stretch: p.emergency_stretch * 2.0 / 3.0, ..p }),
+                    (3, p),
+                    (3, Params { tolerance: AWFUL, ..p }),
+                ];
+                let Some((pass, breaks)) = tries
+                    .iter()
+                    .find_map(|(pass, params)| break_lines(&items, widths, params, false).map(|b| (*pass, b)))
+                else {
+                    continue;
+                };
+                let set = set(&spans, &shape);
+                assert_eq!(set.pass, pass, "{measure} {indents:?}");
+                seen.insert(pass);
+                // The same lines: the justified ones stretched alike.
+                let ratios: Vec<f32> = breaks.iter().map(|b| b.ratio).collect();
+                let got: Vec<f32> = set.lines.iter().map(|l| l.ratio).collect();
+                assert_eq!(got.len(), ratios.len(), "{measure} {indents:?}");
+                assert_eq!(got[..got.len() - 1], ratios[..ratios.len() - 1], "{measure} {indents:?}");
+            }
+        }
+        assert_eq!(seen.into_iter().collect::<Vec<_>>(), [1, 2, 3]);
     }
 
     #[test]

@@ -124,7 +124,7 @@ fn every_entry_once_in_order_under_its_guide_words_in_embedded_fonts() {
     let fonts = tool("pdffonts", &[], &a);
     let embedded: Vec<&str> = fonts.lines().filter(|l| l.contains("DejaVuSerifCondensed")).collect();
     assert_eq!(embedded.len(), 3, "{fonts}");
-    assert!(embedded.iter().all(|l| l.contains("Identity-H") && l.contains("yes yes yes")), "{fonts}");
+    assert!(embedded.iter().all(|l| l.contains("CID TrueType") && l.contains("yes yes yes")), "{fonts}");
 
     // The entries as the library sorts them, and as the pages show them, in drawing order.
     let given = parse_lines(&text).unwrap();
@@ -184,16 +184,46 @@ struct Run {
     x1: f32,
 }
 
-/// Every text run of every page of `pdf`, measured from the PDF itself: each font's glyph
-/// widths (`/W` of its CID font), the text matrix, the size and the TJ adjustments.
+/// A font as drawn: its codes (one byte below 0x80, two from there, the codespace of our
+/// encoding) to CIDs, read from its embedded encoding CMap, and each CID's width (`/W`).
+struct Font {
+    cids: std::collections::HashMap<Vec<u8>, u32>,
+    widths: std::collections::HashMap<u32, f32>,
+}
+
+impl Font {
+    /// The codes of `bytes`, each with its width in 1/1000 em and whether it is the
+    /// one-byte code 32 (to which word spacing applies).
+    fn codes(&self, bytes: &[u8]) -> Vec<(f32, bool)> {
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < bytes.len() {
+            let len = if bytes[i] < 0x80 { 1 } else { 2 };
+            let code = &bytes[i..i + len];
+            let cid = self.cids.get(code).unwrap_or_else(|| panic!("code {code:02X?} is in the encoding"));
+            out.push((self.widths[cid], code == [32]));
+            i += len;
+        }
+        out
+    }
+}
+
+/// The hex digits of `<…>` as bytes.
+fn hex(token: &str) -> Vec<u8> {
+    let digits = token.trim_matches(|c| c == '<' || c == '>');
+    (0..digits.len()).step_by(2).map(|i| u8::from_str_radix(&digits[i..i + 2], 16).unwrap()).collect()
+}
+
+/// Every text run of every page of `pdf`, measured from the PDF itself: each font's
+/// encoding (its CMap stream) and glyph widths (`/W` of its CID font), the text positions
+/// (`Tm`, `Td`), the size, the word spacing (`Tw`) and TJ adjustments.
 fn runs(pdf: &Path) -> Vec<Vec<Run>> {
     use lopdf::{Document, Object};
     let doc = Document::load(pdf).unwrap();
     let num = |o: &Object| o.as_float().or_else(|_| o.as_i64().map(|i| i as f32)).unwrap();
     let mut out = Vec::new();
     for (_, page_id) in doc.get_pages() {
-        // Resource name -> glyph id -> width (1/1000 em).
-        let mut widths: std::collections::HashMap<Vec<u8>, std::collections::HashMap<u32, f32>> = Default::default();
+        let mut fonts_by_name: std::collections::HashMap<Vec<u8>, Font> = Default::default();
         let (resources, _) = doc.get_page_resources(page_id).unwrap();
         let fonts = resources.unwrap().get(b"Font").unwrap();
         let fonts = doc.dereference(fonts).unwrap().1.as_dict().unwrap();
@@ -202,54 +232,93 @@ fn runs(pdf: &Path) -> Vec<Vec<Run>> {
             let cid = font.get(b"DescendantFonts").unwrap().as_array().unwrap()[0].clone();
             let cid = doc.dereference(&cid).unwrap().1.as_dict().unwrap();
             let w = doc.dereference(cid.get(b"W").unwrap()).unwrap().1.as_array().unwrap();
-            let mut map = std::collections::HashMap::new();
+            let mut widths = std::collections::HashMap::new();
             let mut i = 0;
             while i < w.len() {
                 let first = num(&w[i]) as u32;
                 match &w[i + 1] {
                     Object::Array(list) => {
                         for (k, v) in list.iter().enumerate() {
-                            map.insert(first + k as u32, num(v));
+                            widths.insert(first + k as u32, num(v));
                         }
                         i += 2;
                     }
                     last => {
                         for g in first..=num(last) as u32 {
-                            map.insert(g, num(&w[i + 2]));
+                            widths.insert(g, num(&w[i + 2]));
                         }
                         i += 3;
                     }
                 }
             }
-            widths.insert(name.clone(), map);
+            let encoding = doc.dereference(font.get(b"Encoding").unwrap()).unwrap().1.as_stream().unwrap();
+            let cmap = String::from_utf8(encoding.decompressed_content().unwrap_or(encoding.content.clone())).unwrap();
+            let mut cids = std::collections::HashMap::new();
+            let mut section = "";
+            for line in cmap.lines() {
+                let t: Vec<&str> = line.split_whitespace().collect();
+                match t.as_slice() {
+                    [_, "begincidchar"] => section = "char",
+                    [_, "begincidrange"] => section = "range",
+                    ["endcidchar"] | ["endcidrange"] => section = "",
+                    [code, cid] if section == "char" => {
+                        cids.insert(hex(code), cid.parse().unwrap());
+                    }
+                    [lo, hi, cid] if section == "range" => {
+                        let (lo, hi, cid): (Vec<u8>, Vec<u8>, u32) = (hex(lo), hex(hi), cid.parse().unwrap());
+                        let n = lo.len();
+                        for (k, last) in (lo[n - 1]..=hi[n - 1]).enumerate() {
+                            let mut code = lo.clone();
+                            code[n - 1] = last;
+                            cids.insert(code, cid + k as u32);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            assert!(cmap.contains("<00> <7F>") && cmap.contains("<8000> <FFFF>"), "the codespace: {cmap}");
+            fonts_by_name.insert(name.clone(), Font { cids, widths });
         }
         let content = doc.get_and_decode_page_content(page_id).unwrap();
-        let (mut font, mut size, mut x, mut y) = (Vec::new(), 0.0f32, 0.0f32, 0.0f32);
+        let (mut font, mut size, mut x, mut y, mut word) = (Vec::new(), 0.0f32, 0.0f32, 0.0f32, 0.0f32);
         let mut page = Vec::new();
+        // The advance of a string: its glyphs, and the word spacing at each one-byte space.
+        let advance = |font: &[u8], size: f32, word: f32, bytes: &[u8]| -> f32 {
+            fonts_by_name[font]
+                .codes(bytes)
+                .iter()
+                .map(|&(w, space)| w * size / 1000.0 + if space { word } else { 0.0 })
+                .sum()
+        };
         for op in content.operations {
             match op.operator.as_str() {
+                "BT" => (x, y) = (0.0, 0.0),
                 "Tf" => {
                     font = op.operands[0].as_name().unwrap().to_vec();
                     size = num(&op.operands[1]);
                 }
+                "Tw" => word = num(&op.operands[0]),
                 "Tm" => {
                     x = num(&op.operands[4]);
                     y = num(&op.operands[5]);
                 }
+                "Td" => {
+                    x += num(&op.operands[0]);
+                    y += num(&op.operands[1]);
+                }
+                "Tj" => {
+                    let Object::String(bytes, _) = &op.operands[0] else { panic!("Tj of a string") };
+                    page.push(Run { size, y, x0: x, x1: x + advance(&font, size, word, bytes) });
+                }
                 "TJ" => {
-                    let mut advance = 0.0;
+                    let mut width = 0.0;
                     for item in op.operands[0].as_array().unwrap() {
                         match item {
-                            Object::String(bytes, _) => {
-                                for g in bytes.chunks(2) {
-                                    let gid = u32::from(g[0]) << 8 | u32::from(g[1]);
-                                    advance += widths[&font][&gid] * size / 1000.0;
-                                }
-                            }
-                            n => advance -= num(n) * size / 1000.0,
+                            Object::String(bytes, _) => width += advance(&font, size, word, bytes),
+                            n => width -= num(n) * size / 1000.0,
                         }
                     }
-                    page.push(Run { size, y, x0: x, x1: x + advance });
+                    page.push(Run { size, y, x0: x, x1: x + width });
                 }
                 _ => {}
             }
@@ -273,8 +342,7 @@ fn read_back_from_the_pdf_nothing_leaves_the_margins_and_justified_lines_fill_th
     for (i, page) in runs(&pdf).iter().enumerate() {
         let number = i + 1;
         let (left, right) = if number % 2 == 1 { (inner, width - outside) } else { (outside, width - inner) };
-        // Within 0.05 pt: positions are written to 0.01 pt and each space's TJ adjustment
-        // to a thousandth of an em.
+        // Within 0.05 pt: positions are written to 0.01 pt and the word spacing to 0.001 pt.
         for r in page {
             assert!(
                 r.x0 >= left - 0.05 && r.x1 <= right + 0.05,

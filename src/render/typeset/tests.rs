@@ -276,7 +276,9 @@ fn pdf_is_byte_stable_and_embeds_the_serif() {
     assert_eq!(a, b);
     let s = String::from_utf8_lossy(&a);
     assert!(s.starts_with("%PDF-") && s.trim_end().ends_with("%%EOF"));
-    assert_eq!(s.matches("/Identity-H").count(), 3);
+    // Each face encoded by its own CMap stream (one-byte ASCII, two-byte other glyphs).
+    assert_eq!(s.matches("/Encoding ").count(), 3);
+    assert_eq!(s.matches("/CMapName /PZPR-Serif-H def").count(), 3);
     for face in
         ["PZPRTR+DejaVuSerifCondensed", "PZPRTI+DejaVuSerifCondensed-Italic", "PZPRTB+DejaVuSerifCondensed-Bold"]
     {

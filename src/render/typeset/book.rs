@@ -470,7 +470,7 @@ fn lay_out(
             p.marks.push(Mark::text(Style::Bold, 16.0, x0, top - 16.0, "Preface"));
             row = heading_rows;
         }
-        for line in &preface_lines[from..to] {
+        for line in &mut preface_lines[from..to] {
             let y = top - d.text_size - row as f32 * d.text_leading;
             place_line(&mut p.marks, line, x0, y, d.text_size);
             row += 1;
@@ -489,7 +489,7 @@ fn lay_out(
             let mut used = 0;
             for slot in col {
                 let y = |row: usize| top - d.size - row as f32 * d.leading;
-                match &blocks[slot.block] {
+                match &mut blocks[slot.block] {
                     Block::Heading(letter) => {
                         let row = slot.row + slot.count - 2;
                         p.marks.push(centred(Style::Bold, 12.0, cx + column / 2.0, y(row), letter));
@@ -498,7 +498,7 @@ fn lay_out(
                         if slot.from == 0 {
                             p.headwords.push(headword.clone());
                         }
-                        for (k, line) in para.lines[slot.from..slot.from + slot.count].iter().enumerate() {
+                        for (k, line) in para.lines[slot.from..slot.from + slot.count].iter_mut().enumerate() {
                             place_line(&mut p.marks, line, cx, y(slot.row + k), d.size);
                         }
                     }
@@ -637,14 +637,15 @@ fn keep_first(n: usize) -> usize {
     }
 }
 
-fn place_line(marks: &mut Vec<Mark>, line: &Line, x: f32, y: f32, size: f32) {
-    for run in &line.runs {
+/// Marks of `line`'s runs, their text taken from the line (each line is placed once).
+fn place_line(marks: &mut Vec<Mark>, line: &mut Line, x: f32, y: f32, size: f32) {
+    for run in &mut line.runs {
         marks.push(Mark::Text {
             style: run.style,
             size,
             x: x + line.indent + run.x,
             y,
-            text: run.text.clone(),
+            text: std::mem::take(&mut run.text),
             space: run.space,
         });
     }

@@ -227,10 +227,20 @@ pub fn printed_headword(placed: &Placed) -> String {
     }
 }
 
+/// `text` with its words parted by single spaces (borrowed when they already are).
+fn single_spaced(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.split(' ').any(|w| w.is_empty() || w.contains(char::is_whitespace)) {
+        text.split_whitespace().collect::<Vec<_>>().join(" ").into()
+    } else {
+        text.into()
+    }
+}
+
 /// The styled text of an entry: the headword bold (never hyphenated), then each sense's
 /// part of speech in italics and its definition, numbered `1.` `2.` when there are several.
-pub fn spans(entry: &Entry, placed: &Placed) -> Vec<Span> {
-    let mut out = vec![Span::whole(Style::Bold, printed_headword(placed))];
+pub fn spans<'a>(entry: &'a Entry, placed: &Placed) -> Vec<Span<'a>> {
+    let mut out = Vec::with_capacity(1 + 6 * entry.senses.len());
+    out.push(Span::whole(Style::Bold, printed_headword(placed)));
     let several = entry.senses.len() > 1;
     for (i, sense) in entry.senses.iter().enumerate() {
         out.push(Span::new(Style::Regular, " "));
@@ -240,10 +250,10 @@ pub fn spans(entry: &Entry, placed: &Placed) -> Vec<Span> {
         }
         let pos = sense.pos.trim();
         if !pos.is_empty() {
-            out.push(Span::whole(Style::Italic, pos.to_string()));
+            out.push(Span::whole(Style::Italic, pos));
             out.push(Span::new(Style::Regular, " "));
         }
-        out.push(Span::new(Style::Regular, sense.definition.split_whitespace().collect::<Vec<_>>().join(" ")));
+        out.push(Span::new(Style::Regular, single_spaced(&sense.definition)));
     }
     out
 }

@@ -330,7 +330,7 @@ impl Breaker {
             .copied()
             .filter(|&i| nodes[i as usize].at as usize == n - 1 && nodes[i as usize].prev != START)
             .min_by(|&x, &y| nodes[x as usize].demerits.total_cmp(&nodes[y as usize].demerits))?;
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(nodes[last as usize].line as usize);
         let mut i = last;
         while i != START {
             let node = nodes[i as usize];

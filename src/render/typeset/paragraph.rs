@@ -387,7 +387,6 @@ fn lay_out(
                 _ => {}
             }
         }
-        drop(push);
         finish(&mut runs, &mut text);
         if split && br.hyphenated {
             split_words += 1;

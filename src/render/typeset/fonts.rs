@@ -79,6 +79,10 @@ impl Face {
 /// The characters of `text` the serif lacks, each once, in order of appearance (every
 /// face has the same characters).
 pub fn missing(text: &str) -> Vec<char> {
+    // Printable ASCII, most text, every face has whole: a byte at a time.
+    if text.bytes().all(|b| (b' '..=b'~').contains(&b)) {
+        return Vec::new();
+    }
     let face = Style::Regular.face();
     // A set beside the list: a hostile text may hold thousands of distinct characters.
     let mut seen = std::collections::HashSet::new();
@@ -112,5 +116,9 @@ mod tests {
     fn missing_characters_are_named_once() {
         assert_eq!(missing("Ætna, naïve, Łódź – “ok”…"), Vec::<char>::new());
         assert_eq!(missing("日本 and ☃ and 日"), vec!['日', '本', '☃']);
+        // Printable ASCII has every glyph; ASCII's control characters none.
+        let ascii: String = (' '..='~').collect();
+        assert_eq!(missing(&ascii), Vec::<char>::new());
+        assert_eq!(missing("bell\u{7} and delete\u{7F}"), vec!['\u{7}', '\u{7F}']);
     }
 }

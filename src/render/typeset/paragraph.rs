@@ -204,14 +204,19 @@ fn items<'a>(spans: &'a [Span], shape: &Shape, hyphens: bool, split_wider: f32) 
             });
             pieces.push(Piece::Space(prev.0));
         }
-        let total: f32 = word.iter().map(|(s, t, _)| s.width(t, size)).sum();
+        // Only a word that may be split needs its width first.
+        let total: f32 =
+            if split_wider.is_finite() { word.iter().map(|(s, t, _)| s.width(t, size)).sum() } else { 0.0 };
         for &(style, text, hyph) in word {
             points.clear();
-            for (i, c) in text.char_indices() {
-                let end = i + c.len_utf8();
-                if matches!(c, '-' | '–' | '—') && end < text.len() && text[end..].starts_with(char::is_alphabetic)
-                {
-                    points.push((end, false));
+            // Explicit hyphens and dashes (a dash's first byte is 0xE2): most words have none.
+            if text.bytes().any(|b| b == b'-' || b == 0xE2) {
+                for (i, c) in text.char_indices() {
+                    let end = i + c.len_utf8();
+                    if matches!(c, '-' | '–' | '—') && end < text.len() && text[end..].starts_with(char::is_alphabetic)
+                    {
+                        points.push((end, false));
+                    }
                 }
             }
             if hyphens && hyph {

@@ -2,8 +2,8 @@
 //! licence of `fonts/DejaVu-LICENSE` allows embedding and redistribution; TrueType
 //! outlines embed as the other fonts do, a condensed cut suits narrow columns). `build.rs`
 //! cuts each to Latin-1, Latin Extended-A and a dictionary's punctuation, the same
-//! characters in each, and lists each character's glyph id in the subset (the two-byte
-//! code drawn, Identity-H) and advance width.
+//! characters in each, and lists each character's glyph id in the subset (the CID drawn,
+//! see [`super::pdf`] for the codes) and advance width.
 
 /// One face of the serif: what layout measures and a PDF embeds.
 #[derive(Debug)]
@@ -65,7 +65,7 @@ impl Face {
         self.find(c).or_else(|| self.find('?')).map_or(0, |g| g.2)
     }
 
-    /// The glyph drawn for `c` (its code in an Identity-H string).
+    /// The glyph drawn for `c` (its CID in the PDF).
     pub fn glyph(&self, c: char) -> u16 {
         self.find(c).or_else(|| self.find('?')).map_or(0, |g| g.1)
     }

@@ -345,3 +345,15 @@ fn words_no_line_can_hold_are_split_in_linear_time() {
     assert_eq!(t.report.overfull, 0);
     assert!(t.report.split_words > 40, "{:?}", t.report);
 }
+
+#[test]
+fn work_in_parallel_comes_back_in_order() {
+    // Items of uneven cost, taken a few at a time by whichever thread is free: the
+    // results in the items' order, as one thread gives them.
+    let items: Vec<u64> = (0..1000).collect();
+    let cost = |&i: &u64| (0..(i % 7) * 1000).fold(i, |a, b| a.wrapping_mul(31).wrapping_add(b));
+    let sequential: Vec<u64> = items.iter().map(cost).collect();
+    assert_eq!(in_parallel(&items, cost), sequential);
+    assert_eq!(in_parallel(&items[..20], cost), sequential[..20]);
+    assert_eq!(in_parallel(&items[..3], cost), sequential[..3]);
+}

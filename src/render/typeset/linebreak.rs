@@ -215,7 +215,6 @@ impl Breaker {
         });
         active.clear();
         active.push(0);
-        let adj = params.adj_demerits as f64;
 
         for b in 0..n {
             let (penalty, pwidth, flagged) = match items[b] {
@@ -292,7 +291,7 @@ impl Breaker {
                 }
                 let class = fitness(judged);
                 if class.abs_diff(a.fitness) > 1 {
-                    d += adj;
+                    d += params.adj_demerits as f64;
                 }
                 if overfull {
                     d += 1e12 * (length - width) as f64;

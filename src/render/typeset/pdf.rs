@@ -268,34 +268,37 @@ const ENCODING: &str = "PZPR-Serif-H";
 /// The codes of [`encode`]: one byte for printable ASCII, two for any glyph.
 const CODESPACE: &str = "2 begincodespacerange\n<00> <7F>\n<8000> <FFFF>\nendcodespacerange\n";
 
-/// The face's encoding: the codes of [`encode`] to glyph ids (CIDs).
-fn encoding_cmap(face: &Face) -> String {
+/// A CMap's text in the frame every CMap has, over the codes of [`encode`]: each
+/// `(kind, lines)` as blocks of at most 100 lines (`N begin{kind}` … `end{kind}`, the most
+/// a block may hold).
+fn cmap(ordering: &str, name: &str, cmap_type: u8, sections: &[(&str, Vec<String>)]) -> String {
     let mut s = format!(
         "/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n\
-         /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> def\n\
-         /CMapName /{ENCODING} def\n/CMapType 1 def\n{CODESPACE}"
+         /CIDSystemInfo << /Registry (Adobe) /Ordering ({ordering}) /Supplement 0 >> def\n\
+         /CMapName /{name} def\n/CMapType {cmap_type} def\n{CODESPACE}"
     );
-    let ascii: Vec<(u8, u16)> = (b' '..=b'~').map(|b| (b, face.glyph(b as char))).collect();
-    for chunk in ascii.chunks(100) {
-        s.push_str(&format!("{} begincidchar\n", chunk.len()));
-        for (b, gid) in chunk {
-            s.push_str(&format!("<{b:02X}> {gid}\n"));
+    for (kind, lines) in sections {
+        for block in lines.chunks(100) {
+            s.push_str(&format!("{} begin{kind}\n", block.len()));
+            for line in block {
+                s.push_str(line);
+                s.push('\n');
+            }
+            s.push_str(&format!("end{kind}\n"));
         }
-        s.push_str("endcidchar\n");
-    }
-    // Two-byte codes by their first byte, a range each (a range varies in its last byte).
-    let top = face.glyphs.iter().map(|g| g.1).max().unwrap_or(0);
-    assert!(top < 0x8000, "glyph ids fit the two-byte codes");
-    let highs: Vec<u16> = (0..=top >> 8).collect();
-    for chunk in highs.chunks(100) {
-        s.push_str(&format!("{} begincidrange\n", chunk.len()));
-        for hi in chunk {
-            s.push_str(&format!("<{:02X}00> <{:02X}FF> {}\n", 0x80 | hi, 0x80 | hi, hi << 8));
-        }
-        s.push_str("endcidrange\n");
     }
     s.push_str("endcmap\nCMapName currentdict /CMap defineresource pop\nend\nend\n");
     s
+}
+
+/// The face's encoding: the codes of [`encode`] to glyph ids (CIDs).
+fn encoding_cmap(face: &Face) -> String {
+    let ascii = (b' '..=b'~').map(|b| format!("<{b:02X}> {}", face.glyph(b as char))).collect();
+    // Two-byte codes by their first byte, a range each (a range varies in its last byte).
+    let top = face.glyphs.iter().map(|g| g.1).max().unwrap_or(0);
+    assert!(top < 0x8000, "glyph ids fit the two-byte codes");
+    let ranges = (0..=top >> 8).map(|hi| format!("<{:02X}00> <{:02X}FF> {}", 0x80 | hi, 0x80 | hi, hi << 8)).collect();
+    cmap("Identity", ENCODING, 1, &[("cidchar", ascii), ("cidrange", ranges)])
 }
 
 /// Each code of [`encode`] to its text, for every glyph of the face.
@@ -311,21 +314,14 @@ fn to_unicode_cmap(face: &Face) -> String {
     pairs.sort_unstable();
     // Two characters drawn by one glyph (not ASCII): the first of them reads back.
     pairs.dedup_by(|a, b| a.0 == b.0);
-    let mut s = format!(
-        "/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n\
-         /CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n\
-         /CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n{CODESPACE}"
-    );
-    for chunk in pairs.chunks(100) {
-        s.push_str(&format!("{} beginbfchar\n", chunk.len()));
-        for (code, c) in chunk {
+    let lines = pairs
+        .iter()
+        .map(|(code, c)| {
             let mut units = [0u16; 2];
             let hex: String = c.encode_utf16(&mut units).iter().map(|u| format!("{u:04X}")).collect();
             let code: String = code.iter().map(|b| format!("{b:02X}")).collect();
-            s.push_str(&format!("<{code}> <{hex}>\n"));
-        }
-        s.push_str("endbfchar\n");
-    }
-    s.push_str("endcmap\nCMapName currentdict /CMap defineresource pop\nend\nend\n");
-    s
+            format!("<{code}> <{hex}>")
+        })
+        .collect();
+    cmap("UCS", "Adobe-Identity-UCS", 2, &[("bfchar", lines)])
 }

@@ -9,7 +9,7 @@
 //!
 //! ```text
 //! cargo run --release --example fill_grids -- --wordlist LIST [--ingrid BIN] \
-//!     [--min-score 50] [--seconds 10] [--seed 0] [--score-with OTHER] [--check] GRID.txt...
+//!     [--min-score 50] [--seconds 10] [--seed 0] [--score-with OTHER] [--check] [--print] GRID.txt...
 //! ```
 //!
 //! A grid file has one row a line: `#` a block, `.` an empty square, `A`-`Z` a locked
@@ -41,6 +41,8 @@ struct Args {
     /// The fill's seed (it decides among equally scored entries and between restarts).
     seed: u64,
     check: bool,
+    /// Print each puzzlepress fill with its entries' scores (to look at what it chose).
+    print: bool,
     score_with: Option<String>,
     grids: Vec<String>,
 }
@@ -53,6 +55,7 @@ fn args() -> Args {
         seconds: 10,
         seed: 0,
         check: false,
+        print: false,
         score_with: None,
         grids: Vec::new(),
     };
@@ -66,6 +69,7 @@ fn args() -> Args {
             "--seconds" => a.seconds = value().parse().expect("--seconds S"),
             "--seed" => a.seed = value().parse().expect("--seed N"),
             "--check" => a.check = true,
+            "--print" => a.print = true,
             "--score-with" => a.score_with = Some(value()),
             other if other.starts_with("--") => panic!("unknown option {other}"),
             path => a.grids.push(path.to_string()),
@@ -138,6 +142,13 @@ fn ours(grid: &Grid, list: &WordList, scoring: &WordList, a: &Args, first_fill: 
     match result {
         Ok(f) => {
             let (min, mean) = quality(&f.rows, scoring);
+            if a.print && !first_fill {
+                let scored: Vec<String> = entries(&f.rows)
+                    .iter()
+                    .map(|e| format!("{e} {}", scoring.score(e.as_bytes()).unwrap_or(0)))
+                    .collect();
+                eprintln!("{}\n{}\n", f.rows.join("\n"), scored.join(", "));
+            }
             Outcome { filled: true, ms, min, mean, note: String::new() }
         }
         Err(CrosswordError::BudgetExhausted(_)) => Outcome::failed(ms, "time limit".into()),

@@ -229,7 +229,13 @@ pub fn printed_headword(placed: &Placed) -> String {
 
 /// `text` with its words parted by single spaces (borrowed when they already are).
 fn single_spaced(text: &str) -> std::borrow::Cow<'_, str> {
-    if text.split(' ').any(|w| w.is_empty() || w.contains(char::is_whitespace)) {
+    // Most definitions are ASCII and already single spaced: a byte scan says so.
+    let ascii_single = text.is_ascii()
+        && !text.starts_with(' ')
+        && !text.ends_with(' ')
+        && !text.contains("  ")
+        && !text.bytes().any(|b| matches!(b, b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r'));
+    if !ascii_single && text.split(' ').any(|w| w.is_empty() || w.contains(char::is_whitespace)) {
         text.split_whitespace().collect::<Vec<_>>().join(" ").into()
     } else {
         text.into()
@@ -337,6 +343,17 @@ mod tests {
         }
         // A part of speech may be empty.
         assert_eq!(parse_lines("a;;x").unwrap()[0].senses[0].pos, "");
+    }
+
+    #[test]
+    fn whitespace_runs_become_one_space() {
+        for text in ["a b c", " a b", "a b ", "a  b", "a\tb", "a\nb", "a\r\nb", "é  b", "é b", "a\u{2003}b", "", " "]
+        {
+            let want = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert_eq!(single_spaced(text), want, "{text:?}");
+        }
+        assert!(matches!(single_spaced("a b c"), std::borrow::Cow::Borrowed(_)));
+        assert!(matches!(single_spaced("é b"), std::borrow::Cow::Borrowed(_)));
     }
 
     #[test]

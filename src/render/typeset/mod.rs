@@ -27,7 +27,11 @@ pub fn dictionary_pdf(
 ) -> Result<(Vec<u8>, Report), Stopped> {
     let t = typeset_monitored(book, design, monitor)?;
     let bytes = pdf::write(&t, &book.title, design.page);
-    Ok((bytes, t.report))
+    let report = t.report.clone();
+    // Tens of thousands of lines and marks take a millisecond or more to free: not on the
+    // caller's time (a one-shot command exits without waiting for it).
+    std::thread::spawn(move || drop(t));
+    Ok((bytes, report))
 }
 
 /// `f` of each item, in order, on the cores there are (up to eight): the same results

@@ -29,8 +29,9 @@ pub fn dictionary_pdf(
     let bytes = pdf::write(&t, &book.title, design.page);
     let report = t.report.clone();
     // Tens of thousands of lines and marks take a millisecond or more to free: not on the
-    // caller's time (a one-shot command exits without waiting for it).
-    std::thread::spawn(move || drop(t));
+    // caller's time (a one-shot command exits without waiting for it). Where no thread
+    // can be made, the failed spawn drops it here instead.
+    let _ = std::thread::Builder::new().name("free-layout".into()).spawn(move || drop(t));
     Ok((bytes, report))
 }
 

@@ -235,10 +235,10 @@ fn single_spaced(text: &str) -> std::borrow::Cow<'_, str> {
         && !text.ends_with(' ')
         && !text.contains("  ")
         && !text.bytes().any(|b| matches!(b, b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r'));
-    if !ascii_single && text.split(' ').any(|w| w.is_empty() || w.contains(char::is_whitespace)) {
-        text.split_whitespace().collect::<Vec<_>>().join(" ").into()
-    } else {
+    if ascii_single || !text.split(' ').any(|w| w.is_empty() || w.contains(char::is_whitespace)) {
         text.into()
+    } else {
+        text.split_whitespace().collect::<Vec<_>>().join(" ").into()
     }
 }
 

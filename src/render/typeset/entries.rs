@@ -3,8 +3,6 @@
 //! initial letter (accents folded: É under E), homographs numbered, and each entry as the
 //! styled text of its paragraph.
 
-use std::cmp::Ordering;
-
 use unicode_normalization::UnicodeNormalization;
 
 use super::fonts::{missing, Style};
@@ -181,12 +179,21 @@ fn is_combining(c: char) -> bool {
 /// The entries in dictionary order, in sections. Equal headwords keep their given order
 /// and are numbered.
 pub fn sort(entries: &[Entry]) -> Vec<Section> {
-    let mut collator = feruca::Collator::default();
+    let keys: Vec<Option<Vec<u8>>> = entries.iter().map(|e| primary_letters(e.headword.trim())).collect();
+    // Loaded when first needed: the tables take milliseconds, and most words need none.
+    let mut collator: Option<feruca::Collator> = None;
     let mut order: Vec<usize> = (0..entries.len()).collect();
     // A stable sort: entries the collation finds equal (the same headword) keep their order.
-    order.sort_by(|&a, &b| match collator.collate(entries[a].headword.trim(), entries[b].headword.trim()) {
-        Ordering::Equal => a.cmp(&b),
-        o => o,
+    order.sort_by(|&a, &b| {
+        let (x, y) = (entries[a].headword.trim(), entries[b].headword.trim());
+        let o = match (&keys[a], &keys[b]) {
+            (Some(p), Some(q)) if p != q => p.cmp(q),
+            // The same ASCII letters: the first difference is one of case, lower case
+            // first, and ASCII has the upper case first.
+            (Some(_), Some(_)) if x.is_ascii() && y.is_ascii() => y.cmp(x),
+            _ => collator.get_or_insert_with(feruca::Collator::default).collate(x, y),
+        };
+        o.then(a.cmp(&b))
     });
     let mut sections: Vec<Section> = Vec::new();
     let mut i = 0;
@@ -211,6 +218,29 @@ pub fn sort(entries: &[Entry]) -> Vec<Section> {
         i = j;
     }
     sections
+}
+
+/// A headword's letters as the collation's first level sees them, when that level is all
+/// its letters tell: ASCII letters, accented or not (combining marks after canonical
+/// decomposition, which the first level ignores), case folded. Such words that differ
+/// here are ordered by it; any other word (a digit, a sign, Æ or ß, another script) only
+/// by the collator.
+fn primary_letters(headword: &str) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(headword.len());
+    if headword.is_ascii() {
+        for b in headword.bytes() {
+            out.push(b.is_ascii_alphabetic().then(|| b.to_ascii_lowercase())?);
+        }
+        return Some(out);
+    }
+    for c in headword.nfd() {
+        if c.is_ascii_alphabetic() {
+            out.push(c.to_ascii_lowercase() as u8);
+        } else if !('\u{300}'..='\u{36F}').contains(&c) {
+            return None;
+        }
+    }
+    Some(out)
 }
 
 /// `n` in superscript digits.
@@ -285,6 +315,34 @@ mod tests {
         let letters: Vec<&str> = sections.iter().map(|s| s.letter.as_str()).collect();
         assert_eq!(letters, ["A", "E", "P", "Z"]);
         assert!(sections.iter().flat_map(|s| &s.entries).all(|e| e.homograph.is_none()));
+    }
+
+    #[test]
+    fn sorted_as_the_collator_orders_them() {
+        // Every word of up to three letters from a, b, B, e, é, É, ë, n, ñ, z (precomposed
+        // and not), some with a sign or a letter beyond the quick path's; shuffled.
+        let alphabet = ["a", "b", "B", "e", "é", "É", "e\u{301}", "ë", "n", "ñ", "z", "-", "æ", "ß"];
+        let mut words = vec![String::new()];
+        for len in 1..=3 {
+            let last: Vec<String> = words.iter().filter(|w| w.chars().count() == len - 1).cloned().collect();
+            words.extend(last.iter().flat_map(|w| alphabet.iter().map(move |c| format!("{w}{c}"))));
+        }
+        // Every letter of Latin-1 and Latin Extended-A, between two letters.
+        words.extend(('\u{C0}'..='\u{17F}').filter(|c| c.is_alphabetic()).map(|c| format!("n{c}n")));
+        words.retain(|w| !w.trim().is_empty());
+        let mut state = 7u64;
+        for i in (1..words.len()).rev() {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            words.swap(i, (state >> 33) as usize % (i + 1));
+        }
+        let entries: Vec<Entry> = words.iter().map(|w| entry(w)).collect();
+        let sorted: Vec<usize> = sort(&entries).iter().flat_map(|s| s.entries.iter().map(|e| e.index)).collect();
+        let mut collator = feruca::Collator::default();
+        let mut expected: Vec<usize> = (0..entries.len()).collect();
+        expected.sort_by(|&a, &b| collator.collate(&words[a], &words[b]).then(a.cmp(&b)));
+        assert_eq!(sorted, expected);
+        assert_eq!(primary_letters("Naïve"), Some(b"naive".to_vec()));
+        assert_eq!((primary_letters("a-b"), primary_letters("æon")), (None, None));
     }
 
     #[test]

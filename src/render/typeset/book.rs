@@ -546,7 +546,7 @@ fn lay_out(
 }
 
 /// The entries' paragraphs, in order, set on the cores there are (each paragraph on its
-/// own: the same whatever the threads).
+/// own: the same whatever the threads), `monitor` told how many are set.
 fn set_all(
     placed: &[&entries::Placed],
     given: &[Entry],
@@ -555,33 +555,8 @@ fn set_all(
 ) -> Result<Vec<Paragraph>, Cancelled> {
     let set = |p: &&entries::Placed| paragraph::set(&entries::spans(&given[p.index], p), shape);
     let total = placed.len() as u64;
-    let mut paras = Vec::with_capacity(placed.len());
-    // In batches of a bounded count and text, to report progress and stop between them
-    // however long the entries.
-    let mut from = 0;
-    while from < placed.len() {
-        if !monitor.update(paras.len() as u64, total) {
-            return Err(Cancelled);
-        }
-        let mut bytes = 0;
-        let mut to = from;
-        while to < placed.len() && to - from < SET_BATCH && (bytes < SET_BATCH_BYTES || to == from) {
-            let e = &given[placed[to].index];
-            bytes += e.headword.len() + e.senses.iter().map(|s| s.pos.len() + s.definition.len()).sum::<usize>();
-            to += 1;
-        }
-        paras.extend(super::in_parallel(&placed[from..to], set));
-        from = to;
-    }
-    if !monitor.update(total, total) {
-        return Err(Cancelled);
-    }
-    Ok(paras)
+    super::in_parallel_watched(placed, set, |done| monitor.update(done as u64, total)).ok_or(Cancelled)
 }
-
-/// Entries, and bytes of their text, set between progress reports at most.
-const SET_BATCH: usize = 1024;
-const SET_BATCH_BYTES: usize = 256 << 10;
 
 /// The lines a column of `cap` grid lines takes from `pos` (block, line within it), and
 /// where the next column starts.

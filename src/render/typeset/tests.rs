@@ -356,4 +356,22 @@ fn work_in_parallel_comes_back_in_order() {
     assert_eq!(in_parallel(&items, cost), sequential);
     assert_eq!(in_parallel(&items[..20], cost), sequential[..20]);
     assert_eq!(in_parallel(&items[..3], cost), sequential[..3]);
+    // Progress from none to all, rising; a stop heeded at once, and no result then.
+    let mut seen = Vec::new();
+    let watched = in_parallel_watched(&items, cost, |done| {
+        seen.push(done);
+        true
+    });
+    assert_eq!(watched.as_deref(), Some(&sequential[..]));
+    assert!(seen.len() > 2 && seen[0] == 0 && seen[seen.len() - 1] == items.len(), "{seen:?}");
+    assert!(seen.windows(2).all(|w| w[0] < w[1]), "{seen:?}");
+    let mut calls = 0;
+    assert_eq!(
+        in_parallel_watched(&items, cost, |done| {
+            calls += 1;
+            done == 0
+        }),
+        None
+    );
+    assert_eq!(calls, 2);
 }

@@ -1,12 +1,6 @@
 use clap::Parser;
 use puzzlepress::cli::{Cli, Command};
 
-// Many small strings and vectors made and freed on several threads (typesetting, jobs):
-// mimalloc's thread-local heaps take 10-15 % off a dictionary's time against glibc's.
-// Built without transparent huge pages, which cost more zeroing pages than they saved.
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() -> anyhow::Result<()> {
     puzzlepress::server::init_logging();
     let cli = Cli::parse();

@@ -1,6 +1,8 @@
 //! Node and time budgets shared by the searches. Nodes decide *which* result is found
 //! (deterministic); the optional wall-clock limit only decides *whether* it is found in time.
 
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::puzzles::monitor::Monitor;
@@ -12,6 +14,47 @@ pub(crate) enum Stop {
     Nodes,
     Time,
     Cancelled,
+    /// A search racing this one came to its conclusion in fewer nodes (see [`Race`]).
+    Settled,
+}
+
+/// Searches racing for one answer, each counting its own nodes: the conclusion reached in
+/// the fewest nodes wins, so the answer does not depend on which finished first in time.
+/// A search stops once it has spent as many nodes as the best conclusion so far; after a
+/// conclusion it may run past the time limit, up to twice it, to know the winner.
+#[derive(Debug)]
+pub(crate) struct Race {
+    settled: AtomicU64,
+    halted: AtomicBool,
+}
+
+impl Race {
+    pub fn new() -> Arc<Race> {
+        Arc::new(Race { settled: AtomicU64::new(u64::MAX), halted: AtomicBool::new(false) })
+    }
+
+    /// A search came to its conclusion after `nodes` of its own.
+    pub fn conclude(&self, nodes: u64) {
+        self.settled.fetch_min(nodes, Ordering::Relaxed);
+    }
+
+    /// Every search stops as cancelled at its next check.
+    pub fn halt(&self) {
+        self.halted.store(true, Ordering::Relaxed);
+    }
+
+    pub fn halted(&self) -> bool {
+        self.halted.load(Ordering::Relaxed)
+    }
+}
+
+/// See [`Budget::terms`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Terms {
+    max_nodes: u64,
+    started: Instant,
+    time_limit: Option<Duration>,
+    check_every: u64,
 }
 
 pub(crate) struct Budget<'p> {
@@ -23,6 +66,8 @@ pub(crate) struct Budget<'p> {
     /// How often (in nodes) the clock and the progress callback are consulted: a few ms of work.
     check_every: u64,
     pub stop: Option<Stop>,
+    /// The race this budget's search is in, and its node count when it joined.
+    race: Option<(Arc<Race>, u64)>,
 }
 
 impl<'p> Budget<'p> {
@@ -35,7 +80,58 @@ impl<'p> Budget<'p> {
             progress,
             check_every,
             stop: None,
+            race: None,
         }
+    }
+
+    /// What a search racing this one's may spend: the nodes this one has left, by the
+    /// same clock and time limit.
+    pub fn terms(&self) -> Terms {
+        Terms {
+            max_nodes: self.max_nodes.saturating_sub(self.nodes),
+            started: self.started,
+            time_limit: self.time_limit,
+            check_every: self.check_every,
+        }
+    }
+
+    /// A budget of its own, on `terms`, for a search in `race`.
+    pub fn racing<'q>(terms: Terms, race: &Arc<Race>, progress: &'q mut dyn Monitor) -> Budget<'q> {
+        Budget {
+            nodes: 0,
+            max_nodes: terms.max_nodes,
+            started: terms.started,
+            time_limit: terms.time_limit,
+            progress,
+            check_every: terms.check_every,
+            stop: None,
+            race: Some((race.clone(), 0)),
+        }
+    }
+
+    /// Enters this budget's search in `race`, or (None) takes it out; its stop is cleared.
+    pub fn join_race(&mut self, race: Option<&Arc<Race>>) {
+        self.race = race.map(|r| (r.clone(), self.nodes));
+        self.stop = None;
+    }
+
+    /// The nodes spent since the search joined its race.
+    pub fn race_nodes(&self) -> u64 {
+        self.nodes - self.race.as_ref().map_or(0, |r| r.1)
+    }
+
+    /// Consults the progress monitor (and a race's halt) between other work; false when the
+    /// search must stop, as cancelled, and then every racing search is halted.
+    pub fn poll(&mut self) -> bool {
+        let halted = self.race.as_ref().is_some_and(|(r, _)| r.halted());
+        if halted || !self.progress.update(self.nodes, self.max_nodes) {
+            self.stop = Some(Stop::Cancelled);
+            if let Some((r, _)) = &self.race {
+                r.halt();
+            }
+            return false;
+        }
+        true
     }
 
     /// Counts one node; false once the search must stop (see `stop`).
@@ -57,12 +153,19 @@ impl<'p> Budget<'p> {
 
     #[cold]
     fn check(&mut self) -> bool {
-        if self.time_limit.is_some_and(|t| self.started.elapsed() >= t) {
-            self.stop = Some(Stop::Time);
-        } else if !self.progress.update(self.nodes, self.max_nodes) {
-            self.stop = Some(Stop::Cancelled);
+        let settled = self.race.as_ref().map_or(u64::MAX, |(r, _)| r.settled.load(Ordering::Relaxed));
+        if self.race_nodes() >= settled {
+            self.stop = Some(Stop::Settled);
+            return false;
         }
-        self.stop.is_none()
+        // Once a racing search has concluded, the others may go on past the time limit, to
+        // as many nodes, so that the winner is known; but not past twice the limit.
+        let limit = |t: Duration| if settled == u64::MAX { t } else { t * 2 };
+        if self.time_limit.is_some_and(|t| self.started.elapsed() >= limit(t)) {
+            self.stop = Some(Stop::Time);
+            return false;
+        }
+        self.poll()
     }
 
     /// The progress monitor, for a search run inside this one (a pattern's fill).

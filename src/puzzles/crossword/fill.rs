@@ -84,11 +84,14 @@ pub struct FillRequest {
     #[serde(default)]
     #[schema(default = 0)]
     pub seed: u64,
-    /// Candidate words tried, over all restarts and improvements.
+    /// Candidate words tried, over all restarts and improvements. The first fill is sought
+    /// by two searches at once (one per order of trying candidates, on two cores where there
+    /// are two), each within `max_nodes`; the rounds after it count on from the winner's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false, minimum = 1, default = 1000000)]
     pub max_nodes: Option<u64>,
-    /// Milliseconds the search may take.
+    /// Milliseconds the search may take. Once one of the two searches for the first fill
+    /// has found it, the other may run past this, up to twice it, to settle which fill wins.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false, minimum = 1)]
     pub time_limit_ms: Option<u64>,
@@ -119,7 +122,8 @@ pub struct FillRequest {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct FillOptions {
     pub seed: u64,
-    /// Candidate words tried, over all restarts (default `DEFAULT_MAX_NODES`).
+    /// Candidate words tried, over all restarts (default `DEFAULT_MAX_NODES`); each of the
+    /// two searches racing for the first fill may try as many.
     pub max_nodes: Option<u64>,
     pub time_limit_ms: Option<u64>,
     /// Which entries may be used (score, block list).

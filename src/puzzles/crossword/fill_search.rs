@@ -6,13 +6,16 @@
 //! candidate. The search takes the slot with the fewest candidates per failure weight
 //! first (dom/wdeg: a slot's weight counts the choices that emptied it or that it made
 //! and that emptied another, over all restarts, so the stacks that keep failing are
-//! filled first), and restarts with doubling node caps. Attempts take turns between two
-//! orders of a slot's candidates, each order with its own caps: best score first (equal
-//! scores in a seeded order), and least constraining first (the most candidates left to
-//! the crossing slots). An attempt that finishes under its cap has searched everything
-//! and so proves that no fill exists. (The weights took the benchmark's themeless grids
-//! from 2 of 6 filled in 10 s to 4 of 6; taking turns between the orders, 13 of the 19
-//! grids to 14 or 15 at seeds 0 and 1; see the README.)
+//! filled first), and restarts with doubling node caps. The first fill is sought by two
+//! searches at once, each with its own weights, restarts and node count, one per order of
+//! a slot's candidates: best score first (equal scores in a seeded order), and least
+//! constraining first (the most candidates left to the crossing slots). The conclusion
+//! reached in the fewest nodes wins, so the fill is the same on one thread or two (see
+//! [`first_fill`]); the winner goes on alone, its later rounds taking turns between the
+//! orders. An attempt that finishes under its cap has searched everything and so proves
+//! that no fill exists. (The weights took the benchmark's themeless grids from 2 of 6
+//! filled in 10 s to 4 of 6; the two orders racing, 15 to 17 of 24 over seeds 0-3; see
+//! the README.)
 //!
 //! **Quality**: once a fill is found, the search runs again allowing only entries that
 //! score above the fill's lowest score, while its budget and an improvement allowance
@@ -29,7 +32,9 @@ use std::sync::Arc;
 
 use crate::puzzles::rng::Rng;
 
-use super::budget::{Budget, Stop};
+use crate::puzzles::monitor::Unmonitored;
+
+use super::budget::{Budget, Race, Stop};
 use super::error::CrosswordError;
 use super::fill::{slot_pattern, FillOptions};
 use super::grid::{Grid, Slot};
@@ -62,19 +67,9 @@ pub(crate) fn solve(
 ) -> Result<Vec<String>, CrosswordError> {
     let problem = Problem::new(grid, slots.to_vec(), given, indexes, opts.max_shared_substring);
     let min = opts.filter.min_score;
-    let mut solver = Solver {
-        problem: &problem,
-        states: Vec::new(),
-        scratch: Scratch::new(&problem),
-        rng,
-        priority: vec![0; problem.slots.len()],
-        weight: vec![1; problem.slots.len()],
-        better_than: None,
-        attempt_left: 0,
-        freedom_first: false,
-        budget,
-    };
-    let first = match solver.run(min, u64::MAX) {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let (mut solver, first) = first_fill(&problem, min, rng, budget, threads);
+    let first = match first {
         Run::Found(words) => words,
         Run::Unfit(s) => {
             let slot = &problem.slots[s];
@@ -85,19 +80,19 @@ pub(crate) fn solve(
             )));
         }
         Run::Failed => {
-            let nodes = solver.budget.nodes;
+            let nodes = budget.nodes;
             return Err(CrosswordError::NoSolution(format!(
                 "an exhaustive search ({nodes} nodes) found no fill of this grid with this word list and min_score {min}"
             )));
         }
-        Run::Capped => return Err(solver.budget.exhausted("no fill found")),
+        Run::Capped => return Err(budget.exhausted("no fill found")),
     };
-    let allowance = (solver.budget.nodes * IMPROVE_FACTOR).max(IMPROVE_MIN_NODES);
+    let allowance = (budget.nodes * IMPROVE_FACTOR).max(IMPROVE_MIN_NODES);
     let mut best = first;
     while let Some(low) = problem.lowest_score(&best).filter(|&low| low < u8::MAX && !opts.first_fill) {
-        match solver.run(low + 1, allowance) {
+        match solver.run(budget, low + 1, allowance) {
             Run::Found(words) => best = words,
-            Run::Capped if solver.budget.stop == Some(Stop::Cancelled) => return Err(CrosswordError::Cancelled),
+            Run::Capped if budget.stop == Some(Stop::Cancelled) => return Err(CrosswordError::Cancelled),
             _ => break,
         }
     }
@@ -105,17 +100,86 @@ pub(crate) fn solve(
     // allowance lasts (shared by these rounds).
     if !opts.first_fill {
         let low = problem.lowest_score(&best).unwrap_or(0);
-        let until = solver.budget.nodes.saturating_add(allowance);
-        while solver.budget.nodes < until {
+        let until = budget.nodes.saturating_add(allowance);
+        while budget.nodes < until {
             solver.better_than = Some(problem.total_score(&best));
-            match solver.run(low, until - solver.budget.nodes) {
+            match solver.run(budget, low, until - budget.nodes) {
                 Run::Found(words) => best = words,
-                Run::Capped if solver.budget.stop == Some(Stop::Cancelled) => return Err(CrosswordError::Cancelled),
+                Run::Capped if budget.stop == Some(Stop::Cancelled) => return Err(CrosswordError::Cancelled),
                 _ => break,
             }
         }
     }
     Ok((0..problem.slots.len()).map(|s| problem.index[s].word_string(best[s] as usize)).collect())
+}
+
+/// The first fill, sought by two searches at once, one per candidate order (best score
+/// first; least constraining first), each with its own weights, restarts and node count:
+/// the conclusion reached in the fewest nodes wins, best score first on a tie (see
+/// [`Race`]), so with one thread, running one after the other, the answer is the same.
+/// Each order alone fills a different four of the benchmark's six themeless grids (see
+/// the README). Returns the winner, to go on with; `budget` counts the winner's nodes.
+fn first_fill<'a>(
+    problem: &'a Problem<'a>,
+    min: u8,
+    rng: Rng,
+    budget: &mut Budget,
+    threads: usize,
+) -> (Solver<'a>, Run) {
+    let race = Race::new();
+    let start = budget.nodes;
+    // The best-score search draws what one search alone would; the rival its own stream.
+    let rival_rng = Rng::from_u64(rng.clone().next_u64());
+    let mut ours = Solver::new(problem, rng, Order::BestScore);
+    let mut rival = Solver::new(problem, rival_rng, Order::LeastConstraining);
+    let race_in = |solver: &mut Solver, budget: &mut Budget| {
+        let run = solver.run(budget, min, u64::MAX);
+        if !matches!(run, Run::Capped) {
+            race.conclude(budget.race_nodes());
+        }
+        (run, budget.race_nodes())
+    };
+    budget.join_race(Some(&race));
+    let terms = budget.terms();
+    let (our_run, their_run) = if threads >= 2 {
+        std::thread::scope(|scope| {
+            let (caller, rival, race_in, race) = (std::thread::current(), &mut rival, &race_in, &race);
+            let rival_thread = scope.spawn(move || {
+                let mut quiet = Unmonitored;
+                let run = race_in(rival, &mut Budget::racing(terms, race, &mut quiet));
+                caller.unpark();
+                run
+            });
+            let run = race_in(&mut ours, budget);
+            // Only the caller's monitor can cancel the rival while it catches up.
+            while !rival_thread.is_finished() && budget.poll() {
+                std::thread::park_timeout(std::time::Duration::from_millis(10));
+            }
+            (run, rival_thread.join().expect("the search does not panic"))
+        })
+    } else {
+        let run = race_in(&mut ours, budget);
+        (run, race_in(&mut rival, &mut Budget::racing(terms, &race, budget.monitor())))
+    };
+    let stop = budget.stop;
+    budget.join_race(None);
+    let conclusive = |run: &Run| !matches!(run, Run::Capped);
+    let (winner, (run, nodes)) = if race.halted() {
+        budget.stop = Some(Stop::Cancelled);
+        return (ours, Run::Capped);
+    } else if conclusive(&their_run.0) && (!conclusive(&our_run.0) || their_run.1 < our_run.1) {
+        (rival, their_run)
+    } else if conclusive(&our_run.0) {
+        (ours, our_run)
+    } else {
+        budget.stop = stop;
+        return (ours, Run::Capped);
+    };
+    budget.nodes = start + nodes;
+    let mut winner = winner;
+    // The rounds after the first fill take turns between the orders.
+    winner.order = Order::Alternate;
+    (winner, run)
 }
 
 enum Run {
@@ -537,7 +601,18 @@ impl<'a> Problem<'a> {
     }
 }
 
-struct Solver<'a, 'b, 'p> {
+/// Which order a search tries a slot's candidates in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Order {
+    /// Best score first (equal scores in a seeded order).
+    BestScore,
+    /// Least constraining first (see [`Problem::order_by_freedom`]).
+    LeastConstraining,
+    /// The two take turns, attempt by attempt, each with its own doubling caps.
+    Alternate,
+}
+
+struct Solver<'a> {
     problem: &'a Problem<'a>,
     /// State per search depth (reused to avoid allocation).
     states: Vec<State>,
@@ -552,15 +627,30 @@ struct Solver<'a, 'b, 'p> {
     /// bound: a node whose best completion cannot beat it is not searched).
     better_than: Option<u32>,
     attempt_left: u64,
+    order: Order,
     /// This attempt tries candidates least constraining first.
     freedom_first: bool,
-    budget: &'b mut Budget<'p>,
 }
 
-impl Solver<'_, '_, '_> {
+impl<'a> Solver<'a> {
+    fn new(problem: &'a Problem<'a>, rng: Rng, order: Order) -> Solver<'a> {
+        Solver {
+            problem,
+            states: Vec::new(),
+            scratch: Scratch::new(problem),
+            rng,
+            priority: vec![0; problem.slots.len()],
+            weight: vec![1; problem.slots.len()],
+            better_than: None,
+            attempt_left: 0,
+            order,
+            freedom_first: false,
+        }
+    }
+
     /// Searches for a fill using entries scoring at least `min`, spending at most
     /// `allowance` nodes (and what the budget has left), restarting with doubling caps.
-    fn run(&mut self, min: u8, allowance: u64) -> Run {
+    fn run(&mut self, budget: &mut Budget, min: u8, allowance: u64) -> Run {
         let p = self.problem;
         let mut root = p.initial_state(min);
         let everything = (0..p.slots.len()).collect();
@@ -569,11 +659,11 @@ impl Solver<'_, '_, '_> {
         }
         self.states.clear();
         self.states.push(root);
-        let start = self.budget.nodes;
+        let start = budget.nodes;
         let mut cap = FIRST_ATTEMPT_NODES;
         let mut attempt = 0;
         loop {
-            let spent = self.budget.nodes - start;
+            let spent = budget.nodes - start;
             if spent >= allowance {
                 return Run::Capped;
             }
@@ -583,21 +673,24 @@ impl Solver<'_, '_, '_> {
                 // The first attempt breaks ties in slot order; later ones at random.
                 *prio = if attempt == 0 { s as u32 } else { self.rng.next_u32() };
             }
-            // Two value orders take turns, each with its own doubling caps: best score
-            // first, then least constraining first (see order_by_freedom).
-            self.freedom_first = attempt % 2 == 1;
-            match self.search(0) {
+            self.freedom_first = match self.order {
+                Order::BestScore => false,
+                Order::LeastConstraining => true,
+                Order::Alternate => attempt % 2 == 1,
+            };
+            match self.search(budget, 0) {
                 Outcome::Found(depth) => return Run::Found(self.states[depth].word.clone()),
                 Outcome::Failed => return Run::Failed,
-                Outcome::Stopped if self.budget.stop.is_some() || capped_by_allowance => return Run::Capped,
-                Outcome::Stopped if !self.freedom_first => {}
+                Outcome::Stopped if budget.stop.is_some() || capped_by_allowance => return Run::Capped,
+                // Taking turns, each order's cap doubles every other attempt.
+                Outcome::Stopped if self.order == Order::Alternate && !self.freedom_first => {}
                 Outcome::Stopped => cap = cap.saturating_mul(2),
             }
             attempt += 1;
         }
     }
 
-    fn search(&mut self, depth: usize) -> Outcome {
+    fn search(&mut self, budget: &mut Budget, depth: usize) -> Outcome {
         let p = self.problem;
         let st = &self.states[depth];
         if self.better_than.is_some_and(|total| p.score_bound(st) <= total) {
@@ -638,7 +731,7 @@ impl Solver<'_, '_, '_> {
                 return Outcome::Stopped;
             }
             self.attempt_left -= 1;
-            if !self.budget.tick() {
+            if !budget.tick() {
                 return Outcome::Stopped;
             }
             if p.shares_too_much(&self.states[depth], s, w) {
@@ -653,7 +746,7 @@ impl Solver<'_, '_, '_> {
                 self.weight[s] += 1;
                 continue;
             }
-            match self.search(depth + 1) {
+            match self.search(budget, depth + 1) {
                 Outcome::Failed => {}
                 other => return other,
             }
@@ -666,6 +759,51 @@ impl Solver<'_, '_, '_> {
 mod tests {
     use super::*;
     use crate::puzzles::crossword::{Direction, WordFilter, WordList};
+
+    /// The first fill of each order searching alone: (words, nodes).
+    fn alone(p: &Problem, rng: Rng, order: Order) -> (Option<Vec<u32>>, u64) {
+        let mut quiet = crate::puzzles::monitor::Unmonitored;
+        let mut budget = Budget::new(u64::MAX, None, 128, &mut quiet);
+        let run = Solver::new(p, rng, order).run(&mut budget, 50, u64::MAX);
+        (if let Run::Found(w) = run { Some(w) } else { None }, budget.nodes)
+    }
+
+    #[test]
+    fn the_race_is_won_in_the_fewest_nodes_on_one_thread_or_two() {
+        // Open grids the bundled list fills, some at once, some after restarts.
+        let grids: [&[&str]; 3] = [
+            &["....#", ".....", ".....", ".....", "#...."],
+            &["...#...", ".......", ".......", "###.###", ".......", ".......", "...#..."],
+            &["#....#", "......", "......", "......", "......", "#....#"],
+        ];
+        let filter = WordFilter { min_score: 50, allow_offensive: false };
+        let mut winners = std::collections::BTreeSet::new();
+        for rows in grids {
+            let grid = Grid::from_rows(rows).expect("grid");
+            let slots = grid.slots();
+            let mut indexes = vec![None; 8];
+            for s in &slots {
+                indexes[s.len] = Some(WordList::english().index(s.len, &filter));
+            }
+            let p = Problem::new(&grid, slots.clone(), &[], &indexes, None);
+            for seed in 0..6 {
+                let rng = Rng::from_u64(seed);
+                let best = alone(&p, rng.clone(), Order::BestScore);
+                let rival = alone(&p, Rng::from_u64(rng.clone().next_u64()), Order::LeastConstraining);
+                let (expected, winner) = if rival.1 < best.1 { (rival, "rival") } else { (best, "best score") };
+                winners.insert(winner);
+                for threads in [1, 2] {
+                    let mut quiet = crate::puzzles::monitor::Unmonitored;
+                    let mut budget = Budget::new(u64::MAX, None, 128, &mut quiet);
+                    let (solver, run) = first_fill(&p, 50, rng.clone(), &mut budget, threads);
+                    let Run::Found(words) = run else { panic!("{rows:?} seed {seed}: no fill") };
+                    assert_eq!((Some(words), budget.nodes), expected, "{rows:?} seed {seed}, {threads} threads");
+                    assert_eq!(solver.order, Order::Alternate);
+                }
+            }
+        }
+        assert_eq!(winners.len(), 2, "each order wins somewhere: {winners:?}");
+    }
 
     #[test]
     fn least_constraining_first_counts_what_the_crossings_keep() {

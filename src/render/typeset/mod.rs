@@ -44,11 +44,14 @@ pub(crate) fn in_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + S
 
 /// At most this many items a take: progress is reported, and a stop heeded, between takes.
 const MAX_TAKE: usize = 256;
+/// At least this many, so that the takes' own cost stays small.
+const MIN_TAKE: usize = 4;
 
 /// `f` of each item, in order, on the cores there are (up to eight), `watch` told how many
 /// are done (0 first, then after each few, last all of them) on the calling thread; None
 /// as soon as it answers false (no item is begun after that). Each thread takes the next
-/// few items as it becomes free, so an uneven share ends no later than a few items' time;
+/// few items as it becomes free, fewer as fewer are left, so an uneven share ends no later
+/// than a few items' time;
 /// the calling thread only watches (working too, it made the 2,000-entry bench 10 % slower).
 pub(crate) fn in_parallel_watched<T: Sync, R: Send>(
     items: &[T],
@@ -60,12 +63,14 @@ pub(crate) fn in_parallel_watched<T: Sync, R: Send>(
         return None;
     }
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
-    // Eight takes a thread on average: few enough to cost nothing, enough to even out.
-    let take = items.len().div_ceil(threads * 8).clamp(1, MAX_TAKE);
+    // The next take: a quarter of each thread's share of what is left (guided), so the
+    // last takes are small and no thread is left alone with a long one at the end.
+    let take_at = |from: usize| (items.len() - from).div_ceil(threads * 4).clamp(MIN_TAKE, MAX_TAKE);
     if threads < 2 || items.len() < 16 {
         let mut out = Vec::with_capacity(items.len());
-        for chunk in items.chunks(take) {
-            out.extend(chunk.iter().map(&f));
+        while out.len() < items.len() {
+            let to = (out.len() + take_at(out.len())).min(items.len());
+            out.extend(items[out.len()..to].iter().map(&f));
             if !watch(out.len()) {
                 return None;
             }
@@ -77,11 +82,12 @@ pub(crate) fn in_parallel_watched<T: Sync, R: Send>(
     let work = |done_tx: std::sync::mpsc::Sender<usize>| {
         let mut done: Vec<(usize, Vec<R>)> = Vec::new();
         while !stop.load(Ordering::Relaxed) {
-            let from = next.fetch_add(take, Ordering::Relaxed);
-            if from >= items.len() {
+            let Ok(from) = next.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |from| {
+                (from < items.len()).then(|| (from + take_at(from)).min(items.len()))
+            }) else {
                 break;
-            }
-            let part: Vec<R> = items[from..(from + take).min(items.len())].iter().map(&f).collect();
+            };
+            let part: Vec<R> = items[from..(from + take_at(from)).min(items.len())].iter().map(&f).collect();
             let _ = done_tx.send(part.len());
             done.push((from, part));
         }

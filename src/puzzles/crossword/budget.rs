@@ -22,15 +22,51 @@ pub(crate) enum Stop {
 /// the fewest nodes wins, so the answer does not depend on which finished first in time.
 /// A search stops once it has spent as many nodes as the best conclusion so far; after a
 /// conclusion it may run past the time limit, up to twice it, to know the winner.
+///
+/// The first search runs alone for its first `solo` nodes (most problems end sooner, and a
+/// second search would only cost time): the others wait at the gate until it has spent them
+/// or has ended, and do not start if it ended within them.
 #[derive(Debug)]
 pub(crate) struct Race {
     settled: AtomicU64,
     halted: AtomicBool,
+    solo: u64,
+    open: AtomicBool,
+    gate: (std::sync::Mutex<bool>, std::sync::Condvar),
 }
 
 impl Race {
-    pub fn new() -> Arc<Race> {
-        Arc::new(Race { settled: AtomicU64::new(u64::MAX), halted: AtomicBool::new(false) })
+    pub fn new(solo: u64) -> Arc<Race> {
+        Arc::new(Race {
+            settled: AtomicU64::new(u64::MAX),
+            halted: AtomicBool::new(false),
+            solo,
+            open: AtomicBool::new(false),
+            gate: Default::default(),
+        })
+    }
+
+    /// Lets the other searches start (the first has spent its solo nodes, or has ended).
+    pub fn open(&self) {
+        if !self.open.swap(true, Ordering::Relaxed) {
+            *self.gate.0.lock().unwrap_or_else(|e| e.into_inner()) = true;
+            self.gate.1.notify_all();
+        }
+    }
+
+    /// Waits at the gate; false when the first search ended within its solo nodes (or was
+    /// halted), so that this one need not run.
+    pub fn wait_to_start(&self) -> bool {
+        let mut open = self.gate.0.lock().unwrap_or_else(|e| e.into_inner());
+        while !*open {
+            open = self.gate.1.wait(open).unwrap_or_else(|e| e.into_inner());
+        }
+        self.settled.load(Ordering::Relaxed) > self.solo && !self.halted()
+    }
+
+    /// Whether the first search, at `nodes`, is past its solo nodes.
+    fn past_solo(&self, nodes: u64) -> bool {
+        nodes >= self.solo
     }
 
     /// A search came to its conclusion after `nodes` of its own.
@@ -153,6 +189,11 @@ impl<'p> Budget<'p> {
 
     #[cold]
     fn check(&mut self) -> bool {
+        if let Some((r, _)) = &self.race {
+            if !r.open.load(Ordering::Relaxed) && r.past_solo(self.race_nodes()) {
+                r.open();
+            }
+        }
         let settled = self.race.as_ref().map_or(u64::MAX, |(r, _)| r.settled.load(Ordering::Relaxed));
         if self.race_nodes() >= settled {
             self.stop = Some(Stop::Settled);

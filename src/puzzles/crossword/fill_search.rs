@@ -122,8 +122,7 @@ pub(crate) fn solve(
 /// the conclusion reached in the fewest nodes wins, best score first on a tie (see
 /// [`Race`]), so with one thread, running one after the other, the answer is the same. The
 /// best-score search runs alone for its first `solo` nodes; if it ends within them, it
-/// wins without a race.
-/// Each order alone fills a different four of the benchmark's six themeless grids (see
+/// wins without a race. Each order alone fills a different four of the benchmark's six themeless grids (see
 /// the README). Returns the winner, to go on with; `budget` counts the winner's nodes.
 fn first_fill<'a>(
     problem: &'a Problem<'a>,
@@ -161,6 +160,18 @@ fn first_fill<'a>(
                 caller.unpark();
                 run
             });
+            // Should this search panic, the rival must not wait at the gate, nor search on,
+            // while the scope waits for it.
+            struct Unwinding<'r>(&'r Race);
+            impl Drop for Unwinding<'_> {
+                fn drop(&mut self) {
+                    if std::thread::panicking() {
+                        self.0.halt();
+                        self.0.open();
+                    }
+                }
+            }
+            let _unwinding = Unwinding(race);
             let run = race_in(&mut ours, budget);
             race.open();
             // Only the caller's monitor can cancel the rival while it catches up.

@@ -64,11 +64,6 @@ impl Race {
         self.settled.load(Ordering::Relaxed) > self.solo && !self.halted()
     }
 
-    /// Whether the first search, at `nodes`, is past its solo nodes.
-    fn past_solo(&self, nodes: u64) -> bool {
-        nodes >= self.solo
-    }
-
     /// A search came to its conclusion after `nodes` of its own.
     pub fn conclude(&self, nodes: u64) {
         self.settled.fetch_min(nodes, Ordering::Relaxed);
@@ -133,16 +128,10 @@ impl<'p> Budget<'p> {
 
     /// A budget of its own, on `terms`, for a search in `race`.
     pub fn racing<'q>(terms: Terms, race: &Arc<Race>, progress: &'q mut dyn Monitor) -> Budget<'q> {
-        Budget {
-            nodes: 0,
-            max_nodes: terms.max_nodes,
-            started: terms.started,
-            time_limit: terms.time_limit,
-            progress,
-            check_every: terms.check_every,
-            stop: None,
-            race: Some((race.clone(), 0)),
-        }
+        let mut budget = Budget::new(terms.max_nodes, None, terms.check_every, progress);
+        (budget.started, budget.time_limit) = (terms.started, terms.time_limit);
+        budget.join_race(Some(race));
+        budget
     }
 
     /// Enters this budget's search in `race`, or (None) takes it out; its stop is cleared.
@@ -190,7 +179,7 @@ impl<'p> Budget<'p> {
     #[cold]
     fn check(&mut self) -> bool {
         if let Some((r, _)) = &self.race {
-            if !r.open.load(Ordering::Relaxed) && r.past_solo(self.race_nodes()) {
+            if !r.open.load(Ordering::Relaxed) && self.race_nodes() >= r.solo {
                 r.open();
             }
         }

@@ -193,7 +193,7 @@ fn first_fill<'a>(
     let stop = budget.stop;
     budget.join_race(None);
     let conclusive = |run: &Run| !matches!(run, Run::Capped);
-    let (winner, (run, nodes)) = if race.halted() {
+    let (mut winner, (run, nodes)) = if race.halted() {
         budget.stop = Some(Stop::Cancelled);
         return (ours, Run::Capped);
     } else if conclusive(&their_run.0) && (!conclusive(&our_run.0) || their_run.1 < our_run.1) {
@@ -205,7 +205,6 @@ fn first_fill<'a>(
         return (ours, Run::Capped);
     };
     budget.nodes = start + nodes;
-    let mut winner = winner;
     // The rounds after the first fill take turns between the orders.
     winner.order = Order::Alternate;
     (winner, run)

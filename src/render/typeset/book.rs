@@ -222,7 +222,8 @@ impl From<Cancelled> for Stopped {
     }
 }
 
-/// Lays `book` out. Entries are checked first: the first one at fault is the error.
+/// Lays `book` out. Entries are checked as they are set: the first one at fault (as
+/// given) is the error.
 pub fn typeset(book: &Book, design: &Design) -> Result<Typeset, EntryError> {
     typeset_monitored(book, design, &mut Unmonitored).map_err(|e| match e {
         Stopped::Entry(e) => e,
@@ -233,9 +234,6 @@ pub fn typeset(book: &Book, design: &Design) -> Result<Typeset, EntryError> {
 /// [`typeset`], reporting the entries set (of all) to `monitor` as it goes and stopping
 /// when it says so.
 pub fn typeset_monitored(book: &Book, design: &Design, monitor: &mut dyn Monitor) -> Result<Typeset, Stopped> {
-    for (i, e) in book.entries.iter().enumerate() {
-        e.check(i).map_err(Stopped::Entry)?;
-    }
     let sections = entries::sort(&book.entries);
     // The inner margin depends on the page count, the page count on the measure: lay out
     // until they agree (a wider margin only adds pages, so this ends).
@@ -248,7 +246,7 @@ pub fn typeset_monitored(book: &Book, design: &Design, monitor: &mut dyn Monitor
         }
         inner = wanted;
     }
-    Ok(lay_out(book, &sections, design, inner, monitor)?)
+    lay_out(book, &sections, design, inner, monitor)
 }
 
 /// Page geometry with a given inner margin.
@@ -289,7 +287,7 @@ fn lay_out(
     d: &Design,
     inner: f32,
     monitor: &mut dyn Monitor,
-) -> Result<Typeset, Cancelled> {
+) -> Result<Typeset, Stopped> {
     let g = Geometry { d, inner };
     let width = g.width();
     let column = (width - d.gap) / 2.0;
@@ -559,16 +557,24 @@ fn lay_out(
 }
 
 /// The entries' paragraphs, in order, set on the cores there are (each paragraph on its
-/// own: the same whatever the threads), `monitor` told how many are set.
+/// own: the same whatever the threads), `monitor` told how many are set. Each entry is
+/// checked as it is set: the error is the first entry at fault as given.
 fn set_all(
     placed: &[&entries::Placed],
     given: &[Entry],
     shape: &Shape,
     monitor: &mut dyn Monitor,
-) -> Result<Vec<Paragraph>, Cancelled> {
-    let set = |p: &&entries::Placed| paragraph::set(&entries::spans(&given[p.index], p), shape);
+) -> Result<Vec<Paragraph>, Stopped> {
+    let set = |p: &&entries::Placed| {
+        let entry = &given[p.index];
+        entry.check(p.index).map(|()| paragraph::set(&entries::spans(entry, p), shape))
+    };
     let total = placed.len() as u64;
-    super::in_parallel_watched(placed, set, |done| monitor.update(done as u64, total)).ok_or(Cancelled)
+    let set = super::in_parallel_watched(placed, set, |done| monitor.update(done as u64, total)).ok_or(Cancelled)?;
+    match set.iter().filter_map(|p| p.as_ref().err()).min_by_key(|e| e.index) {
+        Some(e) => Err(Stopped::Entry(e.clone())),
+        None => Ok(set.into_iter().flatten().collect()),
+    }
 }
 
 /// The lines a column of `cap` grid lines takes from `pos` (block, line within it), and

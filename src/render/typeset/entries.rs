@@ -179,13 +179,15 @@ fn is_combining(c: char) -> bool {
 /// The entries in dictionary order, in sections. Equal headwords keep their given order
 /// and are numbered.
 pub fn sort(entries: &[Entry]) -> Vec<Section> {
-    let keys: Vec<Option<Vec<u8>>> = entries.iter().map(|e| primary_letters(e.headword.trim())).collect();
+    // Trimmed once: trimming in every comparison was half the sort's time.
+    let words: Vec<&str> = entries.iter().map(|e| e.headword.trim()).collect();
+    let keys: Vec<Option<Vec<u8>>> = words.iter().map(|w| primary_letters(w)).collect();
     // Loaded when first needed: the tables take milliseconds, and most words need none.
     let mut collator: Option<feruca::Collator> = None;
     let mut order: Vec<usize> = (0..entries.len()).collect();
     // A stable sort: entries the collation finds equal (the same headword) keep their order.
     order.sort_by(|&a, &b| {
-        let (x, y) = (entries[a].headword.trim(), entries[b].headword.trim());
+        let (x, y) = (words[a], words[b]);
         let o = match (&keys[a], &keys[b]) {
             (Some(p), Some(q)) if p != q => p.cmp(q),
             // The same ASCII letters: the first difference is one of case, lower case
@@ -198,9 +200,9 @@ pub fn sort(entries: &[Entry]) -> Vec<Section> {
     let mut sections: Vec<Section> = Vec::new();
     let mut i = 0;
     while i < order.len() {
-        let word = entries[order[i]].headword.trim();
+        let word = words[order[i]];
         let mut j = i + 1;
-        while j < order.len() && entries[order[j]].headword.trim() == word {
+        while j < order.len() && words[order[j]] == word {
             j += 1;
         }
         let letter = initial(word);

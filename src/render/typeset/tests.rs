@@ -258,6 +258,9 @@ fn no_heading_alone_at_a_foot_and_no_line_alone_at_a_head() {
 fn bad_entries_are_refused_by_index() {
     let (mut book, design) = sample(20);
     book.entries[11].senses[0].definition = "from 東京".into();
+    // Set before the 11th (it sorts first), but given after it.
+    book.entries[15].headword = "Aaaa".into();
+    book.entries[15].senses[0].definition = " ".into();
     let e = typeset(&book, &design).unwrap_err();
     assert_eq!(e.index, 11);
     assert!(book.check_front().is_ok());

@@ -43,11 +43,11 @@ impl Style {
     }
 
     /// Width of `text` at `size` points, in points (characters the face lacks count as
-    /// its `?`: [`missing`] refuses such text before layout).
+    /// its `?`: [`missing`] refuses such text before it is set).
     pub fn width(self, text: &str, size: f32) -> f32 {
         let face = self.face();
-        // Printable ASCII, nearly all text, indexes the table's start (a fifth of the
-        // paragraph builder's own time went here); whole units add up exactly.
+        // Printable ASCII, nearly all text, indexes the table's start (measuring was a
+        // fifth of building a paragraph's items); whole units add up exactly.
         let mut units = 0u64;
         for b in text.bytes() {
             if !(b' '..=b'~').contains(&b) {

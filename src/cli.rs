@@ -165,7 +165,8 @@ pub struct DictionaryArgs {
     /// The preface (UTF-8 text, paragraphs separated by blank lines); none by default.
     #[arg(long)]
     pub preface: Option<std::path::PathBuf>,
-    /// Hyphenation patterns, an ISO 639-1 code (`en`, `de`, `fr`, …).
+    /// The language, an ISO 639-1 code (`en`, `de`, `es`, `sv`, …): its hyphenation patterns
+    /// and its alphabetical order (Spanish Ñ after N, Swedish Å Ä Ö after Z).
     #[arg(long, default_value = "en")]
     pub language: String,
     /// Trim: letter, 6x9, 5.5x8.5, 7x10, a4, a5, 5.25x8 or WxH in inches.

@@ -63,7 +63,7 @@ pub(crate) struct TextQuery {
     author: Option<String>,
     /// The preface, its paragraphs separated by blank lines (none: no preface).
     preface: Option<String>,
-    /// ISO code of the language, for hyphenation (default `en`).
+    /// ISO 639-1 code of the language: its hyphenation patterns and its alphabetical order (default `en`).
     language: Option<String>,
     /// A named trim (default `5.25x8`) or `WxH` in inches.
     trim: Option<String>,
@@ -80,8 +80,9 @@ pub(crate) struct TextQuery {
                    definition), or as a `text/plain; charset=utf-8` body, one entry a line, \
                    `headword;pos;definition` with further `;pos;definition` pairs for more senses, the other \
                    members then as query parameters (a line that cannot be read is 422 naming `line`). Entries are \
-                   sorted as a dictionary sorts them (case and accents ignored), in sections per initial letter, \
-                   set in two justified columns with hyphenation in `language`, running heads (`heads`: `outer` \
+                   sorted as a dictionary in `language` sorts them (case and accents count only after the letters; \
+                   Spanish Ñ after N, Swedish Å Ä Ö after Z), in sections per initial letter, set in two \
+                   justified columns with hyphenation in `language`, running heads (`heads`: `outer` \
                    or `both`), a title page, contents and preface. At most 20,000 entries and 4 MiB with a key, \
                    500 entries and 256 KiB without (422 naming `entries`; 413 for the body). An entry with a \
                    character the font (DejaVu Serif Condensed: Latin-1 and Latin Extended-A) lacks is 422 naming \

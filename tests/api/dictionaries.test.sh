@@ -47,6 +47,19 @@ curl -s "$BASE$GLOSS/book.pdf" -o "$WORK/gloss.pdf"
 check_cmd "pdfinfo $WORK/gloss.pdf | grep -q '^Page size: *432 x 648 pts'" "6 x 9 in pages"
 check_cmd "pdftotext $WORK/gloss.pdf - | tr '\n' ' ' | grep -q 'Words the puzzles use.'" "the preface printed"
 
+# The language orders the entries: Spanish puts Ñ after N, in a section of its own;
+# English sorts ñ as n.
+printf 'ñu;n.;un antílope africano\noso;n.;un animal grande\nnuez;n.;el fruto del nogal\n' >"$WORK/es.txt"
+for lang in es en; do
+  req POST "/dictionaries?title=Palabras&language=$lang" -H 'content-type: text/plain; charset=utf-8' --data-binary @"$WORK/es.txt"
+  check_status 202 "a dictionary in language $lang"
+  LANG_DICT=$(header location)
+  wait_job "$LANG_DICT" 60
+  curl -s "$BASE$LANG_DICT/book.pdf" -o "$WORK/dict-$lang.pdf"
+done
+check_cmd "pdftotext -raw $WORK/dict-es.pdf - | tr -d '\\f' | grep -xE '(N|Ñ|O|(nuez|ñu|oso) n\\..*)' | cut -d' ' -f1 | tr '\\n' ' ' | grep -qx 'N nuez Ñ ñu O oso '" "Spanish: nuez, then Ñ's own section, then oso"
+check_cmd "pdftotext -raw $WORK/dict-en.pdf - | tr -d '\\f' | grep -xE '(N|Ñ|O|(nuez|ñu|oso) n\\..*)' | cut -d' ' -f1 | tr '\\n' ' ' | grep -qx 'N ñu nuez O oso '" "English: ñu among the N, before nuez"
+
 # The preface as a query parameter, paragraphs parted by a blank line.
 req POST "/dictionaries?preface=$(jq -rn '"First paragraph,\nrunning on.\n\nSecond one." | @uri')" \
   -H 'content-type: text/plain' --data-binary $'fox;n.;an animal\n'

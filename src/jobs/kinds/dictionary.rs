@@ -58,7 +58,7 @@ pub struct DictionaryRequest {
     /// The preface's paragraphs (none: no preface).
     #[serde(default)]
     pub preface: Vec<String>,
-    /// ISO code of the language, for hyphenation (default `en`).
+    /// ISO 639-1 code of the language: its hyphenation patterns and its alphabetical order (default `en`).
     #[serde(default = "english")]
     #[schema(default = "en")]
     pub language: String,
@@ -165,7 +165,7 @@ impl DictionaryRequest {
             author: self.author.clone(),
             preface: self.preface.clone(),
             entries,
-            language: Some(language),
+            language,
         };
         book.check_front().map_err(|(f, detail)| field(f, detail))?;
         let heads = match self.heads {

@@ -20,8 +20,8 @@ pub struct Book {
     /// The preface's paragraphs (none: no preface).
     pub preface: Vec<String>,
     pub entries: Vec<Entry>,
-    /// Hyphenation patterns (None: no hyphenation).
-    pub language: Option<Language>,
+    /// Hyphenation patterns, and the collation the entries are sorted by.
+    pub language: Language,
 }
 
 impl Book {
@@ -234,7 +234,7 @@ pub fn typeset(book: &Book, design: &Design) -> Result<Typeset, EntryError> {
 /// [`typeset`], reporting the entries set (of all) to `monitor` as it goes and stopping
 /// when it says so.
 pub fn typeset_monitored(book: &Book, design: &Design, monitor: &mut dyn Monitor) -> Result<Typeset, Stopped> {
-    let sections = entries::sort(&book.entries);
+    let sections = entries::sort(&book.entries, book.language);
     // The inner margin depends on the page count, the page count on the measure: lay out
     // until they agree (a wider margin only adds pages, so this ends).
     let mut inner = (design.inner)(0);
@@ -302,7 +302,7 @@ fn lay_out(
     };
 
     // The dictionary's flow.
-    let shape = Shape::new(d.size, column, [0.0, d.hang], book.language);
+    let shape = Shape::new(d.size, column, [0.0, d.hang], Some(book.language));
     let placed: Vec<&entries::Placed> = sections.iter().flat_map(|s| &s.entries).collect();
     let mut paras = set_all(&placed, &book.entries, &shape, monitor)?.into_iter();
     let mut blocks = Vec::new();
@@ -340,7 +340,7 @@ fn lay_out(
     let mut preface_paras: Vec<(usize, usize)> = Vec::new();
     for (i, text) in book.preface.iter().enumerate() {
         let indent = if i == 0 { 0.0 } else { 1.5 * d.text_size };
-        let shape = Shape::new(d.text_size, width, [indent, 0.0], book.language);
+        let shape = Shape::new(d.text_size, width, [indent, 0.0], Some(book.language));
         let para =
             paragraph::set(&[Span::new(Style::Regular, text.split_whitespace().collect::<Vec<_>>().join(" "))], &shape);
         count(&para, &mut report);

@@ -1,11 +1,15 @@
-//! A dictionary's entries: sorted as a dictionary sorts (the Unicode Collation Algorithm's
-//! root order, which ignores case and accents at its first level), grouped in sections by
-//! initial letter (accents folded: É under E), homographs numbered, and each entry as the
-//! styled text of its paragraph.
+//! A dictionary's entries: sorted as a dictionary sorts (the Unicode Collation Algorithm,
+//! with the language's own order where it has one: ICU4X's collator; case and accents
+//! count only after the letters), grouped in sections by initial letter (accents folded: É
+//! under E, but Spanish Ñ and Swedish Å head their own), homographs numbered, and each
+//! entry as the styled text of its paragraph.
 
+use icu_collator::options::{AlternateHandling, CollatorOptions, Strength};
+use icu_collator::{Collator, CollatorBorrowed};
 use unicode_normalization::UnicodeNormalization;
 
 use super::fonts::{missing, Style};
+use super::hyphenate::Language;
 use super::paragraph::Span;
 
 /// One sense of an entry: its part of speech (`v.`, `n.`) and definition.
@@ -176,27 +180,38 @@ fn is_combining(c: char) -> bool {
     ('\u{300}'..='\u{36F}').contains(&c)
 }
 
-/// The entries in dictionary order, in sections. Equal headwords keep their given order
-/// and are numbered.
-pub fn sort(entries: &[Entry]) -> Vec<Section> {
+/// The language's collation compared up to `strength`, spaces and punctuation ignored
+/// below the fourth level (shifted: `well-being` sorts as `wellbeing`); the root collation
+/// (the Unicode default) where the language has no order of its own.
+fn collator(language: Language, strength: Strength) -> CollatorBorrowed<'static> {
+    let mut options = CollatorOptions::default();
+    options.strength = Some(strength);
+    options.alternate_handling = Some(AlternateHandling::Shifted);
+    let locale = icu_locale_core::Locale::try_from_str(language.code()).unwrap_or(icu_locale_core::Locale::UNKNOWN);
+    Collator::try_new(locale.into(), options)
+        .or_else(|_| Collator::try_new(Default::default(), options))
+        .expect("the root collation is compiled in")
+}
+
+/// The entries in dictionary order by `language`'s collation, in sections. Equal
+/// headwords keep their given order and are numbered.
+pub fn sort(entries: &[Entry], language: Language) -> Vec<Section> {
     // Trimmed once: trimming in every comparison was half the sort's time.
     let words: Vec<&str> = entries.iter().map(|e| e.headword.trim()).collect();
-    let keys: Vec<Option<Vec<u8>>> = words.iter().map(|w| primary_letters(w)).collect();
-    // Loaded when first needed: the tables take milliseconds, and most words need none.
-    let mut collator: Option<feruca::Collator> = None;
-    let mut order: Vec<usize> = (0..entries.len()).collect();
-    // A stable sort: entries the collation finds equal (the same headword) keep their order.
-    order.sort_by(|&a, &b| {
-        let (x, y) = (words[a], words[b]);
-        let o = match (&keys[a], &keys[b]) {
-            (Some(p), Some(q)) if p != q => p.cmp(q),
-            // The same ASCII letters: the first difference is one of case, lower case
-            // first, and ASCII has the upper case first.
-            (Some(_), Some(_)) if x.is_ascii() && y.is_ascii() => y.cmp(x),
-            _ => collator.get_or_insert_with(feruca::Collator::default).collate(x, y),
-        };
-        o.then(a.cmp(&b))
+    // Sort keys, each made once (on the cores there are) and compared as bytes: a total
+    // order, whatever the text (feruca's comparison, used before, was not one for some
+    // words with signs, and a comparison that is not can make a sort panic).
+    let tertiary = collator(language, Strength::Tertiary);
+    let keys: Vec<Vec<u8>> = super::in_parallel(&words, |w| {
+        let mut key = Vec::with_capacity(4 * w.len() + 8);
+        let Ok(()) = tertiary.write_sort_key_to(w, &mut key);
+        key
     });
+    let mut order: Vec<usize> = (0..entries.len()).collect();
+    // Equal to the third level (letters, accents, case): by where the signs are and how the
+    // text is encoded (its bytes), then as given, so equal headwords keep their order.
+    order.sort_unstable_by(|&a, &b| keys[a].cmp(&keys[b]).then_with(|| words[a].cmp(words[b])).then(a.cmp(&b)));
+    let mut letters = Letters::new(language);
     let mut sections: Vec<Section> = Vec::new();
     let mut i = 0;
     while i < order.len() {
@@ -205,12 +220,12 @@ pub fn sort(entries: &[Entry]) -> Vec<Section> {
         while j < order.len() && words[order[j]] == word {
             j += 1;
         }
-        let letter = initial(word);
-        // A letter the collation puts among another's (rare: a symbol inside a word list
-        // of letters) joins the section it falls in rather than heading a second time.
-        let seen = sections.iter().any(|s| s.letter == letter);
-        if sections.last().is_none_or(|s| s.letter != letter) && !seen {
-            sections.push(Section { letter, entries: Vec::new() });
+        let letter = letters.of(word);
+        // A letter the collation puts among another's (a symbol inside a word list of
+        // letters, or Danish AA among the Å) joins the section it falls in rather than
+        // heading a second time.
+        if sections.last().is_none_or(|s| s.letter != letter) && !sections.iter().any(|s| s.letter == letter) {
+            sections.push(Section { letter: letter.to_string(), entries: Vec::new() });
         }
         let section = sections.last_mut().expect("just pushed");
         for (k, &index) in order[i..j].iter().enumerate() {
@@ -222,27 +237,59 @@ pub fn sort(entries: &[Entry]) -> Vec<Section> {
     sections
 }
 
-/// A headword's letters as the collation's first level sees them, when that level is all
-/// its letters tell: ASCII letters, accented or not (combining marks after canonical
-/// decomposition, which the first level ignores), case folded. Such words that differ
-/// here are ordered by it; any other word (a digit, a sign, Æ or ß, another script) only
-/// by the collator.
-fn primary_letters(headword: &str) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(headword.len());
-    if headword.is_ascii() {
-        for b in headword.bytes() {
-            out.push(b.is_ascii_alphabetic().then(|| b.to_ascii_lowercase())?);
+/// Section letters in a language: [`initial`], except for the letters its collation
+/// orders apart from the root collation's: a letter of its own alphabet (Spanish Ñ,
+/// Swedish Å Ä Ö, Polish Ł) heads its own section, and one it sorts as another letter
+/// (Swedish Ü as Y) goes under that letter.
+struct Letters {
+    primary: CollatorBorrowed<'static>,
+    root: CollatorBorrowed<'static>,
+    /// The heading of each initial met (an alphabet's worth), by its first character and
+    /// the combining marks after it.
+    known: Vec<(String, String)>,
+}
+
+impl Letters {
+    fn new(language: Language) -> Letters {
+        Letters {
+            primary: collator(language, Strength::Primary),
+            root: collator(Language::ENGLISH, Strength::Primary),
+            known: Vec::new(),
         }
-        return Some(out);
     }
-    for c in headword.nfd() {
-        if c.is_ascii_alphabetic() {
-            out.push(c.to_ascii_lowercase() as u8);
-        } else if !('\u{300}'..='\u{36F}').contains(&c) {
-            return None;
+
+    fn of(&mut self, headword: &str) -> &str {
+        let word = headword.trim();
+        let Some(c) = word.chars().next() else { return "#" };
+        let marks = word[c.len_utf8()..].chars().take_while(|c| is_combining(*c)).map(char::len_utf8).sum::<usize>();
+        let first = &word[..c.len_utf8() + marks];
+        let at = match self.known.iter().position(|(f, _)| f == first) {
+            Some(at) => at,
+            None => {
+                let letter = self.heading(first, word);
+                self.known.push((first.to_string(), letter));
+                self.known.len() - 1
+            }
+        };
+        &self.known[at].1
+    }
+
+    fn heading(&self, first: &str, word: &str) -> String {
+        let key = |c: &CollatorBorrowed, s: &str| {
+            let mut key = Vec::new();
+            let Ok(()) = c.write_sort_key_to(s, &mut key);
+            key
+        };
+        let lower: String = first.nfc().flat_map(char::to_lowercase).collect();
+        let own = key(&self.primary, &lower);
+        if !lower.chars().all(char::is_alphabetic) || own == key(&self.root, &lower) {
+            return initial(word);
+        }
+        match ('a'..='z').find(|l| key(&self.primary, l.encode_utf8(&mut [0; 4])) == own) {
+            Some(l) => l.to_ascii_uppercase().to_string(),
+            None => lower.to_uppercase(),
         }
     }
-    Some(out)
 }
 
 /// `n` in superscript digits.
@@ -308,7 +355,7 @@ mod tests {
     fn sorted_ignoring_case_and_accents_first() {
         let words = ["zebra", "Émile", "apple", "Ernie", "éclair", "Eclair", "abandon", "Apple", "peña", "peng", "Zoë"];
         let entries: Vec<Entry> = words.iter().map(|w| entry(w)).collect();
-        let sections = sort(&entries);
+        let sections = sort(&entries, Language::ENGLISH);
         let order: Vec<&str> = sections.iter().flat_map(|s| s.entries.iter().map(|e| e.headword.as_str())).collect();
         assert_eq!(
             order,
@@ -319,39 +366,106 @@ mod tests {
         assert!(sections.iter().flat_map(|s| &s.entries).all(|e| e.homograph.is_none()));
     }
 
-    #[test]
-    fn sorted_as_the_collator_orders_them() {
-        // Every word of up to three letters from a, b, B, e, é, É, ë, n, ñ, z (precomposed
-        // and not), some with a sign or a letter beyond the quick path's; shuffled.
+    /// Every word of up to three letters from a, b, B, e, é, É, ë, n, ñ, z (precomposed
+    /// and not), hyphens, æ and ß; every letter of Latin-1 and Latin Extended-A between
+    /// two letters; shuffled by `seed`.
+    fn test_words(seed: u64) -> Vec<String> {
         let alphabet = ["a", "b", "B", "e", "é", "É", "e\u{301}", "ë", "n", "ñ", "z", "-", "æ", "ß"];
         let mut words = vec![String::new()];
         for len in 1..=3 {
             let last: Vec<String> = words.iter().filter(|w| w.chars().count() == len - 1).cloned().collect();
             words.extend(last.iter().flat_map(|w| alphabet.iter().map(move |c| format!("{w}{c}"))));
         }
-        // Every letter of Latin-1 and Latin Extended-A, between two letters.
         words.extend(('\u{C0}'..='\u{17F}').filter(|c| c.is_alphabetic()).map(|c| format!("n{c}n")));
         words.retain(|w| !w.trim().is_empty());
-        let mut state = 7u64;
+        let mut state = seed;
         for i in (1..words.len()).rev() {
             state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             words.swap(i, (state >> 33) as usize % (i + 1));
         }
+        words
+    }
+
+    fn sorted_words(words: &[String], language: Language) -> Vec<String> {
         let entries: Vec<Entry> = words.iter().map(|w| entry(w)).collect();
-        let sorted: Vec<usize> = sort(&entries).iter().flat_map(|s| s.entries.iter().map(|e| e.index)).collect();
-        let mut collator = feruca::Collator::default();
-        let mut expected: Vec<usize> = (0..entries.len()).collect();
-        expected.sort_by(|&a, &b| collator.collate(&words[a], &words[b]).then(a.cmp(&b)));
-        assert_eq!(sorted, expected);
-        assert_eq!(primary_letters("Naïve"), Some(b"naive".to_vec()));
-        assert_eq!((primary_letters("a-b"), primary_letters("æon")), (None, None));
+        sort(&entries, language).iter().flat_map(|s| s.entries.iter().map(|e| e.headword.clone())).collect()
+    }
+
+    #[test]
+    fn sorted_as_the_collator_orders_them() {
+        let words = test_words(7);
+        let sorted = sorted_words(&words, Language::ENGLISH);
+        // The collator's own comparison (not its sort keys) agrees, pair by pair.
+        let collator = collator(Language::ENGLISH, Strength::Tertiary);
+        for pair in sorted.windows(2) {
+            let o = collator.compare(&pair[0], &pair[1]).then_with(|| pair[0].cmp(&pair[1]));
+            assert_ne!(o, std::cmp::Ordering::Greater, "{:?} before {:?}", pair[0], pair[1]);
+        }
+        let (mut given, mut got) = (words.clone(), sorted.clone());
+        given.sort();
+        got.sort();
+        assert_eq!(got, given, "every word once");
+    }
+
+    #[test]
+    fn the_order_is_total_whatever_the_words_order() {
+        // feruca ordered "B" before "b-" and "b-" before "B": a sort then depends on where
+        // the words start (and may panic). The same words in any order sort the same.
+        let first = sorted_words(&test_words(7), Language::ENGLISH);
+        for seed in [1, 2, 3] {
+            assert_eq!(sorted_words(&test_words(seed), Language::ENGLISH), first, "seed {seed}");
+        }
+        let b: Vec<String> =
+            first.iter().filter(|w| w.eq_ignore_ascii_case("b") || *w == "b-" || *w == "-B").cloned().collect();
+        // Equal letters: lower case first, then where the sign is.
+        assert_eq!(b, ["b", "b-", "-B", "B"]);
+    }
+
+    #[test]
+    fn sorted_and_sectioned_by_the_language() {
+        let words = ["nuez", "ñu", "oso", "zon", "år", "ärger", "azur", "über", "yxa", "Łódź", "lz", "ma"];
+        let entries: Vec<Entry> = words.iter().map(|w| entry(w)).collect();
+        let layout = |code: &str| {
+            let sections = sort(&entries, Language::from_code(code).unwrap());
+            sections
+                .iter()
+                .map(|s| {
+                    format!(
+                        "{}: {}",
+                        s.letter,
+                        s.entries.iter().map(|e| e.headword.as_str()).collect::<Vec<_>>().join(" ")
+                    )
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            layout("en"),
+            ["A: år ärger azur", "L: Łódź lz", "M: ma", "N: ñu nuez", "O: oso", "U: über", "Y: yxa", "Z: zon"]
+        );
+        // Spanish: Ñ is a letter after N.
+        assert_eq!(layout("es")[3..5], ["N: nuez".to_string(), "Ñ: ñu".to_string()]);
+        // Swedish: Å, Ä (and Ö) after Z; Ü sorts as Y.
+        assert_eq!(
+            layout("sv"),
+            ["A: azur", "L: Łódź lz", "M: ma", "N: ñu nuez", "O: oso", "Y: über yxa", "Z: zon", "Å: år", "Ä: ärger"]
+        );
+        // Polish: Ł after L.
+        assert!(layout("pl").contains(&"Ł: Łódź".to_string()), "{:?}", layout("pl"));
+        // Every language with hyphenation patterns sorts (by the root order where the
+        // collator has no data of its own).
+        let codes = (b'a'..=b'z').flat_map(|a| (b'a'..=b'z').map(move |b| String::from_utf8(vec![a, b]).unwrap()));
+        let languages: Vec<Language> = codes.filter_map(|code| Language::from_code(&code)).collect();
+        assert!(languages.len() > 20);
+        for language in languages {
+            assert_eq!(sort(&entries, language).iter().map(|s| s.entries.len()).sum::<usize>(), words.len());
+        }
     }
 
     #[test]
     fn homographs_are_numbered_in_given_order() {
         let mut entries = vec![entry("bass"), entry("bar"), entry("bass"), entry("Ætna"), entry("1984")];
         entries[2].senses[0].definition = "a fish".into();
-        let sections = sort(&entries);
+        let sections = sort(&entries, Language::ENGLISH);
         let all: Vec<&Placed> = sections.iter().flat_map(|s| &s.entries).collect();
         let basses: Vec<(usize, Option<usize>)> =
             all.iter().filter(|p| p.headword == "bass").map(|p| (p.index, p.homograph)).collect();

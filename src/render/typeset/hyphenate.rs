@@ -1,27 +1,33 @@
 //! Where words may be hyphenated: Liang's patterns (the TeX ones, through `hypher`), with
 //! TeX's shortest fragments for the language (English: two letters before a break, three
-//! after).
+//! after). A [`Language`] also names the collation a dictionary is sorted by.
 
 use hypher::Lang;
 
-/// A language of hyphenation patterns.
+/// A language of hyphenation patterns, and its ISO 639-1 code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Language(Lang);
+pub struct Language(Lang, [u8; 2]);
 
 impl Default for Language {
     fn default() -> Self {
-        Language(Lang::English)
+        Language::ENGLISH
     }
 }
 
 impl Language {
-    pub const ENGLISH: Language = Language(Lang::English);
+    pub const ENGLISH: Language = Language(Lang::English, *b"en");
 
     /// The language of an ISO 639-1 code (`en`, `de`, `fr`, …), if there are patterns for it.
     pub fn from_code(code: &str) -> Option<Language> {
         let b = code.trim().to_ascii_lowercase().into_bytes();
         let code: [u8; 2] = b.try_into().ok()?;
-        Lang::from_iso(code).map(Language)
+        Lang::from_iso(code).map(|lang| Language(lang, code))
+    }
+
+    /// Its ISO 639-1 code, lower case.
+    pub fn code(&self) -> &str {
+        // hypher knows ASCII codes only, so this is never the fallback.
+        std::str::from_utf8(&self.1).unwrap_or("en")
     }
 
     /// Byte offsets in `word` after which it may be broken with a hyphen. None in words
@@ -121,6 +127,7 @@ mod tests {
     #[test]
     fn languages_by_code() {
         assert_eq!(Language::from_code("EN"), Some(Language::ENGLISH));
+        assert_eq!(Language::from_code(" Sv").map(|l| l.code().to_string()), Some("sv".into()));
         let de = Language::from_code("de").unwrap();
         assert!(!de.breaks("silbentrennung").is_empty());
         assert_eq!(Language::from_code("xx"), None);

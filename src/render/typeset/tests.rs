@@ -114,7 +114,7 @@ pub(super) fn sample(count: usize) -> (Book, Design) {
                 .into(),
         ],
         entries,
-        language: Some(Language::ENGLISH),
+        language: Language::ENGLISH,
     };
     (book, Design::template((378.0, 576.0), inner))
 }
@@ -144,7 +144,7 @@ fn a_book_of_two_hundred_entries() {
     }
 
     // Every entry once, in dictionary order.
-    let sections = entries::sort(&book.entries);
+    let sections = entries::sort(&book.entries, book.language);
     let expected: Vec<String> = sections.iter().flat_map(|s| &s.entries).map(entries::printed_headword).collect();
     let printed: Vec<String> = pages.iter().flat_map(|p| p.headwords.clone()).collect();
     assert_eq!(printed, expected);

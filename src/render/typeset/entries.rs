@@ -181,8 +181,9 @@ fn is_combining(c: char) -> bool {
 }
 
 /// The language's collation compared up to `strength`, spaces and punctuation ignored
-/// below the fourth level (shifted: `well-being` sorts as `wellbeing`); the root collation
-/// (the Unicode default) where the language has no order of its own.
+/// (shifted: `well-being` sorts as `wellbeing`; the caller breaks such ties); the root
+/// collation (the Unicode default, which English uses) where the language has no order of
+/// its own.
 fn collator(language: Language, strength: Strength) -> CollatorBorrowed<'static> {
     let mut options = CollatorOptions::default();
     options.strength = Some(strength);

@@ -194,6 +194,13 @@ fn collator(language: Language, strength: Strength) -> CollatorBorrowed<'static>
         .expect("the root collation is compiled in")
 }
 
+/// `text`'s sort key by `collator`: keys compare as bytes in the collation's order.
+fn sort_key(collator: &CollatorBorrowed, text: &str) -> Vec<u8> {
+    let mut key = Vec::with_capacity(4 * text.len() + 8);
+    let Ok(()) = collator.write_sort_key_to(text, &mut key);
+    key
+}
+
 /// The entries in dictionary order by `language`'s collation, in sections. Equal
 /// headwords keep their given order and are numbered.
 pub fn sort(entries: &[Entry], language: Language) -> Vec<Section> {
@@ -203,11 +210,7 @@ pub fn sort(entries: &[Entry], language: Language) -> Vec<Section> {
     // order, whatever the text (feruca's comparison, used before, was not one for some
     // words with signs, and a comparison that is not can make a sort panic).
     let tertiary = collator(language, Strength::Tertiary);
-    let keys: Vec<Vec<u8>> = super::in_parallel(&words, |w| {
-        let mut key = Vec::with_capacity(4 * w.len() + 8);
-        let Ok(()) = tertiary.write_sort_key_to(w, &mut key);
-        key
-    });
+    let keys: Vec<Vec<u8>> = super::in_parallel(&words, |w| sort_key(&tertiary, w));
     let mut order: Vec<usize> = (0..entries.len()).collect();
     // Equal to the third level (letters, accents, case): by where the signs are and how the
     // text is encoded (its bytes), then as given, so equal headwords keep their order.
@@ -276,17 +279,12 @@ impl Letters {
     }
 
     fn heading(&self, first: &str, word: &str) -> String {
-        let key = |c: &CollatorBorrowed, s: &str| {
-            let mut key = Vec::new();
-            let Ok(()) = c.write_sort_key_to(s, &mut key);
-            key
-        };
         let lower: String = first.nfc().flat_map(char::to_lowercase).collect();
-        let own = key(&self.primary, &lower);
-        if !lower.chars().all(char::is_alphabetic) || own == key(&self.root, &lower) {
+        let own = sort_key(&self.primary, &lower);
+        if !lower.chars().all(char::is_alphabetic) || own == sort_key(&self.root, &lower) {
             return initial(word);
         }
-        match ('a'..='z').find(|l| key(&self.primary, l.encode_utf8(&mut [0; 4])) == own) {
+        match ('a'..='z').find(|l| sort_key(&self.primary, l.encode_utf8(&mut [0; 4])) == own) {
             Some(l) => l.to_ascii_uppercase().to_string(),
             None => lower.to_uppercase(),
         }

@@ -113,13 +113,47 @@ impl Paragraph {
     }
 }
 
-/// What an item stands for (text borrowed from the spans).
-#[derive(Clone, Debug)]
-enum Piece<'a> {
-    Word(Style, &'a str),
+/// What an item stands for: a word's text is `spans[span].text[from..to]` (by place,
+/// so that the buffers holding pieces outlive the paragraph's text and serve the next).
+#[derive(Clone, Copy, Debug)]
+enum Piece {
+    Word(Style, Text),
     Space(Style),
     Hyphen(Style),
     None,
+}
+
+/// A piece of one span's text.
+#[derive(Clone, Copy, Debug)]
+struct Text {
+    span: u32,
+    from: u32,
+    to: u32,
+}
+
+impl Text {
+    fn of<'s>(self, spans: &'s [Span]) -> &'s str {
+        &spans[self.span as usize].text[self.from as usize..self.to as usize]
+    }
+
+    /// The part from byte `from` to byte `to` of this text.
+    fn part(self, from: usize, to: usize) -> Text {
+        Text { from: self.from + from as u32, to: self.from + to as u32, ..self }
+    }
+}
+
+/// Buffers for a paragraph's items, reused by the next (each thread setting paragraphs
+/// has one): made afresh, they were most of the bytes a dictionary allocated.
+#[derive(Debug, Default)]
+struct Buffers {
+    items: Vec<Item>,
+    pieces: Vec<Piece>,
+    segments: Vec<Segment>,
+    /// Each word's segments (a range of `segments`).
+    words: Vec<std::ops::Range<usize>>,
+    /// Break points (byte offsets) and whether each is flagged with a hyphen added.
+    points: Vec<(usize, bool)>,
+    found: Vec<usize>,
 }
 
 /// An interword space's stretch and shrink, as parts of its width: Charter's in TeX (space
@@ -144,19 +178,18 @@ fn space_factor(c: char) -> f32 {
 }
 
 /// A piece of a word in one style: (style, text, whether it may be hyphenated).
-type Segment<'a> = (Style, &'a str, bool);
+type Segment = (Style, Text, bool);
 
-/// The words of `spans` (split at whitespace other than a no-break space) as segments:
-/// `words[i]` is a range of `segments`, a word running on across spans when no space
-/// parts them.
-fn words<'a>(spans: &'a [Span]) -> (Vec<Segment<'a>>, Vec<std::ops::Range<usize>>) {
-    // About a word in six bytes of text.
-    let guess = spans.iter().map(|s| s.text.len()).sum::<usize>() / 6 + spans.len();
-    let mut segments: Vec<Segment<'a>> = Vec::with_capacity(guess);
-    let mut words: Vec<std::ops::Range<usize>> = Vec::with_capacity(guess);
+/// The words of `spans` (split at whitespace other than a no-break space) into
+/// `buf.segments`, `buf.words[i]` a range of them, a word running on across spans when no
+/// space parts them.
+fn words(spans: &[Span], buf: &mut Buffers) {
+    let (segments, words) = (&mut buf.segments, &mut buf.words);
+    segments.clear();
+    words.clear();
     let mut open = false;
     let is_space = |c: char| c.is_whitespace() && c != '\u{A0}';
-    for span in spans {
+    for (i, span) in spans.iter().enumerate() {
         let text: &str = &span.text;
         let mut rest = text;
         while !rest.is_empty() {
@@ -167,7 +200,9 @@ fn words<'a>(spans: &'a [Span]) -> (Vec<Segment<'a>>, Vec<std::ops::Range<usize>
                 continue;
             }
             let end = rest.find(is_space).unwrap_or(rest.len());
-            segments.push((span.style, &rest[..end], span.hyphenate));
+            let from = text.len() - rest.len();
+            let piece = Text { span: i as u32, from: from as u32, to: (from + end) as u32 };
+            segments.push((span.style, piece, span.hyphenate));
             match words.last_mut() {
                 Some(w) if open => w.end = segments.len(),
                 _ => words.push(segments.len() - 1..segments.len()),
@@ -176,26 +211,24 @@ fn words<'a>(spans: &'a [Span]) -> (Vec<Segment<'a>>, Vec<std::ops::Range<usize>
             rest = &rest[end..];
         }
     }
-    (segments, words)
 }
 
-/// Boxes, glue and penalties for `spans`, with hyphenation points if `hyphens`, and with
-/// a break between any two letters of a word wider than `split_wider` points.
-fn items<'a>(spans: &'a [Span], shape: &Shape, hyphens: bool, split_wider: f32) -> (Vec<Item>, Vec<Piece<'a>>) {
+/// Boxes, glue and penalties for `spans` into `buf.items` (what each stands for in
+/// `buf.pieces`), with hyphenation points if `hyphens`, and with a break between any two
+/// letters of a word wider than `split_wider` points.
+fn items(spans: &[Span], shape: &Shape, hyphens: bool, split_wider: f32, buf: &mut Buffers) {
     let size = shape.size;
-    let (segments, words) = words(spans);
-    let mut items = Vec::with_capacity(segments.len() * 3 + 3);
-    let mut pieces = Vec::with_capacity(segments.len() * 3 + 3);
-    // Break points (byte offsets) and whether each is flagged with a hyphen added; reused.
-    let mut points: Vec<(usize, bool)> = Vec::new();
-    let mut found: Vec<usize> = Vec::new();
+    words(spans, buf);
+    let Buffers { items, pieces, segments, words, points, found } = buf;
+    items.clear();
+    pieces.clear();
     for (w, word) in words.iter().enumerate() {
         let word = &segments[word.clone()];
         if w > 0 {
             // The space takes the style of the word before it.
             let prev = segments[words[w - 1].end - 1];
             let width = prev.0.width(" ", size);
-            let factor = prev.1.chars().last().map_or(1.0, space_factor);
+            let factor = prev.1.of(spans).chars().last().map_or(1.0, space_factor);
             items.push(Item::Glue {
                 width,
                 stretch: width * STRETCH * factor,
@@ -206,8 +239,9 @@ fn items<'a>(spans: &'a [Span], shape: &Shape, hyphens: bool, split_wider: f32) 
         }
         // Only a word that may be split needs its width first.
         let total: f32 =
-            if split_wider.is_finite() { word.iter().map(|(s, t, _)| s.width(t, size)).sum() } else { 0.0 };
-        for &(style, text, hyph) in word {
+            if split_wider.is_finite() { word.iter().map(|(s, t, _)| s.width(t.of(spans), size)).sum() } else { 0.0 };
+        for &(style, piece, hyph) in word {
+            let text = piece.of(spans);
             points.clear();
             // Explicit hyphens and dashes (a dash's first byte is 0xE2): most words have none.
             if text.bytes().any(|b| b == b'-' || b == 0xE2) {
@@ -228,7 +262,7 @@ fn items<'a>(spans: &'a [Span], shape: &Shape, hyphens: bool, split_wider: f32) 
                             (None, true) => start = Some(i),
                             (Some(s), false) => {
                                 found.clear();
-                                lang.breaks_into(&text[s..i], &mut found);
+                                lang.breaks_into(&text[s..i], found);
                                 points.extend(found.iter().map(|b| (s + b, true)));
                                 start = None;
                             }
@@ -245,18 +279,16 @@ fn items<'a>(spans: &'a [Span], shape: &Shape, hyphens: bool, split_wider: f32) 
             points.sort_unstable();
             points.dedup_by_key(|p| p.0);
             let mut from = 0;
-            for &(at, flagged) in &points {
-                let part = &text[from..at];
-                items.push(Item::Box { width: style.width(part, size) });
-                pieces.push(Piece::Word(style, part));
+            for &(at, flagged) in points.iter() {
+                items.push(Item::Box { width: style.width(&text[from..at], size) });
+                pieces.push(Piece::Word(style, piece.part(from, at)));
                 let width = if flagged { style.width("-", size) } else { 0.0 };
                 items.push(Item::Penalty { width, penalty: shape.hyphen_penalty, flagged: true });
                 pieces.push(if flagged { Piece::Hyphen(style) } else { Piece::None });
                 from = at;
             }
-            let part = &text[from..];
-            items.push(Item::Box { width: style.width(part, size) });
-            pieces.push(Piece::Word(style, part));
+            items.push(Item::Box { width: style.width(&text[from..], size) });
+            pieces.push(Piece::Word(style, piece.part(from, text.len())));
         }
     }
     // The last line is ragged: no break before the fill glue, then a forced break.
@@ -266,28 +298,28 @@ fn items<'a>(spans: &'a [Span], shape: &Shape, hyphens: bool, split_wider: f32) 
     pieces.push(Piece::None);
     items.push(Item::Penalty { width: 0.0, penalty: -INFINITY, flagged: false });
     pieces.push(Piece::None);
-    (items, pieces)
 }
 
 /// Sets `spans` into lines of `shape`.
 pub fn set(spans: &[Span], shape: &Shape) -> Paragraph {
     thread_local! {
         // Its buffers serve every paragraph a thread sets.
-        static BREAKER: std::cell::RefCell<Breaker> = Default::default();
+        static BREAKER: std::cell::RefCell<(Breaker, Buffers)> = Default::default();
     }
-    BREAKER.with_borrow_mut(|breaker| set_with(spans, shape, breaker))
+    BREAKER.with_borrow_mut(|(breaker, buf)| set_with(spans, shape, breaker, buf))
 }
 
-fn set_with(spans: &[Span], shape: &Shape, breaker: &mut Breaker) -> Paragraph {
+fn set_with(spans: &[Span], shape: &Shape, breaker: &mut Breaker, buf: &mut Buffers) -> Paragraph {
     let widths = [shape.measure - shape.indents[0], shape.measure - shape.indents[1]];
     let narrowest = widths[0].min(widths[1]);
     let no_emergency = Params { emergency_stretch: 0.0, ..shape.params };
     let awful = Params { tolerance: AWFUL, ..shape.params };
     // A word split over several lines ends each with a hyphen: no limit on them then.
     let split = Params { max_hyphens_in_a_row: usize::MAX, ..awful };
-    let (items, pieces) = items(spans, shape, true, f32::INFINITY);
-    breaker.measure(&items);
-    let mut attempt = |pass: u8, params: &Params| breaker.breaks(&items, widths, params, false).map(|b| (pass, b));
+    items(spans, shape, true, f32::INFINITY, buf);
+    let items = &buf.items;
+    breaker.measure(items);
+    let mut attempt = |pass: u8, params: &Params| breaker.breaks(items, widths, params, false).map(|b| (pass, b));
     // The first pass without hyphenation points (explicit hyphens stay), within the
     // pretolerance; its breakings are the second's too when the pretolerance is the
     // lower, so the second runs first and the first only when the second finds one
@@ -312,26 +344,28 @@ fn set_with(spans: &[Span], shape: &Shape, breaker: &mut Breaker) -> Paragraph {
         })
         .or_else(|| attempt(3, &awful));
     if let Some((pass, breaks)) = found {
-        return lay_out(&items, &pieces, &breaks, shape, widths, pass, false);
+        return lay_out(spans, buf, &breaks, shape, widths, pass, false);
     }
-    let (items, pieces) = self::items(spans, shape, true, narrowest);
-    breaker.measure(&items);
+    self::items(spans, shape, true, narrowest, buf);
+    let items = &buf.items;
+    breaker.measure(items);
     let (pass, breaks) = [(4, false), (5, true)]
         .into_iter()
-        .find_map(|(pass, overfull)| breaker.breaks(&items, widths, &split, overfull).map(|b| (pass, b)))
+        .find_map(|(pass, overfull)| breaker.breaks(items, widths, &split, overfull).map(|b| (pass, b)))
         .expect("the last pass allows overfull lines, so some breaking exists");
-    lay_out(&items, &pieces, &breaks, shape, widths, pass, true)
+    lay_out(spans, buf, &breaks, shape, widths, pass, true)
 }
 
 fn lay_out(
-    items: &[Item],
-    pieces: &[Piece],
+    spans: &[Span],
+    buf: &Buffers,
     breaks: &[super::linebreak::Break],
     shape: &Shape,
     widths: [f32; 2],
     pass: u8,
     split: bool,
 ) -> Paragraph {
+    let (items, pieces) = (&buf.items, &buf.pieces);
     let mut lines = Vec::with_capacity(breaks.len());
     let mut start = 0;
     let mut split_words = 0;
@@ -376,7 +410,7 @@ fn lay_out(
         for i in start..end {
             match (&items[i], &pieces[i]) {
                 (Item::Box { width }, &Piece::Word(style, text)) => {
-                    push(&mut runs, style, text, x, 0.0);
+                    push(&mut runs, style, text.of(spans), x, 0.0);
                     x += width;
                 }
                 (Item::Glue { width, stretch, shrink, .. }, Piece::Space(style)) => {
@@ -498,7 +532,9 @@ mod tests {
             for indents in [[0.0, 0.0], [0.0, 12.0], [10.0, 0.0]] {
                 let shape = Shape::new(8.5, measure as f32, indents, Some(Language::ENGLISH));
                 let spans = [Span::new(Style::Regular, TEXT)];
-                let (items, _) = items(&spans, &shape, true, f32::INFINITY);
+                let mut buf = Buffers::default();
+                items(&spans, &shape, true, f32::INFINITY, &mut buf);
+                let items = buf.items;
                 let widths = [shape.measure - indents[0], shape.measure - indents[1]];
                 let p = shape.params;
                 let tries = [
@@ -589,8 +625,10 @@ mod tests {
 
     #[test]
     fn glue_stretches_as_charters_and_more_after_a_period() {
-        let (items, _) = items(&[Span::new(Style::Regular, "n. a word, then")], &shape(100.0), false, f32::INFINITY);
-        let glue: Vec<(f32, f32, f32)> = items
+        let mut buf = Buffers::default();
+        items(&[Span::new(Style::Regular, "n. a word, then")], &shape(100.0), false, f32::INFINITY, &mut buf);
+        let glue: Vec<(f32, f32, f32)> = buf
+            .items
             .iter()
             .filter_map(|i| match *i {
                 Item::Glue { width, stretch, shrink, fill: false } => Some((width, stretch, shrink)),

@@ -77,43 +77,40 @@ pub(crate) fn in_parallel_watched<T: Sync, R: Send>(
         }
         return Some(out);
     }
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let work = |done_tx: std::sync::mpsc::Sender<usize>| {
-        let mut done: Vec<(usize, Vec<R>)> = Vec::new();
-        while !stop.load(Ordering::Relaxed) {
-            let Ok(from) = next.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |from| {
-                (from < items.len()).then(|| (from + take_at(from)).min(items.len()))
-            }) else {
-                break;
-            };
-            let part: Vec<R> = items[from..(from + take_at(from)).min(items.len())].iter().map(&f).collect();
-            let _ = done_tx.send(part.len());
-            done.push((from, part));
+    let (next, stopped) = (AtomicUsize::new(0), AtomicBool::new(false));
+    let (done_tx, done_rx) = std::sync::mpsc::channel::<(usize, Vec<R>)>();
+    let (next, stop, f) = (&next, &stopped, &f);
+    let mut parts = Vec::new();
+    // The work goes to the process's pool of a thread a core (rayon's), kept between
+    // calls: a thread's buffers (a paragraph's, the compressor's) and its allocator's
+    // pages serve every call after; the calling thread only watches.
+    rayon_core::in_place_scope(|scope| {
+        for _ in 0..threads {
+            let done_tx = done_tx.clone();
+            scope.spawn(move |_| {
+                while !stop.load(Ordering::Relaxed) {
+                    let Ok(from) = next.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |from| {
+                        (from < items.len()).then(|| (from + take_at(from)).min(items.len()))
+                    }) else {
+                        break;
+                    };
+                    let part: Vec<R> = items[from..(from + take_at(from)).min(items.len())].iter().map(f).collect();
+                    let _ = done_tx.send((from, part));
+                }
+            });
         }
-        done
-    };
-    let work = &work;
-    let (done_tx, done_rx) = std::sync::mpsc::channel();
-    let mut parts = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                let done_tx = done_tx.clone();
-                scope.spawn(move || work(done_tx))
-            })
-            .collect();
         drop(done_tx);
         // Until every worker has ended (and dropped its sender).
         let mut done = 0;
-        for n in done_rx {
-            done += n;
+        for (from, part) in done_rx {
+            done += part.len();
+            parts.push((from, part));
             if !stop.load(Ordering::Relaxed) && !watch(done) {
                 stop.store(true, Ordering::Relaxed);
             }
         }
-        workers.into_iter().flat_map(|w| w.join().expect("the work does not panic")).collect::<Vec<_>>()
     });
-    if stop.into_inner() {
+    if stopped.into_inner() {
         return None;
     }
     parts.sort_unstable_by_key(|p| p.0);

@@ -148,6 +148,9 @@ pub struct Breaker {
     next: Vec<u32>,
     /// The items measured (their address and count), to check each pass is given them.
     measured: (usize, usize),
+    /// Every legal break, in order: (item, penalty, width added, flagged). A pass visits
+    /// these only, not the boxes between (half the items).
+    legal: Vec<(u32, f32, f32, bool)>,
     nodes: Vec<Node>,
     active: Vec<u32>,
     keep: Vec<u32>,
@@ -177,6 +180,18 @@ impl Breaker {
             }
         }
         self.sums.push(s);
+        self.legal.clear();
+        for (b, item) in items.iter().enumerate() {
+            match *item {
+                Item::Penalty { width, penalty, flagged } if penalty < INFINITY => {
+                    self.legal.push((b as u32, penalty, width, flagged))
+                }
+                Item::Glue { .. } if b > 0 && matches!(items[b - 1], Item::Box { .. }) => {
+                    self.legal.push((b as u32, 0.0, 0.0, false))
+                }
+                _ => {}
+            }
+        }
         self.next.clear();
         self.next.resize(n + 1, n as u32);
         for i in (0..n).rev() {
@@ -199,7 +214,7 @@ impl Breaker {
         assert_eq!(self.measured, (items.as_ptr() as usize, items.len()), "the items measured");
         let n = items.len();
         self.work = 0;
-        let Breaker { sums, next, nodes, active, keep, best, work, .. } = self;
+        let Breaker { sums, next, legal, nodes, active, keep, best, work, .. } = self;
         // Where a line after a break at `b` starts.
         let start = |b: usize| if b == 0 { 0 } else { next[b + 1] };
         nodes.clear();
@@ -216,16 +231,11 @@ impl Breaker {
         active.clear();
         active.push(0);
 
-        for b in 0..n {
-            let (penalty, pwidth, flagged) = match items[b] {
-                Item::Penalty { width, penalty, flagged }
-                    if penalty < INFINITY && (params.hyphenation || width == 0.0 || !flagged) =>
-                {
-                    (penalty, width, flagged)
-                }
-                Item::Glue { .. } if b > 0 && matches!(items[b - 1], Item::Box { .. }) => (0.0, 0.0, false),
-                _ => continue,
-            };
+        for &(b, penalty, pwidth, flagged) in legal.iter() {
+            if flagged && pwidth != 0.0 && !params.hyphenation {
+                continue;
+            }
+            let b = b as usize;
             let forced = penalty <= -INFINITY;
             // Best new node per (fitness class, hyphens in a row).
             best.clear();

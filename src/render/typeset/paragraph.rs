@@ -367,6 +367,9 @@ fn lay_out(
 ) -> Paragraph {
     let (items, pieces) = (&buf.items, &buf.pieces);
     let mut lines = Vec::with_capacity(breaks.len());
+    // Runs are gathered in `text` and each copied out once, at its length (one buffer for
+    // the paragraph's lines: grown afresh for each, it was a third of laying them out).
+    let mut text = String::new();
     let mut start = 0;
     let mut split_words = 0;
     for (li, br) in breaks.iter().enumerate() {
@@ -382,9 +385,7 @@ fn lay_out(
         // The glue's ratio as set: justified lines fill the measure exactly however
         // loose; an overfull line shrinks all it can.
         let ratio = if last && br.ratio >= 0.0 { 0.0 } else { br.ratio.max(-1.0) };
-        // Runs are gathered in `text` and each copied out once, at its length.
         let mut runs: Vec<Run> = Vec::new();
-        let mut text = String::new();
         let mut x = 0.0f32;
         let size = shape.size;
         let finish = |runs: &mut Vec<Run>, text: &mut String| {

@@ -266,11 +266,11 @@ impl Sink {
 /// `puzzlepress dictionary`: the entries file typeset as a PDF. A line that cannot be read
 /// or set is named by its number.
 pub fn dictionary(args: &DictionaryArgs) -> anyhow::Result<()> {
-    use crate::render::typeset::{parse_lines, Book, Heads, Language};
+    use crate::render::typeset::{parse_lines_in_parallel, Book, Heads, Language};
     let read =
         |path: &std::path::Path| std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()));
     let text = read(&args.entries)?;
-    let entries = parse_lines(&text).map_err(|e| anyhow::anyhow!("{}: {e}", args.entries.display()))?;
+    let entries = parse_lines_in_parallel(&text).map_err(|e| anyhow::anyhow!("{}: {e}", args.entries.display()))?;
     let preface = match &args.preface {
         Some(path) => read(path)?
             .split("\n\n")

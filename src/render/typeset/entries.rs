@@ -102,9 +102,36 @@ impl std::fmt::Display for LineError {
 /// pairs for more senses (blank lines are skipped). Each entry is also
 /// [checked](Entry::check): a line at fault is named by its number.
 pub fn parse_lines(text: &str) -> Result<Vec<Entry>, LineError> {
+    parse_from(text, 1)
+}
+
+/// [`parse_lines`] on the cores there are: the text cut at line ends into pieces parsed
+/// each on its own, the same entries and the same first line at fault.
+pub fn parse_lines_in_parallel(text: &str) -> Result<Vec<Entry>, LineError> {
+    const PIECES: usize = 32;
+    let mut pieces: Vec<(&str, usize)> = Vec::with_capacity(PIECES);
+    let (mut rest, mut line) = (text, 1);
+    while !rest.is_empty() {
+        let cut = rest.len().min(text.len().div_ceil(PIECES).max(1));
+        let end = rest.as_bytes()[cut..].iter().position(|&b| b == b'\n').map_or(rest.len(), |i| cut + i + 1);
+        let (piece, after) = rest.split_at(end);
+        pieces.push((piece, line));
+        line += piece.bytes().filter(|&b| b == b'\n').count();
+        rest = after;
+    }
+    let parsed = super::in_parallel(&pieces, |&(piece, line)| parse_from(piece, line));
+    let mut out = Vec::with_capacity(parsed.iter().map(|p| p.as_ref().map_or(0, Vec::len)).sum());
+    for piece in parsed {
+        out.extend(piece?);
+    }
+    Ok(out)
+}
+
+/// Entries of `text`, whose first line is line `first` of what was given.
+fn parse_from(text: &str, first: usize) -> Result<Vec<Entry>, LineError> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        let line_no = i + 1;
+        let line_no = first + i;
         if line.trim().is_empty() {
             continue;
         }
@@ -122,7 +149,7 @@ pub fn parse_lines(text: &str) -> Result<Vec<Entry>, LineError> {
             .map(|pair| Sense { pos: pair[0].to_string(), definition: pair[1].to_string() })
             .collect();
         let entry = Entry { headword: fields[0].to_string(), senses };
-        entry.check(out.len()).map_err(|e| err(e.detail))?;
+        entry.check(0).map_err(|e| err(e.detail))?;
         out.push(entry);
     }
     Ok(out)
@@ -516,6 +543,35 @@ mod tests {
         }
         // A part of speech may be empty.
         assert_eq!(parse_lines("a;;x").unwrap()[0].senses[0].pos, "");
+    }
+
+    #[test]
+    fn lines_read_in_parallel_as_in_one_go() {
+        // Lines of every length, blank ones, CRLF ends and none at the end: cut anywhere,
+        // the same entries in the same order.
+        let mut text = String::new();
+        for i in 0..3_000 {
+            match i % 7 {
+                0 => text.push('\n'),
+                3 => text.push_str(&format!("w{i};n.;{}\r\n", "long ".repeat(1 + i % 40))),
+                _ => text.push_str(&format!("w{i};v.;to {i};n.;a {i}\n")),
+            }
+        }
+        text.push_str("last;n.;no line end");
+        for t in [&text[..], &text[..10], "", "\n\n", "a;n.;x"] {
+            assert_eq!(parse_lines_in_parallel(t), parse_lines(t), "{:?}", &t[..t.len().min(40)]);
+        }
+        assert_eq!(parse_lines_in_parallel(&text).unwrap().len(), 3_000 - 3_000usize.div_ceil(7) + 1);
+        // The first line at fault, by its number in the whole text, wherever it falls.
+        let lines: Vec<&str> = text.lines().collect();
+        for bad in [1usize, 1_234, 2_999] {
+            let mut broken = lines.clone();
+            broken[bad - 1] = "broken";
+            broken[2_999] = "also broken";
+            let broken = broken.join("\n");
+            let e = parse_lines_in_parallel(&broken).unwrap_err();
+            assert_eq!((e.line, e), (bad, parse_lines(&broken).unwrap_err()));
+        }
     }
 
     #[test]

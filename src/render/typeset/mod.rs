@@ -15,7 +15,7 @@ pub mod paragraph;
 pub mod pdf;
 
 pub use book::{typeset, typeset_monitored, Book, Design, Heads, Report, Stopped, Typeset};
-pub use entries::{parse_lines, Entry, EntryError, LineError, Sense};
+pub use entries::{parse_lines, parse_lines_in_parallel, Entry, EntryError, LineError, Sense};
 pub use hyphenate::Language;
 
 /// `book` typeset to `design` as PDF bytes, with how well it was set; `monitor` follows
@@ -56,8 +56,27 @@ const MIN_TAKE: usize = 4;
 pub(crate) fn in_parallel_watched<T: Sync, R: Send>(
     items: &[T],
     f: impl Fn(&T) -> R + Sync,
-    mut watch: impl FnMut(usize) -> bool,
+    watch: impl FnMut(usize) -> bool,
 ) -> Option<Vec<R>> {
+    run(items, f, watch, || ()).map(|(out, ())| out)
+}
+
+/// [`in_parallel`], the calling thread meanwhile doing `beside` (work of its own that
+/// would otherwise wait for the items or keep them waiting), before it waits.
+pub(crate) fn in_parallel_beside<T: Sync, R: Send, S>(
+    items: &[T],
+    f: impl Fn(&T) -> R + Sync,
+    beside: impl FnOnce() -> S,
+) -> (Vec<R>, S) {
+    run(items, f, |_| true, beside).expect("never stopped")
+}
+
+fn run<T: Sync, R: Send, S>(
+    items: &[T],
+    f: impl Fn(&T) -> R + Sync,
+    mut watch: impl FnMut(usize) -> bool,
+    beside: impl FnOnce() -> S,
+) -> Option<(Vec<R>, S)> {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     if !watch(0) {
         return None;
@@ -67,6 +86,7 @@ pub(crate) fn in_parallel_watched<T: Sync, R: Send>(
     // last takes are small and no thread is left alone with a long one at the end.
     let take_at = |from: usize| (items.len() - from).div_ceil(threads * 4).clamp(MIN_TAKE, MAX_TAKE);
     if threads < 2 || items.len() < 16 {
+        let side = beside();
         let mut out = Vec::with_capacity(items.len());
         while out.len() < items.len() {
             let to = (out.len() + take_at(out.len())).min(items.len());
@@ -75,7 +95,7 @@ pub(crate) fn in_parallel_watched<T: Sync, R: Send>(
                 return None;
             }
         }
-        return Some(out);
+        return Some((out, side));
     }
     let (next, stopped) = (AtomicUsize::new(0), AtomicBool::new(false));
     let (done_tx, done_rx) = std::sync::mpsc::channel::<(usize, Vec<R>)>();
@@ -84,7 +104,7 @@ pub(crate) fn in_parallel_watched<T: Sync, R: Send>(
     // The work goes to the process's pool of a thread a core (rayon's), kept between
     // calls: a thread's buffers (a paragraph's, the compressor's) and its allocator's
     // pages serve every call after; the calling thread only watches.
-    rayon_core::in_place_scope(|scope| {
+    let side = rayon_core::in_place_scope(|scope| {
         for _ in 0..threads {
             let done_tx = done_tx.clone();
             scope.spawn(move |_| {
@@ -100,6 +120,7 @@ pub(crate) fn in_parallel_watched<T: Sync, R: Send>(
             });
         }
         drop(done_tx);
+        let side = beside();
         // Until every worker has ended (and dropped its sender).
         let mut done = 0;
         for (from, part) in done_rx {
@@ -109,12 +130,13 @@ pub(crate) fn in_parallel_watched<T: Sync, R: Send>(
                 stop.store(true, Ordering::Relaxed);
             }
         }
+        side
     });
     if stopped.into_inner() {
         return None;
     }
     parts.sort_unstable_by_key(|p| p.0);
-    Some(parts.into_iter().flat_map(|p| p.1).collect())
+    Some((parts.into_iter().flat_map(|p| p.1).collect(), side))
 }
 
 #[cfg(test)]

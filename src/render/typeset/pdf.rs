@@ -48,12 +48,17 @@ pub fn write(book: &Typeset, title: &str, size: (f32, f32)) -> Vec<u8> {
         doc_info.title(TextStr(title));
         doc_info.producer(TextStr("puzzlepress"));
     }
-    for (style, refs) in Style::ALL.iter().zip(&font_refs) {
-        write_face(&mut pdf, style.face(), *refs);
-    }
+    // Pages are drawn and compressed on all cores, the faces written meanwhile.
+    let (streams, ()) = super::in_parallel_beside(
+        &book.pages,
+        |page| zlib(&draw(&page.marks)),
+        || {
+            for (style, refs) in Style::ALL.iter().zip(&font_refs) {
+                write_face(&mut pdf, style.face(), *refs);
+            }
+        },
+    );
     let (w, h) = size;
-    // Pages are drawn and compressed on all cores.
-    let streams = super::in_parallel(&book.pages, |page| zlib(&draw(&page.marks)));
     for (z, (page_ref, content_ref)) in streams.iter().zip(page_refs) {
         let mut p = pdf.page(page_ref);
         p.parent(tree).media_box(Rect::new(0.0, 0.0, w, h)).trim_box(Rect::new(0.0, 0.0, w, h));

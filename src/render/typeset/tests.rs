@@ -359,6 +359,15 @@ fn work_in_parallel_comes_back_in_order() {
     assert_eq!(in_parallel(&items, cost), sequential);
     assert_eq!(in_parallel(&items[..20], cost), sequential[..20]);
     assert_eq!(in_parallel(&items[..3], cost), sequential[..3]);
+    // Work beside on the calling thread: done once, its result returned with theirs.
+    for n in [1000, 3] {
+        let mut calls = 0;
+        let (out, side) = in_parallel_beside(&items[..n], cost, || {
+            calls += 1;
+            cost(&12_345)
+        });
+        assert_eq!((out.as_slice(), side, calls), (&sequential[..n], cost(&12_345), 1));
+    }
     // Progress from none to all, rising; a stop heeded at once, and no result then.
     let mut seen = Vec::new();
     let watched = in_parallel_watched(&items, cost, |done| {

@@ -129,7 +129,7 @@ pub fn parse_lines_in_parallel(text: &str) -> Result<Vec<Entry>, LineError> {
 
 /// Entries of `text`, whose first line is line `first` of what was given.
 fn parse_from(text: &str, first: usize) -> Result<Vec<Entry>, LineError> {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(text.bytes().filter(|&b| b == b'\n').count() + 1);
     for (i, line) in text.lines().enumerate() {
         let line_no = first + i;
         if line.trim().is_empty() {

@@ -136,7 +136,13 @@ fn run<T: Sync, R: Send, S>(
         return None;
     }
     parts.sort_unstable_by_key(|p| p.0);
-    Some((parts.into_iter().flat_map(|p| p.1).collect(), side))
+    // At its size at once: grown as it fills, a vector passes through every size between
+    // (each fresh memory for the allocator, which the kernel must clear).
+    let mut out = Vec::with_capacity(items.len());
+    for (_, part) in parts {
+        out.extend(part);
+    }
+    Some((out, side))
 }
 
 #[cfg(test)]

@@ -3,6 +3,9 @@ use puzzlepress::cli::{Cli, Command};
 
 /// mimalloc for the whole process: glibc's malloc and free were a tenth of a dictionary's
 /// time (threads setting paragraphs, each with its own arena), mimalloc's a few hundredths.
+/// Its version 2 (the `v2` feature): version 3 spread a run's memory over more fresh huge
+/// pages, each cleared by the kernel (a fifth of the dictionary bench's CPU), and made the
+/// bench 9 % and `puzzlepress book` 8 % slower.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

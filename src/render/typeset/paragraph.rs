@@ -10,7 +10,7 @@
 
 use super::fonts::Style;
 use super::hyphenate::Language;
-use super::linebreak::{badness, Breaker, Item, Params, AWFUL, INFINITY};
+use super::linebreak::{badness, Break, Breaker, Item, Params, AWFUL, INFINITY};
 
 /// Text in one style, borrowed where it can be (an entry's definitions).
 #[derive(Clone, Debug, PartialEq)]
@@ -326,23 +326,31 @@ fn set_with(spans: &[Span], shape: &Shape, breaker: &mut Breaker, buf: &mut Buff
     // (most paragraphs of narrow columns need more than both).
     let first = Params { tolerance: shape.pretolerance, hyphenation: false, ..no_emergency };
     let nested = shape.pretolerance <= no_emergency.tolerance;
-    let found = if shape.pretolerance < 0.0 {
-        attempt(2, &no_emergency)
-    } else if nested {
-        attempt(2, &no_emergency).map(|second| attempt(1, &first).unwrap_or(second))
-    } else {
-        attempt(1, &first).or_else(|| attempt(2, &no_emergency))
+    let second = |attempt: &mut dyn FnMut(u8, &Params) -> Option<(u8, Vec<Break>)>| {
+        if shape.pretolerance < 0.0 {
+            attempt(2, &no_emergency)
+        } else if nested {
+            attempt(2, &no_emergency).map(|second| attempt(1, &first).unwrap_or(second))
+        } else {
+            attempt(1, &first).or_else(|| attempt(2, &no_emergency))
+        }
     };
-    let found = found
-        .or_else(|| {
-            // The least emergency stretch that finds a breaking: judged with more, loose
-            // lines look alike and the looser are taken as readily.
-            [1.0 / 3.0, 2.0 / 3.0, 1.0].into_iter().find_map(|part| {
-                let p = Params { emergency_stretch: shape.params.emergency_stretch * part, ..shape.params };
-                attempt(3, &p)
-            })
-        })
-        .or_else(|| attempt(3, &awful));
+    // The least emergency stretch that finds a breaking (judged with more, loose lines
+    // look alike and the looser are taken as readily): none, a third, two thirds or all of
+    // it, then any badness. A breaking found with some stretch is found with more, so a
+    // third is tried first: most paragraphs of narrow columns fail with none, and those
+    // then skip that pass; where a third succeeds, none is tried next, as before.
+    let emergency = |part: f32| Params { emergency_stretch: shape.params.emergency_stretch * part, ..shape.params };
+    let found = if nested && shape.params.emergency_stretch > 0.0 {
+        match attempt(3, &emergency(1.0 / 3.0)) {
+            Some(third) => Some(second(&mut attempt).unwrap_or(third)),
+            None => [2.0 / 3.0, 1.0].into_iter().find_map(|part| attempt(3, &emergency(part))),
+        }
+    } else {
+        second(&mut attempt)
+            .or_else(|| [1.0 / 3.0, 2.0 / 3.0, 1.0].into_iter().find_map(|part| attempt(3, &emergency(part))))
+    };
+    let found = found.or_else(|| attempt(3, &awful));
     if let Some((pass, breaks)) = found {
         return lay_out(spans, buf, &breaks, shape, widths, pass, false);
     }
@@ -359,7 +367,7 @@ fn set_with(spans: &[Span], shape: &Shape, breaker: &mut Breaker, buf: &mut Buff
 fn lay_out(
     spans: &[Span],
     buf: &Buffers,
-    breaks: &[super::linebreak::Break],
+    breaks: &[Break],
     shape: &Shape,
     widths: [f32; 2],
     pass: u8,

@@ -309,6 +309,9 @@ pub fn set(spans: &[Span], shape: &Shape) -> Paragraph {
     BREAKER.with_borrow_mut(|(breaker, buf)| set_with(spans, shape, breaker, buf))
 }
 
+/// The pass that found a breaking, and its breaks.
+type Found = Option<(u8, Vec<Break>)>;
+
 fn set_with(spans: &[Span], shape: &Shape, breaker: &mut Breaker, buf: &mut Buffers) -> Paragraph {
     let widths = [shape.measure - shape.indents[0], shape.measure - shape.indents[1]];
     let narrowest = widths[0].min(widths[1]);
@@ -326,7 +329,7 @@ fn set_with(spans: &[Span], shape: &Shape, breaker: &mut Breaker, buf: &mut Buff
     // (most paragraphs of narrow columns need more than both).
     let first = Params { tolerance: shape.pretolerance, hyphenation: false, ..no_emergency };
     let nested = shape.pretolerance <= no_emergency.tolerance;
-    let second = |attempt: &mut dyn FnMut(u8, &Params) -> Option<(u8, Vec<Break>)>| {
+    let second = |attempt: &mut dyn FnMut(u8, &Params) -> Found| {
         if shape.pretolerance < 0.0 {
             attempt(2, &no_emergency)
         } else if nested {

@@ -282,6 +282,7 @@ fn runs(pdf: &Path) -> Vec<Vec<Run>> {
         }
         let content = doc.get_and_decode_page_content(page_id).unwrap();
         let (mut font, mut size, mut x, mut y, mut word) = (Vec::new(), 0.0f32, 0.0f32, 0.0f32, 0.0f32);
+        let mut leading = 0.0f32;
         let mut page = Vec::new();
         // The advance of a string: its glyphs, and the word spacing at each one-byte space.
         let advance = |font: &[u8], size: f32, word: f32, bytes: &[u8]| -> f32 {
@@ -307,8 +308,19 @@ fn runs(pdf: &Path) -> Vec<Vec<Run>> {
                     x += num(&op.operands[0]);
                     y += num(&op.operands[1]);
                 }
-                "Tj" => {
-                    let Object::String(bytes, _) = &op.operands[0] else { panic!("Tj of a string") };
+                "TL" => leading = num(&op.operands[0]),
+                "T*" => y -= leading,
+                // Next line and show; `"` sets the word (and character) spacing first.
+                "Tj" | "'" | "\"" => {
+                    let operator = op.operator.as_str();
+                    if operator != "Tj" {
+                        y -= leading;
+                    }
+                    if operator == "\"" {
+                        word = num(&op.operands[0]);
+                        assert_eq!(num(&op.operands[1]), 0.0, "no character spacing");
+                    }
+                    let Some(Object::String(bytes, _)) = op.operands.last() else { panic!("{operator} of a string") };
                     page.push(Run { size, y, x0: x, x1: x + advance(&font, size, word, bytes) });
                 }
                 "TJ" => {

@@ -95,7 +95,9 @@ fn zlib(data: &[u8]) -> Vec<u8> {
 /// `)`, `\\` and CR escaped) rather than as pdf-writer's octal escapes, which made the
 /// streams 1.7 times longer and their compression the slowest step. Each text mark is
 /// placed by `Td` from the one before (in whole hundredths of a point, so no rounding adds
-/// up), and its spaces are set by `Tw` where they differ from the last mark's.
+/// up), and its spaces are set by `Tw` where they differ from the last mark's. A mark
+/// straight below the last by the leading (`TL`) is shown by `'` (next line), or by `"`
+/// with its word spacing: most lines of a column, a tenth of the stream's bytes.
 fn draw(marks: &[Mark]) -> Vec<u8> {
     let mut c: Vec<u8> = Vec::with_capacity(8 * 1024);
     let mut in_text = false;
@@ -104,6 +106,8 @@ fn draw(marks: &[Mark]) -> Vec<u8> {
     let mut at = (0i64, 0i64);
     // The word spacing in force, in thousandths of a point (0 on a new page).
     let mut word_spacing = 0i64;
+    // The leading in force (TL), in hundredths of a point (0 on a new page).
+    let mut leading = 0i64;
     for mark in marks {
         match mark {
             Mark::Text { style, size, x, y, text, space } => {
@@ -121,20 +125,35 @@ fn draw(marks: &[Mark]) -> Vec<u8> {
                     font = Some((*style, *size));
                 }
                 let to = (hundredths(*x), hundredths(*y));
-                fixed(&mut c, to.0 - at.0, 2);
-                c.push(b' ');
-                fixed(&mut c, to.1 - at.1, 2);
-                c.extend_from_slice(b" Td\n");
-                at = to;
                 let face = style.face();
                 // Each space's width beyond the glyph's.
                 let spacing =
                     ((*space as f64 - face.advance(' ') as f64 * *size as f64 / 1000.0) * 1000.0).round() as i64;
-                if spacing != word_spacing && text.contains(' ') {
+                let respace = spacing != word_spacing && text.contains(' ');
+                let next_line = to.0 == at.0 && to.1 < at.1;
+                if next_line && at.1 - to.1 != leading {
+                    leading = at.1 - to.1;
+                    fixed(&mut c, leading, 2);
+                    c.extend_from_slice(b" TL\n");
+                }
+                if !next_line {
+                    fixed(&mut c, to.0 - at.0, 2);
+                    c.push(b' ');
+                    fixed(&mut c, to.1 - at.1, 2);
+                    c.extend_from_slice(b" Td\n");
+                    if respace {
+                        fixed(&mut c, spacing, 3);
+                        c.extend_from_slice(b" Tw\n");
+                    }
+                } else if respace {
+                    // `aw ac string "`: word and character spacing (always 0), next line.
                     fixed(&mut c, spacing, 3);
-                    c.extend_from_slice(b" Tw\n");
+                    c.extend_from_slice(b" 0 ");
+                }
+                if respace {
                     word_spacing = spacing;
                 }
+                at = to;
                 c.push(b'(');
                 for ch in text.chars() {
                     let mut code = [0u8; 2];
@@ -147,7 +166,11 @@ fn draw(marks: &[Mark]) -> Vec<u8> {
                         }
                     }
                 }
-                c.extend_from_slice(b") Tj\n");
+                c.extend_from_slice(match (next_line, respace) {
+                    (false, _) => b") Tj\n",
+                    (true, false) => b") '\n",
+                    (true, true) => b") \"\n",
+                });
             }
             Mark::Rule { x0, x1, y, width } => {
                 if in_text {

@@ -102,24 +102,26 @@ impl std::fmt::Display for LineError {
 /// pairs for more senses (blank lines are skipped). Each entry is also
 /// [checked](Entry::check): a line at fault is named by its number.
 pub fn parse_lines(text: &str) -> Result<Vec<Entry>, LineError> {
-    parse_from(text, 1)
+    parse_from(text, 1, text.bytes().filter(|&b| b == b'\n').count() + 1)
 }
 
 /// [`parse_lines`] on the cores there are: the text cut at line ends into pieces parsed
 /// each on its own, the same entries and the same first line at fault.
 pub fn parse_lines_in_parallel(text: &str) -> Result<Vec<Entry>, LineError> {
     const PIECES: usize = 32;
-    let mut pieces: Vec<(&str, usize)> = Vec::with_capacity(PIECES);
+    // (text, its first line's number, its lines).
+    let mut pieces: Vec<(&str, usize, usize)> = Vec::with_capacity(PIECES);
     let (mut rest, mut line) = (text, 1);
     while !rest.is_empty() {
         let cut = rest.len().min(text.len().div_ceil(PIECES).max(1));
         let end = rest.as_bytes()[cut..].iter().position(|&b| b == b'\n').map_or(rest.len(), |i| cut + i + 1);
         let (piece, after) = rest.split_at(end);
-        pieces.push((piece, line));
-        line += piece.bytes().filter(|&b| b == b'\n').count();
+        let lines = piece.bytes().filter(|&b| b == b'\n').count() + 1;
+        pieces.push((piece, line, lines));
+        line += lines - 1;
         rest = after;
     }
-    let parsed = super::in_parallel(&pieces, |&(piece, line)| parse_from(piece, line));
+    let parsed = super::in_parallel(&pieces, |&(piece, line, lines)| parse_from(piece, line, lines));
     let mut out = Vec::with_capacity(parsed.iter().map(|p| p.as_ref().map_or(0, Vec::len)).sum());
     for piece in parsed {
         out.extend(piece?);
@@ -127,9 +129,10 @@ pub fn parse_lines_in_parallel(text: &str) -> Result<Vec<Entry>, LineError> {
     Ok(out)
 }
 
-/// Entries of `text`, whose first line is line `first` of what was given.
-fn parse_from(text: &str, first: usize) -> Result<Vec<Entry>, LineError> {
-    let mut out = Vec::with_capacity(text.bytes().filter(|&b| b == b'\n').count() + 1);
+/// Entries of `text`, whose first line is line `first` of what was given and which has at
+/// most `lines` lines.
+fn parse_from(text: &str, first: usize, lines: usize) -> Result<Vec<Entry>, LineError> {
+    let mut out = Vec::with_capacity(lines);
     for (i, line) in text.lines().enumerate() {
         let line_no = first + i;
         if line.trim().is_empty() {

@@ -97,7 +97,7 @@ fn zlib(data: &[u8]) -> Vec<u8> {
 /// placed by `Td` from the one before (in whole hundredths of a point, so no rounding adds
 /// up), and its spaces are set by `Tw` where they differ from the last mark's. A mark
 /// straight below the last by the leading (`TL`) is shown by `'` (next line), or by `"`
-/// with its word spacing: most lines of a column, a tenth of the stream's bytes.
+/// with its word spacing: most lines of a column, a twelfth of the stream's bytes.
 fn draw(marks: &[Mark]) -> Vec<u8> {
     let mut c: Vec<u8> = Vec::with_capacity(8 * 1024);
     let mut in_text = false;

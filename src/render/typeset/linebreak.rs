@@ -152,11 +152,16 @@ pub struct Breaker {
     /// these only, not the boxes between (half the items).
     legal: Vec<(u32, f32, f32, bool)>,
     nodes: Vec<Node>,
-    active: Vec<u32>,
-    keep: Vec<u32>,
+    /// The active nodes in the order made, each with the reach (see [`Breaker::breaks`])
+    /// below which a line from it is too loose for sure: those reached (a prefix) are
+    /// tried at each break, the rest wait.
+    active: Vec<(u32, f32)>,
     best: Vec<Node>,
     /// (active node, break) pairs tried by the last pass: its work.
     work: usize,
+    /// Every active node tried at every break, none waiting: the same breaks, slower (a
+    /// test's yardstick).
+    try_every_node: bool,
 }
 
 impl Breaker {
@@ -214,22 +219,34 @@ impl Breaker {
         assert_eq!(self.measured, (items.as_ptr() as usize, items.len()), "the items measured");
         let n = items.len();
         self.work = 0;
-        let Breaker { sums, next, legal, nodes, active, keep, best, work, .. } = self;
+        let Breaker { sums, next, legal, nodes, active, best, work, try_every_node, .. } = self;
         // Where a line after a break at `b` starts.
         let start = |b: usize| if b == 0 { 0 } else { next[b + 1] };
+        // Most lines tried are too loose (the break is less than a line from the node), and
+        // a line from a node stays too loose until its width plus `reach` times its stretch
+        // comes within the line's width less `reach` times the emergency stretch, both
+        // growing with the break: its reach. So each node waits for the breaks before
+        // its reach and is tried from there on. `reach` is the largest ratio the tolerance
+        // allows and a little more (only a line too loose for sure waits); any line is
+        // within the tolerance of AWFUL or with `allow_overfull`, a line with fill glue is
+        // never too loose and none goes past a forced break: then every node is tried. (The
+        // margin, a hundredth of a point and a hundred thousandth, outweighs rounding.)
+        let reach = 1.001 * (params.tolerance / 100.0).cbrt() + 1e-4;
+        let waits = params.tolerance < AWFUL && !allow_overfull && !*try_every_node;
+        let from = |node: &Node| {
+            let after = sums[node.start as usize];
+            let width = widths[(node.line as usize).min(1)];
+            let reach = after.width + reach * after.stretch + width - reach * params.emergency_stretch;
+            reach - 0.01 - reach.abs() * 1e-5
+        };
+        let first =
+            Node { at: 0, line: 0, fitness: 1, hyphens: 0, demerits: 0.0, prev: START, start: start(0), ratio: 0.0 };
         nodes.clear();
-        nodes.push(Node {
-            at: 0,
-            line: 0,
-            fitness: 1,
-            hyphens: 0,
-            demerits: 0.0,
-            prev: START,
-            start: start(0),
-            ratio: 0.0,
-        });
+        nodes.push(first);
         active.clear();
-        active.push(0);
+        active.push((0, from(&first)));
+        // Active nodes before this one have been reached.
+        let mut reached = 0;
 
         for &(b, penalty, pwidth, flagged) in legal.iter() {
             if flagged && pwidth != 0.0 && !params.hyphenation {
@@ -237,15 +254,24 @@ impl Breaker {
             }
             let b = b as usize;
             let forced = penalty <= -INFINITY;
+            let s = sums[b];
+            let here = s.width + pwidth + reach * s.stretch;
+            reached = if waits && s.fill == 0 && !forced {
+                reached + active[reached..].iter().take_while(|a| a.1 <= here).count()
+            } else {
+                active.len()
+            };
             // Best new node per (fitness class, hyphens in a row).
             best.clear();
-            keep.clear();
-            *work += active.len();
-            let s = sums[b];
-            for &ai in active.iter() {
+            *work += reached;
+            // The nodes kept are moved down over those dropped, in order.
+            let mut kept = 0;
+            for i in 0..reached {
+                let (ai, a_from) = active[i];
                 let a = nodes[ai as usize];
                 if a.at as usize == b {
-                    keep.push(ai);
+                    active[kept] = (ai, a_from);
+                    kept += 1;
                     continue;
                 }
                 let width = widths[(a.line as usize).min(1)];
@@ -273,7 +299,8 @@ impl Breaker {
                 // final pass makes it. Keeping the node would make every later break try it,
                 // quadratic in the paragraph's length.)
                 if !forced && !overfull {
-                    keep.push(ai);
+                    active[kept] = (ai, a_from);
+                    kept += 1;
                 }
                 let bad = if overfull { AWFUL } else { badness(judged) };
                 let hyphens = if flagged { a.hyphens.saturating_add(1) } else { 0 };
@@ -324,10 +351,23 @@ impl Breaker {
                     }),
                 }
             }
-            std::mem::swap(active, keep);
+            if kept < reached {
+                active.drain(kept..reached);
+                reached = kept;
+            }
             for node in best.iter() {
                 nodes.push(*node);
-                active.push(nodes.len() as u32 - 1);
+                // Reaches stay in order (the nodes wait their turn): a node reaching less
+                // far than those waiting before it (a line of another width) brings theirs
+                // down to its own, which only tries them sooner.
+                let mine = from(node);
+                for waiting in active[reached..].iter_mut().rev() {
+                    if waiting.1 <= mine {
+                        break;
+                    }
+                    waiting.1 = mine;
+                }
+                active.push((nodes.len() as u32 - 1, mine));
             }
             if active.is_empty() {
                 return None;
@@ -336,7 +376,7 @@ impl Breaker {
         // The best node at the final (forced) break.
         let last = active
             .iter()
-            .copied()
+            .map(|a| a.0)
             .filter(|&i| nodes[i as usize].at as usize == n - 1 && nodes[i as usize].prev != START)
             .min_by(|&x, &y| nodes[x as usize].demerits.total_cmp(&nodes[y as usize].demerits))?;
         let mut out = Vec::with_capacity(nodes[last as usize].line as usize);
@@ -473,6 +513,60 @@ mod tests {
             assert!(per_item.iter().all(|&w| w < 200.0), "{per_item:?}");
             assert!(per_item[1] < per_item[0] * 1.5, "{per_item:?}");
         }
+    }
+
+    #[test]
+    fn nodes_waiting_for_their_reach_change_nothing() {
+        // Random paragraphs of words with hyphenation points, spaces after sentences
+        // stretching more, a first line wider or narrower than the rest, at each pass's
+        // settings: the same breaks (or none) whether nodes wait or every one is tried.
+        let mut state = 11u64;
+        let mut next = |n: u64| {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 33) % n
+        };
+        let (mut waited, mut every) = (0, 0);
+        for _ in 0..300 {
+            let mut items = Vec::new();
+            for w in 0..5 + next(60) {
+                if w > 0 {
+                    let factor = if next(6) == 0 { 3.0 } else { 1.0 };
+                    items.push(Item::Glue { width: 2.5, stretch: 1.5 * factor, shrink: 0.8 / factor, fill: false });
+                }
+                for piece in 0..1 + next(3) {
+                    if piece > 0 {
+                        items.push(Item::Penalty { width: 2.0, penalty: 50.0, flagged: true });
+                    }
+                    items.push(Item::Box { width: 3.0 + next(25) as f32 });
+                }
+            }
+            items.push(Item::Penalty { width: 0.0, penalty: INFINITY, flagged: false });
+            items.push(Item::Glue { width: 0.0, stretch: 0.0, shrink: 0.0, fill: true });
+            items.push(Item::Penalty { width: 0.0, penalty: -INFINITY, flagged: false });
+            let measure = 60.0 + next(120) as f32;
+            let widths = [measure - 12.0 + next(24) as f32, measure];
+            for params in [
+                Params { tolerance: 100.0, hyphenation: false, ..Params::default() },
+                Params::default(),
+                Params { emergency_stretch: 4.0 * next(4) as f32, ..Params::default() },
+                Params { tolerance: AWFUL, ..Params::default() },
+            ] {
+                for allow_overfull in [false, true] {
+                    let mut breaker = Breaker::default();
+                    breaker.measure(&items);
+                    let fast = breaker.breaks(&items, widths, &params, allow_overfull);
+                    let work = breaker.work;
+                    breaker.try_every_node = true;
+                    let slow = breaker.breaks(&items, widths, &params, allow_overfull);
+                    // Nodes wait only where some line is too loose.
+                    if params.tolerance < AWFUL && !allow_overfull {
+                        (waited, every) = (waited + work, every + breaker.work);
+                    }
+                    assert_eq!(fast, slow, "{params:?} {allow_overfull} {widths:?}");
+                }
+            }
+        }
+        assert!(waited < every * 3 / 4, "{waited} pairs tried, {every} with every node");
     }
 
     #[test]

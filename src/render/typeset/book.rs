@@ -108,25 +108,38 @@ pub fn template_inner(_pages: usize) -> f32 {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Mark {
     /// Text with its baseline starting at (`x`, `y`), each space `space` points wide.
-    Text { style: Style, size: f32, x: f32, y: f32, text: String, space: f32 },
+    Text { style: Style, size: f32, x: f32, y: f32, text: TextRef, space: f32 },
     /// A horizontal rule.
     Rule { x0: f32, x1: f32, y: f32, width: f32 },
 }
 
-impl Mark {
-    fn text(style: Style, size: f32, x: f32, y: f32, text: &str) -> Mark {
-        Mark::Text { style, size, x, y, text: text.to_string(), space: style.width(" ", size) }
+/// Where a mark's text is: bytes `from..to` of the book's text `source` ([`Typeset::text`]):
+/// a paragraph's text serves its lines' marks as it is (a string a mark was most of the
+/// allocations of laying out a dictionary).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TextRef {
+    pub source: u32,
+    pub from: u32,
+    pub to: u32,
+}
+
+/// Text of the book's own (headings, running heads, folios, contents): one of its texts,
+/// the last.
+struct Own {
+    source: u32,
+    text: String,
+}
+
+impl Own {
+    fn mark(&mut self, style: Style, size: f32, x: f32, y: f32, text: &str) -> Mark {
+        let from = self.text.len() as u32;
+        self.text.push_str(text);
+        let text = TextRef { source: self.source, from, to: self.text.len() as u32 };
+        Mark::Text { style, size, x, y, text, space: style.width(" ", size) }
     }
 
-    /// The horizontal extent (x0, x1) of the mark.
-    pub fn extent(&self) -> (f32, f32) {
-        match self {
-            Mark::Text { style, size, x, text, space, .. } => {
-                let spaces = text.matches(' ').count() as f32;
-                (*x, x + style.width(text, *size) + spaces * (space - style.width(" ", *size)))
-            }
-            Mark::Rule { x0, x1, .. } => (*x0, *x1),
-        }
+    fn centred(&mut self, style: Style, size: f32, cx: f32, y: f32, text: &str) -> Mark {
+        self.mark(style, size, cx - style.width(text, size) / 2.0, y, text)
     }
 }
 
@@ -179,6 +192,8 @@ pub struct Report {
 #[derive(Clone, Debug)]
 pub struct Typeset {
     pub pages: Vec<Page>,
+    /// The texts the marks show pieces of (see [`TextRef`]).
+    pub texts: Vec<String>,
     /// The table of contents: (label, page).
     pub contents: Vec<(String, usize)>,
     pub report: Report,
@@ -186,10 +201,34 @@ pub struct Typeset {
     pub inner: f32,
 }
 
+impl Typeset {
+    /// The text a mark shows.
+    pub fn text(&self, r: TextRef) -> &str {
+        &self.texts[r.source as usize][r.from as usize..r.to as usize]
+    }
+
+    /// The horizontal extent (x0, x1) of a mark.
+    pub fn extent(&self, mark: &Mark) -> (f32, f32) {
+        match mark {
+            Mark::Text { style, size, x, text, space, .. } => {
+                let text = self.text(*text);
+                let spaces = text.matches(' ').count() as f32;
+                (*x, x + style.width(text, *size) + spaces * (space - style.width(" ", *size)))
+            }
+            Mark::Rule { x0, x1, .. } => (*x0, *x1),
+        }
+    }
+}
+
 /// A block of the dictionary's flow.
 enum Block {
     Heading(String),
-    Entry { headword: String, para: Paragraph },
+    /// An entry's paragraph, its text the book's text `source`.
+    Entry {
+        headword: String,
+        para: Paragraph,
+        source: u32,
+    },
 }
 
 /// A block's lines placed in a column: block, first line, line count, first grid line.
@@ -306,12 +345,14 @@ fn lay_out(
     let placed: Vec<&entries::Placed> = sections.iter().flat_map(|s| &s.entries).collect();
     let mut paras = set_all(&placed, &book.entries, &shape, monitor)?.into_iter();
     let mut blocks = Vec::new();
+    let mut source = 0;
     for s in sections {
         blocks.push(Block::Heading(s.letter.clone()));
         for placed in &s.entries {
             let para = paras.next().expect("a paragraph an entry");
             count(&para, &mut report);
-            blocks.push(Block::Entry { headword: entries::printed_headword(placed), para });
+            blocks.push(Block::Entry { headword: entries::printed_headword(placed), para, source });
+            source += 1;
         }
     }
     let rows = g.rows(d.size, d.leading);
@@ -335,8 +376,9 @@ fn lay_out(
         }
     }
 
-    // The preface's lines, full width.
-    let mut preface_lines: Vec<Line> = Vec::new();
+    // The preface's lines, full width: (paragraph, line).
+    let mut preface: Vec<Paragraph> = Vec::new();
+    let mut preface_lines: Vec<(usize, usize)> = Vec::new();
     let mut preface_paras: Vec<(usize, usize)> = Vec::new();
     for (i, text) in book.preface.iter().enumerate() {
         let indent = if i == 0 { 0.0 } else { 1.5 * d.text_size };
@@ -345,8 +387,13 @@ fn lay_out(
             paragraph::set(&[Span::new(Style::Regular, text.split_whitespace().collect::<Vec<_>>().join(" "))], &shape);
         count(&para, &mut report);
         preface_paras.push((preface_lines.len(), para.lines.len()));
-        preface_lines.extend(para.lines);
+        preface_lines.extend((0..para.lines.len()).map(|l| (i, l)));
+        preface.push(para);
     }
+    // The texts: the entries' paragraphs in order (an entry block's `source`), the
+    // preface's, then the book's own.
+    let preface_source = placed.len();
+    let mut own = Own { source: (preface_source + preface.len()) as u32, text: String::new() };
     let text_rows = g.rows(d.text_size, d.text_leading);
     // The heading "Preface" takes four lines of the first page.
     let heading_rows = 4;
@@ -415,12 +462,12 @@ fn lay_out(
         let (x0, y0, x1, y1) = p.area;
         let mut y = y1 - (y1 - y0) / 4.0;
         for line in wrap(&book.title, Style::Bold, 20.0, x1 - x0) {
-            p.marks.push(centred(Style::Bold, 20.0, (x0 + x1) / 2.0, y, &line));
+            p.marks.push(own.centred(Style::Bold, 20.0, (x0 + x1) / 2.0, y, &line));
             y -= 26.0;
         }
         let mut y = y0 + (y1 - y0) / 3.0;
         for line in wrap(&book.author, Style::Regular, 12.0, x1 - x0) {
-            p.marks.push(centred(Style::Regular, 12.0, (x0 + x1) / 2.0, y, &line));
+            p.marks.push(own.centred(Style::Regular, 12.0, (x0 + x1) / 2.0, y, &line));
             y -= 16.0;
         }
     }
@@ -434,14 +481,14 @@ fn lay_out(
         let (top, _) = g.body(n);
         let mut y = top - d.text_size;
         if i == 0 {
-            p.marks.push(Mark::text(Style::Bold, 16.0, x0, top - 16.0, "Contents"));
+            p.marks.push(own.mark(Style::Bold, 16.0, x0, top - 16.0, "Contents"));
         }
         y -= if i == 0 { heading_rows as f32 * d.text_leading } else { 0.0 };
         for (label, page) in chunk {
             let number = page.to_string();
             let nw = Style::Regular.width(&number, d.text_size);
             let lw = Style::Regular.width(label, d.text_size);
-            p.marks.push(Mark::text(Style::Regular, d.text_size, x0, y, label));
+            p.marks.push(own.mark(Style::Regular, d.text_size, x0, y, label));
             // Dot leaders between the label and the number, on a grid shared by all rows
             // so that the dots line up.
             let dot = Style::Regular.width(" .", d.text_size);
@@ -449,9 +496,9 @@ fn lay_out(
             let last = ((x1 - x0 - nw - dot) / dot).floor() as usize;
             if last > first {
                 let leader = " .".repeat(last - first);
-                p.marks.push(Mark::text(Style::Regular, d.text_size, x0 + first as f32 * dot, y, &leader));
+                p.marks.push(own.mark(Style::Regular, d.text_size, x0 + first as f32 * dot, y, &leader));
             }
-            p.marks.push(Mark::text(Style::Regular, d.text_size, x1 - nw, y, &number));
+            p.marks.push(own.mark(Style::Regular, d.text_size, x1 - nw, y, &number));
             y -= d.text_leading;
         }
     }
@@ -465,12 +512,13 @@ fn lay_out(
         let (top, _) = g.body(n);
         let mut row = 0;
         if i == 0 {
-            p.marks.push(Mark::text(Style::Bold, 16.0, x0, top - 16.0, "Preface"));
+            p.marks.push(own.mark(Style::Bold, 16.0, x0, top - 16.0, "Preface"));
             row = heading_rows;
         }
-        for line in &mut preface_lines[from..to] {
+        for &(para, line) in &preface_lines[from..to] {
             let y = top - d.text_size - row as f32 * d.text_leading;
-            place_line(&mut p.marks, line, x0, y, d.text_size);
+            let para_source = (preface_source + para) as u32;
+            place_line(&mut p.marks, &preface[para], para_source, &preface[para].lines[line], x0, y, d.text_size);
             row += 1;
         }
     }
@@ -500,17 +548,17 @@ fn lay_out(
             let mut used = 0;
             for slot in col {
                 let y = |row: usize| top - d.size - row as f32 * d.leading;
-                match &mut blocks[slot.block] {
+                match &blocks[slot.block] {
                     Block::Heading(letter) => {
                         let row = slot.row + slot.count - 2;
-                        p.marks.push(centred(Style::Bold, 12.0, cx + column / 2.0, y(row), letter));
+                        p.marks.push(own.centred(Style::Bold, 12.0, cx + column / 2.0, y(row), letter));
                     }
-                    Block::Entry { headword, para } => {
+                    Block::Entry { headword, para, source } => {
                         if slot.from == 0 {
                             p.headwords.push(headword.clone());
                         }
-                        for (k, line) in para.lines[slot.from..slot.from + slot.count].iter_mut().enumerate() {
-                            place_line(&mut p.marks, line, cx, y(slot.row + k), d.size);
+                        for (k, line) in para.lines[slot.from..slot.from + slot.count].iter().enumerate() {
+                            place_line(&mut p.marks, para, *source, line, cx, y(slot.row + k), d.size);
                         }
                     }
                 }
@@ -539,21 +587,28 @@ fn lay_out(
         let (x0, y0, x1, y1) = p.area;
         let head_y = y1 - d.size;
         if let Some(h) = &p.heads.0 {
-            p.marks.push(Mark::text(Style::Bold, d.size, x0, head_y, h));
+            p.marks.push(own.mark(Style::Bold, d.size, x0, head_y, h));
         }
         if let Some(h) = &p.heads.1 {
-            p.marks.push(Mark::text(Style::Bold, d.size, x1 - Style::Bold.width(h, d.size), head_y, h));
+            p.marks.push(own.mark(Style::Bold, d.size, x1 - Style::Bold.width(h, d.size), head_y, h));
         }
         if p.kind == PageKind::Dictionary {
             p.marks.push(Mark::Rule { x0, x1, y: head_y - 3.0, width: 0.4 });
         }
         if !matches!(p.kind, PageKind::Title | PageKind::Blank) {
-            p.marks.push(centred(Style::Regular, d.size, (x0 + x1) / 2.0, y0 + 2.0, &p.number.to_string()));
+            p.marks.push(own.centred(Style::Regular, d.size, (x0 + x1) / 2.0, y0 + 2.0, &p.number.to_string()));
         }
     }
 
     report.pages = pages.len();
-    Ok(Typeset { pages, contents, report, inner })
+    let mut texts = Vec::with_capacity(own.source as usize + 1);
+    texts.extend(blocks.into_iter().filter_map(|b| match b {
+        Block::Entry { para, .. } => Some(para.text),
+        Block::Heading(_) => None,
+    }));
+    texts.extend(preface.into_iter().map(|p| p.text));
+    texts.push(own.text);
+    Ok(Typeset { pages, texts, contents, report, inner })
 }
 
 /// The entries' paragraphs, in order, set on the cores there are (each paragraph on its
@@ -631,22 +686,18 @@ fn keep_first(n: usize) -> usize {
     }
 }
 
-/// Marks of `line`'s runs, their text taken from the line (each line is placed once).
-fn place_line(marks: &mut Vec<Mark>, line: &mut Line, x: f32, y: f32, size: f32) {
-    for run in &mut line.runs {
+/// Marks of the runs of `line`, one of `para`'s, whose text is the book's text `source`.
+fn place_line(marks: &mut Vec<Mark>, para: &Paragraph, source: u32, line: &Line, x: f32, y: f32, size: f32) {
+    for run in para.runs(line) {
         marks.push(Mark::Text {
             style: run.style,
             size,
             x: x + line.indent + run.x,
             y,
-            text: std::mem::take(&mut run.text),
+            text: TextRef { source, from: run.text.start, to: run.text.end },
             space: run.space,
         });
     }
-}
-
-fn centred(style: Style, size: f32, cx: f32, y: f32, text: &str) -> Mark {
-    Mark::text(style, size, cx - style.width(text, size) / 2.0, y, text)
 }
 
 /// `text` in lines no wider than `width` (first fit; a word wider than the width alone).

@@ -67,12 +67,12 @@ impl Shape {
 }
 
 /// Glyphs of one style on a line, from `x` (points from the line's start), each space
-/// `space` points wide.
+/// `space` points wide: the bytes `text` of its paragraph's text.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Run {
     pub style: Style,
     pub x: f32,
-    pub text: String,
+    pub text: std::ops::Range<u32>,
     pub space: f32,
 }
 
@@ -81,7 +81,8 @@ pub struct Run {
 pub struct Line {
     /// Points from the column's left edge to where the line starts.
     pub indent: f32,
-    pub runs: Vec<Run>,
+    /// Its runs, a range of its paragraph's.
+    pub runs: std::ops::Range<u32>,
     /// From the line's start to the end of its last glyph, in points.
     pub width: f32,
     /// The width it had to fill (measure less indent).
@@ -95,9 +96,13 @@ pub struct Line {
     pub justified: bool,
 }
 
-/// A set paragraph.
+/// A set paragraph: its lines, their runs and the runs' text each in one piece (a run of
+/// its own allocation each was most of the allocations, and of the fresh memory the
+/// kernel had to clear, in setting a dictionary).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Paragraph {
+    pub text: String,
+    pub runs: Vec<Run>,
     pub lines: Vec<Line>,
     /// Words broken between arbitrary letters, being wider than a line.
     pub split_words: usize,
@@ -110,6 +115,21 @@ impl Paragraph {
     /// Lines wider than their measure (none unless a single glyph is wider).
     pub fn overfull(&self) -> usize {
         self.lines.iter().filter(|l| l.width > l.target + 0.01).count()
+    }
+
+    /// The runs of `line` (one of this paragraph's).
+    pub fn runs(&self, line: &Line) -> &[Run] {
+        &self.runs[line.runs.start as usize..line.runs.end as usize]
+    }
+
+    /// The text of `run` (one of this paragraph's).
+    pub fn run_text(&self, run: &Run) -> &str {
+        &self.text[run.text.start as usize..run.text.end as usize]
+    }
+
+    /// The line's text as read (spaces as spaces, a hyphen where it breaks).
+    pub fn line_text(&self, line: &Line) -> String {
+        self.runs(line).iter().map(|r| self.run_text(r)).collect()
     }
 }
 
@@ -378,11 +398,12 @@ fn lay_out(
 ) -> Paragraph {
     let (items, pieces) = (&buf.items, &buf.pieces);
     let mut lines = Vec::with_capacity(breaks.len());
-    // Runs are gathered in `text` and each copied out once, at its length (one buffer for
-    // the paragraph's lines: grown afresh for each, it was a third of laying them out).
-    let mut text = String::new();
+    // No longer than the spans' text and a hyphen a line; about three runs a line.
+    let mut text = String::with_capacity(spans.iter().map(|s| s.text.len()).sum::<usize>() + breaks.len());
+    let mut runs: Vec<Run> = Vec::with_capacity(3 * breaks.len());
     let mut start = 0;
     let mut split_words = 0;
+    let size = shape.size;
     for (li, br) in breaks.iter().enumerate() {
         // Discarded at the start of a line: glue and penalties up to the first box.
         if li > 0 {
@@ -396,33 +417,29 @@ fn lay_out(
         // The glue's ratio as set: justified lines fill the measure exactly however
         // loose; an overfull line shrinks all it can.
         let ratio = if last && br.ratio >= 0.0 { 0.0 } else { br.ratio.max(-1.0) };
-        let mut runs: Vec<Run> = Vec::new();
+        let first_run = runs.len();
         let mut x = 0.0f32;
-        let size = shape.size;
-        let finish = |runs: &mut Vec<Run>, text: &mut String| {
-            if let Some(r) = runs.last_mut() {
-                r.text = text.as_str().into();
-                text.clear();
-            }
-        };
-        let mut push = |runs: &mut Vec<Run>, style: Style, piece: &str, x: f32, space: f32| match runs.last_mut() {
-            Some(r) if r.style == style && (piece != " " || r.space == space || r.space == 0.0) => {
-                if piece == " " {
-                    r.space = space;
+        // A piece joins the line's last run if it has the style (and a space, the run's
+        // spacing), else starts a run.
+        let mut push = |runs: &mut Vec<Run>, style: Style, piece: &str, x: f32, space: f32| {
+            let at = text.len() as u32;
+            text.push_str(piece);
+            let end = text.len() as u32;
+            match runs[first_run..].last_mut() {
+                Some(r) if r.style == style && (piece != " " || r.space == space || r.space == 0.0) => {
+                    if piece == " " {
+                        r.space = space;
+                    }
+                    r.text.end = end;
                 }
-                text.push_str(piece)
-            }
-            _ => {
-                finish(runs, &mut text);
-                text.push_str(piece);
-                runs.push(Run { style, x, text: String::new(), space: if piece == " " { space } else { 0.0 } })
+                _ => runs.push(Run { style, x, text: at..end, space: if piece == " " { space } else { 0.0 } }),
             }
         };
         let end = if matches!(items[br.at], Item::Penalty { flagged: true, .. }) && !last { br.at + 1 } else { br.at };
         for i in start..end {
             match (&items[i], &pieces[i]) {
-                (Item::Box { width }, &Piece::Word(style, text)) => {
-                    push(&mut runs, style, text.of(spans), x, 0.0);
+                (Item::Box { width }, &Piece::Word(style, piece)) => {
+                    push(&mut runs, style, piece.of(spans), x, 0.0);
                     x += width;
                 }
                 (Item::Glue { width, stretch, shrink, .. }, Piece::Space(style)) => {
@@ -438,12 +455,11 @@ fn lay_out(
                 _ => {}
             }
         }
-        finish(&mut runs, &mut text);
         if split && br.hyphenated {
             split_words += 1;
         }
         // A run whose spaces were never set has natural spaces (none).
-        for r in &mut runs {
+        for r in &mut runs[first_run..] {
             if r.space == 0.0 {
                 r.space = r.style.width(" ", size);
             }
@@ -451,7 +467,7 @@ fn lay_out(
         let natural_ratio = if last { br.ratio.min(0.0) } else { br.ratio };
         lines.push(Line {
             indent: shape.indents[li.min(1)],
-            runs,
+            runs: first_run as u32..runs.len() as u32,
             width: x,
             target,
             ratio: natural_ratio,
@@ -461,14 +477,7 @@ fn lay_out(
         });
         start = br.at;
     }
-    Paragraph { lines, split_words, pass }
-}
-
-impl Line {
-    /// The line's text as read (spaces as spaces, a hyphen where it breaks).
-    pub fn text(&self) -> String {
-        self.runs.iter().map(|r| r.text.as_str()).collect()
-    }
+    Paragraph { text, runs, lines, split_words, pass }
 }
 
 #[cfg(test)]
@@ -494,8 +503,8 @@ mod tests {
             assert_eq!(p.overfull(), 0, "{measure}");
             for l in &p.lines {
                 assert!(l.width <= l.target + 0.01, "{measure}: {} > {}", l.width, l.target);
-                if l.justified && l.runs.iter().any(|r| r.text.contains(' ')) {
-                    assert!((l.width - l.target).abs() < 0.01, "{measure}: {:?}", l.text());
+                if l.justified && p.runs(l).iter().any(|r| p.run_text(r).contains(' ')) {
+                    assert!((l.width - l.target).abs() < 0.01, "{measure}: {:?}", p.line_text(l));
                 }
             }
             assert!(!p.lines.last().unwrap().justified);
@@ -504,7 +513,7 @@ mod tests {
                 .lines
                 .iter()
                 .map(|l| {
-                    let t = l.text();
+                    let t = p.line_text(l);
                     if l.hyphenated {
                         t.trim_end_matches('-').to_string()
                     } else {
@@ -525,13 +534,13 @@ mod tests {
         assert!(passes.iter().any(|p| p.pass == 1) && passes.iter().any(|p| p.pass == 2));
         for p in passes.iter().filter(|p| p.pass == 1) {
             // Only at the explicit hyphen of "lime-tree".
-            assert!(p.lines.iter().all(|l| (!l.hyphenated || l.text().ends_with("lime-")) && l.badness <= 100.0));
+            assert!(p.lines.iter().all(|l| (!l.hyphenated || p.line_text(l).ends_with("lime-")) && l.badness <= 100.0));
         }
         // Without a language, no hyphen at all.
         let mut s = shape(120.0);
         s.language = None;
         let p = set(&[Span::new(Style::Regular, TEXT)], &s);
-        assert!(p.lines.iter().all(|l| !l.hyphenated || l.text().ends_with("lime-")));
+        assert!(p.lines.iter().all(|l| !l.hyphenated || p.line_text(l).ends_with("lime-")));
     }
 
     #[test]
@@ -621,15 +630,16 @@ mod tests {
         assert!(p.lines.len() >= 3);
         assert_eq!(p.lines[0].indent, 0.0);
         assert!(p.lines[1..].iter().all(|l| l.indent == 8.5 && l.target == 110.0 - 8.5));
-        assert_eq!(p.lines[0].runs[0].style, Style::Bold);
-        assert!(p.lines[0].runs[0].text.starts_with("abandon "));
-        assert_eq!(p.lines[0].runs[1].style, Style::Italic);
+        let first = p.runs(&p.lines[0]);
+        assert_eq!(first[0].style, Style::Bold);
+        assert!(p.run_text(&first[0]).starts_with("abandon "));
+        assert_eq!(first[1].style, Style::Italic);
         // Runs tile the line: each starts where the one before ends.
         for l in &p.lines {
-            for w in l.runs.windows(2) {
-                let r = &w[0];
-                let spaces = r.text.matches(' ').count() as f32;
-                let end = r.x + r.style.width(&r.text, 8.5) + spaces * (r.space - r.style.width(" ", 8.5));
+            for w in p.runs(l).windows(2) {
+                let (r, text) = (&w[0], p.run_text(&w[0]));
+                let spaces = text.matches(' ').count() as f32;
+                let end = r.x + r.style.width(text, 8.5) + spaces * (r.space - r.style.width(" ", 8.5));
                 assert!((end - w[1].x).abs() < 0.01, "{l:?}");
             }
         }
@@ -661,7 +671,7 @@ mod tests {
         // Total fit at 200 pt: the third line is loose so that the others need not be,
         // and no word is hyphenated (checked by eye).
         let p = set(&[Span::new(Style::Regular, TEXT)], &shape(200.0));
-        let lines: Vec<String> = p.lines.iter().map(|l| l.text()).collect();
+        let lines: Vec<String> = p.lines.iter().map(|l| p.line_text(l)).collect();
         assert_eq!(
             lines,
             [

@@ -55,7 +55,7 @@ pub fn write(book: &Typeset, title: &str, size: (f32, f32)) -> Vec<u8> {
     // Pages are drawn and compressed on all cores, the faces written meanwhile.
     let (streams, ()) = super::in_parallel_beside(
         &book.pages,
-        |page| zlib(&draw(&page.marks)),
+        |page| zlib(&draw(&page.marks, book)),
         || {
             for (style, refs) in Style::ALL.iter().zip(&font_refs) {
                 write_face(&mut pdf, style.face(), *refs);
@@ -98,7 +98,7 @@ fn zlib(data: &[u8]) -> Vec<u8> {
 /// up), and its spaces are set by `Tw` where they differ from the last mark's. A mark
 /// straight below the last by the leading (`TL`) is shown by `'` (next line), or by `"`
 /// with its word spacing: most lines of a column, a twelfth of the stream's bytes.
-fn draw(marks: &[Mark]) -> Vec<u8> {
+fn draw(marks: &[Mark], book: &Typeset) -> Vec<u8> {
     let mut c: Vec<u8> = Vec::with_capacity(8 * 1024);
     let mut in_text = false;
     let mut font: Option<(Style, f32)> = None;
@@ -111,6 +111,7 @@ fn draw(marks: &[Mark]) -> Vec<u8> {
     for mark in marks {
         match mark {
             Mark::Text { style, size, x, y, text, space } => {
+                let text = book.text(*text);
                 if !in_text {
                     c.extend_from_slice(b"BT\n");
                     in_text = true;

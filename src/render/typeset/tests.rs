@@ -135,7 +135,7 @@ fn a_book_of_two_hundred_entries() {
     for p in pages {
         let (x0, y0, x1, y1) = p.area;
         for m in &p.marks {
-            let (a, b) = m.extent();
+            let (a, b) = t.extent(m);
             let y = match m {
                 Mark::Text { y, .. } | Mark::Rule { y, .. } => *y,
             };
@@ -177,8 +177,10 @@ fn a_book_of_two_hundred_entries() {
     assert_eq!(letters, sections.iter().map(|s| s.letter.as_str()).collect::<Vec<_>>());
     for (letter, page) in &t.contents[1..] {
         let p = &pages[page - 1];
-        let heading =
-            p.marks.iter().any(|m| matches!(m, Mark::Text { size, text, .. } if *size == 12.0 && text == letter));
+        let heading = p
+            .marks
+            .iter()
+            .any(|m| matches!(m, Mark::Text { size, text, .. } if *size == 12.0 && t.text(*text) == letter));
         assert!(heading, "{letter} on page {page}");
     }
 }

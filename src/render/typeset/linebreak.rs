@@ -143,6 +143,9 @@ pub fn break_lines(items: &[Item], widths: [f32; 2], params: &Params, allow_over
 pub struct Breaker {
     /// `sums[i]`: of the items before `i`.
     sums: Vec<Sums>,
+    /// Of the items pushed so far, and whether the last was a box.
+    sum: Sums,
+    after_box: bool,
     /// `next[i]`: the first item from `i` on that a line keeps at its start (a box or a
     /// forced break): glue and penalties after a break are discarded up to it.
     next: Vec<u32>,
@@ -165,47 +168,66 @@ pub struct Breaker {
 }
 
 impl Breaker {
-    /// Measures `items` for the passes that follow.
+    /// Measures `items` for the passes that follow: [`Breaker::begin`], each item
+    /// [pushed](Breaker::push), [`Breaker::end`].
     pub fn measure(&mut self, items: &[Item]) {
-        let n = items.len();
-        self.measured = (items.as_ptr() as usize, n);
+        self.begin();
+        for &item in items {
+            self.push(item);
+        }
+        self.end(items);
+    }
+
+    /// Starts measuring a paragraph's items, given one by one as they are made (where
+    /// each is made its kind is known: measured afterwards, telling the kinds apart again
+    /// was a twentieth of setting a dictionary).
+    pub fn begin(&mut self) {
         self.sums.clear();
-        let mut s = Sums::default();
-        for item in items {
-            self.sums.push(s);
-            match *item {
-                Item::Box { width } => s.width += width,
-                Item::Glue { width, stretch, shrink, fill } => {
-                    s.width += width;
-                    s.stretch += stretch;
-                    s.shrink += shrink;
-                    s.fill += fill as u32;
-                }
-                Item::Penalty { .. } => {}
-            }
-        }
-        self.sums.push(s);
         self.legal.clear();
-        for (b, item) in items.iter().enumerate() {
-            match *item {
-                Item::Penalty { width, penalty, flagged } if penalty < INFINITY => {
-                    self.legal.push((b as u32, penalty, width, flagged))
+        self.next.clear();
+        self.sum = Sums::default();
+        self.after_box = false;
+    }
+
+    /// The next item of the paragraph being measured.
+    #[inline]
+    pub fn push(&mut self, item: Item) {
+        let i = self.sums.len();
+        self.sums.push(self.sum);
+        match item {
+            Item::Box { width } => {
+                self.sum.width += width;
+                // A line starts here, after a break at any item since the last such.
+                self.next.resize(i + 1, i as u32);
+            }
+            Item::Glue { width, stretch, shrink, fill } => {
+                self.sum.width += width;
+                self.sum.stretch += stretch;
+                self.sum.shrink += shrink;
+                self.sum.fill += fill as u32;
+                if self.after_box {
+                    self.legal.push((i as u32, 0.0, 0.0, false));
                 }
-                Item::Glue { .. } if b > 0 && matches!(items[b - 1], Item::Box { .. }) => {
-                    self.legal.push((b as u32, 0.0, 0.0, false))
+            }
+            Item::Penalty { width, penalty, flagged } => {
+                if penalty < INFINITY {
+                    self.legal.push((i as u32, penalty, width, flagged));
                 }
-                _ => {}
+                if penalty <= -INFINITY {
+                    self.next.resize(i + 1, i as u32);
+                }
             }
         }
-        self.next.clear();
+        self.after_box = matches!(item, Item::Box { .. });
+    }
+
+    /// Ends measuring: `items` are those pushed since [`Breaker::begin`].
+    pub fn end(&mut self, items: &[Item]) {
+        let n = items.len();
+        assert_eq!(self.sums.len(), n, "the items pushed");
+        self.sums.push(self.sum);
         self.next.resize(n + 1, n as u32);
-        for i in (0..n).rev() {
-            self.next[i] = match items[i] {
-                Item::Box { .. } => i as u32,
-                Item::Penalty { penalty, .. } if penalty <= -INFINITY => i as u32,
-                _ => self.next[i + 1],
-            };
-        }
+        self.measured = (items.as_ptr() as usize, n);
     }
 
     /// One pass over the measured `items`: [`break_lines`].

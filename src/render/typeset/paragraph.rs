@@ -236,12 +236,13 @@ fn words(spans: &[Span], buf: &mut Buffers) {
 /// Boxes, glue and penalties for `spans` into `buf.items` (what each stands for in
 /// `buf.pieces`), with hyphenation points if `hyphens`, and with a break between any two
 /// letters of a word wider than `split_wider` points.
-fn items(spans: &[Span], shape: &Shape, hyphens: bool, split_wider: f32, buf: &mut Buffers) {
+fn items(spans: &[Span], shape: &Shape, hyphens: bool, split_wider: f32, buf: &mut Buffers, breaker: &mut Breaker) {
     let size = shape.size;
     words(spans, buf);
     let Buffers { items, pieces, segments, words, points, found } = buf;
     items.clear();
     pieces.clear();
+    breaker.begin();
     for (w, word) in words.iter().enumerate() {
         let word = &segments[word.clone()];
         if w > 0 {
@@ -249,13 +250,13 @@ fn items(spans: &[Span], shape: &Shape, hyphens: bool, split_wider: f32, buf: &m
             let prev = segments[words[w - 1].end - 1];
             let width = prev.0.width(" ", size);
             let factor = prev.1.of(spans).chars().last().map_or(1.0, space_factor);
-            items.push(Item::Glue {
-                width,
-                stretch: width * STRETCH * factor,
-                shrink: width * SHRINK / factor,
-                fill: false,
-            });
-            pieces.push(Piece::Space(prev.0));
+            put(
+                items,
+                pieces,
+                breaker,
+                Item::Glue { width, stretch: width * STRETCH * factor, shrink: width * SHRINK / factor, fill: false },
+                Piece::Space(prev.0),
+            );
         }
         // Only a word that may be split needs its width first.
         let total: f32 =
@@ -300,24 +301,40 @@ fn items(spans: &[Span], shape: &Shape, hyphens: bool, split_wider: f32, buf: &m
             points.dedup_by_key(|p| p.0);
             let mut from = 0;
             for &(at, flagged) in points.iter() {
-                items.push(Item::Box { width: style.width(&text[from..at], size) });
-                pieces.push(Piece::Word(style, piece.part(from, at)));
+                let word = Item::Box { width: style.width(&text[from..at], size) };
+                put(items, pieces, breaker, word, Piece::Word(style, piece.part(from, at)));
                 let width = if flagged { style.width("-", size) } else { 0.0 };
-                items.push(Item::Penalty { width, penalty: shape.hyphen_penalty, flagged: true });
-                pieces.push(if flagged { Piece::Hyphen(style) } else { Piece::None });
+                put(
+                    items,
+                    pieces,
+                    breaker,
+                    Item::Penalty { width, penalty: shape.hyphen_penalty, flagged: true },
+                    if flagged { Piece::Hyphen(style) } else { Piece::None },
+                );
                 from = at;
             }
-            items.push(Item::Box { width: style.width(&text[from..], size) });
-            pieces.push(Piece::Word(style, piece.part(from, text.len())));
+            put(
+                items,
+                pieces,
+                breaker,
+                Item::Box { width: style.width(&text[from..], size) },
+                Piece::Word(style, piece.part(from, text.len())),
+            );
         }
     }
     // The last line is ragged: no break before the fill glue, then a forced break.
-    items.push(Item::Penalty { width: 0.0, penalty: INFINITY, flagged: false });
-    pieces.push(Piece::None);
-    items.push(Item::Glue { width: 0.0, stretch: 0.0, shrink: 0.0, fill: true });
-    pieces.push(Piece::None);
-    items.push(Item::Penalty { width: 0.0, penalty: -INFINITY, flagged: false });
-    pieces.push(Piece::None);
+    put(items, pieces, breaker, Item::Penalty { width: 0.0, penalty: INFINITY, flagged: false }, Piece::None);
+    put(items, pieces, breaker, Item::Glue { width: 0.0, stretch: 0.0, shrink: 0.0, fill: true }, Piece::None);
+    put(items, pieces, breaker, Item::Penalty { width: 0.0, penalty: -INFINITY, flagged: false }, Piece::None);
+    breaker.end(items);
+}
+
+/// An item and what it stands for, measured as it is made.
+#[inline]
+fn put(items: &mut Vec<Item>, pieces: &mut Vec<Piece>, breaker: &mut Breaker, item: Item, piece: Piece) {
+    items.push(item);
+    pieces.push(piece);
+    breaker.push(item);
 }
 
 /// Sets `spans` into lines of `shape`.
@@ -339,9 +356,8 @@ fn set_with(spans: &[Span], shape: &Shape, breaker: &mut Breaker, buf: &mut Buff
     let awful = Params { tolerance: AWFUL, ..shape.params };
     // A word split over several lines ends each with a hyphen: no limit on them then.
     let split = Params { max_hyphens_in_a_row: usize::MAX, ..awful };
-    items(spans, shape, true, f32::INFINITY, buf);
+    items(spans, shape, true, f32::INFINITY, buf, breaker);
     let items = &buf.items;
-    breaker.measure(items);
     let mut attempt = |pass: u8, params: &Params| breaker.breaks(items, widths, params, false).map(|b| (pass, b));
     // The first pass without hyphenation points (explicit hyphens stay), within the
     // pretolerance; its breakings are the second's too when the pretolerance is the
@@ -377,9 +393,8 @@ fn set_with(spans: &[Span], shape: &Shape, breaker: &mut Breaker, buf: &mut Buff
     if let Some((pass, breaks)) = found {
         return lay_out(spans, buf, &breaks, shape, widths, pass, false);
     }
-    self::items(spans, shape, true, narrowest, buf);
+    self::items(spans, shape, true, narrowest, buf, breaker);
     let items = &buf.items;
-    breaker.measure(items);
     let (pass, breaks) = [(4, false), (5, true)]
         .into_iter()
         .find_map(|(pass, overfull)| breaker.breaks(items, widths, &split, overfull).map(|b| (pass, b)))
@@ -554,7 +569,7 @@ mod tests {
                 let shape = Shape::new(8.5, measure as f32, indents, Some(Language::ENGLISH));
                 let spans = [Span::new(Style::Regular, TEXT)];
                 let mut buf = Buffers::default();
-                items(&spans, &shape, true, f32::INFINITY, &mut buf);
+                items(&spans, &shape, true, f32::INFINITY, &mut buf, &mut Breaker::default());
                 let items = buf.items;
                 let widths = [shape.measure - indents[0], shape.measure - indents[1]];
                 let p = shape.params;
@@ -648,7 +663,8 @@ mod tests {
     #[test]
     fn glue_stretches_as_charters_and_more_after_a_period() {
         let mut buf = Buffers::default();
-        items(&[Span::new(Style::Regular, "n. a word, then")], &shape(100.0), false, f32::INFINITY, &mut buf);
+        let spans = [Span::new(Style::Regular, "n. a word, then")];
+        items(&spans, &shape(100.0), false, f32::INFINITY, &mut buf, &mut Breaker::default());
         let glue: Vec<(f32, f32, f32)> = buf
             .items
             .iter()

@@ -15,8 +15,8 @@ fn main() -> anyhow::Result<()> {
     // Commands that never await start without a runtime (its I/O driver and timers were
     // a few hundredths of a dictionary's time).
     match cli.command {
-        Some(Command::Dictionary(args)) => return puzzlepress::offline::dictionary(&args),
-        Some(Command::Wordsearch(args)) => return puzzlepress::offline::wordsearch(&args),
+        Some(Command::Dictionary(args)) => return exit_now(puzzlepress::offline::dictionary(&args)),
+        Some(Command::Wordsearch(args)) => return exit_now(puzzlepress::offline::wordsearch(&args)),
         _ => {}
     }
     // The server wants a worker thread a core; the other commands await a database or a
@@ -28,6 +28,19 @@ fn main() -> anyhow::Result<()> {
     .enable_all()
     .build()?;
     runtime.block_on(run(cli))
+}
+
+/// Ends a one-shot command that succeeded at once: its memory is the kernel's to reclaim,
+/// and freeing it piece by piece (the allocator's clean-up at exit, a thread still
+/// dropping a layout) only kept the caller waiting, half a millisecond of a 2,000-entry
+/// dictionary's 18. A failure returns, to be reported as usual.
+fn exit_now(done: anyhow::Result<()>) -> anyhow::Result<()> {
+    done?;
+    std::io::Write::flush(&mut std::io::stdout())?;
+    // SAFETY: `_exit` only ends the process, running no destructors or exit handlers:
+    // standard output is flushed above, the files written were closed as they were written,
+    // and nothing else is left to do.
+    unsafe { libc::_exit(0) }
 }
 
 async fn run(cli: Cli) -> anyhow::Result<()> {

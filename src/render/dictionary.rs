@@ -16,13 +16,14 @@ pub fn design(trim: Trim, heads: Heads) -> Design {
     Design { heads, ..Design::template(trim.size(), inner_margin) }
 }
 
-/// The dictionary's PDF and how well it was set; `monitor` follows the entries set.
+/// The dictionary's PDF and its layout (how well it was set: its `report`); `monitor`
+/// follows the entries set.
 pub fn pdf(
     book: &typeset::Book,
     trim: Trim,
     heads: Heads,
     monitor: &mut dyn Monitor,
-) -> Result<(Vec<u8>, typeset::Report), typeset::Stopped> {
+) -> Result<(Vec<u8>, typeset::Typeset), typeset::Stopped> {
     typeset::dictionary_pdf(book, &design(trim, heads), monitor)
 }
 

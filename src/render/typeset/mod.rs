@@ -18,21 +18,18 @@ pub use book::{typeset, typeset_monitored, Book, Design, Heads, Report, Stopped,
 pub use entries::{parse_lines, parse_lines_in_parallel, Entry, EntryError, LineError, Sense};
 pub use hyphenate::Language;
 
-/// `book` typeset to `design` as PDF bytes, with how well it was set; `monitor` follows
-/// the entries set and may stop it.
+/// `book` typeset to `design` as PDF bytes, with its layout (how well it was set is its
+/// `report`); `monitor` follows the entries set and may stop it. The layout is the
+/// caller's to drop: tens of thousands of lines and marks take a millisecond to free, which
+/// a command about to exit need not spend.
 pub fn dictionary_pdf(
     book: &Book,
     design: &Design,
     monitor: &mut dyn crate::puzzles::monitor::Monitor,
-) -> Result<(Vec<u8>, Report), Stopped> {
+) -> Result<(Vec<u8>, Typeset), Stopped> {
     let t = typeset_monitored(book, design, monitor)?;
     let bytes = pdf::write(&t, &book.title, design.page);
-    let report = t.report.clone();
-    // Tens of thousands of lines and marks take a millisecond or more to free: not on the
-    // caller's time (a one-shot command exits without waiting for it). Where no thread
-    // can be made, the failed spawn drops it here instead.
-    let _ = std::thread::Builder::new().name("free-layout".into()).spawn(move || drop(t));
-    Ok((bytes, report))
+    Ok((bytes, t))
 }
 
 /// `f` of each item, in order, on the cores there are (up to eight): the same results

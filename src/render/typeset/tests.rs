@@ -276,7 +276,8 @@ fn bad_entries_are_refused_by_index() {
 #[test]
 fn pdf_is_byte_stable_and_embeds_the_serif() {
     let (book, design) = sample(200);
-    let (a, report) = dictionary_pdf(&book, &design, &mut Unmonitored).unwrap();
+    let (a, layout) = dictionary_pdf(&book, &design, &mut Unmonitored).unwrap();
+    let report = layout.report;
     let (b, _) = dictionary_pdf(&book, &design, &mut Unmonitored).unwrap();
     assert_eq!(a, b);
     let s = String::from_utf8_lossy(&a);

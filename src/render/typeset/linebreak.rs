@@ -124,6 +124,9 @@ struct Node {
     /// The first item after the break that is kept (a line starts there).
     start: u32,
     ratio: f32,
+    /// Which of the stricter passes followed (bit k: `stricter[k]` of
+    /// [`Breaker::breaks_and_stricter`]) reach this break with these hyphens in a row.
+    stricter: u8,
 }
 
 /// Breaks `items` into lines of widths `widths[0]` (the first line) and `widths[1]` (every
@@ -165,6 +168,8 @@ pub struct Breaker {
     /// Every active node tried at every break, none waiting: the same breaks, slower (a
     /// test's yardstick).
     try_every_node: bool,
+    /// At the break being tried: (hyphens in a row, the stricter passes reaching it so).
+    reached_by: Vec<(u32, u8)>,
 }
 
 impl Breaker {
@@ -238,10 +243,35 @@ impl Breaker {
         params: &Params,
         allow_overfull: bool,
     ) -> Option<Vec<Break>> {
+        self.breaks_and_stricter(items, widths, params, allow_overfull, &[]).0
+    }
+
+    /// [`Breaker::breaks`], and whether a pass with each of the `stricter` parameters (at
+    /// most 8) would find a breaking (bit k for `stricter[k]`): one whose lines are each
+    /// feasible in this pass too (no more emergency stretch, no higher tolerance, the same
+    /// limit on hyphens in a row) finds one exactly where the lines feasible by its own
+    /// judgement reach the end, which this pass follows on its way at little cost. Only
+    /// known when this pass finds a breaking (0 otherwise).
+    pub fn breaks_and_stricter(
+        &mut self,
+        items: &[Item],
+        widths: [f32; 2],
+        params: &Params,
+        allow_overfull: bool,
+        stricter: &[Params],
+    ) -> (Option<Vec<Break>>, u8) {
         assert_eq!(self.measured, (items.as_ptr() as usize, items.len()), "the items measured");
+        assert!(stricter.len() <= 8 && !allow_overfull || stricter.is_empty());
+        for q in stricter {
+            let within = q.emergency_stretch <= params.emergency_stretch
+                && q.tolerance <= params.tolerance
+                && (params.hyphenation || !q.hyphenation)
+                && q.max_hyphens_in_a_row == params.max_hyphens_in_a_row;
+            assert!(within, "{q:?} is not stricter than {params:?}");
+        }
         let n = items.len();
         self.work = 0;
-        let Breaker { sums, next, legal, nodes, active, best, work, try_every_node, .. } = self;
+        let Breaker { sums, next, legal, nodes, active, best, work, try_every_node, reached_by, .. } = self;
         // Where a line after a break at `b` starts.
         let start = |b: usize| if b == 0 { 0 } else { next[b + 1] };
         // Most lines tried are too loose (the break is less than a line from the node), and
@@ -261,8 +291,18 @@ impl Breaker {
             let reach = after.width + reach * after.stretch + width - reach * params.emergency_stretch;
             reach - 0.01 - reach.abs() * 1e-5
         };
-        let first =
-            Node { at: 0, line: 0, fitness: 1, hyphens: 0, demerits: 0.0, prev: START, start: start(0), ratio: 0.0 };
+        let every = (1u16 << stricter.len()).wrapping_sub(1) as u8;
+        let first = Node {
+            at: 0,
+            line: 0,
+            fitness: 1,
+            hyphens: 0,
+            demerits: 0.0,
+            prev: START,
+            start: start(0),
+            ratio: 0.0,
+            stricter: every,
+        };
         nodes.clear();
         nodes.push(first);
         active.clear();
@@ -283,8 +323,10 @@ impl Breaker {
             } else {
                 active.len()
             };
-            // Best new node per (fitness class, hyphens in a row).
+            // Best new node per (fitness class, hyphens in a row), and the stricter passes
+            // reaching this break per hyphens in a row.
             best.clear();
+            reached_by.clear();
             *work += reached;
             // The nodes kept are moved down over those dropped, in order.
             let mut kept = 0;
@@ -335,6 +377,26 @@ impl Breaker {
                 if !feasible || hyphens as usize > params.max_hyphens_in_a_row {
                     continue;
                 }
+                if a.stricter != 0 {
+                    // The line as the stricter passes judge it: no more than its own stretch
+                    // (or their smaller emergency stretch), their tolerance, their breaks.
+                    let mut by = 0;
+                    for (k, q) in stricter.iter().enumerate() {
+                        let judged = if length < width && !fill && q.emergency_stretch > 0.0 {
+                            (width - length) / (stretch + q.emergency_stretch)
+                        } else {
+                            ratio
+                        };
+                        let allowed = q.hyphenation || !(flagged && pwidth != 0.0);
+                        if a.stricter & (1 << k) != 0 && allowed && badness(judged) <= q.tolerance {
+                            by |= 1 << k;
+                        }
+                    }
+                    match reached_by.iter_mut().find(|r| r.0 == hyphens) {
+                        Some(r) => r.1 |= by,
+                        None => reached_by.push((hyphens, by)),
+                    }
+                }
                 let mut d = (params.line_penalty + bad) as f64;
                 d *= d;
                 if penalty >= 0.0 {
@@ -370,6 +432,7 @@ impl Breaker {
                         prev: ai,
                         start: start(b),
                         ratio,
+                        stricter: 0,
                     }),
                 }
             }
@@ -377,7 +440,8 @@ impl Breaker {
                 active.drain(kept..reached);
                 reached = kept;
             }
-            for node in best.iter() {
+            for node in best.iter_mut() {
+                node.stricter = reached_by.iter().find(|r| r.0 == node.hyphens).map_or(0, |r| r.1);
                 nodes.push(*node);
                 // Reaches stay in order (the nodes wait their turn): a node reaching less
                 // far than those waiting before it (a line of another width) brings theirs
@@ -392,15 +456,21 @@ impl Breaker {
                 active.push((nodes.len() as u32 - 1, mine));
             }
             if active.is_empty() {
-                return None;
+                return (None, 0);
             }
         }
         // The best node at the final (forced) break.
-        let last = active
-            .iter()
-            .map(|a| a.0)
-            .filter(|&i| nodes[i as usize].at as usize == n - 1 && nodes[i as usize].prev != START)
-            .min_by(|&x, &y| nodes[x as usize].demerits.total_cmp(&nodes[y as usize].demerits))?;
+        let ends = || {
+            active
+                .iter()
+                .map(|a| a.0)
+                .filter(|&i| nodes[i as usize].at as usize == n - 1 && nodes[i as usize].prev != START)
+        };
+        let Some(last) = ends().min_by(|&x, &y| nodes[x as usize].demerits.total_cmp(&nodes[y as usize].demerits))
+        else {
+            return (None, 0);
+        };
+        let found_by = ends().fold(0, |by, i| by | nodes[i as usize].stricter);
         let mut out = Vec::with_capacity(nodes[last as usize].line as usize);
         let mut i = last;
         while i != START {
@@ -413,7 +483,7 @@ impl Breaker {
             i = node.prev;
         }
         out.reverse();
-        Some(out)
+        (Some(out), found_by)
     }
 }
 
@@ -537,40 +607,50 @@ mod tests {
         }
     }
 
-    #[test]
-    fn nodes_waiting_for_their_reach_change_nothing() {
-        // Random paragraphs of words with hyphenation points, spaces after sentences
-        // stretching more, a first line wider or narrower than the rest, at each pass's
-        // settings: the same breaks (or none) whether nodes wait or every one is tried.
+    /// Random paragraphs of words with hyphenation points (and now and then an explicit
+    /// hyphen), spaces after sentences stretching more, and their line widths, a first
+    /// line wider or narrower than the rest.
+    fn random_paragraphs(count: usize) -> Vec<(Vec<Item>, [f32; 2])> {
         let mut state = 11u64;
         let mut next = |n: u64| {
             state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             (state >> 33) % n
         };
-        let (mut waited, mut every) = (0, 0);
-        for _ in 0..300 {
-            let mut items = Vec::new();
-            for w in 0..5 + next(60) {
-                if w > 0 {
-                    let factor = if next(6) == 0 { 3.0 } else { 1.0 };
-                    items.push(Item::Glue { width: 2.5, stretch: 1.5 * factor, shrink: 0.8 / factor, fill: false });
-                }
-                for piece in 0..1 + next(3) {
-                    if piece > 0 {
-                        items.push(Item::Penalty { width: 2.0, penalty: 50.0, flagged: true });
+        (0..count)
+            .map(|_| {
+                let mut items = Vec::new();
+                for w in 0..5 + next(60) {
+                    if w > 0 {
+                        let factor = if next(6) == 0 { 3.0 } else { 1.0 };
+                        items.push(Item::Glue { width: 2.5, stretch: 1.5 * factor, shrink: 0.8 / factor, fill: false });
                     }
-                    items.push(Item::Box { width: 3.0 + next(25) as f32 });
+                    for piece in 0..1 + next(3) {
+                        if piece > 0 {
+                            let width = if next(8) == 0 { 0.0 } else { 2.0 };
+                            items.push(Item::Penalty { width, penalty: 50.0, flagged: true });
+                        }
+                        items.push(Item::Box { width: 3.0 + next(25) as f32 });
+                    }
                 }
-            }
-            items.push(Item::Penalty { width: 0.0, penalty: INFINITY, flagged: false });
-            items.push(Item::Glue { width: 0.0, stretch: 0.0, shrink: 0.0, fill: true });
-            items.push(Item::Penalty { width: 0.0, penalty: -INFINITY, flagged: false });
-            let measure = 60.0 + next(120) as f32;
-            let widths = [measure - 12.0 + next(24) as f32, measure];
+                items.push(Item::Penalty { width: 0.0, penalty: INFINITY, flagged: false });
+                items.push(Item::Glue { width: 0.0, stretch: 0.0, shrink: 0.0, fill: true });
+                items.push(Item::Penalty { width: 0.0, penalty: -INFINITY, flagged: false });
+                let measure = 60.0 + next(120) as f32;
+                (items, [measure - 12.0 + next(24) as f32, measure])
+            })
+            .collect()
+    }
+
+    #[test]
+    fn nodes_waiting_for_their_reach_change_nothing() {
+        // At each pass's settings: the same breaks (or none) whether nodes wait or every
+        // one is tried.
+        let (mut waited, mut every) = (0, 0);
+        for (i, (items, widths)) in random_paragraphs(300).into_iter().enumerate() {
             for params in [
                 Params { tolerance: 100.0, hyphenation: false, ..Params::default() },
                 Params::default(),
-                Params { emergency_stretch: 4.0 * next(4) as f32, ..Params::default() },
+                Params { emergency_stretch: 4.0 * (i % 4) as f32, ..Params::default() },
                 Params { tolerance: AWFUL, ..Params::default() },
             ] {
                 for allow_overfull in [false, true] {
@@ -589,6 +669,32 @@ mod tests {
             }
         }
         assert!(waited < every * 3 / 4, "{waited} pairs tried, {every} with every node");
+    }
+
+    #[test]
+    fn a_pass_knows_which_stricter_passes_would_find_a_breaking() {
+        // With a third of an emergency stretch: would none, or none and no hyphenation at
+        // a lower tolerance (TeX's first pass), find one? As they find when run.
+        let third = Params { emergency_stretch: 4.0, ..Params::default() };
+        let stricter = [
+            Params { emergency_stretch: 0.0, ..third },
+            Params { emergency_stretch: 0.0, tolerance: 100.0, hyphenation: false, ..third },
+        ];
+        let mut seen = [0; 4];
+        for (items, widths) in random_paragraphs(400) {
+            let mut breaker = Breaker::default();
+            breaker.measure(&items);
+            let (found, by) = breaker.breaks_and_stricter(&items, widths, &third, false, &stricter);
+            if found.is_none() {
+                assert_eq!(by, 0);
+                continue;
+            }
+            let run = stricter.map(|q| breaker.breaks(&items, widths, &q, false).is_some());
+            assert_eq!([by & 1 != 0, by & 2 != 0], run, "{widths:?}");
+            seen[by as usize] += 1;
+        }
+        // Each outcome met: neither, the second pass only, both.
+        assert!(seen[0] > 0 && seen[1] > 0 && seen[3] > 0, "{seen:?}");
     }
 
     #[test]

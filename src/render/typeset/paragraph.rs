@@ -349,6 +349,10 @@ pub fn set(spans: &[Span], shape: &Shape) -> Paragraph {
 /// The pass that found a breaking, and its breaks.
 type Found = Option<(u8, Vec<Break>)>;
 
+/// A pass tried (its number and parameters), and the stricter passes it follows: what it
+/// found, and which of them would find a breaking (bit k for the k-th).
+type Attempt<'a> = dyn FnMut(u8, &Params, &[Params]) -> (Found, u8) + 'a;
+
 fn set_with(spans: &[Span], shape: &Shape, breaker: &mut Breaker, buf: &mut Buffers) -> Paragraph {
     let widths = [shape.measure - shape.indents[0], shape.measure - shape.indents[1]];
     let narrowest = widths[0].min(widths[1]);
@@ -358,20 +362,24 @@ fn set_with(spans: &[Span], shape: &Shape, breaker: &mut Breaker, buf: &mut Buff
     let split = Params { max_hyphens_in_a_row: usize::MAX, ..awful };
     items(spans, shape, true, f32::INFINITY, buf, breaker);
     let items = &buf.items;
-    let mut attempt = |pass: u8, params: &Params| breaker.breaks(items, widths, params, false).map(|b| (pass, b));
+    // A pass, and which of the stricter passes given would find a breaking.
+    let mut attempt = |pass: u8, params: &Params, stricter: &[Params]| {
+        let (breaks, by) = breaker.breaks_and_stricter(items, widths, params, false, stricter);
+        (breaks.map(|b| (pass, b)), by)
+    };
     // The first pass without hyphenation points (explicit hyphens stay), within the
     // pretolerance; its breakings are the second's too when the pretolerance is the
     // lower, so the second runs first and the first only when the second finds one
     // (most paragraphs of narrow columns need more than both).
     let first = Params { tolerance: shape.pretolerance, hyphenation: false, ..no_emergency };
     let nested = shape.pretolerance <= no_emergency.tolerance;
-    let second = |attempt: &mut dyn FnMut(u8, &Params) -> Found| {
+    let second = |attempt: &mut Attempt| {
         if shape.pretolerance < 0.0 {
-            attempt(2, &no_emergency)
+            attempt(2, &no_emergency, &[]).0
         } else if nested {
-            attempt(2, &no_emergency).map(|second| attempt(1, &first).unwrap_or(second))
+            attempt(2, &no_emergency, &[]).0.map(|second| attempt(1, &first, &[]).0.unwrap_or(second))
         } else {
-            attempt(1, &first).or_else(|| attempt(2, &no_emergency))
+            attempt(1, &first, &[]).0.or_else(|| attempt(2, &no_emergency, &[]).0)
         }
     };
     // The least emergency stretch that finds a breaking (judged with more, loose lines
@@ -379,17 +387,26 @@ fn set_with(spans: &[Span], shape: &Shape, breaker: &mut Breaker, buf: &mut Buff
     // it, then any badness. A breaking found with some stretch is found with more, so a
     // third is tried first: most paragraphs of narrow columns fail with none, and those
     // then skip that pass; where a third succeeds, none is tried next, as before.
+    // The pass with a third also tells whether the second and the first would find one
+    // (their lines are each feasible with a third): those that would not are not run (in
+    // most paragraphs the second finds none).
     let emergency = |part: f32| Params { emergency_stretch: shape.params.emergency_stretch * part, ..shape.params };
     let found = if nested && shape.params.emergency_stretch > 0.0 {
-        match attempt(3, &emergency(1.0 / 3.0)) {
-            Some(third) => Some(second(&mut attempt).unwrap_or(third)),
-            None => [2.0 / 3.0, 1.0].into_iter().find_map(|part| attempt(3, &emergency(part))),
+        // (With a negative pretolerance the first pass is never found: it is skipped.)
+        match attempt(3, &emergency(1.0 / 3.0), &[no_emergency, first]) {
+            (Some(third), by) if by & 1 == 0 => Some(third),
+            (Some(third), by) => {
+                let second = attempt(2, &no_emergency, &[]).0;
+                let first = if by & 2 != 0 && second.is_some() { attempt(1, &first, &[]).0 } else { None };
+                Some(first.or(second).unwrap_or(third))
+            }
+            (None, _) => [2.0 / 3.0, 1.0].into_iter().find_map(|part| attempt(3, &emergency(part), &[]).0),
         }
     } else {
         second(&mut attempt)
-            .or_else(|| [1.0 / 3.0, 2.0 / 3.0, 1.0].into_iter().find_map(|part| attempt(3, &emergency(part))))
+            .or_else(|| [1.0 / 3.0, 2.0 / 3.0, 1.0].into_iter().find_map(|part| attempt(3, &emergency(part), &[]).0))
     };
-    let found = found.or_else(|| attempt(3, &awful));
+    let found = found.or_else(|| attempt(3, &awful, &[]).0);
     if let Some((pass, breaks)) = found {
         return lay_out(spans, buf, &breaks, shape, widths, pass, false);
     }

@@ -55,7 +55,17 @@ pub fn write(book: &Typeset, title: &str, size: (f32, f32)) -> Vec<u8> {
     // Pages are drawn and compressed on all cores, the faces written meanwhile.
     let (streams, ()) = super::in_parallel_beside(
         &book.pages,
-        |page| zlib(&draw(&page.marks, book)),
+        |page| {
+            // Each thread draws into one buffer, kept for the pages it takes next.
+            thread_local! {
+                static STREAM: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+            }
+            STREAM.with_borrow_mut(|stream| {
+                stream.clear();
+                draw(&page.marks, book, stream);
+                zlib(stream)
+            })
+        },
         || {
             for (style, refs) in Style::ALL.iter().zip(&font_refs) {
                 write_face(&mut pdf, style.face(), *refs);
@@ -83,23 +93,32 @@ fn zlib(data: &[u8]) -> Vec<u8> {
         static COMPRESSOR: std::cell::RefCell<Compressor> =
             std::cell::RefCell::new(Compressor::new(CompressionLvl::new(1).expect("1 is a level")));
     }
+    // Compressed into a buffer the thread keeps (cleared once, when it grows) and copied
+    // out at its size: a buffer of the bound for each stream was cleared each time and
+    // kept three times the memory.
+    thread_local! {
+        static OUT: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
     COMPRESSOR.with_borrow_mut(|c| {
-        let mut out = vec![0; c.zlib_compress_bound(data.len())];
-        let n = c.zlib_compress(data, &mut out).expect("the bound is enough");
-        out.truncate(n);
-        out
+        OUT.with_borrow_mut(|out| {
+            let bound = c.zlib_compress_bound(data.len());
+            if out.len() < bound {
+                out.resize(bound, 0);
+            }
+            let n = c.zlib_compress(data, out).expect("the bound is enough");
+            out[..n].to_vec()
+        })
     })
 }
 
-/// A page's content stream, written directly: glyph codes go in as raw bytes (only `(`,
+/// A page's content stream, written into `c`: glyph codes go in as raw bytes (only `(`,
 /// `)`, `\\` and CR escaped) rather than as pdf-writer's octal escapes, which made the
 /// streams 1.7 times longer and their compression the slowest step. Each text mark is
 /// placed by `Td` from the one before (in whole hundredths of a point, so no rounding adds
 /// up), and its spaces are set by `Tw` where they differ from the last mark's. A mark
 /// straight below the last by the leading (`TL`) is shown by `'` (next line), or by `"`
 /// with its word spacing: most lines of a column, a twelfth of the stream's bytes.
-fn draw(marks: &[Mark], book: &Typeset) -> Vec<u8> {
-    let mut c: Vec<u8> = Vec::with_capacity(8 * 1024);
+fn draw(marks: &[Mark], book: &Typeset, c: &mut Vec<u8>) {
     let mut in_text = false;
     let mut font: Option<(Style, f32)> = None;
     // Where the last text mark started (what Td moves from), in hundredths of a point.
@@ -121,7 +140,7 @@ fn draw(marks: &[Mark], book: &Typeset) -> Vec<u8> {
                     c.push(b'/');
                     c.extend_from_slice(resource(*style).0);
                     c.push(b' ');
-                    number(&mut c, *size);
+                    number(c, *size);
                     c.extend_from_slice(b" Tf\n");
                     font = Some((*style, *size));
                 }
@@ -134,21 +153,21 @@ fn draw(marks: &[Mark], book: &Typeset) -> Vec<u8> {
                 let next_line = to.0 == at.0 && to.1 < at.1;
                 if next_line && at.1 - to.1 != leading {
                     leading = at.1 - to.1;
-                    fixed(&mut c, leading, 2);
+                    fixed(c, leading, 2);
                     c.extend_from_slice(b" TL\n");
                 }
                 if !next_line {
-                    fixed(&mut c, to.0 - at.0, 2);
+                    fixed(c, to.0 - at.0, 2);
                     c.push(b' ');
-                    fixed(&mut c, to.1 - at.1, 2);
+                    fixed(c, to.1 - at.1, 2);
                     c.extend_from_slice(b" Td\n");
                     if respace {
-                        fixed(&mut c, spacing, 3);
+                        fixed(c, spacing, 3);
                         c.extend_from_slice(b" Tw\n");
                     }
                 } else if respace {
                     // `aw ac string "`: word and character spacing (always 0), next line.
-                    fixed(&mut c, spacing, 3);
+                    fixed(c, spacing, 3);
                     c.extend_from_slice(b" 0 ");
                 }
                 if respace {
@@ -179,15 +198,15 @@ fn draw(marks: &[Mark], book: &Typeset) -> Vec<u8> {
                     in_text = false;
                     font = None;
                 }
-                number(&mut c, *width);
+                number(c, *width);
                 c.extend_from_slice(b" w\n");
-                number(&mut c, *x0);
+                number(c, *x0);
                 c.push(b' ');
-                number(&mut c, *y);
+                number(c, *y);
                 c.extend_from_slice(b" m ");
-                number(&mut c, *x1);
+                number(c, *x1);
                 c.push(b' ');
-                number(&mut c, *y);
+                number(c, *y);
                 c.extend_from_slice(b" l S\n");
             }
         }
@@ -198,7 +217,6 @@ fn draw(marks: &[Mark], book: &Typeset) -> Vec<u8> {
     if c.last() == Some(&b'\n') {
         c.pop();
     }
-    c
 }
 
 /// The code of `ch` in `face`'s encoding (see the module's notes), in `buf`.

@@ -31,9 +31,8 @@ fn main() -> anyhow::Result<()> {
 }
 
 /// Ends a one-shot command that succeeded at once: its memory is the kernel's to reclaim,
-/// and freeing it piece by piece (the allocator's clean-up at exit, a thread still
-/// dropping a layout) only kept the caller waiting, half a millisecond of a 2,000-entry
-/// dictionary's 18. A failure returns, to be reported as usual.
+/// and the allocator's clean-up at exit only kept the caller waiting, half a millisecond
+/// of a 2,000-entry dictionary's 18. A failure returns, to be reported as usual.
 fn exit_now(done: anyhow::Result<()>) -> anyhow::Result<()> {
     done?;
     std::io::Write::flush(&mut std::io::stdout())?;

@@ -158,9 +158,9 @@ pub struct Breaker {
     /// these only, not the boxes between (half the items).
     legal: Vec<(u32, f32, f32, bool)>,
     nodes: Vec<Node>,
-    /// The active nodes in the order made, each with the reach (see [`Breaker::breaks`])
-    /// below which a line from it is too loose for sure: those reached (a prefix) are
-    /// tried at each break, the rest wait.
+    /// The active nodes in the order made, each with the reach (see
+    /// [`Breaker::breaks_and_stricter`]) below which a line from it is too loose for sure:
+    /// those reached (a prefix) are tried at each break, the rest wait.
     active: Vec<(u32, f32)>,
     best: Vec<Node>,
     /// (active node, break) pairs tried by the last pass: its work.

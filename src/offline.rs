@@ -63,8 +63,7 @@ pub async fn print_book(args: &BookArgs) -> anyhow::Result<()> {
         ("answer.json", serde_json::to_vec(&book.answer)?),
     ];
     for (name, bytes) in files {
-        let path = args.out.join(name);
-        std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
+        write_file(&args.out.join(name), &bytes)?;
     }
     println!(
         "book {serial}: {} pages, {} on page {}, sha256 {}",
@@ -238,7 +237,7 @@ impl Sink {
                     if let Some(parent) = path.parent() {
                         std::fs::create_dir_all(parent)?;
                     }
-                    std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
+                    write_file(&path, &bytes)?;
                 }
                 Sink::Zip(out, zip) => out.write_all(&zip.entry(&name, &bytes))?,
             }
@@ -261,6 +260,21 @@ impl Sink {
         }
         Ok(())
     }
+}
+
+/// `bytes` written to `path`, over what it held: in place, then cut to their length.
+/// Truncating the file to nothing first (as `fs::write` does) frees its pages only for new
+/// ones to be allocated, and makes ext4 write the file out at close (its `auto_da_alloc`,
+/// for files rewritten so): a third of a millisecond for a dictionary's PDF, against a
+/// tenth. Anything that is not a regular file (a pipe, /dev/stdout) is only written to.
+fn write_file(path: &std::path::Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let context = || format!("writing {}", path.display());
+    let mut file = std::fs::OpenOptions::new().write(true).create(true).open(path).with_context(context)?;
+    file.write_all(bytes).with_context(context)?;
+    if file.metadata().with_context(context)?.is_file() {
+        file.set_len(bytes.len() as u64).with_context(context)?;
+    }
+    Ok(())
 }
 
 /// `puzzlepress dictionary`: the entries file typeset as a PDF. A line that cannot be read
@@ -288,11 +302,8 @@ pub fn dictionary(args: &DictionaryArgs) -> anyhow::Result<()> {
     book.check_front().map_err(|(field, detail)| anyhow::anyhow!("--{field}: {detail}"))?;
     let (pdf, layout) = crate::render::dictionary::pdf(&book, trim, heads, &mut crate::puzzles::monitor::Unmonitored)
         .map_err(|e| anyhow::anyhow!("{e}"))?;
-    let report = layout.report.clone();
-    // The command ends next: the kernel takes the layout back at once with the rest of the
-    // process (freeing it piece by piece took a millisecond of CPU).
-    std::mem::forget(layout);
-    std::fs::write(&args.out, pdf).with_context(|| format!("writing {}", args.out.display()))?;
+    let report = &layout.report;
+    write_file(&args.out, &pdf)?;
     println!(
         "{}: {} entries, {} pages, {} lines ({} underfull, {} overfull, {} hyphenated)",
         args.out.display(),
@@ -303,6 +314,10 @@ pub fn dictionary(args: &DictionaryArgs) -> anyhow::Result<()> {
         report.overfull,
         report.hyphens
     );
+    // The command ends next (`exit_now`): the kernel takes the entries, the layout and the
+    // PDF back at once with the rest of the process (freeing them piece by piece, most
+    // from the threads that made them, took a millisecond of CPU).
+    std::mem::forget((text, book, layout, pdf));
     Ok(())
 }
 
@@ -340,10 +355,7 @@ pub fn wordsearch(args: &WordSearchArgs) -> anyhow::Result<()> {
     let pdf = req.book_pdf(&book).map_err(refused)?;
     let cover = req.cover_pdf(&book, paper).map_err(refused)?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
-    let write = |name: &str, bytes: &[u8]| {
-        let path = args.out.join(name);
-        std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))
-    };
+    let write = |name: &str, bytes: &[u8]| write_file(&args.out.join(name), bytes);
     write("book.pdf", &pdf)?;
     write("cover.pdf", &cover)?;
     write("puzzles.json", &serde_json::to_vec_pretty(&book.puzzles)?)?;

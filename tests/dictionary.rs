@@ -111,6 +111,8 @@ fn every_entry_once_in_order_under_its_guide_words_in_embedded_fonts() {
     let preface = temp("preface.txt");
     std::fs::write(&preface, "A preface of two paragraphs.\n\nThe second one, naïve and brief.\n").unwrap();
     let (a, b) = (temp("a.pdf"), temp("b.pdf"));
+    // `b` holds a longer file first: the PDF written over it must end where it ends.
+    std::fs::write(&b, vec![b'%'; 4 << 20]).unwrap();
     for out in [&a, &b] {
         let run = dictionary(&file, out, &["--preface", preface.to_str().unwrap()]);
         assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));

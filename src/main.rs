@@ -10,15 +10,15 @@ use puzzlepress::cli::{Cli, Command};
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> anyhow::Result<()> {
-    puzzlepress::server::init_logging();
     let cli = Cli::parse();
     // Commands that never await start without a runtime (its I/O driver and timers were
-    // a few hundredths of a dictionary's time).
+    // a few hundredths of a dictionary's time), and without logging (they log nothing).
     match cli.command {
         Some(Command::Dictionary(args)) => return exit_now(puzzlepress::offline::dictionary(&args)),
         Some(Command::Wordsearch(args)) => return exit_now(puzzlepress::offline::wordsearch(&args)),
         _ => {}
     }
+    puzzlepress::server::init_logging();
     // The server wants a worker thread a core; the other commands await a database or a
     // probe now and then, and start faster on the thread they have.
     let runtime = match cli.command {

@@ -241,10 +241,23 @@ pub fn sort(entries: &[Entry], language: Language) -> Vec<Section> {
     // words with signs, and a comparison that is not can make a sort panic).
     let tertiary = collator(language, Strength::Tertiary);
     let keys: Vec<Vec<u8>> = super::in_parallel(&words, |w| sort_key(&tertiary, w));
-    let mut order: Vec<usize> = (0..entries.len()).collect();
+    // Sorted by each key's first eight bytes as a number, and where those are equal by the
+    // whole key: comparing numbers in place took a third of the time of comparing the keys
+    // behind their pointers. (A key shorter than eight bytes is padded with zeros, the least
+    // byte, so the numbers order as the keys do.)
+    let prefix = |key: &[u8]| {
+        let mut bytes = [0u8; 8];
+        let n = key.len().min(8);
+        bytes[..n].copy_from_slice(&key[..n]);
+        u64::from_be_bytes(bytes)
+    };
+    let mut order: Vec<(u64, usize)> = keys.iter().enumerate().map(|(i, key)| (prefix(key), i)).collect();
     // Equal to the third level (letters, accents, case): by where the signs are and how the
     // text is encoded (its bytes), then as given, so equal headwords keep their order.
-    order.sort_unstable_by(|&a, &b| keys[a].cmp(&keys[b]).then_with(|| words[a].cmp(words[b])).then(a.cmp(&b)));
+    order.sort_unstable_by(|&(p, a), &(q, b)| {
+        p.cmp(&q).then_with(|| keys[a].cmp(&keys[b]).then_with(|| words[a].cmp(words[b])).then(a.cmp(&b)))
+    });
+    let order: Vec<usize> = order.into_iter().map(|(_, i)| i).collect();
     let mut letters = Letters::new(language);
     let mut sections: Vec<Section> = Vec::new();
     let mut i = 0;
@@ -350,8 +363,9 @@ fn single_spaced(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// The styled text of an entry: the headword bold (never hyphenated), then each sense's
-/// part of speech in italics and its definition, numbered `1.` `2.` when there are several.
+/// The styled text of an entry: the headword bold (never hyphenated; the first span, as
+/// [`printed_headword`] gives it), then each sense's part of speech in italics and its
+/// definition, numbered `1.` `2.` when there are several.
 pub fn spans<'a>(entry: &'a Entry, placed: &Placed) -> Vec<Span<'a>> {
     let mut out = Vec::with_capacity(1 + 6 * entry.senses.len());
     out.push(Span::whole(Style::Bold, printed_headword(placed)));

@@ -188,6 +188,31 @@ pub struct Report {
     pub emergency: usize,
 }
 
+impl Report {
+    /// The lines of `p` counted: lines, underfull, overfull, hyphens, split words and
+    /// whether it needed emergency stretch (pages and entries left at 0).
+    fn of(p: &Paragraph) -> Report {
+        Report {
+            lines: p.lines.len(),
+            underfull: p.lines.iter().filter(|l| l.justified && l.badness > 1000.0).count(),
+            overfull: p.overfull(),
+            hyphens: p.lines.iter().filter(|l| l.hyphenated).count(),
+            split_words: p.split_words,
+            emergency: (p.pass >= 3) as usize,
+            ..Report::default()
+        }
+    }
+
+    fn add(&mut self, other: &Report) {
+        self.lines += other.lines;
+        self.underfull += other.underfull;
+        self.overfull += other.overfull;
+        self.hyphens += other.hyphens;
+        self.split_words += other.split_words;
+        self.emergency += other.emergency;
+    }
+}
+
 /// The laid-out book.
 #[derive(Clone, Debug)]
 pub struct Typeset {
@@ -331,27 +356,19 @@ fn lay_out(
     let width = g.width();
     let column = (width - d.gap) / 2.0;
     let mut report = Report { entries: book.entries.len(), ..Report::default() };
-    let count = |p: &Paragraph, report: &mut Report| {
-        report.lines += p.lines.len();
-        report.underfull += p.lines.iter().filter(|l| l.justified && l.badness > 1000.0).count();
-        report.overfull += p.overfull();
-        report.hyphens += p.lines.iter().filter(|l| l.hyphenated).count();
-        report.split_words += p.split_words;
-        report.emergency += (p.pass >= 3) as usize;
-    };
 
     // The dictionary's flow.
     let shape = Shape::new(d.size, column, [0.0, d.hang], Some(book.language));
     let placed: Vec<&entries::Placed> = sections.iter().flat_map(|s| &s.entries).collect();
-    let mut paras = set_all(&placed, &book.entries, &shape, monitor)?.into_iter();
-    let mut blocks = Vec::new();
+    let mut set = set_all(&placed, &book.entries, &shape, monitor)?.into_iter();
+    let mut blocks = Vec::with_capacity(sections.len() + placed.len());
     let mut source = 0;
     for s in sections {
         blocks.push(Block::Heading(s.letter.clone()));
-        for placed in &s.entries {
-            let para = paras.next().expect("a paragraph an entry");
-            count(&para, &mut report);
-            blocks.push(Block::Entry { headword: entries::printed_headword(placed), para, source });
+        for _ in &s.entries {
+            let (para, headword, tally) = set.next().expect("a paragraph an entry");
+            report.add(&tally);
+            blocks.push(Block::Entry { headword, para, source });
             source += 1;
         }
     }
@@ -385,7 +402,7 @@ fn lay_out(
         let shape = Shape::new(d.text_size, width, [indent, 0.0], Some(book.language));
         let para =
             paragraph::set(&[Span::new(Style::Regular, text.split_whitespace().collect::<Vec<_>>().join(" "))], &shape);
-        count(&para, &mut report);
+        report.add(&Report::of(&para));
         preface_paras.push((preface_lines.len(), para.lines.len()));
         preface_lines.extend((0..para.lines.len()).map(|l| (i, l)));
         preface.push(para);
@@ -612,17 +629,25 @@ fn lay_out(
 }
 
 /// The entries' paragraphs, in order, set on the cores there are (each paragraph on its
-/// own: the same whatever the threads), `monitor` told how many are set. Each entry is
-/// checked as it is set: the error is the first entry at fault as given.
+/// own: the same whatever the threads), `monitor` told how many are set, each with its
+/// headword as printed and its lines counted (work done beside the setting rather than
+/// after it, on one core). Each entry is checked as it is set: the error is the first
+/// entry at fault as given.
 fn set_all(
     placed: &[&entries::Placed],
     given: &[Entry],
     shape: &Shape,
     monitor: &mut dyn Monitor,
-) -> Result<Vec<Paragraph>, Stopped> {
+) -> Result<Vec<(Paragraph, String, Report)>, Stopped> {
     let set = |p: &&entries::Placed| {
         let entry = &given[p.index];
-        entry.check(p.index).map(|()| paragraph::set(&entries::spans(entry, p), shape))
+        entry.check(p.index).map(|()| {
+            let mut spans = entries::spans(entry, p);
+            let para = paragraph::set(&spans, shape);
+            let tally = Report::of(&para);
+            // The first span is the headword as printed.
+            (para, spans.swap_remove(0).text.into_owned(), tally)
+        })
     };
     let total = placed.len() as u64;
     let set = super::in_parallel_watched(placed, set, |done| monitor.update(done as u64, total)).ok_or(Cancelled)?;

@@ -269,7 +269,8 @@ impl Sink {
 /// tenth. Anything that is not a regular file (a pipe, /dev/stdout) is only written to.
 fn write_file(path: &std::path::Path, bytes: &[u8]) -> anyhow::Result<()> {
     let context = || format!("writing {}", path.display());
-    let mut file = std::fs::OpenOptions::new().write(true).create(true).open(path).with_context(context)?;
+    let mut file =
+        std::fs::OpenOptions::new().write(true).create(true).truncate(false).open(path).with_context(context)?;
     file.write_all(bytes).with_context(context)?;
     if file.metadata().with_context(context)?.is_file() {
         file.set_len(bytes.len() as u64).with_context(context)?;

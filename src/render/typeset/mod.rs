@@ -18,6 +18,8 @@ pub use book::{typeset, typeset_monitored, Book, Design, Heads, Report, Stopped,
 pub use entries::{parse_lines, parse_lines_in_parallel, Entry, EntryError, LineError, Sense};
 pub use hyphenate::Language;
 
+use std::sync::{Condvar, Mutex, PoisonError};
+
 /// `book` typeset to `design` as PDF bytes, with its layout (how well it was set is its
 /// `report`); `monitor` follows the entries set and may stop it. The layout is the
 /// caller's to drop: tens of thousands of lines and marks take a millisecond to free, which
@@ -39,17 +41,26 @@ pub(crate) fn in_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + S
     in_parallel_watched(items, f, |_| true).expect("never stopped")
 }
 
-/// At most this many items a take: progress is reported, and a stop heeded, between takes.
+/// At most this many items a take: a stop is heeded between takes.
 const MAX_TAKE: usize = 256;
 /// At least this many, so that the takes' own cost stays small.
 const MIN_TAKE: usize = 4;
 
+/// How often the calling thread is told how many items are done.
+const PROGRESS: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// The cores there are, up to eight: asked once (each answer reads the cgroup's files).
+fn threads() -> usize {
+    static THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *THREADS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()).min(8))
+}
+
 /// `f` of each item, in order, on the cores there are (up to eight), `watch` told how many
-/// are done (0 first, then after each few, last all of them) on the calling thread; None
-/// as soon as it answers false (no item is begun after that). Each thread takes the next
-/// few items as it becomes free, fewer as fewer are left, so an uneven share ends no later
-/// than a few items' time;
-/// the calling thread only watches (working too, it made the 2,000-entry bench 10 % slower).
+/// are done (0 first, then every [`PROGRESS`] as more are, last all of them) on the
+/// calling thread; None as soon as it answers false (no take is begun after that). Each
+/// thread takes the next few items as it becomes free, fewer as fewer are left, so an
+/// uneven share ends no later than a few items' time; the calling thread only watches
+/// (working too, it made the 2,000-entry bench 10 % slower).
 pub(crate) fn in_parallel_watched<T: Sync, R: Send>(
     items: &[T],
     f: impl Fn(&T) -> R + Sync,
@@ -68,6 +79,21 @@ pub(crate) fn in_parallel_beside<T: Sync, R: Send, S>(
     run(items, f, |_| true, beside).expect("never stopped")
 }
 
+/// Counts a worker out as it ends, however it ends (a panic too, which the scope then
+/// raises), waking the calling thread at the last.
+struct Leaving<'a>(&'a (Mutex<usize>, Condvar));
+
+impl Drop for Leaving<'_> {
+    fn drop(&mut self) {
+        let (left, ended) = self.0;
+        let mut left = left.lock().unwrap_or_else(PoisonError::into_inner);
+        *left -= 1;
+        if *left == 0 {
+            ended.notify_one();
+        }
+    }
+}
+
 fn run<T: Sync, R: Send, S>(
     items: &[T],
     f: impl Fn(&T) -> R + Sync,
@@ -78,7 +104,7 @@ fn run<T: Sync, R: Send, S>(
     if !watch(0) {
         return None;
     }
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    let threads = threads();
     // The next take: a quarter of each thread's share of what is left (guided), so the
     // last takes are small and no thread is left alone with a long one at the end.
     let take_at = |from: usize| (items.len() - from).div_ceil(threads * 4).clamp(MIN_TAKE, MAX_TAKE);
@@ -94,17 +120,17 @@ fn run<T: Sync, R: Send, S>(
         }
         return Some((out, side));
     }
-    let (next, stopped) = (AtomicUsize::new(0), AtomicBool::new(false));
-    let (done_tx, done_rx) = std::sync::mpsc::channel::<(usize, Vec<R>)>();
-    let (next, stop, f) = (&next, &stopped, &f);
-    let mut parts = Vec::new();
+    let (next, stopped, done) = (AtomicUsize::new(0), AtomicBool::new(false), AtomicUsize::new(0));
+    let parts = Mutex::new(Vec::new());
+    let working = (Mutex::new(threads), Condvar::new());
+    let (next, stop, done, parts_done, working, f) = (&next, &stopped, &done, &parts, &working, &f);
     // The work goes to the process's pool of a thread a core (rayon's), kept between
     // calls: a thread's buffers (a paragraph's, the compressor's) and its allocator's
     // pages serve every call after; the calling thread only watches.
     let side = rayon_core::in_place_scope(|scope| {
         for _ in 0..threads {
-            let done_tx = done_tx.clone();
             scope.spawn(move |_| {
+                let _leaving = Leaving(working);
                 while !stop.load(Ordering::Relaxed) {
                     let Ok(from) = next.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |from| {
                         (from < items.len()).then(|| (from + take_at(from)).min(items.len()))
@@ -112,26 +138,44 @@ fn run<T: Sync, R: Send, S>(
                         break;
                     };
                     let part: Vec<R> = items[from..(from + take_at(from)).min(items.len())].iter().map(f).collect();
-                    let _ = done_tx.send((from, part));
+                    done.fetch_add(part.len(), Ordering::Relaxed);
+                    parts_done.lock().unwrap_or_else(PoisonError::into_inner).push((from, part));
                 }
             });
         }
-        drop(done_tx);
         let side = beside();
-        // Until every worker has ended (and dropped its sender).
-        let mut done = 0;
-        for (from, part) in done_rx {
-            done += part.len();
-            parts.push((from, part));
-            if !stop.load(Ordering::Relaxed) && !watch(done) {
-                stop.store(true, Ordering::Relaxed);
+        // Until every worker has ended, told how many are done now and then: woken by each
+        // take instead, this thread took a worker's core from it a hundred times a run.
+        let mut told = 0;
+        let mut tell = |count: usize| {
+            if count != told && !stop.load(Ordering::Relaxed) {
+                told = count;
+                if !watch(count) {
+                    stop.store(true, Ordering::Relaxed);
+                }
             }
+        };
+        let (left, ended) = working;
+        loop {
+            let left = left.lock().unwrap_or_else(PoisonError::into_inner);
+            if *left == 0 {
+                break;
+            }
+            let (left, _) = ended.wait_timeout(left, PROGRESS).unwrap_or_else(PoisonError::into_inner);
+            let over = *left == 0;
+            drop(left);
+            if over {
+                break;
+            }
+            tell(done.load(Ordering::Relaxed));
         }
+        tell(done.load(Ordering::Relaxed));
         side
     });
     if stopped.into_inner() {
         return None;
     }
+    let mut parts = parts.into_inner().unwrap_or_else(PoisonError::into_inner);
     parts.sort_unstable_by_key(|p| p.0);
     // At its size at once: grown as it fills, a vector passes through every size between
     // (each fresh memory for the allocator, which the kernel must clear).

@@ -45,17 +45,26 @@ impl Style {
     /// Width of `text` at `size` points, in points (characters the face lacks count as
     /// its `?`: [`missing`] refuses such text before it is set).
     pub fn width(self, text: &str, size: f32) -> f32 {
+        Style::width_of(self.units(text), size)
+    }
+
+    /// Width of `text` in 1/1000 em: whole units, which add up exactly.
+    pub fn units(self, text: &str) -> u64 {
         let face = self.face();
         // Printable ASCII, nearly all text, indexes the table's start (measuring was a
-        // fifth of building a paragraph's items); whole units add up exactly.
+        // fifth of building a paragraph's items).
         let mut units = 0u64;
         for b in text.bytes() {
             if !(b' '..=b'~').contains(&b) {
-                units = text.chars().map(|c| u64::from(face.advance(c))).sum();
-                break;
+                return text.chars().map(|c| u64::from(face.advance(c))).sum();
             }
             units += u64::from(face.glyphs[usize::from(b - b' ')].2);
         }
+        units
+    }
+
+    /// Width in points at `size` of text `units` wide.
+    pub fn width_of(units: u64, size: f32) -> f32 {
         units as f32 * size / 1000.0
     }
 }

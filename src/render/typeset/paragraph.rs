@@ -174,6 +174,54 @@ struct Buffers {
     /// Break points (byte offsets) and whether each is flagged with a hyphen added.
     points: Vec<(usize, bool)>,
     found: Vec<usize>,
+    /// A word's pieces as found last (before it is remembered).
+    fragments: Vec<Fragment>,
+    known: Known,
+}
+
+/// A piece of a word up to a break point or its end: where it ends (a byte offset in the
+/// word), its width in 1/1000 em, and whether a break there adds a hyphen.
+#[derive(Clone, Copy, Debug)]
+struct Fragment {
+    end: u32,
+    units: u32,
+    flagged: bool,
+}
+
+/// The pieces of words met in hyphenated text, by style, and the language they were
+/// hyphenated in: a book's words repeat (Zipf), and finding a word's break points and
+/// measuring its pieces, letter by letter, was most of building a paragraph's items.
+/// Bounded; words of at most [`KNOWN_LEN`] bytes. foldhash, seeded per process: a text
+/// cannot be made of words that collide.
+#[derive(Debug, Default)]
+struct Known {
+    language: Option<Language>,
+    words: [std::collections::HashMap<Box<str>, Box<[Fragment]>, foldhash::fast::RandomState>; 3],
+}
+
+/// The longest word remembered, and how many a style remembers at most.
+const KNOWN_LEN: usize = 48;
+const KNOWN_WORDS: usize = 20_000;
+
+impl Known {
+    fn get(&self, language: Language, style: Style, word: &str) -> Option<&[Fragment]> {
+        if self.language != Some(language) {
+            return None;
+        }
+        self.words[style as usize].get(word).map(|f| &f[..])
+    }
+
+    fn remember(&mut self, language: Language, style: Style, word: &str, fragments: &[Fragment]) {
+        if self.language != Some(language) {
+            self.language = Some(language);
+            self.words.iter_mut().for_each(|w| w.clear());
+        }
+        let words = &mut self.words[style as usize];
+        if words.len() >= KNOWN_WORDS {
+            words.clear();
+        }
+        words.insert(word.into(), fragments.into());
+    }
 }
 
 /// An interword space's stretch and shrink, as parts of its width: Charter's in TeX (space
@@ -239,7 +287,7 @@ fn words(spans: &[Span], buf: &mut Buffers) {
 fn items(spans: &[Span], shape: &Shape, hyphens: bool, split_wider: f32, buf: &mut Buffers, breaker: &mut Breaker) {
     let size = shape.size;
     words(spans, buf);
-    let Buffers { items, pieces, segments, words, points, found } = buf;
+    let Buffers { items, pieces, segments, words, points, found, fragments, known } = buf;
     items.clear();
     pieces.clear();
     breaker.begin();
@@ -263,6 +311,13 @@ fn items(spans: &[Span], shape: &Shape, hyphens: bool, split_wider: f32, buf: &m
             if split_wider.is_finite() { word.iter().map(|(s, t, _)| s.width(t.of(spans), size)).sum() } else { 0.0 };
         for &(style, piece, hyph) in word {
             let text = piece.of(spans);
+            let language = shape.language.filter(|_| hyphens && hyph);
+            // Remembered only as the first passes make them (no word split between letters).
+            let remembered = language.filter(|_| !split_wider.is_finite() && text.len() <= KNOWN_LEN);
+            if let Some(known) = remembered.and_then(|l| known.get(l, style, text)) {
+                put_word(items, pieces, breaker, (style, piece), known, size, shape.hyphen_penalty);
+                continue;
+            }
             points.clear();
             // Explicit hyphens and dashes (a dash's first byte is 0xE2): most words have none.
             if text.bytes().any(|b| b == b'-' || b == 0xE2) {
@@ -274,21 +329,19 @@ fn items(spans: &[Span], shape: &Shape, hyphens: bool, split_wider: f32, buf: &m
                     }
                 }
             }
-            if hyphens && hyph {
-                if let Some(lang) = shape.language {
-                    // Each letter run between explicit hyphens and punctuation.
-                    let mut start = None;
-                    for (i, c) in text.char_indices().chain([(text.len(), ' ')]) {
-                        match (start, c.is_alphabetic()) {
-                            (None, true) => start = Some(i),
-                            (Some(s), false) => {
-                                found.clear();
-                                lang.breaks_into(&text[s..i], found);
-                                points.extend(found.iter().map(|b| (s + b, true)));
-                                start = None;
-                            }
-                            _ => {}
+            if let Some(lang) = language {
+                // Each letter run between explicit hyphens and punctuation.
+                let mut start = None;
+                for (i, c) in text.char_indices().chain([(text.len(), ' ')]) {
+                    match (start, c.is_alphabetic()) {
+                        (None, true) => start = Some(i),
+                        (Some(s), false) => {
+                            found.clear();
+                            lang.breaks_into(&text[s..i], found);
+                            points.extend(found.iter().map(|b| (s + b, true)));
+                            start = None;
                         }
+                        _ => {}
                     }
                 }
             }
@@ -299,27 +352,18 @@ fn items(spans: &[Span], shape: &Shape, hyphens: bool, split_wider: f32, buf: &m
             }
             points.sort_unstable();
             points.dedup_by_key(|p| p.0);
+            fragments.clear();
             let mut from = 0;
-            for &(at, flagged) in points.iter() {
-                let word = Item::Box { width: style.width(&text[from..at], size) };
-                put(items, pieces, breaker, word, Piece::Word(style, piece.part(from, at)));
-                let width = if flagged { style.width("-", size) } else { 0.0 };
-                put(
-                    items,
-                    pieces,
-                    breaker,
-                    Item::Penalty { width, penalty: shape.hyphen_penalty, flagged: true },
-                    if flagged { Piece::Hyphen(style) } else { Piece::None },
-                );
+            for &(at, flagged) in points.iter().chain([&(text.len(), false)]) {
+                // A word's pieces are far narrower than 4 million em.
+                let units = u32::try_from(style.units(&text[from..at])).unwrap_or(u32::MAX);
+                fragments.push(Fragment { end: at as u32, units, flagged });
                 from = at;
             }
-            put(
-                items,
-                pieces,
-                breaker,
-                Item::Box { width: style.width(&text[from..], size) },
-                Piece::Word(style, piece.part(from, text.len())),
-            );
+            put_word(items, pieces, breaker, (style, piece), fragments, size, shape.hyphen_penalty);
+            if let Some(lang) = remembered {
+                known.remember(lang, style, text, fragments);
+            }
         }
     }
     // The last line is ragged: no break before the fill glue, then a forced break.
@@ -327,6 +371,34 @@ fn items(spans: &[Span], shape: &Shape, hyphens: bool, split_wider: f32, buf: &m
     put(items, pieces, breaker, Item::Glue { width: 0.0, stretch: 0.0, shrink: 0.0, fill: true }, Piece::None);
     put(items, pieces, breaker, Item::Penalty { width: 0.0, penalty: -INFINITY, flagged: false }, Piece::None);
     breaker.end(items);
+}
+
+/// The boxes of a word's `fragments` (of `piece` in `style`), a penalty of `penalty`
+/// between each two: a break adding a hyphen where flagged, nothing where the word has one.
+fn put_word(
+    items: &mut Vec<Item>,
+    pieces: &mut Vec<Piece>,
+    breaker: &mut Breaker,
+    (style, piece): (Style, Text),
+    fragments: &[Fragment],
+    size: f32,
+    penalty: f32,
+) {
+    let mut from = 0;
+    for (k, f) in fragments.iter().enumerate() {
+        if k > 0 {
+            let (width, what) = if fragments[k - 1].flagged {
+                (style.width("-", size), Piece::Hyphen(style))
+            } else {
+                (0.0, Piece::None)
+            };
+            put(items, pieces, breaker, Item::Penalty { width, penalty, flagged: true }, what);
+        }
+        let to = f.end as usize;
+        let width = Style::width_of(u64::from(f.units), size);
+        put(items, pieces, breaker, Item::Box { width }, Piece::Word(style, piece.part(from, to)));
+        from = to;
+    }
 }
 
 /// An item and what it stands for, measured as it is made.
@@ -526,6 +598,33 @@ mod tests {
 
     fn shape(measure: f32) -> Shape {
         Shape::new(8.5, measure, [0.0, 0.0], Some(Language::ENGLISH))
+    }
+
+    #[test]
+    fn words_remembered_set_as_words_met_first() {
+        // Set on a fresh thread (nothing remembered), then again on it (every word
+        // remembered), in another language between (remembered words are of a language)
+        // and in styles of other widths: the same lines each time.
+        let spans = |style| vec![Span::new(style, TEXT), Span::new(Style::Italic, "hyphenation ex-wife dictionary")];
+        let narrow = |language| Shape::new(8.5, 90.0, [0.0, 0.0], Some(language));
+        let de = Language::from_code("de").unwrap();
+        let fresh = |style, language| std::thread::spawn(move || set(&spans(style), &narrow(language))).join().unwrap();
+        let cold: Vec<Paragraph> =
+            [(Style::Regular, Language::ENGLISH), (Style::Bold, Language::ENGLISH), (Style::Regular, de)]
+                .into_iter()
+                .map(|(style, language)| fresh(style, language))
+                .collect();
+        std::thread::spawn(move || {
+            for _ in 0..2 {
+                assert_eq!(set(&spans(Style::Regular), &narrow(Language::ENGLISH)), cold[0]);
+                assert_eq!(set(&spans(Style::Bold), &narrow(Language::ENGLISH)), cold[1]);
+                assert_eq!(set(&spans(Style::Regular), &narrow(de)), cold[2]);
+            }
+            assert_ne!(cold[0], cold[1]);
+            assert!(cold[0].lines.iter().any(|l| l.hyphenated));
+        })
+        .join()
+        .unwrap();
     }
 
     #[test]

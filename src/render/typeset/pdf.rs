@@ -32,11 +32,12 @@ pub fn write(book: &Typeset, title: &str, size: (f32, f32)) -> Vec<u8> {
     let font_refs: Vec<[Ref; 6]> = Style::ALL.iter().map(|_| std::array::from_fn(|_| alloc())).collect();
     let page_refs: Vec<(Ref, Ref)> = book.pages.iter().map(|_| (alloc(), alloc())).collect();
 
-    // Room for it all from the start (a page's stream is a few kilobytes compressed): a
-    // buffer grown as it fills was copied at every doubling, into memory the kernel had to
-    // clear each time; room not written to costs nothing.
+    // Room for it all from the start (a page's stream is two or three kilobytes
+    // compressed): a buffer grown as it fills was copied at every doubling, into memory the
+    // kernel had to clear each time. Not much more: room for 16 KiB a page took a huge
+    // page of its own, which the kernel cleared whole.
     let faces: usize = Style::ALL.iter().map(|s| s.face().file.len()).sum();
-    let mut pdf = Pdf::with_capacity(faces + 64 * 1024 + 16 * 1024 * book.pages.len());
+    let mut pdf = Pdf::with_capacity(faces + 64 * 1024 + 4 * 1024 * book.pages.len());
     pdf.catalog(catalog).pages(tree);
     {
         let mut pages = pdf.pages(tree);

@@ -291,12 +291,14 @@ fn items(spans: &[Span], shape: &Shape, hyphens: bool, split_wider: f32, buf: &m
     items.clear();
     pieces.clear();
     breaker.begin();
+    // Each style's space and hyphen, measured once rather than at each.
+    let (space, hyphen) = (Style::ALL.map(|s| s.width(" ", size)), Style::ALL.map(|s| s.width("-", size)));
     for (w, word) in words.iter().enumerate() {
         let word = &segments[word.clone()];
         if w > 0 {
             // The space takes the style of the word before it.
             let prev = segments[words[w - 1].end - 1];
-            let width = prev.0.width(" ", size);
+            let width = space[prev.0 as usize];
             let factor = prev.1.of(spans).chars().last().map_or(1.0, space_factor);
             put(
                 items,
@@ -315,7 +317,15 @@ fn items(spans: &[Span], shape: &Shape, hyphens: bool, split_wider: f32, buf: &m
             // Remembered only as the first passes make them (no word split between letters).
             let remembered = language.filter(|_| !split_wider.is_finite() && text.len() <= KNOWN_LEN);
             if let Some(known) = remembered.and_then(|l| known.get(l, style, text)) {
-                put_word(items, pieces, breaker, (style, piece), known, size, shape.hyphen_penalty);
+                put_word(
+                    items,
+                    pieces,
+                    breaker,
+                    (style, piece),
+                    known,
+                    (size, hyphen[style as usize]),
+                    shape.hyphen_penalty,
+                );
                 continue;
             }
             points.clear();
@@ -360,7 +370,15 @@ fn items(spans: &[Span], shape: &Shape, hyphens: bool, split_wider: f32, buf: &m
                 fragments.push(Fragment { end: at as u32, units, flagged });
                 from = at;
             }
-            put_word(items, pieces, breaker, (style, piece), fragments, size, shape.hyphen_penalty);
+            put_word(
+                items,
+                pieces,
+                breaker,
+                (style, piece),
+                fragments,
+                (size, hyphen[style as usize]),
+                shape.hyphen_penalty,
+            );
             if let Some(lang) = remembered {
                 known.remember(lang, style, text, fragments);
             }
@@ -373,25 +391,23 @@ fn items(spans: &[Span], shape: &Shape, hyphens: bool, split_wider: f32, buf: &m
     breaker.end(items);
 }
 
-/// The boxes of a word's `fragments` (of `piece` in `style`), a penalty of `penalty`
-/// between each two: a break adding a hyphen where flagged, nothing where the word has one.
+/// The boxes of a word's `fragments` (of `piece` in `style`, at `size`), a penalty of
+/// `penalty` between each two: a break adding a hyphen (`hyphen` wide) where flagged,
+/// nothing where the word has one.
 fn put_word(
     items: &mut Vec<Item>,
     pieces: &mut Vec<Piece>,
     breaker: &mut Breaker,
     (style, piece): (Style, Text),
     fragments: &[Fragment],
-    size: f32,
+    (size, hyphen): (f32, f32),
     penalty: f32,
 ) {
     let mut from = 0;
     for (k, f) in fragments.iter().enumerate() {
         if k > 0 {
-            let (width, what) = if fragments[k - 1].flagged {
-                (style.width("-", size), Piece::Hyphen(style))
-            } else {
-                (0.0, Piece::None)
-            };
+            let (width, what) =
+                if fragments[k - 1].flagged { (hyphen, Piece::Hyphen(style)) } else { (0.0, Piece::None) };
             put(items, pieces, breaker, Item::Penalty { width, penalty, flagged: true }, what);
         }
         let to = f.end as usize;

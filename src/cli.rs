@@ -67,6 +67,28 @@ pub enum Command {
     Wordsearch(WordSearchArgs),
 }
 
+/// The one-shot offline commands (`dictionary`, `wordsearch`) read from `args` (the
+/// program's name first) with only their own arguments made: the whole parser makes the
+/// server's flags and their help first, a third of a millisecond of a dictionary's start.
+/// None for any other command, and for a mistake or a request for help, which the whole
+/// parser then reads and reports as it always does.
+pub fn one_shot(args: impl IntoIterator<Item = OsString>) -> Option<Command> {
+    use clap::FromArgMatches;
+    let args: Vec<OsString> = args.into_iter().skip(1).collect();
+    let parse = |cmd: clap::Command| cmd.no_binary_name(true).try_get_matches_from(&args[1..]).ok();
+    match args.first()?.to_str()? {
+        "dictionary" => {
+            let matches = parse(DictionaryArgs::augment_args(clap::Command::new("dictionary")))?;
+            DictionaryArgs::from_arg_matches(&matches).ok().map(Command::Dictionary)
+        }
+        "wordsearch" => {
+            let matches = parse(WordSearchArgs::augment_args(clap::Command::new("wordsearch")))?;
+            WordSearchArgs::from_arg_matches(&matches).ok().map(Command::Wordsearch)
+        }
+        _ => None,
+    }
+}
+
 #[derive(Args, Debug, Clone)]
 pub struct WordSearchArgs {
     /// The lists: a text file with one puzzle a line, `Title: word, word, …` (the title and
@@ -612,6 +634,49 @@ mod tests {
         assert!(missing.contains("/nonexistent/secret"), "{missing}");
         assert!(secret(&[(SECRET_FILE_ENV, "")]).is_err());
         assert!(secret(&[(SECRET_ENV, "a"), (SECRET_FILE_ENV, "/x")]).unwrap_err().to_string().contains("not both"));
+    }
+
+    #[test]
+    fn one_shot_commands_are_read_as_the_whole_parser_reads_them() {
+        let os = |args: &[&str]| args.iter().map(OsString::from).collect::<Vec<_>>();
+        let read = [
+            &["puzzlepress", "dictionary", "--entries", "e.txt", "--out", "d.pdf"][..],
+            &["pp", "dictionary", "--out=d.pdf", "--entries", "e", "--title", "T", "--both-heads", "--trim", "a5"],
+            &[
+                "pp",
+                "dictionary",
+                "--entries",
+                "e",
+                "--out",
+                "o",
+                "--language",
+                "sv",
+                "--preface",
+                "p",
+                "--author",
+                "A",
+            ],
+            &["pp", "wordsearch", "--lists", "l.txt", "--out", "dir"],
+            &["pp", "wordsearch", "--lists", "l", "--out", "d", "--seed", "7", "--large-print", "--level", "hard"],
+        ];
+        for args in read {
+            let fast = one_shot(os(args)).unwrap_or_else(|| panic!("{args:?} read by the fast path"));
+            let whole = Cli::try_parse_from(args).unwrap().command.unwrap();
+            assert_eq!(format!("{fast:?}"), format!("{whole:?}"), "{args:?}");
+        }
+        // Help, mistakes and every other command are left to the whole parser.
+        for args in [
+            &["pp", "dictionary", "--help"][..],
+            &["pp", "dictionary", "--entries", "e"],
+            &["pp", "dictionary", "--entries", "e", "--out", "o", "--bind", "x"],
+            &["pp", "wordsearch", "-h"],
+            &["pp", "serve"],
+            &["pp", "--bind", "127.0.0.1:1"],
+            &["pp"],
+            &["pp", "book", "--serial", "NCB5919RTQP", "--out", "o"],
+        ] {
+            assert!(one_shot(os(args)).is_none(), "{args:?}");
+        }
     }
 
     #[test]

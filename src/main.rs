@@ -10,13 +10,22 @@ use puzzlepress::cli::{Cli, Command};
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> anyhow::Result<()> {
-    let cli = Cli::parse();
     // Commands that never await start without a runtime (its I/O driver and timers were
     // a few hundredths of a dictionary's time), and without logging (they log nothing).
-    match cli.command {
-        Some(Command::Dictionary(args)) => return exit_now(puzzlepress::offline::dictionary(&args)),
-        Some(Command::Wordsearch(args)) => return exit_now(puzzlepress::offline::wordsearch(&args)),
-        _ => {}
+    // Read by a parser of their own arguments only; help and mistakes by the whole one.
+    let one_shot = |command| match command {
+        Command::Dictionary(args) => Some(exit_now(puzzlepress::offline::dictionary(&args))),
+        Command::Wordsearch(args) => Some(exit_now(puzzlepress::offline::wordsearch(&args))),
+        _ => None,
+    };
+    if let Some(done) = puzzlepress::cli::one_shot(std::env::args_os()).and_then(one_shot) {
+        return done;
+    }
+    let mut cli = Cli::parse();
+    if let Some(done) =
+        cli.command.take_if(|c| matches!(c, Command::Dictionary(_) | Command::Wordsearch(_))).and_then(one_shot)
+    {
+        return done;
     }
     puzzlepress::server::init_logging();
     // The server wants a worker thread a core; the other commands await a database or a

@@ -224,6 +224,10 @@ pub struct Typeset {
     pub report: Report,
     /// The inner margin used (for the page count).
     pub inner: f32,
+    /// The entries' blocks as set, less their texts (moved to `texts`): kept with the
+    /// layout, not freed as it is made, because the threads that set them allocated them
+    /// and freeing them from those threads' heaps was on the one thread's critical path.
+    _blocks: Vec<Block>,
 }
 
 impl Typeset {
@@ -246,6 +250,7 @@ impl Typeset {
 }
 
 /// A block of the dictionary's flow.
+#[derive(Clone, Debug)]
 enum Block {
     Heading(String),
     /// An entry's paragraph, its text the book's text `source`.
@@ -619,13 +624,13 @@ fn lay_out(
 
     report.pages = pages.len();
     let mut texts = Vec::with_capacity(own.source as usize + 1);
-    texts.extend(blocks.into_iter().filter_map(|b| match b {
-        Block::Entry { para, .. } => Some(para.text),
+    texts.extend(blocks.iter_mut().filter_map(|b| match b {
+        Block::Entry { para, .. } => Some(std::mem::take(&mut para.text)),
         Block::Heading(_) => None,
     }));
     texts.extend(preface.into_iter().map(|p| p.text));
     texts.push(own.text);
-    Ok(Typeset { pages, texts, contents, report, inner })
+    Ok(Typeset { pages, texts, contents, report, inner, _blocks: blocks })
 }
 
 /// The entries' paragraphs, in order, set on the cores there are (each paragraph on its

@@ -105,12 +105,17 @@ pub fn template_inner(_pages: usize) -> f32 {
 }
 
 /// Something drawn on a page, in points from the page's lower left corner.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Mark {
     /// Text with its baseline starting at (`x`, `y`), each space `space` points wide.
     Text { style: Style, size: f32, x: f32, y: f32, text: TextRef, space: f32 },
     /// A horizontal rule.
     Rule { x0: f32, x1: f32, y: f32, width: f32 },
+    /// Line `line` of an entry's paragraph (the layout's block `block`) at `size`, its
+    /// column's edge at `x` and its baseline at `y`: a text mark a run of it, made where the
+    /// page is drawn ([`Typeset::marks`], on the threads that draw the pages) rather than
+    /// mark by mark on the one thread that lays the pages out.
+    Line { block: u32, line: u32, x: f32, y: f32, size: f32 },
 }
 
 /// Where a mark's text is: bytes `from..to` of the book's text `source` ([`Typeset::text`]):
@@ -224,10 +229,10 @@ pub struct Typeset {
     pub report: Report,
     /// The inner margin used (for the page count).
     pub inner: f32,
-    /// The entries' blocks as set, less their texts (moved to `texts`): kept with the
-    /// layout, not freed as it is made, because the threads that set them allocated them
-    /// and freeing them from those threads' heaps was on the one thread's critical path.
-    _blocks: Vec<Block>,
+    /// The blocks laid out, the entries' less their texts (moved to `texts`): their lines
+    /// are the pages' [`Mark::Line`]s. (Allocated by the threads that set them: freed
+    /// as the layout was made, they were on the one thread's critical path.)
+    blocks: Vec<Block>,
 }
 
 impl Typeset {
@@ -245,7 +250,39 @@ impl Typeset {
                 (*x, x + style.width(text, *size) + spaces * (space - style.width(" ", *size)))
             }
             Mark::Rule { x0, x1, .. } => (*x0, *x1),
+            Mark::Line { .. } => self
+                .expand(*mark)
+                .map(|m| self.extent(&m))
+                .fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), (x0, x1)| (a.min(x0), b.max(x1))),
         }
+    }
+
+    /// The marks of `page`, its lines' runs each a text mark, in the order drawn.
+    pub fn marks<'a>(&'a self, page: &'a Page) -> impl Iterator<Item = Mark> + 'a {
+        page.marks.iter().flat_map(|&m| self.expand(m))
+    }
+
+    /// `mark`, or the text marks of its runs if it is a line.
+    fn expand(&self, mark: Mark) -> impl Iterator<Item = Mark> + '_ {
+        let line = match mark {
+            Mark::Line { block, line, x, y, size } => match &self.blocks[block as usize] {
+                Block::Entry { para, source, .. } => Some((para, &para.lines[line as usize], *source, x, y, size)),
+                Block::Heading(_) => None,
+            },
+            _ => None,
+        };
+        let runs = line.into_iter().flat_map(|(para, line, source, x, y, size)| {
+            para.runs(line).iter().map(move |run| Mark::Text {
+                style: run.style,
+                size,
+                x: x + line.indent + run.x,
+                y,
+                text: TextRef { source, from: run.text.start, to: run.text.end },
+                space: run.space,
+            })
+        });
+        let own = (!matches!(mark, Mark::Line { .. })).then_some(mark);
+        runs.chain(own)
     }
 }
 
@@ -552,19 +589,10 @@ fn lay_out(
         p.kind = PageKind::Dictionary;
         let (x0, ..) = p.area;
         let (top, _) = g.body(n);
-        // A mark a run or heading, and the running heads, rule and folio: made at once, the
-        // page's marks are not moved as they grow (that was a third of this loop's time).
-        let runs: usize = cols
-            .iter()
-            .flatten()
-            .map(|slot| match &blocks[slot.block] {
-                Block::Heading(_) => 1,
-                Block::Entry { para, .. } => {
-                    para.lines[slot.from..slot.from + slot.count].iter().map(|l| l.runs.len()).sum()
-                }
-            })
-            .sum();
-        p.marks.reserve_exact(runs + 4);
+        // A mark a line or heading, and the running heads, rule and folio: made at once,
+        // the page's marks are not moved as they grow (that was a third of this loop's time).
+        let count: usize = cols.iter().flatten().map(|slot| slot.count).sum();
+        p.marks.reserve_exact(count + 4);
         for (ci, col) in cols.iter().enumerate() {
             let cx = x0 + ci as f32 * (column + d.gap);
             let mut used = 0;
@@ -575,13 +603,17 @@ fn lay_out(
                         let row = slot.row + slot.count - 2;
                         p.marks.push(own.centred(Style::Bold, 12.0, cx + column / 2.0, y(row), letter));
                     }
-                    Block::Entry { headword, para, source } => {
+                    Block::Entry { headword, .. } => {
                         if slot.from == 0 {
                             p.headwords.push(headword.clone());
                         }
-                        for (k, line) in para.lines[slot.from..slot.from + slot.count].iter().enumerate() {
-                            place_line(&mut p.marks, para, *source, line, cx, y(slot.row + k), d.size);
-                        }
+                        p.marks.extend((0..slot.count).map(|k| Mark::Line {
+                            block: slot.block as u32,
+                            line: (slot.from + k) as u32,
+                            x: cx,
+                            y: y(slot.row + k),
+                            size: d.size,
+                        }));
                     }
                 }
                 used = slot.row + slot.count;
@@ -630,7 +662,7 @@ fn lay_out(
     }));
     texts.extend(preface.into_iter().map(|p| p.text));
     texts.push(own.text);
-    Ok(Typeset { pages, texts, contents, report, inner, _blocks: blocks })
+    Ok(Typeset { pages, texts, contents, report, inner, blocks })
 }
 
 /// The entries' paragraphs, in order, set on the cores there are (each paragraph on its

@@ -63,7 +63,7 @@ pub fn write(book: &Typeset, title: &str, size: (f32, f32)) -> Vec<u8> {
             }
             STREAM.with_borrow_mut(|stream| {
                 stream.clear();
-                draw(&page.marks, book, stream);
+                draw(book.marks(page), book, stream);
                 zlib(stream)
             })
         },
@@ -119,7 +119,7 @@ fn zlib(data: &[u8]) -> Vec<u8> {
 /// up), and its spaces are set by `Tw` where they differ from the last mark's. A mark
 /// straight below the last by the leading (`TL`) is shown by `'` (next line), or by `"`
 /// with its word spacing: most lines of a column, a twelfth of the stream's bytes.
-fn draw(marks: &[Mark], book: &Typeset, c: &mut Vec<u8>) {
+fn draw(marks: impl Iterator<Item = Mark>, book: &Typeset, c: &mut Vec<u8>) {
     let mut in_text = false;
     let mut font: Option<(Style, f32)> = None;
     // Where the last text mark started (what Td moves from), in hundredths of a point.
@@ -129,7 +129,7 @@ fn draw(marks: &[Mark], book: &Typeset, c: &mut Vec<u8>) {
     // The leading in force (TL), in hundredths of a point (0 on a new page).
     let mut leading = 0i64;
     for mark in marks {
-        match mark {
+        match &mark {
             Mark::Text { style, size, x, y, text, space } => {
                 let text = book.text(*text);
                 if !in_text {
@@ -210,6 +210,7 @@ fn draw(marks: &[Mark], book: &Typeset, c: &mut Vec<u8>) {
                 number(c, *y);
                 c.extend_from_slice(b" l S\n");
             }
+            Mark::Line { .. } => unreachable!("Typeset::marks gives a line as the text marks of its runs"),
         }
     }
     if in_text {

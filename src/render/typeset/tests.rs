@@ -131,13 +131,13 @@ fn a_book_of_two_hundred_entries() {
     assert_eq!(pages[0].kind, PageKind::Title);
     assert_eq!(pages[2].kind, PageKind::Contents);
 
-    // Nothing outside the margins.
+    // Nothing outside the margins: no line as laid out, and no mark as drawn.
     for p in pages {
         let (x0, y0, x1, y1) = p.area;
-        for m in &p.marks {
+        for m in &p.marks.iter().copied().chain(t.marks(p)).collect::<Vec<_>>() {
             let (a, b) = t.extent(m);
             let y = match m {
-                Mark::Text { y, .. } | Mark::Rule { y, .. } => *y,
+                Mark::Text { y, .. } | Mark::Rule { y, .. } | Mark::Line { y, .. } => *y,
             };
             assert!(a >= x0 - 0.01 && b <= x1 + 0.01 && y >= y0 && y <= y1, "page {}: {m:?}", p.number);
         }
@@ -177,10 +177,8 @@ fn a_book_of_two_hundred_entries() {
     assert_eq!(letters, sections.iter().map(|s| s.letter.as_str()).collect::<Vec<_>>());
     for (letter, page) in &t.contents[1..] {
         let p = &pages[page - 1];
-        let heading = p
-            .marks
-            .iter()
-            .any(|m| matches!(m, Mark::Text { size, text, .. } if *size == 12.0 && t.text(*text) == letter));
+        let heading =
+            t.marks(p).any(|m| matches!(m, Mark::Text { size, text, .. } if size == 12.0 && t.text(text) == letter));
         assert!(heading, "{letter} on page {page}");
     }
 }
@@ -206,11 +204,12 @@ fn no_heading_alone_at_a_foot_and_no_line_alone_at_a_head() {
     };
     for p in t.pages.iter().filter(|p| p.kind == PageKind::Dictionary) {
         // A heading's letter (12 pt) is followed by entry lines in the same column.
+        let marks: Vec<Mark> = t.marks(p).collect();
         let headings: Vec<&Mark> =
-            p.marks.iter().filter(|m| matches!(m, Mark::Text { size, .. } if *size == 12.0)).collect();
+            marks.iter().filter(|m| matches!(m, Mark::Text { size, .. } if *size == 12.0)).collect();
         for h in headings {
             let Mark::Text { x, y, .. } = h else { unreachable!() };
-            let below = p.marks.iter().any(|m| {
+            let below = marks.iter().any(|m| {
                 matches!(m, Mark::Text { size, y: my, x: mx, .. }
                     if *size == design.size && *my < *y - 1.0 && (*mx - *x).abs() < 120.0)
             });
@@ -227,7 +226,7 @@ fn no_heading_alone_at_a_foot_and_no_line_alone_at_a_head() {
         for c in 0..2 {
             let cx = x0 + c as f32 * (column + design.gap);
             let mut lines: Vec<(f32, f32)> = Vec::new();
-            for m in &p.marks {
+            for m in &t.marks(p).collect::<Vec<_>>() {
                 if let Mark::Text { size, x, y, .. } = m {
                     if *size == design.size && *x >= cx - 0.01 && *x < cx + column && *y < p.area.3 - design.size - 1.0
                     {

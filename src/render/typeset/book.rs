@@ -271,16 +271,8 @@ impl Typeset {
             },
             _ => None,
         };
-        let runs = line.into_iter().flat_map(|(para, line, source, x, y, size)| {
-            para.runs(line).iter().map(move |run| Mark::Text {
-                style: run.style,
-                size,
-                x: x + line.indent + run.x,
-                y,
-                text: TextRef { source, from: run.text.start, to: run.text.end },
-                space: run.space,
-            })
-        });
+        let runs =
+            line.into_iter().flat_map(|(para, line, source, x, y, size)| line_marks(para, source, line, (x, y), size));
         let own = (!matches!(mark, Mark::Line { .. })).then_some(mark);
         runs.chain(own)
     }
@@ -577,7 +569,8 @@ fn lay_out(
         for &(para, line) in &preface_lines[from..to] {
             let y = top - d.text_size - row as f32 * d.text_leading;
             let para_source = (preface_source + para) as u32;
-            place_line(&mut p.marks, &preface[para], para_source, &preface[para].lines[line], x0, y, d.text_size);
+            let para = &preface[para];
+            p.marks.extend(line_marks(para, para_source, &para.lines[line], (x0, y), d.text_size));
             row += 1;
         }
     }
@@ -748,18 +741,23 @@ fn keep_first(n: usize) -> usize {
     }
 }
 
-/// Marks of the runs of `line`, one of `para`'s, whose text is the book's text `source`.
-fn place_line(marks: &mut Vec<Mark>, para: &Paragraph, source: u32, line: &Line, x: f32, y: f32, size: f32) {
-    for run in para.runs(line) {
-        marks.push(Mark::Text {
-            style: run.style,
-            size,
-            x: x + line.indent + run.x,
-            y,
-            text: TextRef { source, from: run.text.start, to: run.text.end },
-            space: run.space,
-        });
-    }
+/// Text marks of the runs of `line`, one of `para`'s, whose text is the book's text
+/// `source`, at `size`, from `x` (the column's edge) on the baseline `y`.
+fn line_marks<'a>(
+    para: &'a Paragraph,
+    source: u32,
+    line: &'a Line,
+    (x, y): (f32, f32),
+    size: f32,
+) -> impl Iterator<Item = Mark> + 'a {
+    para.runs(line).iter().map(move |run| Mark::Text {
+        style: run.style,
+        size,
+        x: x + line.indent + run.x,
+        y,
+        text: TextRef { source, from: run.text.start, to: run.text.end },
+        space: run.space,
+    })
 }
 
 /// `text` in lines no wider than `width` (first fit; a word wider than the width alone).

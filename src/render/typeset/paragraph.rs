@@ -184,7 +184,7 @@ struct Buffers {
 #[derive(Clone, Copy, Debug)]
 struct Fragment {
     end: u32,
-    units: u32,
+    units: u64,
     flagged: bool,
 }
 
@@ -365,9 +365,7 @@ fn items(spans: &[Span], shape: &Shape, hyphens: bool, split_wider: f32, buf: &m
             fragments.clear();
             let mut from = 0;
             for &(at, flagged) in points.iter().chain([&(text.len(), false)]) {
-                // A word's pieces are far narrower than 4 million em.
-                let units = u32::try_from(style.units(&text[from..at])).unwrap_or(u32::MAX);
-                fragments.push(Fragment { end: at as u32, units, flagged });
+                fragments.push(Fragment { end: at as u32, units: style.units(&text[from..at]), flagged });
                 from = at;
             }
             put_word(
@@ -411,7 +409,7 @@ fn put_word(
             put(items, pieces, breaker, Item::Penalty { width, penalty, flagged: true }, what);
         }
         let to = f.end as usize;
-        let width = Style::width_of(u64::from(f.units), size);
+        let width = Style::width_of(f.units, size);
         put(items, pieces, breaker, Item::Box { width }, Piece::Word(style, piece.part(from, to)));
         from = to;
     }

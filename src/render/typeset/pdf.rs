@@ -176,17 +176,7 @@ fn draw(marks: impl Iterator<Item = Mark>, book: &Typeset, c: &mut Vec<u8>) {
                 }
                 at = to;
                 c.push(b'(');
-                for ch in text.chars() {
-                    let mut code = [0u8; 2];
-                    let code = encode(face, ch, &mut code);
-                    for &b in code {
-                        match b {
-                            b'(' | b')' | b'\\' => c.extend_from_slice(&[b'\\', b]),
-                            b'\r' => c.extend_from_slice(b"\\r"),
-                            _ => c.push(b),
-                        }
-                    }
-                }
+                show(face, text, c);
                 c.extend_from_slice(match (next_line, respace) {
                     (false, _) => b") Tj\n",
                     (true, false) => b") '\n",
@@ -218,6 +208,32 @@ fn draw(marks: impl Iterator<Item = Mark>, book: &Typeset, c: &mut Vec<u8>) {
     }
     if c.last() == Some(&b'\n') {
         c.pop();
+    }
+}
+
+/// `text`'s codes in `face`'s encoding as a string's bytes (`(`, `)`, `\\` and CR escaped).
+/// Printable ASCII is its own code: runs of it are copied whole, the rest encoded a
+/// character at a time (a character at a time throughout, this was a third of drawing).
+fn show(face: &Face, text: &str, c: &mut Vec<u8>) {
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while from < bytes.len() {
+        let run = bytes[from..].iter().position(|&b| !(b' '..=b'~').contains(&b) || matches!(b, b'(' | b')' | b'\\'));
+        let to = run.map_or(bytes.len(), |n| from + n);
+        c.extend_from_slice(&bytes[from..to]);
+        if to == bytes.len() {
+            break;
+        }
+        let ch = text[to..].chars().next().expect("a character starts where printable ASCII ends");
+        let mut code = [0u8; 2];
+        for &b in encode(face, ch, &mut code) {
+            match b {
+                b'(' | b')' | b'\\' => c.extend_from_slice(&[b'\\', b]),
+                b'\r' => c.extend_from_slice(b"\\r"),
+                _ => c.push(b),
+            }
+        }
+        from = to + ch.len_utf8();
     }
 }
 
@@ -377,4 +393,31 @@ fn to_unicode_cmap(face: &Face) -> String {
         })
         .collect();
     cmap("UCS", "Adobe-Identity-UCS", 2, &[("bfchar", lines)])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Printable ASCII is copied as it is, string delimiters escaped, anything else two
+    /// bytes (0x80 + the glyph id's high byte, the low byte): as `encode` codes it.
+    #[test]
+    fn text_is_shown_in_the_faces_codes() {
+        let face = Style::Regular.face();
+        let mut c = Vec::new();
+        show(face, "a(b)\\c éŁ~", &mut c);
+        let mut want = b"a\\(b\\)\\\\c ".to_vec();
+        for ch in ['é', 'Ł'] {
+            let gid = face.glyph(ch);
+            assert!(gid != 0, "{ch} is in the face");
+            for b in [0x80 | (gid >> 8) as u8, gid as u8] {
+                if matches!(b, b'(' | b')' | b'\\') {
+                    want.push(b'\\');
+                }
+                want.push(b);
+            }
+        }
+        want.push(b'~');
+        assert_eq!(c, want);
+    }
 }

@@ -231,19 +231,22 @@ impl Known {
 const STRETCH: f32 = 0.6;
 const SHRINK: f32 = 1.0 / 3.0;
 
-/// TeX's space factor after `c` (plain TeX's \sfcode, divided by 1000): a space after a
-/// sentence's or an abbreviation's period stretches three times as much and shrinks a
-/// third as much. Only the stretch and shrink: the space's own width stays (TeX's
+/// TeX's space factor after `c` (plain TeX's \sfcode, divided by 1000), as an index of
+/// [`SPACE_FACTORS`]: a space after a sentence's or an abbreviation's period stretches
+/// three times as much and shrinks a third as much. Only the stretch and shrink: the space's own width stays (TeX's
 /// \frenchspacing widths, its \nonfrenchspacing glue).
-fn space_factor(c: char) -> f32 {
+fn space_factor(c: char) -> usize {
     match c {
-        '.' | '?' | '!' => 3.0,
-        ':' => 2.0,
-        ';' => 1.5,
-        ',' => 1.25,
-        _ => 1.0,
+        '.' | '?' | '!' => 4,
+        ':' => 3,
+        ';' => 2,
+        ',' => 1,
+        _ => 0,
     }
 }
+
+/// The space factors of [`space_factor`], by its answer.
+const SPACE_FACTORS: [f32; 5] = [1.0, 1.25, 1.5, 2.0, 3.0];
 
 /// A piece of a word in one style: (style, text, whether it may be hyphenated).
 type Segment = (Style, Text, bool);
@@ -256,28 +259,57 @@ fn words(spans: &[Span], buf: &mut Buffers) {
     segments.clear();
     words.clear();
     let mut open = false;
-    let is_space = |c: char| c.is_whitespace() && c != '\u{A0}';
     for (i, span) in spans.iter().enumerate() {
         let text: &str = &span.text;
-        let mut rest = text;
-        while !rest.is_empty() {
-            let lead = rest.len() - rest.trim_start_matches(is_space).len();
+        let mut at = 0;
+        while at < text.len() {
+            let lead = space_at(text, at);
             if lead > 0 {
                 open = false;
-                rest = &rest[lead..];
+                at += lead;
                 continue;
             }
-            let end = rest.find(is_space).unwrap_or(rest.len());
-            let from = text.len() - rest.len();
-            let piece = Text { span: i as u32, from: from as u32, to: (from + end) as u32 };
+            let from = at;
+            at += next_char_len(text, at);
+            while at < text.len() && space_at(text, at) == 0 {
+                at += next_char_len(text, at);
+            }
+            let piece = Text { span: i as u32, from: from as u32, to: at as u32 };
             segments.push((span.style, piece, span.hyphenate));
             match words.last_mut() {
                 Some(w) if open => w.end = segments.len(),
                 _ => words.push(segments.len() - 1..segments.len()),
             }
             open = true;
-            rest = &rest[end..];
         }
+    }
+}
+
+/// The length of the space parting words (whitespace other than a no-break space) at byte
+/// `at` of `text`, 0 if there is none. By bytes where they are ASCII: decoding every
+/// character was a quarter of building a paragraph's items.
+#[inline]
+fn space_at(text: &str, at: usize) -> usize {
+    let b = text.as_bytes()[at];
+    if b < 0x80 {
+        return matches!(b, b' ' | b'\t'..=b'\r') as usize;
+    }
+    let c = text[at..].chars().next().expect("a character starts here");
+    if c.is_whitespace() && c != '\u{A0}' {
+        c.len_utf8()
+    } else {
+        0
+    }
+}
+
+/// The length of the character at byte `at` of `text`.
+#[inline]
+fn next_char_len(text: &str, at: usize) -> usize {
+    match text.as_bytes()[at] {
+        b if b < 0x80 => 1,
+        b if b >= 0xF0 => 4,
+        b if b >= 0xE0 => 3,
+        _ => 2,
     }
 }
 
@@ -293,20 +325,23 @@ fn items(spans: &[Span], shape: &Shape, hyphens: bool, split_wider: f32, buf: &m
     breaker.begin();
     // Each style's space and hyphen, measured once rather than at each.
     let (space, hyphen) = (Style::ALL.map(|s| s.width(" ", size)), Style::ALL.map(|s| s.width("-", size)));
+    // And each style's spaces after each space factor: made where they are put, a space's
+    // glue was stored piecewise and read back whole, which stalled the store.
+    let glue = space.map(|width| {
+        SPACE_FACTORS.map(|factor| Item::Glue {
+            width,
+            stretch: width * STRETCH * factor,
+            shrink: width * SHRINK / factor,
+            fill: false,
+        })
+    });
     for (w, word) in words.iter().enumerate() {
         let word = &segments[word.clone()];
         if w > 0 {
             // The space takes the style of the word before it.
             let prev = segments[words[w - 1].end - 1];
-            let width = space[prev.0 as usize];
-            let factor = prev.1.of(spans).chars().last().map_or(1.0, space_factor);
-            put(
-                items,
-                pieces,
-                breaker,
-                Item::Glue { width, stretch: width * STRETCH * factor, shrink: width * SHRINK / factor, fill: false },
-                Piece::Space(prev.0),
-            );
+            let factor = prev.1.of(spans).chars().last().map_or(0, space_factor);
+            put(items, pieces, breaker, glue[prev.0 as usize][factor], Piece::Space(prev.0));
         }
         // Only a word that may be split needs its width first.
         let total: f32 =
@@ -612,6 +647,35 @@ mod tests {
 
     fn shape(measure: f32) -> Shape {
         Shape::new(8.5, measure, [0.0, 0.0], Some(Language::ENGLISH))
+    }
+
+    #[test]
+    fn words_part_at_any_whitespace_but_a_no_break_space_and_run_on_across_spans() {
+        let spans = [
+            Span::new(Style::Regular, "  a\u{2003}b\u{A0}c\td\u{85}\u{1680}é-x\r\nbold"),
+            Span::new(Style::Bold, "er ok\u{3000}"),
+            Span::new(Style::Italic, "\u{2028}z"),
+        ];
+        let mut buf = Buffers::default();
+        words(&spans, &mut buf);
+        let words: Vec<Vec<(Style, &str)>> = buf
+            .words
+            .iter()
+            .map(|w| buf.segments[w.clone()].iter().map(|&(style, text, _)| (style, text.of(&spans))).collect())
+            .collect();
+        let (r, b, i) = (Style::Regular, Style::Bold, Style::Italic);
+        assert_eq!(
+            words,
+            [
+                vec![(r, "a")],
+                vec![(r, "b\u{A0}c")],
+                vec![(r, "d")],
+                vec![(r, "é-x")],
+                vec![(r, "bold"), (b, "er")],
+                vec![(b, "ok")],
+                vec![(i, "z")],
+            ]
+        );
     }
 
     #[test]

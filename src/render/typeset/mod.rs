@@ -49,6 +49,13 @@ const MIN_TAKE: usize = 4;
 /// How often the calling thread is told how many items are done.
 const PROGRESS: std::time::Duration = std::time::Duration::from_millis(20);
 
+/// Starts the threads that work in parallel (the process's pool), if not yet started: a
+/// command that will need them starts them first, so that they get ready (each its
+/// stack and its allocator's first pages) while it reads its input.
+pub fn start_threads() {
+    rayon_core::current_num_threads();
+}
+
 /// The cores there are, up to eight: asked once (each answer reads the cgroup's files).
 fn threads() -> usize {
     static THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();

@@ -283,7 +283,10 @@ fn runs(pdf: &Path) -> Vec<Vec<Run>> {
             fonts_by_name.insert(name.clone(), Font { cids, widths });
         }
         let content = doc.get_and_decode_page_content(page_id).unwrap();
-        let (mut font, mut size, mut x, mut y, mut word) = (Vec::new(), 0.0f32, 0.0f32, 0.0f32, 0.0f32);
+        let (mut font, mut size, mut word) = (Vec::new(), 0.0f32, 0.0f32);
+        // The start of the line (the line matrix's origin: what Td and T* move) and the pen
+        // (where the next glyph goes: showing text moves it on by the text's advance).
+        let (mut x, mut y, mut pen) = (0.0f32, 0.0f32, 0.0f32);
         let mut leading = 0.0f32;
         let mut page = Vec::new();
         // The advance of a string: its glyphs, and the word spacing at each one-byte space.
@@ -296,7 +299,7 @@ fn runs(pdf: &Path) -> Vec<Vec<Run>> {
         };
         for op in content.operations {
             match op.operator.as_str() {
-                "BT" => (x, y) = (0.0, 0.0),
+                "BT" => (x, y, pen) = (0.0, 0.0, 0.0),
                 "Tf" => {
                     font = op.operands[0].as_name().unwrap().to_vec();
                     size = num(&op.operands[1]);
@@ -305,25 +308,33 @@ fn runs(pdf: &Path) -> Vec<Vec<Run>> {
                 "Tm" => {
                     x = num(&op.operands[4]);
                     y = num(&op.operands[5]);
+                    pen = x;
                 }
                 "Td" => {
                     x += num(&op.operands[0]);
                     y += num(&op.operands[1]);
+                    pen = x;
                 }
                 "TL" => leading = num(&op.operands[0]),
-                "T*" => y -= leading,
+                "T*" => {
+                    y -= leading;
+                    pen = x;
+                }
                 // Next line and show; `"` sets the word (and character) spacing first.
                 "Tj" | "'" | "\"" => {
                     let operator = op.operator.as_str();
                     if operator != "Tj" {
                         y -= leading;
+                        pen = x;
                     }
                     if operator == "\"" {
                         word = num(&op.operands[0]);
                         assert_eq!(num(&op.operands[1]), 0.0, "no character spacing");
                     }
                     let Some(Object::String(bytes, _)) = op.operands.last() else { panic!("{operator} of a string") };
-                    page.push(Run { size, y, x0: x, x1: x + advance(&font, size, word, bytes) });
+                    let end = pen + advance(&font, size, word, bytes);
+                    page.push(Run { size, y, x0: pen, x1: end });
+                    pen = end;
                 }
                 "TJ" => {
                     let mut width = 0.0;
@@ -333,7 +344,8 @@ fn runs(pdf: &Path) -> Vec<Vec<Run>> {
                             n => width -= num(n) * size / 1000.0,
                         }
                     }
-                    page.push(Run { size, y, x0: x, x1: x + width });
+                    page.push(Run { size, y, x0: pen, x1: pen + width });
+                    pen += width;
                 }
                 _ => {}
             }

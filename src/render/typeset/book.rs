@@ -107,8 +107,9 @@ pub fn template_inner(_pages: usize) -> f32 {
 /// Something drawn on a page, in points from the page's lower left corner.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Mark {
-    /// Text with its baseline starting at (`x`, `y`), each space `space` points wide.
-    Text { style: Style, size: f32, x: f32, y: f32, text: TextRef, space: f32 },
+    /// Text with its baseline starting at (`x`, `y`), each space `space` points wide;
+    /// `follows` the text mark before it, starting where that one ends (a line's next run).
+    Text { style: Style, size: f32, x: f32, y: f32, text: TextRef, space: f32, follows: bool },
     /// A horizontal rule.
     Rule { x0: f32, x1: f32, y: f32, width: f32 },
     /// Line `line` of an entry's paragraph (the layout's block `block`) at `size`, its
@@ -140,7 +141,7 @@ impl Own {
         let from = self.text.len() as u32;
         self.text.push_str(text);
         let text = TextRef { source: self.source, from, to: self.text.len() as u32 };
-        Mark::Text { style, size, x, y, text, space: style.width(" ", size) }
+        Mark::Text { style, size, x, y, text, space: style.width(" ", size), follows: false }
     }
 
     fn centred(&mut self, style: Style, size: f32, cx: f32, y: f32, text: &str) -> Mark {
@@ -750,13 +751,14 @@ fn line_marks<'a>(
     (x, y): (f32, f32),
     size: f32,
 ) -> impl Iterator<Item = Mark> + 'a {
-    para.runs(line).iter().map(move |run| Mark::Text {
+    para.runs(line).iter().enumerate().map(move |(k, run)| Mark::Text {
         style: run.style,
         size,
         x: x + line.indent + run.x,
         y,
         text: TextRef { source, from: run.text.start, to: run.text.end },
         space: run.space,
+        follows: k > 0,
     })
 }
 

@@ -114,11 +114,13 @@ fn zlib(data: &[u8]) -> Vec<u8> {
 
 /// A page's content stream, written into `c`: glyph codes go in as raw bytes (only `(`,
 /// `)`, `\\` and CR escaped) rather than as pdf-writer's octal escapes, which made the
-/// streams 1.7 times longer and their compression the slowest step. Each text mark is
-/// placed by `Td` from the one before (in whole hundredths of a point, so no rounding adds
-/// up), and its spaces are set by `Tw` where they differ from the last mark's. A mark
-/// straight below the last by the leading (`TL`) is shown by `'` (next line), or by `"`
-/// with its word spacing: most lines of a column, a twelfth of the stream's bytes.
+/// streams 1.7 times longer and their compression the slowest step. A line's runs after
+/// its first are shown where the run before left the pen (no move: moves were a sixth of
+/// the stream's bytes); any other text mark is placed by `Td` from where the last was
+/// placed (in whole hundredths of a point, so no rounding adds up). Spaces are set by
+/// `Tw` where they differ from the last mark's. A mark straight below the last placed by
+/// the leading (`TL`) is shown by `'` (next line), or by `"` with its word spacing: most
+/// lines of a column.
 fn draw(marks: impl Iterator<Item = Mark>, book: &Typeset, c: &mut Vec<u8>) {
     let mut in_text = false;
     let mut font: Option<(Style, f32)> = None;
@@ -128,9 +130,11 @@ fn draw(marks: impl Iterator<Item = Mark>, book: &Typeset, c: &mut Vec<u8>) {
     let mut word_spacing = 0i64;
     // The leading in force (TL), in hundredths of a point (0 on a new page).
     let mut leading = 0i64;
+    // Whether the pen is where the last text mark shown ended (in this text object).
+    let mut continues = false;
     for mark in marks {
         match &mark {
-            Mark::Text { style, size, x, y, text, space } => {
+            Mark::Text { style, size, x, y, text, space, follows } => {
                 let text = book.text(*text);
                 if !in_text {
                     c.extend_from_slice(b"BT\n");
@@ -151,6 +155,21 @@ fn draw(marks: impl Iterator<Item = Mark>, book: &Typeset, c: &mut Vec<u8>) {
                 let spacing =
                     ((*space as f64 - face.advance(' ') as f64 * *size as f64 / 1000.0) * 1000.0).round() as i64;
                 let respace = spacing != word_spacing && text.contains(' ');
+                // A run following the last where it ends is shown from where showing that
+                // one left the pen (its glyphs' widths and spaces as laid out, to the
+                // thousandth of a point its word spacing is written in): no move.
+                if *follows && continues {
+                    if respace {
+                        fixed(c, spacing, 3);
+                        c.extend_from_slice(b" Tw\n");
+                        word_spacing = spacing;
+                    }
+                    c.push(b'(');
+                    show(face, text, c);
+                    c.extend_from_slice(b") Tj\n");
+                    continue;
+                }
+                continues = true;
                 let next_line = to.0 == at.0 && to.1 < at.1;
                 if next_line && at.1 - to.1 != leading {
                     leading = at.1 - to.1;
@@ -187,6 +206,7 @@ fn draw(marks: impl Iterator<Item = Mark>, book: &Typeset, c: &mut Vec<u8>) {
                 if in_text {
                     c.extend_from_slice(b"ET\n");
                     in_text = false;
+                    continues = false;
                     font = None;
                 }
                 number(c, *width);

@@ -166,8 +166,8 @@ impl Text {
 /// has one): made afresh, they were most of the bytes a dictionary allocated.
 #[derive(Debug, Default)]
 struct Buffers {
-    items: Slots<Item>,
-    pieces: Slots<Piece>,
+    items: Vec<Item>,
+    pieces: Vec<Piece>,
     segments: Vec<Segment>,
     /// Each word's segments (a range of `segments`).
     words: Vec<std::ops::Range<usize>>,
@@ -177,41 +177,6 @@ struct Buffers {
     /// A word's pieces as found last (before it is remembered).
     fragments: Vec<Fragment>,
     known: Known,
-}
-
-/// A vector written again from its start for each paragraph, slot by slot, its slots kept
-/// (its length the most a paragraph filled): an item is then made in its slot, where
-/// pushed it was made on the stack piece by piece and copied from there whole, which
-/// stalled on the stores (two thirds of putting a word's items).
-#[derive(Debug)]
-struct Slots<T> {
-    slots: Vec<T>,
-    len: usize,
-}
-
-impl<T> Default for Slots<T> {
-    fn default() -> Self {
-        Slots { slots: Vec::new(), len: 0 }
-    }
-}
-
-impl<T: Copy> Slots<T> {
-    fn clear(&mut self) {
-        self.len = 0;
-    }
-
-    #[inline]
-    fn put(&mut self, value: T) {
-        match self.slots.get_mut(self.len) {
-            Some(slot) => *slot = value,
-            None => self.slots.push(value),
-        }
-        self.len += 1;
-    }
-
-    fn as_slice(&self) -> &[T] {
-        &self.slots[..self.len]
-    }
 }
 
 /// A piece of a word up to a break point or its end: where it ends (a byte offset in the
@@ -456,15 +421,15 @@ fn items(spans: &[Span], shape: &Shape, hyphens: bool, split_wider: f32, buf: &m
     put(items, pieces, breaker, Item::Penalty { width: 0.0, penalty: INFINITY, flagged: false }, Piece::None);
     put(items, pieces, breaker, Item::Glue { width: 0.0, stretch: 0.0, shrink: 0.0, fill: true }, Piece::None);
     put(items, pieces, breaker, Item::Penalty { width: 0.0, penalty: -INFINITY, flagged: false }, Piece::None);
-    breaker.end(items.as_slice());
+    breaker.end(items);
 }
 
 /// The boxes of a word's `fragments` (of `piece` in `style`, at `size`), a penalty of
 /// `penalty` between each two: a break adding a hyphen (`hyphen` wide) where flagged,
 /// nothing where the word has one.
 fn put_word(
-    items: &mut Slots<Item>,
-    pieces: &mut Slots<Piece>,
+    items: &mut Vec<Item>,
+    pieces: &mut Vec<Piece>,
     breaker: &mut Breaker,
     (style, piece): (Style, Text),
     fragments: &[Fragment],
@@ -487,9 +452,9 @@ fn put_word(
 
 /// An item and what it stands for, measured as it is made.
 #[inline]
-fn put(items: &mut Slots<Item>, pieces: &mut Slots<Piece>, breaker: &mut Breaker, item: Item, piece: Piece) {
-    items.put(item);
-    pieces.put(piece);
+fn put(items: &mut Vec<Item>, pieces: &mut Vec<Piece>, breaker: &mut Breaker, item: Item, piece: Piece) {
+    items.push(item);
+    pieces.push(piece);
     breaker.push(item);
 }
 
@@ -517,7 +482,7 @@ fn set_with(spans: &[Span], shape: &Shape, breaker: &mut Breaker, buf: &mut Buff
     // A word split over several lines ends each with a hyphen: no limit on them then.
     let split = Params { max_hyphens_in_a_row: usize::MAX, ..awful };
     items(spans, shape, true, f32::INFINITY, buf, breaker);
-    let items = buf.items.as_slice();
+    let items = &buf.items;
     // A pass, and which of the stricter passes given would find a breaking.
     let mut attempt = |pass: u8, params: &Params, stricter: &[Params]| {
         let (breaks, by) = breaker.breaks_and_stricter(items, widths, params, false, stricter);
@@ -567,7 +532,7 @@ fn set_with(spans: &[Span], shape: &Shape, breaker: &mut Breaker, buf: &mut Buff
         return lay_out(spans, buf, &breaks, shape, widths, pass, false);
     }
     self::items(spans, shape, true, narrowest, buf, breaker);
-    let items = buf.items.as_slice();
+    let items = &buf.items;
     let (pass, breaks) = [(4, false), (5, true)]
         .into_iter()
         .find_map(|(pass, overfull)| breaker.breaks(items, widths, &split, overfull).map(|b| (pass, b)))
@@ -584,7 +549,7 @@ fn lay_out(
     pass: u8,
     split: bool,
 ) -> Paragraph {
-    let (items, pieces) = (buf.items.as_slice(), buf.pieces.as_slice());
+    let (items, pieces) = (&buf.items, &buf.pieces);
     let mut lines = Vec::with_capacity(breaks.len());
     // No longer than the spans' text and a hyphen a line; about three runs a line.
     let mut text = String::with_capacity(spans.iter().map(|s| s.text.len()).sum::<usize>() + breaks.len());
@@ -682,22 +647,6 @@ mod tests {
 
     fn shape(measure: f32) -> Shape {
         Shape::new(8.5, measure, [0.0, 0.0], Some(Language::ENGLISH))
-    }
-
-    #[test]
-    fn slots_are_written_again_from_the_start() {
-        let mut slots = Slots::default();
-        for v in [1, 2, 3] {
-            slots.put(v);
-        }
-        assert_eq!(slots.as_slice(), [1, 2, 3]);
-        slots.clear();
-        slots.put(7);
-        assert_eq!(slots.as_slice(), [7]);
-        for v in [8, 9, 10] {
-            slots.put(v);
-        }
-        assert_eq!(slots.as_slice(), [7, 8, 9, 10]);
     }
 
     #[test]
@@ -815,7 +764,7 @@ mod tests {
                 let spans = [Span::new(Style::Regular, TEXT)];
                 let mut buf = Buffers::default();
                 items(&spans, &shape, true, f32::INFINITY, &mut buf, &mut Breaker::default());
-                let items = buf.items.as_slice().to_vec();
+                let items = buf.items;
                 let widths = [shape.measure - indents[0], shape.measure - indents[1]];
                 let p = shape.params;
                 let tries = [
@@ -912,7 +861,6 @@ mod tests {
         items(&spans, &shape(100.0), false, f32::INFINITY, &mut buf, &mut Breaker::default());
         let glue: Vec<(f32, f32, f32)> = buf
             .items
-            .as_slice()
             .iter()
             .filter_map(|i| match *i {
                 Item::Glue { width, stretch, shrink, fill: false } => Some((width, stretch, shrink)),

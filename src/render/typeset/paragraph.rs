@@ -233,8 +233,8 @@ const SHRINK: f32 = 1.0 / 3.0;
 
 /// TeX's space factor after `c` (plain TeX's \sfcode, divided by 1000), as an index of
 /// [`SPACE_FACTORS`]: a space after a sentence's or an abbreviation's period stretches
-/// three times as much and shrinks a third as much. Only the stretch and shrink: the space's own width stays (TeX's
-/// \frenchspacing widths, its \nonfrenchspacing glue).
+/// three times as much and shrinks a third as much. Only the stretch and shrink: the
+/// space's own width stays (TeX's \frenchspacing widths, its \nonfrenchspacing glue).
 fn space_factor(c: char) -> usize {
     match c {
         '.' | '?' | '!' => 4,

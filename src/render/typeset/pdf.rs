@@ -158,29 +158,21 @@ fn draw(marks: impl Iterator<Item = Mark>, book: &Typeset, c: &mut Vec<u8>) {
                 // A run following the last where it ends is shown from where showing that
                 // one left the pen (its glyphs' widths and spaces as laid out, to the
                 // thousandth of a point its word spacing is written in): no move.
-                if *follows && continues {
-                    if respace {
-                        fixed(c, spacing, 3);
-                        c.extend_from_slice(b" Tw\n");
-                        word_spacing = spacing;
-                    }
-                    c.push(b'(');
-                    show(face, text, c);
-                    c.extend_from_slice(b") Tj\n");
-                    continue;
-                }
+                let moves = !(*follows && continues);
                 continues = true;
-                let next_line = to.0 == at.0 && to.1 < at.1;
+                let next_line = moves && to.0 == at.0 && to.1 < at.1;
                 if next_line && at.1 - to.1 != leading {
                     leading = at.1 - to.1;
                     fixed(c, leading, 2);
                     c.extend_from_slice(b" TL\n");
                 }
                 if !next_line {
-                    fixed(c, to.0 - at.0, 2);
-                    c.push(b' ');
-                    fixed(c, to.1 - at.1, 2);
-                    c.extend_from_slice(b" Td\n");
+                    if moves {
+                        fixed(c, to.0 - at.0, 2);
+                        c.push(b' ');
+                        fixed(c, to.1 - at.1, 2);
+                        c.extend_from_slice(b" Td\n");
+                    }
                     if respace {
                         fixed(c, spacing, 3);
                         c.extend_from_slice(b" Tw\n");
@@ -190,10 +182,12 @@ fn draw(marks: impl Iterator<Item = Mark>, book: &Typeset, c: &mut Vec<u8>) {
                     fixed(c, spacing, 3);
                     c.extend_from_slice(b" 0 ");
                 }
+                if moves {
+                    at = to;
+                }
                 if respace {
                     word_spacing = spacing;
                 }
-                at = to;
                 c.push(b'(');
                 show(face, text, c);
                 c.extend_from_slice(match (next_line, respace) {

@@ -440,13 +440,14 @@ impl Breaker {
                 active.drain(kept..reached);
                 reached = kept;
             }
-            for node in best.iter_mut() {
-                node.stricter = reached_by.iter().find(|r| r.0 == node.hyphens).map_or(0, |r| r.1);
-                nodes.push(*node);
+            for &node in best.iter() {
+                let stricter = reached_by.iter().find(|r| r.0 == node.hyphens).map_or(0, |r| r.1);
+                let node = Node { stricter, ..node };
+                nodes.push(node);
                 // Reaches stay in order (the nodes wait their turn): a node reaching less
                 // far than those waiting before it (a line of another width) brings theirs
                 // down to its own, which only tries them sooner.
-                let mine = from(node);
+                let mine = from(&node);
                 for waiting in active[reached..].iter_mut().rev() {
                     if waiting.1 <= mine {
                         break;

@@ -270,10 +270,7 @@ fn words(spans: &[Span], buf: &mut Buffers) {
                 continue;
             }
             let from = at;
-            at += next_char_len(text, at);
-            while at < text.len() && space_at(text, at) == 0 {
-                at += next_char_len(text, at);
-            }
+            at = word_end(text, at);
             let piece = Text { span: i as u32, from: from as u32, to: at as u32 };
             segments.push((span.style, piece, span.hyphenate));
             match words.last_mut() {
@@ -300,6 +297,33 @@ fn space_at(text: &str, at: usize) -> usize {
     } else {
         0
     }
+}
+
+/// The end of the word that starts at byte `at` of `text`: the first whitespace after it
+/// ([`space_at`]) or the text's end. Eight bytes are looked at together while none is a
+/// space, a control or part of a character beyond ASCII (one byte at a time, finding the
+/// ends was a quarter of making a paragraph's items).
+fn word_end(text: &str, at: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut at = at + next_char_len(text, at);
+    while at < bytes.len() {
+        if let Some(eight) = bytes.get(at..at + 8) {
+            let x = u64::from_le_bytes(eight.try_into().expect("eight bytes"));
+            // The top bit of each byte below 0x21 (its subtraction borrows) or above 0x7F.
+            // A borrow also flags bytes after such a one, never before: the first is exact.
+            let flagged = (x.wrapping_sub(0x2121_2121_2121_2121) | x) & 0x8080_8080_8080_8080;
+            if flagged == 0 {
+                at += 8;
+                continue;
+            }
+            at += flagged.trailing_zeros() as usize / 8;
+        }
+        if space_at(text, at) > 0 {
+            break;
+        }
+        at += next_char_len(text, at);
+    }
+    at
 }
 
 /// The length of the character at byte `at` of `text`.
@@ -676,6 +700,32 @@ mod tests {
                 vec![(i, "z")],
             ]
         );
+    }
+
+    #[test]
+    fn words_end_where_any_whitespace_begins_wherever_it_falls() {
+        // Texts of every length from a few characters each, ASCII and beyond, whitespace
+        // and not (controls, DEL, a no-break space), against splitting by characters.
+        let alphabet =
+            ['a', 'Z', '~', '\u{7F}', '\u{1}', ' ', '\t', '\n', '\u{A0}', 'é', '\u{2003}', '€', '𝄞', '\u{85}'];
+        let mut state = 7u64;
+        for n in 0..400 {
+            let text: String = (0..n % 40)
+                .map(|_| {
+                    state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    // Mostly letters, so that words run over eight bytes.
+                    let k = (state >> 33) as usize % (3 * alphabet.len());
+                    alphabet[if k < alphabet.len() { k } else { 0 }]
+                })
+                .collect();
+            let spans = [Span::new(Style::Regular, &text)];
+            let mut buf = Buffers::default();
+            words(&spans, &mut buf);
+            let found: Vec<&str> = buf.segments.iter().map(|&(_, t, _)| t.of(&spans)).collect();
+            let expected: Vec<&str> =
+                text.split(|c: char| c.is_whitespace() && c != '\u{A0}').filter(|w| !w.is_empty()).collect();
+            assert_eq!(found, expected, "{text:?}");
+        }
     }
 
     #[test]

@@ -198,14 +198,10 @@ impl Breaker {
     #[inline]
     pub fn push(&mut self, item: Item) {
         let i = self.sums.len();
-        self.sums.push(self.sum);
         match item {
-            Item::Box { width } => {
-                self.sum.width += width;
-                // A line starts here, after a break at any item since the last such.
-                self.next.resize(i + 1, i as u32);
-            }
+            Item::Box { width } => return self.push_box(width),
             Item::Glue { width, stretch, shrink, fill } => {
+                self.sums.push(self.sum);
                 self.sum.width += width;
                 self.sum.stretch += stretch;
                 self.sum.shrink += shrink;
@@ -215,6 +211,7 @@ impl Breaker {
                 }
             }
             Item::Penalty { width, penalty, flagged } => {
+                self.sums.push(self.sum);
                 if penalty < INFINITY {
                     self.legal.push((i as u32, penalty, width, flagged));
                 }
@@ -223,7 +220,19 @@ impl Breaker {
                 }
             }
         }
-        self.after_box = matches!(item, Item::Box { .. });
+        self.after_box = false;
+    }
+
+    /// [`Breaker::push`] of a box `width` wide (given its width alone, the box is not
+    /// stored on the stack to be read back whole, which stalled the read).
+    #[inline]
+    pub fn push_box(&mut self, width: f32) {
+        let i = self.sums.len();
+        self.sums.push(self.sum);
+        self.sum.width += width;
+        // A line starts here, after a break at any item since the last such.
+        self.next.resize(i + 1, i as u32);
+        self.after_box = true;
     }
 
     /// Ends measuring: `items` are those pushed since [`Breaker::begin`].

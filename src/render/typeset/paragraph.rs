@@ -460,18 +460,32 @@ fn put_word(
     (size, hyphen): (f32, f32),
     penalty: f32,
 ) {
+    // Made once, not at each break (see `put_box`).
+    let breaks = [(0.0, Piece::None), (hyphen, Piece::Hyphen(style))]
+        .map(|(width, what)| (Item::Penalty { width, penalty, flagged: true }, what));
     let mut from = 0;
     for (k, f) in fragments.iter().enumerate() {
         if k > 0 {
-            let (width, what) =
-                if fragments[k - 1].flagged { (hyphen, Piece::Hyphen(style)) } else { (0.0, Piece::None) };
-            put(items, pieces, breaker, Item::Penalty { width, penalty, flagged: true }, what);
+            let (item, what) = breaks[fragments[k - 1].flagged as usize];
+            put(items, pieces, breaker, item, what);
         }
         let to = f.end as usize;
-        let width = Style::width_of(f.units, size);
-        put(items, pieces, breaker, Item::Box { width }, Piece::Word(style, piece.part(from, to)));
+        put_box(items, pieces, breaker, Style::width_of(f.units, size), Piece::Word(style, piece.part(from, to)));
         from = to;
     }
+}
+
+/// [`put`] of a box `width` wide. A constant box is pushed and its width stored in it:
+/// an item made where it is put was stored on the stack in parts and read back whole, the
+/// read waiting for the stores (most of the time of putting a word).
+#[inline]
+fn put_box(items: &mut Vec<Item>, pieces: &mut Vec<Piece>, breaker: &mut Breaker, width: f32, piece: Piece) {
+    items.push(Item::Box { width: 0.0 });
+    if let Some(Item::Box { width: w }) = items.last_mut() {
+        *w = width;
+    }
+    pieces.push(piece);
+    breaker.push_box(width);
 }
 
 /// An item and what it stands for, measured as it is made.

@@ -97,13 +97,29 @@ fn fitness(ratio: f32) -> u8 {
     }
 }
 
-/// Sums of widths, stretch, shrink and fill glue of the items before a position.
+/// Sums of widths, stretch, shrink and fill glue of the items before a position. The
+/// count of fill glue is a float too, and an item is added to all four at once
+/// ([`Sums::plus`]): the sums are then written whole, as they are read (a field written on
+/// its own and the whole read back next stalled the read).
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(16))]
 struct Sums {
     width: f32,
     stretch: f32,
     shrink: f32,
-    fill: u32,
+    fill: f32,
+}
+
+impl Sums {
+    #[inline]
+    fn plus(self, width: f32, stretch: f32, shrink: f32, fill: bool) -> Sums {
+        Sums {
+            width: self.width + width,
+            stretch: self.stretch + stretch,
+            shrink: self.shrink + shrink,
+            fill: self.fill + fill as u32 as f32,
+        }
+    }
 }
 
 /// No previous node: the paragraph's start.
@@ -202,10 +218,7 @@ impl Breaker {
             Item::Box { width } => return self.push_box(width),
             Item::Glue { width, stretch, shrink, fill } => {
                 self.sums.push(self.sum);
-                self.sum.width += width;
-                self.sum.stretch += stretch;
-                self.sum.shrink += shrink;
-                self.sum.fill += fill as u32;
+                self.sum = self.sum.plus(width, stretch, shrink, fill);
                 if self.after_box {
                     self.legal.push((i as u32, 0.0, 0.0, false));
                 }
@@ -229,7 +242,7 @@ impl Breaker {
     pub fn push_box(&mut self, width: f32) {
         let i = self.sums.len();
         self.sums.push(self.sum);
-        self.sum.width += width;
+        self.sum = self.sum.plus(width, 0.0, 0.0, false);
         // A line starts here, after a break at any item since the last such.
         self.next.resize(i + 1, i as u32);
         self.after_box = true;
@@ -327,7 +340,7 @@ impl Breaker {
             let forced = penalty <= -INFINITY;
             let s = sums[b];
             let here = s.width + pwidth + reach * s.stretch;
-            reached = if waits && s.fill == 0 && !forced {
+            reached = if waits && s.fill == 0.0 && !forced {
                 reached + active[reached..].iter().take_while(|a| a.1 <= here).count()
             } else {
                 active.len()

@@ -122,6 +122,22 @@ impl Sums {
     }
 }
 
+/// An active node (`node` in `nodes`) with what trying a line from it needs, read in
+/// order at each break rather than looked up in the node and the sums, and its reach.
+#[derive(Clone, Copy, Debug)]
+struct Active {
+    /// The sums at the start of its line.
+    after: Sums,
+    demerits: f64,
+    node: u32,
+    reach: f32,
+    at: u32,
+    line: u32,
+    hyphens: u32,
+    fitness: u8,
+    stricter: u8,
+}
+
 /// No previous node: the paragraph's start.
 const START: u32 = u32::MAX;
 
@@ -177,7 +193,7 @@ pub struct Breaker {
     /// The active nodes in the order made, each with the reach (see
     /// [`Breaker::breaks_and_stricter`]) below which a line from it is too loose for sure:
     /// those reached (a prefix) are tried at each break, the rest wait.
-    active: Vec<(u32, f32)>,
+    active: Vec<Active>,
     best: Vec<Node>,
     /// (active node, break) pairs tried by the last pass: its work.
     work: usize,
@@ -328,7 +344,18 @@ impl Breaker {
         nodes.clear();
         nodes.push(first);
         active.clear();
-        active.push((0, from(&first)));
+        let activate = |i: u32, node: &Node, reach: f32| Active {
+            after: sums[node.start as usize],
+            demerits: node.demerits,
+            node: i,
+            reach,
+            at: node.at,
+            line: node.line,
+            hyphens: node.hyphens,
+            fitness: node.fitness,
+            stricter: node.stricter,
+        };
+        active.push(activate(0, &first, from(&first)));
         // Active nodes before this one have been reached.
         let mut reached = 0;
 
@@ -341,7 +368,7 @@ impl Breaker {
             let s = sums[b];
             let here = s.width + pwidth + reach * s.stretch;
             reached = if waits && s.fill == 0.0 && !forced {
-                reached + active[reached..].iter().take_while(|a| a.1 <= here).count()
+                reached + active[reached..].iter().take_while(|a| a.reach <= here).count()
             } else {
                 active.len()
             };
@@ -353,15 +380,14 @@ impl Breaker {
             // The nodes kept are moved down over those dropped, in order.
             let mut kept = 0;
             for i in 0..reached {
-                let (ai, a_from) = active[i];
-                let a = nodes[ai as usize];
+                let a = active[i];
                 if a.at as usize == b {
-                    active[kept] = (ai, a_from);
+                    active[kept] = a;
                     kept += 1;
                     continue;
                 }
                 let width = widths[(a.line as usize).min(1)];
-                let after = sums[a.start as usize];
+                let after = a.after;
                 let length = s.width - after.width + pwidth;
                 let fill = s.fill > after.fill;
                 let stretch = s.stretch - after.stretch;
@@ -385,7 +411,7 @@ impl Breaker {
                 // final pass makes it. Keeping the node would make every later break try it,
                 // quadratic in the paragraph's length.)
                 if !forced && !overfull {
-                    active[kept] = (ai, a_from);
+                    active[kept] = a;
                     kept += 1;
                 }
                 let bad = if overfull { AWFUL } else { badness(judged) };
@@ -443,7 +469,7 @@ impl Breaker {
                 match best.iter_mut().find(|n| n.fitness == class && n.hyphens == hyphens) {
                     Some(n) if n.demerits <= total => {}
                     Some(n) => {
-                        *n = Node { demerits: total, prev: ai, line: a.line + 1, ratio, ..*n };
+                        *n = Node { demerits: total, prev: a.node, line: a.line + 1, ratio, ..*n };
                     }
                     None => best.push(Node {
                         at: b as u32,
@@ -451,7 +477,7 @@ impl Breaker {
                         fitness: class,
                         hyphens,
                         demerits: total,
-                        prev: ai,
+                        prev: a.node,
                         start: start(b),
                         ratio,
                         stricter: 0,
@@ -471,12 +497,12 @@ impl Breaker {
                 // down to its own, which only tries them sooner.
                 let mine = from(&node);
                 for waiting in active[reached..].iter_mut().rev() {
-                    if waiting.1 <= mine {
+                    if waiting.reach <= mine {
                         break;
                     }
-                    waiting.1 = mine;
+                    waiting.reach = mine;
                 }
-                active.push((nodes.len() as u32 - 1, mine));
+                active.push(activate(nodes.len() as u32 - 1, &node, mine));
             }
             if active.is_empty() {
                 return (None, 0);
@@ -486,7 +512,7 @@ impl Breaker {
         let ends = || {
             active
                 .iter()
-                .map(|a| a.0)
+                .map(|a| a.node)
                 .filter(|&i| nodes[i as usize].at as usize == n - 1 && nodes[i as usize].prev != START)
         };
         let Some(last) = ends().min_by(|&x, &y| nodes[x as usize].demerits.total_cmp(&nodes[y as usize].demerits))

@@ -162,23 +162,23 @@ fn draw(marks: impl Iterator<Item = Mark>, book: &Typeset, c: &mut Vec<u8>) {
                 let next_line = moves && to.0 == at.0 && to.1 < at.1;
                 if next_line && at.1 - to.1 != leading {
                     leading = at.1 - to.1;
-                    fixed(c, leading, 2);
+                    fixed::<2>(c, leading);
                     c.extend_from_slice(b" TL\n");
                 }
                 if !next_line {
                     if moves {
-                        fixed(c, to.0 - at.0, 2);
+                        fixed::<2>(c, to.0 - at.0);
                         c.push(b' ');
-                        fixed(c, to.1 - at.1, 2);
+                        fixed::<2>(c, to.1 - at.1);
                         c.extend_from_slice(b" Td\n");
                     }
                     if respace {
-                        fixed(c, spacing, 3);
+                        fixed::<3>(c, spacing);
                         c.extend_from_slice(b" Tw\n");
                     }
                 } else if respace {
                     // `aw ac string "`: word and character spacing (always 0), next line.
-                    fixed(c, spacing, 3);
+                    fixed::<3>(c, spacing);
                     c.extend_from_slice(b" 0 ");
                 }
                 if moves {
@@ -290,15 +290,17 @@ fn rounded(x: f64) -> i64 {
 
 /// `v` to 0.01, as PDF writes a number: no exponent, no trailing zeros.
 fn number(c: &mut Vec<u8>, v: f32) {
-    fixed(c, hundredths(v), 2);
+    fixed::<2>(c, hundredths(v));
 }
 
 /// `units` / 10^`decimals` as PDF writes a number: no exponent, no trailing zeros.
-fn fixed(c: &mut Vec<u8>, units: i64, decimals: u32) {
+/// (The decimals a constant: each division by a power of ten is then a multiplication,
+/// where dividing by one known only when run was most of the time of writing a number.)
+fn fixed<const DECIMALS: u32>(c: &mut Vec<u8>, units: i64) {
     if units < 0 {
         c.push(b'-');
     }
-    let scale = 10u64.pow(decimals);
+    let scale = 10u64.pow(DECIMALS);
     let (whole, mut frac) = (units.unsigned_abs() / scale, units.unsigned_abs() % scale);
     let mut digits = [0u8; 20];
     let mut n = whole;
@@ -314,12 +316,14 @@ fn fixed(c: &mut Vec<u8>, units: i64, decimals: u32) {
     c.extend_from_slice(&digits[i..]);
     if frac != 0 {
         c.push(b'.');
-        let mut place = scale / 10;
-        while frac != 0 {
-            c.push(b'0' + (frac / place) as u8);
-            frac %= place;
-            place /= 10;
+        // Every decimal, then those up to the last that is not zero.
+        let mut decimals = [0u8; 8];
+        for d in decimals[..DECIMALS as usize].iter_mut().rev() {
+            *d = b'0' + (frac % 10) as u8;
+            frac /= 10;
         }
+        let end = decimals[..DECIMALS as usize].iter().rposition(|&d| d != b'0').map_or(0, |i| i + 1);
+        c.extend_from_slice(&decimals[..end]);
     }
 }
 
@@ -432,6 +436,30 @@ fn to_unicode_cmap(face: &Face) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_are_written_as_pdf_writes_them() {
+        let written = |units: i64, three: bool| {
+            let mut c = Vec::new();
+            if three {
+                fixed::<3>(&mut c, units);
+            } else {
+                fixed::<2>(&mut c, units);
+            }
+            String::from_utf8(c).unwrap()
+        };
+        for (units, two, three) in [
+            (0, "0", "0"),
+            (5, "0.05", "0.005"),
+            (-5, "-0.05", "-0.005"),
+            (50, "0.5", "0.05"),
+            (1200, "12", "1.2"),
+            (123_456, "1234.56", "123.456"),
+            (-100_010, "-1000.1", "-100.01"),
+        ] {
+            assert_eq!((written(units, false).as_str(), written(units, true).as_str()), (two, three), "{units}");
+        }
+    }
 
     #[test]
     fn rounded_is_round_half_away_from_zero() {

@@ -231,8 +231,7 @@ fn show(face: &Face, text: &str, c: &mut Vec<u8>) {
     let bytes = text.as_bytes();
     let mut from = 0;
     while from < bytes.len() {
-        let run = bytes[from..].iter().position(|&b| !(b' '..=b'~').contains(&b) || matches!(b, b'(' | b')' | b'\\'));
-        let to = run.map_or(bytes.len(), |n| from + n);
+        let to = from + plain_run(&bytes[from..]);
         c.extend_from_slice(&bytes[from..to]);
         if to == bytes.len() {
             break;
@@ -248,6 +247,35 @@ fn show(face: &Face, text: &str, c: &mut Vec<u8>) {
         }
         from = to + ch.len_utf8();
     }
+}
+
+/// Whether a string holds `b` as it is: printable ASCII but `(`, `)` and `\`.
+fn plain(b: u8) -> bool {
+    (b' '..=b'~').contains(&b) && !matches!(b, b'(' | b')' | b'\\')
+}
+
+/// The length of the [`plain`] bytes `bytes` starts with, found eight at a time (a byte at a
+/// time, this was a tenth of drawing).
+fn plain_run(bytes: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const TOPS: u64 = 0x8080_8080_8080_8080;
+    // The top bit of the lowest zero byte (and maybe of bytes above it, never below).
+    let zero = |v: u64| v.wrapping_sub(ONES) & !v & TOPS;
+    let mut at = 0;
+    while let Some(eight) = bytes.get(at..at + 8) {
+        let x = u64::from_le_bytes(eight.try_into().expect("eight bytes"));
+        // Below a space (the subtraction borrows), DEL (the addition reaches the top bit)
+        // or above, `(` or `)` (one bit apart), `\`. Carries and borrows only flag bytes
+        // above one flagged: the lowest is exact.
+        let flagged = ((x.wrapping_sub(0x20 * ONES) | x.wrapping_add(ONES) | x) & TOPS)
+            | zero((x ^ (b'(' as u64 * ONES)) & !ONES)
+            | zero(x ^ (b'\\' as u64 * ONES));
+        if flagged != 0 {
+            return at + flagged.trailing_zeros() as usize / 8;
+        }
+        at += 8;
+    }
+    at + bytes[at..].iter().position(|&b| !plain(b)).unwrap_or(bytes.len() - at)
 }
 
 /// The code of `ch` in `face`'s encoding (see the module's notes), in `buf`.
@@ -436,6 +464,29 @@ fn to_unicode_cmap(face: &Face) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plain_runs_end_at_the_first_byte_a_string_escapes_or_encodes() {
+        let special = [0u8, 0x1F, b' ', b'!', b'\'', b'(', b')', b'*', b'[', b'\\', b']', b'~', 0x7F, 0x80, 0xC3, 0xFF];
+        let mut state = 7u64;
+        for n in 0..2_000 {
+            let bytes: Vec<u8> = (0..n % 37)
+                .map(|_| {
+                    state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    let k = (state >> 33) as usize;
+                    // Mostly letters, so that runs go past eight bytes.
+                    if k % 4 == 0 {
+                        special[k / 4 % special.len()]
+                    } else {
+                        b'a' + (k % 26) as u8
+                    }
+                })
+                .collect();
+            let expected = bytes.iter().position(|&b| !plain(b)).unwrap_or(bytes.len());
+            assert_eq!(plain_run(&bytes), expected, "{bytes:?}");
+        }
+        assert!((0..=255u8).filter(|&b| plain(b)).eq((b' '..=b'~').filter(|b| !b"()\\".contains(b))));
+    }
 
     #[test]
     fn numbers_are_written_as_pdf_writes_them() {

@@ -475,7 +475,7 @@ mod tests {
                     state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                     let k = (state >> 33) as usize;
                     // Mostly letters, so that runs go past eight bytes.
-                    if k % 4 == 0 {
+                    if k.is_multiple_of(4) {
                         special[k / 4 % special.len()]
                     } else {
                         b'a' + (k % 26) as u8

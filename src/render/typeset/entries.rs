@@ -448,10 +448,9 @@ mod tests {
         }
         words.extend(('\u{C0}'..='\u{17F}').filter(|c| c.is_alphabetic()).map(|c| format!("n{c}n")));
         words.retain(|w| !w.trim().is_empty());
-        let mut state = seed;
+        let mut generator = crate::render::typeset::TestGen(seed);
         for i in (1..words.len()).rev() {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            words.swap(i, (state >> 33) as usize % (i + 1));
+            words.swap(i, generator.below(i + 1));
         }
         words
     }

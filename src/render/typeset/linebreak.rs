@@ -660,11 +660,8 @@ mod tests {
     /// hyphen), spaces after sentences stretching more, and their line widths, a first
     /// line wider or narrower than the rest.
     fn random_paragraphs(count: usize) -> Vec<(Vec<Item>, [f32; 2])> {
-        let mut state = 11u64;
-        let mut next = |n: u64| {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (state >> 33) % n
-        };
+        let mut generator = crate::render::typeset::TestGen(11);
+        let mut next = |n: u64| generator.below(n as usize) as u64;
         (0..count)
             .map(|_| {
                 let mut items = Vec::new();

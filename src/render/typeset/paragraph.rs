@@ -722,13 +722,12 @@ mod tests {
         // and not (controls, DEL, a no-break space), against splitting by characters.
         let alphabet =
             ['a', 'Z', '~', '\u{7F}', '\u{1}', ' ', '\t', '\n', '\u{A0}', 'é', '\u{2003}', '€', '𝄞', '\u{85}'];
-        let mut state = 7u64;
+        let mut generator = crate::render::typeset::TestGen(7);
         for n in 0..400 {
             let text: String = (0..n % 40)
                 .map(|_| {
-                    state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                     // Mostly letters, so that words run over eight bytes.
-                    let k = (state >> 33) as usize % (3 * alphabet.len());
+                    let k = generator.below(3 * alphabet.len());
                     alphabet[if k < alphabet.len() { k } else { 0 }]
                 })
                 .collect();

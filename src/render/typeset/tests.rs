@@ -4,16 +4,6 @@ use super::book::{Mark, PageKind};
 use super::*;
 use crate::puzzles::monitor::{Monitor, Unmonitored};
 
-/// A small deterministic generator (an LCG): the same entries every run.
-struct Gen(u64);
-
-impl Gen {
-    fn next(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
-}
-
 const SYLLABLES: [&str; 24] = [
     "ab", "an", "bel", "cor", "dra", "el", "fen", "gar", "hol", "in", "jus", "kel", "lor", "mon", "nex", "or", "pra",
     "quin", "ros", "sta", "tur", "ul", "ven", "zo",
@@ -63,23 +53,23 @@ const WORDS: [&str; 40] = [
 const POS: [&str; 5] = ["n.", "v.", "adj.", "adv.", "prep."];
 
 pub(super) fn generated(count: usize, seed: u64) -> Vec<Entry> {
-    let mut g = Gen(seed);
+    let mut g = TestGen(seed);
     (0..count)
         .map(|i| {
-            let n = 2 + g.next(3);
-            let mut headword: String = (0..n).map(|_| SYLLABLES[g.next(SYLLABLES.len())]).collect();
+            let n = 2 + g.below(3);
+            let mut headword: String = (0..n).map(|_| SYLLABLES[g.below(SYLLABLES.len())]).collect();
             if i % 37 == 5 {
                 headword = format!("É{headword}");
             }
             if i % 53 == 7 {
                 headword = headword.to_uppercase();
             }
-            let senses = (0..1 + g.next(3))
+            let senses = (0..1 + g.below(3))
                 .map(|_| {
-                    let words = 4 + g.next(22);
-                    let mut def: Vec<&str> = (0..words).map(|_| WORDS[g.next(WORDS.len())]).collect();
+                    let words = 4 + g.below(22);
+                    let mut def: Vec<&str> = (0..words).map(|_| WORDS[g.below(WORDS.len())]).collect();
                     def[0] = "a";
-                    Sense { pos: POS[g.next(POS.len())].into(), definition: format!("{}.", def.join(" ")) }
+                    Sense { pos: POS[g.below(POS.len())].into(), definition: format!("{}.", def.join(" ")) }
                 })
                 .collect();
             Entry { headword, senses }

@@ -170,6 +170,11 @@ THEMELESS = [
     ("15x15-themeless-d", 34, 66, 72, 44),
     ("15x15-themeless-e", 28, 60, 68, 45),
     ("15x15-themeless-f", 30, 64, 72, 46),
+    # Four more of the same kinds, so that a share like 90 % is not "all of six".
+    ("15x15-themeless-g", 32, 64, 72, 47),
+    ("15x15-themeless-h", 30, 62, 70, 48),
+    ("15x15-themeless-i", 32, 64, 70, 49),
+    ("15x15-themeless-j", 34, 66, 72, 50),
 ]
 
 

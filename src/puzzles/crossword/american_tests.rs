@@ -415,7 +415,7 @@ fn the_benchmark_grids_are_legal() {
             names.push(name);
         }
     }
-    assert!(names.iter().filter(|n| n.contains("themeless")).count() >= 5, "{names:?}");
+    assert!(names.iter().filter(|n| n.contains("themeless")).count() >= 10, "{names:?}");
     assert!(names.iter().filter(|n| n.starts_with("21x21")).count() >= 5, "{names:?}");
     // The checker refuses what breaks each rule.
     let bad = |rows: &[&str]| check_legal(rows).unwrap_err();

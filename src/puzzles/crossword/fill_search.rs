@@ -6,7 +6,10 @@
 //! candidate. The search takes the slot with the fewest candidates per failure weight
 //! first (dom/wdeg: a slot's weight counts the choices that emptied it or that it made
 //! and that emptied another, over all restarts, so the stacks that keep failing are
-//! filled first), and restarts with doubling node caps. The first fill is sought by two
+//! filled first). It branches two ways: a candidate is tried, and when that fails it is
+//! refuted in the node's own state and the refutation propagated before the slot to
+//! branch on is chosen again (see [`Solver::search`]). It restarts with doubling node
+//! caps. The first fill is sought by two
 //! searches at once, each with its own weights, restarts and node count, one per order of
 //! a slot's candidates: best score first (equal scores in a seeded order), and least
 //! constraining first (the most candidates left to the crossing slots). The conclusion
@@ -479,6 +482,13 @@ impl<'a> Problem<'a> {
         self.propagate(st, sc, dirty)
     }
 
+    /// Takes word `w` from open slot `s`'s candidates and propagates; Err(slot) names a
+    /// slot left without candidates (`s` itself when `w` was its last).
+    fn exclude(&self, st: &mut State, sc: &mut Scratch, s: usize, w: usize) -> Result<(), usize> {
+        st.dom[self.dom_off[s] + w / 64] &= !(1 << (w % 64));
+        self.propagate(st, sc, vec![s])
+    }
+
     /// Revises the given slots and everything their changes reach, to a fixpoint.
     fn propagate(&self, st: &mut State, sc: &mut Scratch, start: Vec<usize>) -> Result<(), usize> {
         sc.queue.clear();
@@ -718,68 +728,96 @@ impl<'a> Solver<'a> {
         }
     }
 
+    /// The open slot to fill next: the fewest candidates per failure weight (dom/wdeg,
+    /// compared cross-multiplied), ties by priority; None when every slot is filled.
+    fn pick(&self, depth: usize) -> Option<usize> {
+        let st = &self.states[depth];
+        let (count, weight, priority) = (&st.count, &self.weight, &self.priority);
+        (0..self.problem.slots.len()).filter(|&s| st.word[s] == NONE).min_by(|&a, &b| {
+            (count[a] as u64 * weight[b]).cmp(&(count[b] as u64 * weight[a])).then(priority[a].cmp(&priority[b]))
+        })
+    }
+
+    /// Two-way branching: a candidate is tried (slot = word), and when that fails it is
+    /// refuted (slot != word) in this node's own state and the refutation propagated,
+    /// which may empty another slot (this node fails) or narrow others, and may raise
+    /// their weights: the slot to branch on is then chosen again, and it is another slot
+    /// when that one is now the most constrained. (Trying the same slot's candidates one
+    /// after the other, d-way, learnt nothing from each failure until all had failed.)
     fn search(&mut self, budget: &mut Budget, depth: usize) -> Outcome {
         let p = self.problem;
-        let st = &self.states[depth];
-        if self.better_than.is_some_and(|total| p.score_bound(st) <= total) {
+        'node: loop {
+            if self.better_than.is_some_and(|total| p.score_bound(&self.states[depth]) <= total) {
+                return Outcome::Failed;
+            }
+            let Some(s) = self.pick(depth) else {
+                return Outcome::Found(depth);
+            };
+            let st = &self.states[depth];
+            let idx = p.index[s];
+            let dom = &st.dom[p.dom_off[s]..p.dom_off[s] + idx.chunks];
+            // Candidates best score first (index order), each band of equal scores rotated by
+            // a random amount: the seed decides among equals, and restarts differ.
+            let mut candidates: Vec<usize> = bits_of(dom).collect();
+            {
+                let mut from = 0;
+                while from < candidates.len() {
+                    let score = idx.scores[candidates[from]];
+                    let to = from + candidates[from..].partition_point(|&w| idx.scores[w] == score);
+                    let rot = self.rng.index(to - from);
+                    candidates[from..to].rotate_left(rot);
+                    from = to;
+                }
+            }
+            if self.freedom_first {
+                p.order_by_freedom(&self.states[depth], s, &mut candidates);
+            }
+            if self.states.len() == depth + 1 {
+                let copy = self.states[depth].clone();
+                self.states.push(copy);
+            }
+            for w in candidates {
+                let off = p.dom_off[s] + w / 64;
+                if self.states[depth].dom[off] >> (w % 64) & 1 == 0 {
+                    // Refuted by what an earlier refutation propagated.
+                    continue;
+                }
+                if self.attempt_left == 0 {
+                    return Outcome::Stopped;
+                }
+                self.attempt_left -= 1;
+                if !budget.tick() {
+                    return Outcome::Stopped;
+                }
+                if p.shares_too_much(&self.states[depth], s, w) {
+                    continue;
+                }
+                let (done, next) = self.states.split_at_mut(depth + 1);
+                next[0].clone_from(&done[depth]);
+                match p.assign(&mut next[0], &mut self.scratch, s, w) {
+                    // Both ends of the failure: the slot left without candidates and the
+                    // slot whose choice emptied it.
+                    Err(failed) => {
+                        self.weight[failed] += 1;
+                        self.weight[s] += 1;
+                    }
+                    Ok(()) => match self.search(budget, depth + 1) {
+                        Outcome::Failed => {}
+                        other => return other,
+                    },
+                }
+                if let Err(failed) = p.exclude(&mut self.states[depth], &mut self.scratch, s, w) {
+                    self.weight[failed] += 1;
+                    self.weight[s] += 1;
+                    return Outcome::Failed;
+                }
+                if self.pick(depth) != Some(s) {
+                    continue 'node;
+                }
+            }
+            // Every candidate left was one that shares too much.
             return Outcome::Failed;
         }
-        // The fewest candidates per failure weight (dom/wdeg, compared cross-multiplied),
-        // ties by priority.
-        let (count, weight, priority) = (&st.count, &self.weight, &self.priority);
-        let Some(s) = (0..p.slots.len()).filter(|&s| st.word[s] == NONE).min_by(|&a, &b| {
-            (count[a] as u64 * weight[b]).cmp(&(count[b] as u64 * weight[a])).then(priority[a].cmp(&priority[b]))
-        }) else {
-            return Outcome::Found(depth);
-        };
-        let idx = p.index[s];
-        let dom = &st.dom[p.dom_off[s]..p.dom_off[s] + idx.chunks];
-        // Candidates best score first (index order), each band of equal scores rotated by
-        // a random amount: the seed decides among equals, and restarts differ.
-        let mut candidates: Vec<usize> = bits_of(dom).collect();
-        {
-            let mut from = 0;
-            while from < candidates.len() {
-                let score = idx.scores[candidates[from]];
-                let to = from + candidates[from..].partition_point(|&w| idx.scores[w] == score);
-                let rot = self.rng.index(to - from);
-                candidates[from..to].rotate_left(rot);
-                from = to;
-            }
-        }
-        if self.freedom_first {
-            p.order_by_freedom(&self.states[depth], s, &mut candidates);
-        }
-        if self.states.len() == depth + 1 {
-            let copy = self.states[depth].clone();
-            self.states.push(copy);
-        }
-        for w in candidates {
-            if self.attempt_left == 0 {
-                return Outcome::Stopped;
-            }
-            self.attempt_left -= 1;
-            if !budget.tick() {
-                return Outcome::Stopped;
-            }
-            if p.shares_too_much(&self.states[depth], s, w) {
-                continue;
-            }
-            let (done, next) = self.states.split_at_mut(depth + 1);
-            next[0].clone_from(&done[depth]);
-            if let Err(failed) = p.assign(&mut next[0], &mut self.scratch, s, w) {
-                // Both ends of the failure: the slot left without candidates and the
-                // slot whose choice emptied it.
-                self.weight[failed] += 1;
-                self.weight[s] += 1;
-                continue;
-            }
-            match self.search(budget, depth + 1) {
-                Outcome::Failed => {}
-                other => return other,
-            }
-        }
-        Outcome::Failed
     }
 }
 

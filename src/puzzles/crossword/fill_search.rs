@@ -738,6 +738,13 @@ impl<'a> Solver<'a> {
         })
     }
 
+    /// A choice at slot `s` (a candidate tried, or refuted) left slot `failed` without
+    /// candidates: both ends of the failure gain weight.
+    fn blame(&mut self, failed: usize, s: usize) {
+        self.weight[failed] += 1;
+        self.weight[s] += 1;
+    }
+
     /// Two-way branching: a candidate is tried (slot = word), and when that fails it is
     /// refuted (slot != word) in this node's own state and the refutation propagated,
     /// which may empty another slot (this node fails) or narrow others, and may raise
@@ -795,20 +802,14 @@ impl<'a> Solver<'a> {
                 let (done, next) = self.states.split_at_mut(depth + 1);
                 next[0].clone_from(&done[depth]);
                 match p.assign(&mut next[0], &mut self.scratch, s, w) {
-                    // Both ends of the failure: the slot left without candidates and the
-                    // slot whose choice emptied it.
-                    Err(failed) => {
-                        self.weight[failed] += 1;
-                        self.weight[s] += 1;
-                    }
+                    Err(failed) => self.blame(failed, s),
                     Ok(()) => match self.search(budget, depth + 1) {
                         Outcome::Failed => {}
                         other => return other,
                     },
                 }
                 if let Err(failed) = p.exclude(&mut self.states[depth], &mut self.scratch, s, w) {
-                    self.weight[failed] += 1;
-                    self.weight[s] += 1;
+                    self.blame(failed, s);
                     return Outcome::Failed;
                 }
                 if self.pick(depth) != Some(s) {

@@ -448,7 +448,7 @@ mod tests {
         }
         words.extend(('\u{C0}'..='\u{17F}').filter(|c| c.is_alphabetic()).map(|c| format!("n{c}n")));
         words.retain(|w| !w.trim().is_empty());
-        let mut generator = crate::render::typeset::TestGen(seed);
+        let mut generator = crate::render::typeset::sample::Lcg(seed);
         for i in (1..words.len()).rev() {
             words.swap(i, generator.below(i + 1));
         }

@@ -660,7 +660,7 @@ mod tests {
     /// hyphen), spaces after sentences stretching more, and their line widths, a first
     /// line wider or narrower than the rest.
     fn random_paragraphs(count: usize) -> Vec<(Vec<Item>, [f32; 2])> {
-        let mut generator = crate::render::typeset::TestGen(11);
+        let mut generator = crate::render::typeset::sample::Lcg(11);
         let mut next = |n: u64| generator.below(n as usize) as u64;
         (0..count)
             .map(|_| {

@@ -13,6 +13,7 @@ pub mod hyphenate;
 pub mod linebreak;
 pub mod paragraph;
 pub mod pdf;
+pub mod sample;
 
 pub use book::{typeset, typeset_monitored, Book, Design, Heads, Report, Stopped, Typeset};
 pub use entries::{parse_lines, parse_lines_in_parallel, Entry, EntryError, LineError, Sense};
@@ -202,20 +203,3 @@ fn run<T: Sync, R: Send, S>(
 
 #[cfg(test)]
 mod tests;
-
-/// A small deterministic generator for the tests (an LCG): the same cases every run.
-#[cfg(test)]
-pub(crate) struct TestGen(pub u64);
-
-#[cfg(test)]
-impl TestGen {
-    pub(crate) fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        self.0
-    }
-
-    /// Below `n`, from the state's high bits (its low bits repeat soon).
-    pub(crate) fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() >> 33) % n as u64) as usize
-    }
-}

@@ -722,7 +722,7 @@ mod tests {
         // and not (controls, DEL, a no-break space), against splitting by characters.
         let alphabet =
             ['a', 'Z', '~', '\u{7F}', '\u{1}', ' ', '\t', '\n', '\u{A0}', 'é', '\u{2003}', '€', '𝄞', '\u{85}'];
-        let mut generator = crate::render::typeset::TestGen(7);
+        let mut generator = crate::render::typeset::sample::Lcg(7);
         for n in 0..400 {
             let text: String = (0..n % 40)
                 .map(|_| {

@@ -468,7 +468,7 @@ mod tests {
     #[test]
     fn plain_runs_end_at_the_first_byte_a_string_escapes_or_encodes() {
         let special = [0u8, 0x1F, b' ', b'!', b'\'', b'(', b')', b'*', b'[', b'\\', b']', b'~', 0x7F, 0x80, 0xC3, 0xFF];
-        let mut generator = crate::render::typeset::TestGen(7);
+        let mut generator = crate::render::typeset::sample::Lcg(7);
         for n in 0..2_000 {
             let bytes: Vec<u8> = (0..n % 37)
                 .map(|_| {
@@ -513,7 +513,7 @@ mod tests {
 
     #[test]
     fn rounded_is_round_half_away_from_zero() {
-        let mut generator = crate::render::typeset::TestGen(7);
+        let mut generator = crate::render::typeset::sample::Lcg(7);
         let mut values = vec![0.0, -0.0, 0.5, -0.5, 1.5, 2.5, -2.5, 0.49999999999999994, -0.49999999999999994];
         values.extend([
             1023.5 - 1.1368683772161603e-13,

@@ -4,79 +4,6 @@ use super::book::{Mark, PageKind};
 use super::*;
 use crate::puzzles::monitor::{Monitor, Unmonitored};
 
-const SYLLABLES: [&str; 24] = [
-    "ab", "an", "bel", "cor", "dra", "el", "fen", "gar", "hol", "in", "jus", "kel", "lor", "mon", "nex", "or", "pra",
-    "quin", "ros", "sta", "tur", "ul", "ven", "zo",
-];
-const WORDS: [&str; 40] = [
-    "the",
-    "of",
-    "a",
-    "state",
-    "condition",
-    "being",
-    "abandoned",
-    "person",
-    "who",
-    "that",
-    "which",
-    "small",
-    "large",
-    "instrument",
-    "used",
-    "for",
-    "measuring",
-    "quality",
-    "relating",
-    "to",
-    "characteristic",
-    "especially",
-    "in",
-    "an",
-    "manner",
-    "formal",
-    "remarkable",
-    "considerable",
-    "agricultural",
-    "implement",
-    "with",
-    "building",
-    "water",
-    "ancient",
-    "ecclesiastical",
-    "administration",
-    "or",
-    "tree",
-    "river",
-    "mountainous",
-];
-const POS: [&str; 5] = ["n.", "v.", "adj.", "adv.", "prep."];
-
-pub(super) fn generated(count: usize, seed: u64) -> Vec<Entry> {
-    let mut g = TestGen(seed);
-    (0..count)
-        .map(|i| {
-            let n = 2 + g.below(3);
-            let mut headword: String = (0..n).map(|_| SYLLABLES[g.below(SYLLABLES.len())]).collect();
-            if i % 37 == 5 {
-                headword = format!("É{headword}");
-            }
-            if i % 53 == 7 {
-                headword = headword.to_uppercase();
-            }
-            let senses = (0..1 + g.below(3))
-                .map(|_| {
-                    let words = 4 + g.below(22);
-                    let mut def: Vec<&str> = (0..words).map(|_| WORDS[g.below(WORDS.len())]).collect();
-                    def[0] = "a";
-                    Sense { pos: POS[g.below(POS.len())].into(), definition: format!("{}.", def.join(" ")) }
-                })
-                .collect();
-            Entry { headword, senses }
-        })
-        .collect()
-}
-
 fn inner(pages: usize) -> f32 {
     // As books' gutters grow with their page count.
     let min: f32 = if pages > 150 { 0.5 } else { 0.375 };
@@ -84,7 +11,7 @@ fn inner(pages: usize) -> f32 {
 }
 
 pub(super) fn sample(count: usize) -> (Book, Design) {
-    let mut entries = generated(count, 7);
+    let mut entries = sample::entries(count, 7);
     // A homograph pair and a long word.
     entries.push(entries[3].clone());
     entries.push(Entry {

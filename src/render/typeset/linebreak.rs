@@ -229,25 +229,36 @@ impl Breaker {
     /// The next item of the paragraph being measured.
     #[inline]
     pub fn push(&mut self, item: Item) {
-        let i = self.sums.len();
         match item {
-            Item::Box { width } => return self.push_box(width),
-            Item::Glue { width, stretch, shrink, fill } => {
-                self.sums.push(self.sum);
-                self.sum = self.sum.plus(width, stretch, shrink, fill);
-                if self.after_box {
-                    self.legal.push((i as u32, 0.0, 0.0, false));
-                }
-            }
-            Item::Penalty { width, penalty, flagged } => {
-                self.sums.push(self.sum);
-                if penalty < INFINITY {
-                    self.legal.push((i as u32, penalty, width, flagged));
-                }
-                if penalty <= -INFINITY {
-                    self.next.resize(i + 1, i as u32);
-                }
-            }
+            Item::Box { width } => self.push_box(width),
+            Item::Glue { width, stretch, shrink, fill } => self.push_glue(width, stretch, shrink, fill),
+            Item::Penalty { width, penalty, flagged } => self.push_penalty(width, penalty, flagged),
+        }
+    }
+
+    /// [`Breaker::push`] of glue, given its fields: where the kind is known, it is not told
+    /// apart again.
+    #[inline]
+    pub fn push_glue(&mut self, width: f32, stretch: f32, shrink: f32, fill: bool) {
+        let i = self.sums.len();
+        self.sums.push(self.sum);
+        self.sum = self.sum.plus(width, stretch, shrink, fill);
+        if self.after_box {
+            self.legal.push((i as u32, 0.0, 0.0, false));
+        }
+        self.after_box = false;
+    }
+
+    /// [`Breaker::push`] of a penalty, given its fields.
+    #[inline]
+    pub fn push_penalty(&mut self, width: f32, penalty: f32, flagged: bool) {
+        let i = self.sums.len();
+        self.sums.push(self.sum);
+        if penalty < INFINITY {
+            self.legal.push((i as u32, penalty, width, flagged));
+        }
+        if penalty <= -INFINITY {
+            self.next.resize(i + 1, i as u32);
         }
         self.after_box = false;
     }
@@ -367,7 +378,13 @@ impl Breaker {
             let forced = penalty <= -INFINITY;
             let s = sums[b];
             let here = s.width + pwidth + reach * s.stretch;
-            reached = if waits && s.fill == 0.0 && !forced {
+            let tries_waiting = waits && s.fill == 0.0 && !forced;
+            // No node tried and none reached yet (most breaks in a line's middle, once the
+            // nodes before have gone too wide): nothing to do here.
+            if tries_waiting && reached == 0 && active[0].reach > here {
+                continue;
+            }
+            reached = if tries_waiting {
                 reached + active[reached..].iter().take_while(|a| a.reach <= here).count()
             } else {
                 active.len()

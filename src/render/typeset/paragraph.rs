@@ -352,11 +352,9 @@ fn items(spans: &[Span], shape: &Shape, hyphens: bool, split_wider: f32, buf: &m
     // And each style's spaces after each space factor: made where they are put, a space's
     // glue was stored piecewise and read back whole, which stalled the store.
     let glue = space.map(|width| {
-        SPACE_FACTORS.map(|factor| Item::Glue {
-            width,
-            stretch: width * STRETCH * factor,
-            shrink: width * SHRINK / factor,
-            fill: false,
+        SPACE_FACTORS.map(|factor| {
+            let (stretch, shrink) = (width * STRETCH * factor, width * SHRINK / factor);
+            (Item::Glue { width, stretch, shrink, fill: false }, (width, stretch, shrink))
         })
     });
     for (w, word) in words.iter().enumerate() {
@@ -365,7 +363,10 @@ fn items(spans: &[Span], shape: &Shape, hyphens: bool, split_wider: f32, buf: &m
             // The space takes the style of the word before it.
             let prev = segments[words[w - 1].end - 1];
             let factor = prev.1.of(spans).chars().last().map_or(0, space_factor);
-            put(items, pieces, breaker, glue[prev.0 as usize][factor], Piece::Space(prev.0));
+            let (item, (width, stretch, shrink)) = glue[prev.0 as usize][factor];
+            items.push(item);
+            pieces.push(Piece::Space(prev.0));
+            breaker.push_glue(width, stretch, shrink, false);
         }
         // Only a word that may be split needs its width first.
         let total: f32 =
@@ -462,12 +463,14 @@ fn put_word(
 ) {
     // Made once, not at each break (see `put_box`).
     let breaks = [(0.0, Piece::None), (hyphen, Piece::Hyphen(style))]
-        .map(|(width, what)| (Item::Penalty { width, penalty, flagged: true }, what));
+        .map(|(width, what)| (Item::Penalty { width, penalty, flagged: true }, what, width));
     let mut from = 0;
     for (k, f) in fragments.iter().enumerate() {
         if k > 0 {
-            let (item, what) = breaks[fragments[k - 1].flagged as usize];
-            put(items, pieces, breaker, item, what);
+            let (item, what, width) = breaks[fragments[k - 1].flagged as usize];
+            items.push(item);
+            pieces.push(what);
+            breaker.push_penalty(width, penalty, true);
         }
         let to = f.end as usize;
         put_box(items, pieces, breaker, Style::width_of(f.units, size), Piece::Word(style, piece.part(from, to)));
@@ -595,6 +598,7 @@ fn lay_out(
     let mut start = 0;
     let mut split_words = 0;
     let size = shape.size;
+    let mut pending = Pending::default();
     for (li, br) in breaks.iter().enumerate() {
         // Discarded at the start of a line: glue and penalties up to the first box.
         if li > 0 {
@@ -611,36 +615,40 @@ fn lay_out(
         let first_run = runs.len();
         let mut x = 0.0f32;
         // A piece joins the line's last run if it has the style (and a space, the run's
-        // spacing), else starts a run.
-        let mut push = |runs: &mut Vec<Run>, style: Style, piece: &str, x: f32, space: f32| {
-            let at = text.len() as u32;
-            text.push_str(piece);
-            let end = text.len() as u32;
+        // spacing), else starts a run. Text is copied a stretch of its span at a time:
+        // `pending` is span text after `text`'s end not yet copied (piece by piece, laying
+        // out took an eighth more instructions).
+        let push = |runs: &mut Vec<Run>, text_len: usize, style: Style, space: Option<f32>, len: usize, x: f32| {
+            let (at, end) = (text_len as u32, (text_len + len) as u32);
             match runs[first_run..].last_mut() {
-                Some(r) if r.style == style && (piece != " " || r.space == space || r.space == 0.0) => {
-                    if piece == " " {
-                        r.space = space;
+                Some(r) if r.style == style && space.is_none_or(|s| r.space == s || r.space == 0.0) => {
+                    if let Some(s) = space {
+                        r.space = s;
                     }
                     r.text.end = end;
                 }
-                _ => runs.push(Run { style, x, text: at..end, space: if piece == " " { space } else { 0.0 } }),
+                _ => runs.push(Run { style, x, text: at..end, space: space.unwrap_or(0.0) }),
             }
         };
         let end = if matches!(items[br.at], Item::Penalty { flagged: true, .. }) && !last { br.at + 1 } else { br.at };
         for i in start..end {
             match (&items[i], &pieces[i]) {
                 (Item::Box { width }, &Piece::Word(style, piece)) => {
-                    push(&mut runs, style, piece.of(spans), x, 0.0);
+                    let len = (piece.to - piece.from) as usize;
+                    push(&mut runs, text.len() + pending.len(), style, None, len, x);
+                    pending.follow(spans, &mut text, piece);
                     x += width;
                 }
                 (Item::Glue { width, stretch, shrink, .. }, Piece::Space(style)) => {
                     let w = width + if ratio > 0.0 { ratio * stretch } else { ratio * shrink };
                     let w = if w.is_finite() { w } else { *width };
-                    push(&mut runs, *style, " ", x, w);
+                    push(&mut runs, text.len() + pending.len(), *style, Some(w), 1, x);
+                    pending.literal(spans, &mut text, b' ');
                     x += w;
                 }
                 (Item::Penalty { width, .. }, Piece::Hyphen(style)) if i == br.at => {
-                    push(&mut runs, *style, "-", x, 0.0);
+                    push(&mut runs, text.len() + pending.len(), *style, None, 1, x);
+                    pending.literal(spans, &mut text, b'-');
                     x += width;
                 }
                 _ => {}
@@ -668,7 +676,51 @@ fn lay_out(
         });
         start = br.at;
     }
+    pending.flush(spans, &mut text);
     Paragraph { text, runs, lines, split_words, pass }
+}
+
+/// Text of a span that follows a paragraph's text, to be copied to it at once: a stretch
+/// of words and the single spaces between them (empty when `from == to`).
+#[derive(Default)]
+struct Pending {
+    span: u32,
+    from: u32,
+    to: u32,
+}
+
+impl Pending {
+    fn len(&self) -> usize {
+        (self.to - self.from) as usize
+    }
+
+    fn flush(&mut self, spans: &[Span], text: &mut String) {
+        if self.from < self.to {
+            text.push_str(&spans[self.span as usize].text[self.from as usize..self.to as usize]);
+        }
+        self.from = self.to;
+    }
+
+    /// `piece` follows: it extends the stretch if it starts where the stretch ends.
+    fn follow(&mut self, spans: &[Span], text: &mut String, piece: Text) {
+        if !(piece.span == self.span && piece.from == self.to) {
+            self.flush(spans, text);
+            *self = Pending { span: piece.span, from: piece.from, to: piece.from };
+        }
+        self.to = piece.to;
+    }
+
+    /// The byte `b` follows (a space or a hyphen): the span's own next byte if it is `b`
+    /// and the stretch is not empty, else written out.
+    fn literal(&mut self, spans: &[Span], text: &mut String, b: u8) {
+        let source = spans[self.span as usize].text.as_bytes();
+        if self.from < self.to && source.get(self.to as usize) == Some(&b) {
+            self.to += 1;
+        } else {
+            self.flush(spans, text);
+            text.push(b as char);
+        }
+    }
 }
 
 #[cfg(test)]

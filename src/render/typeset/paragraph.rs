@@ -931,6 +931,53 @@ mod tests {
     }
 
     #[test]
+    fn lines_read_back_as_the_words_given_whatever_spaces_part_them() {
+        // Text copied a stretch of a span at a time: single spaces, runs of other
+        // whitespace, words running on across spans, hyphenation points, explicit hyphens
+        // and a word split between letters (next to its hyphen). Read back line by line,
+        // joined by a space (nothing after a hyphenated line), hyphens dropped: the words.
+        let texts = [
+            (Style::Regular, "the river  of\tancient\u{2003}water, a lime-tree\r\nand "),
+            (Style::Bold, "bold"),
+            (Style::Regular, "er ecclesiastical administration "),
+            (Style::Italic, "n. "),
+            (Style::Regular, "agricultural considerable pneumonoultramicro-scopicsilicovolcanoconiosis end."),
+        ];
+        let spans: Vec<Span> = texts.iter().map(|&(style, text)| Span::new(style, text)).collect();
+        let all: String = texts.iter().map(|t| t.1).collect();
+        let expected: Vec<String> = all.split_whitespace().map(|w| w.replace('-', "")).collect();
+        let (mut split, mut hyphenated) = (0, 0);
+        for measure in [40.0, 55.0, 70.0, 90.0, 130.0] {
+            let p = set(&spans, &shape(measure));
+            let mut read = String::new();
+            for line in &p.lines {
+                let text = p.line_text(line);
+                assert!(!text.contains(|c: char| c.is_whitespace() && c != ' '), "{measure}: {text:?}");
+                assert!(!text.contains("  "), "{measure}: {text:?}");
+                read.push_str(&text);
+                if !line.hyphenated {
+                    read.push(' ');
+                }
+                for run in p.runs(line) {
+                    // Each run's text comes from spans of its style (or is a space).
+                    let text = p.run_text(run);
+                    let words: Vec<&str> =
+                        texts.iter().filter(|t| t.0 == run.style).flat_map(|t| t.1.split_whitespace()).collect();
+                    let styled = text
+                        .split(' ')
+                        .filter(|part| !part.is_empty())
+                        .all(|part| words.iter().any(|w| w.contains(part.trim_end_matches('-'))));
+                    assert!(styled || text.trim().is_empty(), "{measure}: {text:?} in {:?}", run.style);
+                }
+            }
+            let words: Vec<String> = read.split_whitespace().map(|w| w.replace('-', "")).collect();
+            assert_eq!(words, expected, "{measure}: {read:?}");
+            (split, hyphenated) = (split + p.split_words, hyphenated + p.lines.iter().filter(|l| l.hyphenated).count());
+        }
+        assert!(split > 0 && hyphenated > split, "{split} words split, {hyphenated} hyphenated lines");
+    }
+
+    #[test]
     fn a_word_wider_than_the_column_is_split_and_reported() {
         let text = "the pneumonoultramicroscopicsilicovolcanoconiosis of miners";
         let p = set(&[Span::new(Style::Regular, text)], &shape(60.0));

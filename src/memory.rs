@@ -12,3 +12,111 @@ pub fn release() {
         libc::malloc_trim(0);
     }
 }
+
+/// A file's bytes, read into memory mapped for them alone.
+pub struct FileBytes(Bytes);
+
+enum Bytes {
+    /// Anonymous memory of its own: `len` bytes read at `ptr`, of `mapped` mapped.
+    Mapped {
+        ptr: std::ptr::NonNull<u8>,
+        len: usize,
+        mapped: usize,
+    },
+    Heap(Vec<u8>),
+}
+
+// SAFETY: the mapping is owned by the value alone, like a Vec's buffer.
+unsafe impl Send for FileBytes {}
+unsafe impl Sync for FileBytes {}
+
+impl std::ops::Deref for FileBytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match &self.0 {
+            // SAFETY: `len` bytes at `ptr` were mapped and written by `read_file`, and
+            // stay mapped until the value is dropped.
+            Bytes::Mapped { ptr, len, .. } => unsafe { std::slice::from_raw_parts(ptr.as_ptr(), *len) },
+            Bytes::Heap(v) => v,
+        }
+    }
+}
+
+impl Drop for FileBytes {
+    fn drop(&mut self) {
+        if let Bytes::Mapped { ptr, mapped, .. } = self.0 {
+            // SAFETY: the mapping was made by `read_file` and is not used after this.
+            unsafe { libc::munmap(ptr.as_ptr().cast(), mapped) };
+        }
+    }
+}
+
+/// The whole of the file at `path`, for a one-shot command: read into memory mapped for
+/// it in small pages, faulted in at once, rather than into the allocator's. A large file
+/// read into the allocator's memory took a fresh 2 MB huge page that the kernel cleared
+/// whole (0.4 ms of a 2,000-entry dictionary's 15, before anything else could start).
+/// Anywhere but Linux, or when the file grows as it is read, it is read as usual.
+pub fn read_file(path: &std::path::Path) -> std::io::Result<FileBytes> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path)?;
+    let size = file.metadata()?.len();
+    #[cfg(target_os = "linux")]
+    if let Ok(size @ 1..) = usize::try_from(size) {
+        // One byte more than the file's size, to see it end where it was said to.
+        let mapped = size + 1;
+        // SAFETY: a fresh private anonymous mapping, owned by the value made below.
+        let ptr = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                mapped,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_POPULATE,
+                -1,
+                0,
+            )
+        };
+        if ptr != libc::MAP_FAILED {
+            let ptr = std::ptr::NonNull::new(ptr.cast::<u8>()).expect("mmap gave no null");
+            let mut bytes = FileBytes(Bytes::Mapped { ptr, len: 0, mapped });
+            // SAFETY: `mapped` bytes at `ptr` are mapped, writable and zeroed, and only
+            // this slice refers to them while it lives.
+            let buf = unsafe { std::slice::from_raw_parts_mut(ptr.as_ptr(), mapped) };
+            let mut len = 0;
+            loop {
+                match file.read(&mut buf[len..]) {
+                    Ok(0) => break,
+                    Ok(n) => len += n,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(e),
+                }
+                if len == mapped {
+                    // Longer than it was: read again, as usual.
+                    drop(bytes);
+                    return std::fs::read(path).map(|v| FileBytes(Bytes::Heap(v)));
+                }
+            }
+            if let Bytes::Mapped { len: l, .. } = &mut bytes.0 {
+                *l = len;
+            }
+            return Ok(bytes);
+        }
+    }
+    let mut v = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    file.read_to_end(&mut v)?;
+    Ok(FileBytes(Bytes::Heap(v)))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_file_is_read_whole_whatever_its_size() {
+        let path = std::env::temp_dir().join(format!("pp-read-{}", uuid::Uuid::new_v4().simple()));
+        for size in [0usize, 1, 4095, 4096, 4097, 1 << 20] {
+            let bytes: Vec<u8> = (0..size).map(|i| (i * 7 + i / 251) as u8).collect();
+            std::fs::write(&path, &bytes).unwrap();
+            assert_eq!(&*super::read_file(&path).unwrap(), &bytes[..], "{size} bytes");
+        }
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(super::read_file(&path).err().map(|e| e.kind()), Some(std::io::ErrorKind::NotFound));
+    }
+}

@@ -285,8 +285,13 @@ pub fn dictionary(args: &DictionaryArgs) -> anyhow::Result<()> {
     start_threads();
     let read =
         |path: &std::path::Path| std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()));
-    let text = read(&args.entries)?;
-    let entries = parse_lines_in_parallel(&text).map_err(|e| anyhow::anyhow!("{}: {e}", args.entries.display()))?;
+    let bytes =
+        crate::memory::read_file(&args.entries).with_context(|| format!("reading {}", args.entries.display()))?;
+    let text = std::str::from_utf8(&bytes).map_err(|e| {
+        let line = 1 + bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count();
+        anyhow::anyhow!("{}: line {line}: not UTF-8 text", args.entries.display())
+    })?;
+    let entries = parse_lines_in_parallel(text).map_err(|e| anyhow::anyhow!("{}: {e}", args.entries.display()))?;
     let preface = match &args.preface {
         Some(path) => read(path)?
             .split("\n\n")
@@ -319,7 +324,7 @@ pub fn dictionary(args: &DictionaryArgs) -> anyhow::Result<()> {
     // The command ends next (`exit_now`): the kernel takes the entries, the layout and the
     // PDF back at once with the rest of the process (freeing them piece by piece, most
     // from the threads that made them, took a millisecond of CPU).
-    std::mem::forget((text, book, layout, pdf));
+    std::mem::forget((book, layout, pdf, bytes));
     Ok(())
 }
 

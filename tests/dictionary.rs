@@ -176,7 +176,17 @@ fn a_bad_line_is_named_by_its_number() {
         assert!(err.contains(&format!("line {line}:")), "{err}");
         assert!(!out.exists());
     }
-    std::fs::remove_file(file).unwrap();
+    // Bytes that are not UTF-8 are named by their line too, and a file that is not there
+    // by its name.
+    std::fs::write(&file, b"abbey;n.;a monastery\nab\xffide;v.;to wait\n").unwrap();
+    let run = dictionary(&file, &out, &[]);
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(!run.status.success() && err.contains("line 2: not UTF-8 text"), "{err}");
+    std::fs::remove_file(&file).unwrap();
+    let run = dictionary(&file, &out, &[]);
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(!run.status.success() && err.contains(&format!("reading {}", file.display())), "{err}");
+    assert!(!out.exists());
 }
 
 /// A run of text drawn on a page: its baseline, where it starts and ends (points).

@@ -26,15 +26,11 @@ enum Bytes {
     Heap(Vec<u8>),
 }
 
-// SAFETY: the mapping is owned by the value alone, like a Vec's buffer.
-unsafe impl Send for FileBytes {}
-unsafe impl Sync for FileBytes {}
-
 impl std::ops::Deref for FileBytes {
     type Target = [u8];
     fn deref(&self) -> &[u8] {
         match &self.0 {
-            // SAFETY: `len` bytes at `ptr` were mapped and written by `read_file`, and
+            // SAFETY: `len` bytes at `ptr` were mapped and written by `read_sized`, and
             // stay mapped until the value is dropped.
             Bytes::Mapped { ptr, len, .. } => unsafe { std::slice::from_raw_parts(ptr.as_ptr(), *len) },
             Bytes::Heap(v) => v,
@@ -45,7 +41,7 @@ impl std::ops::Deref for FileBytes {
 impl Drop for FileBytes {
     fn drop(&mut self) {
         if let Bytes::Mapped { ptr, mapped, .. } = self.0 {
-            // SAFETY: the mapping was made by `read_file` and is not used after this.
+            // SAFETY: the mapping was made by `read_sized` and is not used after this.
             unsafe { libc::munmap(ptr.as_ptr().cast(), mapped) };
         }
     }
@@ -55,14 +51,18 @@ impl Drop for FileBytes {
 /// it in small pages, faulted in at once, rather than into the allocator's. A large file
 /// read into the allocator's memory took a fresh 2 MB huge page that the kernel cleared
 /// whole (0.4 ms of a 2,000-entry dictionary's 15, before anything else could start).
-/// Anywhere but Linux, or when the file grows as it is read, it is read as usual.
 pub fn read_file(path: &std::path::Path) -> std::io::Result<FileBytes> {
-    use std::io::Read;
     let mut file = std::fs::File::open(path)?;
     let size = file.metadata()?.len();
+    read_sized(&mut file, size)
+}
+
+/// All of `from`, said to hold `size` bytes: into a mapping of that size (and a byte more,
+/// to see it end there) on Linux; into the allocator's memory elsewhere, for an empty
+/// file, or from where the mapping fills when there is more than was said.
+fn read_sized(from: &mut impl std::io::Read, size: u64) -> std::io::Result<FileBytes> {
     #[cfg(target_os = "linux")]
     if let Ok(size @ 1..) = usize::try_from(size) {
-        // One byte more than the file's size, to see it end where it was said to.
         let mapped = size + 1;
         // SAFETY: a fresh private anonymous mapping, owned by the value made below.
         let ptr = unsafe {
@@ -75,34 +75,35 @@ pub fn read_file(path: &std::path::Path) -> std::io::Result<FileBytes> {
                 0,
             )
         };
-        if ptr != libc::MAP_FAILED {
-            let ptr = std::ptr::NonNull::new(ptr.cast::<u8>()).expect("mmap gave no null");
+        if let Some(ptr) = std::ptr::NonNull::new(ptr.cast::<u8>()).filter(|_| ptr != libc::MAP_FAILED) {
+            // Owned from here, so that an error below unmaps it.
             let mut bytes = FileBytes(Bytes::Mapped { ptr, len: 0, mapped });
             // SAFETY: `mapped` bytes at `ptr` are mapped, writable and zeroed, and only
             // this slice refers to them while it lives.
             let buf = unsafe { std::slice::from_raw_parts_mut(ptr.as_ptr(), mapped) };
             let mut len = 0;
-            loop {
-                match file.read(&mut buf[len..]) {
+            while len < mapped {
+                match from.read(&mut buf[len..]) {
                     Ok(0) => break,
                     Ok(n) => len += n,
                     Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                     Err(e) => return Err(e),
                 }
-                if len == mapped {
-                    // Longer than it was: read again, as usual.
-                    drop(bytes);
-                    return std::fs::read(path).map(|v| FileBytes(Bytes::Heap(v)));
-                }
             }
-            if let Bytes::Mapped { len: l, .. } = &mut bytes.0 {
-                *l = len;
+            if len == mapped {
+                // More than was said (the file grew): the rest after what was read.
+                let mut v = buf.to_vec();
+                from.read_to_end(&mut v)?;
+                return Ok(FileBytes(Bytes::Heap(v)));
+            }
+            if let Bytes::Mapped { len: read, .. } = &mut bytes.0 {
+                *read = len;
             }
             return Ok(bytes);
         }
     }
     let mut v = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
-    file.read_to_end(&mut v)?;
+    from.read_to_end(&mut v)?;
     Ok(FileBytes(Bytes::Heap(v)))
 }
 
@@ -118,5 +119,14 @@ mod tests {
         }
         std::fs::remove_file(&path).unwrap();
         assert_eq!(super::read_file(&path).err().map(|e| e.kind()), Some(std::io::ErrorKind::NotFound));
+    }
+
+    #[test]
+    fn a_file_longer_or_shorter_than_it_was_said_to_be_is_read_as_it_is() {
+        let bytes: Vec<u8> = (0..10_000u32).map(|i| (i % 253) as u8).collect();
+        for said in [0u64, 1, 4_096, 9_999, 10_000, 10_001, 50_000] {
+            let read = super::read_sized(&mut std::io::Cursor::new(&bytes), said).unwrap();
+            assert_eq!(&*read, &bytes[..], "said {said}");
+        }
     }
 }

@@ -6,7 +6,7 @@
 //! would leave one line alone at a column's foot or head, a section's heading kept with
 //! the first lines of its first entry, and the last page's two columns balanced.
 
-use super::entries::{self, Entry, EntryError, Section};
+use super::entries::{self, Entry, EntryError, Placed, Section};
 use super::fonts::Style;
 use super::hyphenate::Language;
 use super::paragraph::{self, Line, Paragraph, Shape, Span};
@@ -333,19 +333,23 @@ pub fn typeset(book: &Book, design: &Design) -> Result<Typeset, EntryError> {
 /// [`typeset`], reporting the entries set (of all) to `monitor` as it goes and stopping
 /// when it says so.
 pub fn typeset_monitored(book: &Book, design: &Design, monitor: &mut dyn Monitor) -> Result<Typeset, Stopped> {
-    let sections = entries::sort(&book.entries, book.language);
+    let placed = entries::placed(&book.entries);
     // The inner margin depends on the page count, the page count on the measure: lay out
-    // until they agree (a wider margin only adds pages, so this ends).
+    // until they agree (a wider margin only adds pages, so this ends). The first time, the
+    // entries are set in the order given while this thread sorts them.
     let mut inner = (design.inner)(0);
+    let (set, sections) = set_all(&placed, book, design, inner, monitor, || entries::sort(&placed, book.language))?;
+    let mut t = lay_out(book, &sections, design, inner, set);
     for _ in 0..4 {
-        let t = lay_out(book, &sections, design, inner, monitor)?;
         let wanted = (design.inner)(t.pages.len());
         if wanted <= inner {
-            return Ok(t);
+            break;
         }
         inner = wanted;
+        let (set, ()) = set_all(&placed, book, design, inner, monitor, || ())?;
+        t = lay_out(book, &sections, design, inner, set);
     }
-    lay_out(book, &sections, design, inner, monitor)
+    Ok(t)
 }
 
 /// Page geometry with a given inner margin.
@@ -367,6 +371,11 @@ impl Geometry<'_> {
         self.d.page.0 - self.inner - self.d.outside
     }
 
+    /// The width of each of the dictionary's two columns.
+    fn column(&self) -> f32 {
+        (self.width() - self.d.gap) / 2.0
+    }
+
     /// Top of the body (below the running head) and its bottom (above the folio).
     fn body(&self, n: usize) -> (f32, f32) {
         let a = self.area(n);
@@ -380,28 +389,32 @@ impl Geometry<'_> {
     }
 }
 
+/// The shape of an entry's paragraph: a column of the page with an inner margin `inner`.
+fn entry_shape(book: &Book, d: &Design, inner: f32) -> Shape {
+    Shape::new(d.size, Geometry { d, inner }.column(), [0.0, d.hang], Some(book.language))
+}
+
+/// The book laid out: `set` holds the entries' paragraphs in the order given.
 fn lay_out(
     book: &Book,
     sections: &[Section],
     d: &Design,
     inner: f32,
-    monitor: &mut dyn Monitor,
-) -> Result<Typeset, Stopped> {
+    set: Vec<Set>,
+) -> Typeset {
     let g = Geometry { d, inner };
     let width = g.width();
-    let column = (width - d.gap) / 2.0;
+    let column = g.column();
     let mut report = Report { entries: book.entries.len(), ..Report::default() };
 
-    // The dictionary's flow.
-    let shape = Shape::new(d.size, column, [0.0, d.hang], Some(book.language));
-    let placed: Vec<&entries::Placed> = sections.iter().flat_map(|s| &s.entries).collect();
-    let mut set = set_all(&placed, &book.entries, &shape, monitor)?.into_iter();
-    let mut blocks = Vec::with_capacity(sections.len() + placed.len());
+    // The dictionary's flow, in dictionary order.
+    let mut set: Vec<Option<_>> = set.into_iter().map(Some).collect();
+    let mut blocks = Vec::with_capacity(sections.len() + set.len());
     let mut source = 0;
     for s in sections {
         blocks.push(Block::Heading(s.letter.clone()));
-        for _ in &s.entries {
-            let (para, headword, tally) = set.next().expect("a paragraph an entry");
+        for p in &s.entries {
+            let (para, headword, tally) = set[p.index].take().expect("a paragraph an entry, placed once");
             report.add(&tally);
             blocks.push(Block::Entry { headword, para, source });
             source += 1;
@@ -444,7 +457,7 @@ fn lay_out(
     }
     // The texts: the entries' paragraphs in order (an entry block's `source`), the
     // preface's, then the book's own.
-    let preface_source = placed.len();
+    let preface_source = source as usize;
     let mut own = Own { source: (preface_source + preface.len()) as u32, text: String::new() };
     let text_rows = g.rows(d.text_size, d.text_leading);
     // The heading "Preface" takes four lines of the first page.
@@ -656,35 +669,43 @@ fn lay_out(
     }));
     texts.extend(preface.into_iter().map(|p| p.text));
     texts.push(own.text);
-    Ok(Typeset { pages, texts, contents, report, inner, blocks })
+    Typeset { pages, texts, contents, report, inner, blocks }
 }
 
-/// The entries' paragraphs, in order, set on the cores there are (each paragraph on its
-/// own: the same whatever the threads), `monitor` told how many are set, each with its
-/// headword as printed and its lines counted (work done beside the setting rather than
-/// after it, on one core). Each entry is checked as it is set: the error is the first
-/// entry at fault as given.
-fn set_all(
-    placed: &[&entries::Placed],
-    given: &[Entry],
-    shape: &Shape,
+/// An entry set: its paragraph, its headword as printed and its lines counted.
+type Set = (Paragraph, String, Report);
+
+/// The entries' paragraphs, in the order given, set on the cores there are (each
+/// paragraph on its own: the same whatever the threads) for a page of inner margin
+/// `inner`, `monitor` told how many are set, each with its headword as printed and its
+/// lines counted (work done beside the setting rather than after it, on one core); the
+/// calling thread meanwhile does `beside`. Each entry is checked as it is set: the error
+/// is the first entry at fault as given.
+fn set_all<S>(
+    placed: &[Placed],
+    book: &Book,
+    d: &Design,
+    inner: f32,
     monitor: &mut dyn Monitor,
-) -> Result<Vec<(Paragraph, String, Report)>, Stopped> {
-    let set = |p: &&entries::Placed| {
-        let entry = &given[p.index];
+    beside: impl FnOnce() -> S,
+) -> Result<(Vec<Set>, S), Stopped> {
+    let shape = entry_shape(book, d, inner);
+    let set = |p: &Placed| {
+        let entry = &book.entries[p.index];
         entry.check(p.index).map(|()| {
             let mut spans = entries::spans(entry, p);
-            let para = paragraph::set(&spans, shape);
+            let para = paragraph::set(&spans, &shape);
             let tally = Report::of(&para);
             // The first span is the headword as printed.
             (para, spans.swap_remove(0).text.into_owned(), tally)
         })
     };
     let total = placed.len() as u64;
-    let set = super::in_parallel_watched(placed, set, |done| monitor.update(done as u64, total)).ok_or(Cancelled)?;
+    let (set, side) = super::in_parallel_watched_beside(placed, set, |done| monitor.update(done as u64, total), beside)
+        .ok_or(Cancelled)?;
     match set.iter().filter_map(|p| p.as_ref().err()).min_by_key(|e| e.index) {
         Some(e) => Err(Stopped::Entry(e.clone())),
-        None => Ok(set.into_iter().flatten().collect()),
+        None => Ok((set.into_iter().flatten().collect(), side)),
     }
 }
 

@@ -239,38 +239,44 @@ fn sort_key(collator: &CollatorBorrowed, text: &str) -> Vec<u8> {
     key
 }
 
-/// The entries in dictionary order by `language`'s collation, in sections. Equal
-/// headwords keep their given order and are numbered.
-pub fn sort(entries: &[Entry], language: Language) -> Vec<Section> {
-    // Trimmed once: trimming in every comparison was half the sort's time.
+/// Each entry as given, in place: its headword trimmed, numbered (1, 2, … in the order
+/// given) where several entries share it. Made before the entries are sorted, so that
+/// they can be set while they are sorted (a paragraph is the same wherever it falls).
+pub fn placed(entries: &[Entry]) -> Vec<Placed> {
     let words: Vec<&str> = entries.iter().map(|e| e.headword.trim()).collect();
-    // Sort keys, each made once (on the cores there are) and compared as bytes: a total
-    // order, whatever the text (feruca's comparison, used before, was not one for some
-    // words with signs, and a comparison that is not can make a sort panic).
-    let tertiary = collator(language, Strength::Tertiary);
-    // A few dozen words' keys in one buffer: made on other threads, a buffer a key cost
-    // this one a free from another thread's heap each at the end.
-    const CHUNK: usize = 64;
-    let chunks: Vec<&[&str]> = words.chunks(CHUNK).collect();
-    let made: Vec<(Vec<u8>, Vec<u32>)> = super::in_parallel(&chunks, |chunk| {
-        let mut bytes = Vec::with_capacity(chunk.iter().map(|w| 4 * w.len() + 8).sum());
-        let mut ends = Vec::with_capacity(chunk.len());
-        for w in chunk.iter() {
-            let Ok(()) = tertiary.write_sort_key_to(w, &mut bytes);
-            ends.push(bytes.len() as u32);
-        }
-        (bytes, ends)
-    });
-    let keys: Vec<&[u8]> = made
+    // (entries with the word, those numbered so far)
+    let mut seen: foldhash::HashMap<&str, (usize, usize)> = foldhash::HashMap::default();
+    for &w in &words {
+        seen.entry(w).or_default().0 += 1;
+    }
+    words
         .iter()
-        .flat_map(|(bytes, ends)| {
-            ends.iter().scan(0, move |from, &end| {
-                let key = &bytes[*from..end as usize];
-                *from = end as usize;
-                Some(key)
-            })
+        .enumerate()
+        .map(|(index, &w)| {
+            let (count, numbered) = seen.get_mut(w).expect("counted above");
+            *numbered += 1;
+            Placed { index, headword: w.to_string(), homograph: (*count > 1).then_some(*numbered) }
         })
-        .collect();
+        .collect()
+}
+
+/// The entries [`placed`] in dictionary order by `language`'s collation, in sections.
+/// Equal headwords keep their given order (as they are numbered).
+pub fn sort(placed: &[Placed], language: Language) -> Vec<Section> {
+    let words: Vec<&str> = placed.iter().map(|p| p.headword.as_str()).collect();
+    // Sort keys, each made once and compared as bytes: a total order, whatever the text
+    // (feruca's comparison, used before, was not one for some words with signs, and a
+    // comparison that is not can make a sort panic). All in one buffer, on this thread
+    // alone: it sorts while the other threads set the entries.
+    let tertiary = collator(language, Strength::Tertiary);
+    let mut bytes = Vec::with_capacity(words.iter().map(|w| 4 * w.len() + 8).sum());
+    let mut ends = Vec::with_capacity(words.len() + 1);
+    ends.push(0);
+    for w in &words {
+        let Ok(()) = tertiary.write_sort_key_to(w, &mut bytes);
+        ends.push(bytes.len());
+    }
+    let keys: Vec<&[u8]> = ends.windows(2).map(|e| &bytes[e[0]..e[1]]).collect();
     // Sorted by each key's first eight bytes as a number, and where those are equal by the
     // whole key: comparing numbers in place took a third of the time of comparing the keys
     // behind their pointers. (A key shorter than eight bytes is padded with zeros, the least
@@ -287,29 +293,23 @@ pub fn sort(entries: &[Entry], language: Language) -> Vec<Section> {
     order.sort_unstable_by(|&(p, a), &(q, b)| {
         p.cmp(&q).then_with(|| keys[a].cmp(keys[b]).then_with(|| words[a].cmp(words[b])).then(a.cmp(&b)))
     });
-    let order: Vec<usize> = order.into_iter().map(|(_, i)| i).collect();
     let mut letters = Letters::new(language);
     let mut sections: Vec<Section> = Vec::new();
-    let mut i = 0;
-    while i < order.len() {
-        let word = words[order[i]];
-        let mut j = i + 1;
-        while j < order.len() && words[order[j]] == word {
-            j += 1;
+    let mut last: Option<&str> = None;
+    for (_, index) in order {
+        let word = words[index];
+        // Equal headwords are one after another: the letter of the first serves them all.
+        if last != Some(word) {
+            let letter = letters.of(word);
+            // A letter the collation puts among another's (a symbol inside a word list of
+            // letters, or Danish AA among the Å) joins the section it falls in rather than
+            // heading a second time.
+            if sections.last().is_none_or(|s| s.letter != letter) && !sections.iter().any(|s| s.letter == letter) {
+                sections.push(Section { letter: letter.to_string(), entries: Vec::new() });
+            }
+            last = Some(word);
         }
-        let letter = letters.of(word);
-        // A letter the collation puts among another's (a symbol inside a word list of
-        // letters, or Danish AA among the Å) joins the section it falls in rather than
-        // heading a second time.
-        if sections.last().is_none_or(|s| s.letter != letter) && !sections.iter().any(|s| s.letter == letter) {
-            sections.push(Section { letter: letter.to_string(), entries: Vec::new() });
-        }
-        let section = sections.last_mut().expect("just pushed");
-        for (k, &index) in order[i..j].iter().enumerate() {
-            let homograph = (j - i > 1).then_some(k + 1);
-            section.entries.push(Placed { index, headword: word.to_string(), homograph });
-        }
-        i = j;
+        sections.last_mut().expect("pushed at the first word").entries.push(placed[index].clone());
     }
     sections
 }
@@ -439,7 +439,7 @@ mod tests {
     fn sorted_ignoring_case_and_accents_first() {
         let words = ["zebra", "Émile", "apple", "Ernie", "éclair", "Eclair", "abandon", "Apple", "peña", "peng", "Zoë"];
         let entries: Vec<Entry> = words.iter().map(|w| entry(w)).collect();
-        let sections = sort(&entries, Language::ENGLISH);
+        let sections = sort(&placed(&entries), Language::ENGLISH);
         let order: Vec<&str> = sections.iter().flat_map(|s| s.entries.iter().map(|e| e.headword.as_str())).collect();
         assert_eq!(
             order,
@@ -471,7 +471,7 @@ mod tests {
 
     fn sorted_words(words: &[String], language: Language) -> Vec<String> {
         let entries: Vec<Entry> = words.iter().map(|w| entry(w)).collect();
-        sort(&entries, language).iter().flat_map(|s| s.entries.iter().map(|e| e.headword.clone())).collect()
+        sort(&placed(&entries), language).iter().flat_map(|s| s.entries.iter().map(|e| e.headword.clone())).collect()
     }
 
     #[test]
@@ -509,7 +509,7 @@ mod tests {
         let words = ["nuez", "ñu", "oso", "zon", "år", "ärger", "azur", "über", "yxa", "Łódź", "lz", "ma"];
         let entries: Vec<Entry> = words.iter().map(|w| entry(w)).collect();
         let layout = |code: &str| {
-            let sections = sort(&entries, Language::from_code(code).unwrap());
+            let sections = sort(&placed(&entries), Language::from_code(code).unwrap());
             sections
                 .iter()
                 .map(|s| {
@@ -540,7 +540,7 @@ mod tests {
         let languages: Vec<Language> = codes.filter_map(|code| Language::from_code(&code)).collect();
         assert!(languages.len() > 20);
         for language in languages {
-            assert_eq!(sort(&entries, language).iter().map(|s| s.entries.len()).sum::<usize>(), words.len());
+            assert_eq!(sort(&placed(&entries), language).iter().map(|s| s.entries.len()).sum::<usize>(), words.len());
         }
     }
 
@@ -548,7 +548,7 @@ mod tests {
     fn homographs_are_numbered_in_given_order() {
         let mut entries = vec![entry("bass"), entry("bar"), entry("bass"), entry("Ætna"), entry("1984")];
         entries[2].senses[0].definition = "a fish".into();
-        let sections = sort(&entries, Language::ENGLISH);
+        let sections = sort(&placed(&entries), Language::ENGLISH);
         let all: Vec<&Placed> = sections.iter().flat_map(|s| &s.entries).collect();
         let basses: Vec<(usize, Option<usize>)> =
             all.iter().filter(|p| p.headword == "bass").map(|p| (p.index, p.homograph)).collect();
@@ -556,6 +556,30 @@ mod tests {
         assert_eq!(printed_headword(all.iter().find(|p| p.index == 2).unwrap()), "bass²");
         assert_eq!(sections.iter().map(|s| s.letter.as_str()).collect::<Vec<_>>(), ["#", "A", "B"]);
         assert_eq!(superscript(12), "¹²");
+    }
+
+    #[test]
+    fn homographs_are_numbered_before_sorting_as_sorted() {
+        // Entries placed in the order given (to be set while they are sorted) carry the
+        // numbers their sorted runs of equal headwords would give them, whatever the order:
+        // shuffled words, many of them repeated, some with spaces around.
+        let mut generator = crate::render::typeset::sample::Lcg(11);
+        let pool = ["bass", "Bass", "bäss", "bar", " bass", "bass ", "1984", "ætna"];
+        let entries: Vec<Entry> = (0..300).map(|_| entry(pool[generator.below(pool.len())])).collect();
+        let placed = placed(&entries);
+        let sections = sort(&placed, Language::ENGLISH);
+        let sorted: Vec<&Placed> = sections.iter().flat_map(|s| &s.entries).collect();
+        assert_eq!(sorted.len(), entries.len());
+        for (k, run) in sorted.chunk_by(|a, b| a.headword == b.headword).enumerate() {
+            for (i, p) in run.iter().enumerate() {
+                assert_eq!(**p, placed[p.index], "run {k}");
+                let number = (run.len() > 1).then_some(i + 1);
+                assert_eq!(p.homograph, number, "{:?} at {} of its run", p.headword, i + 1);
+                assert!(i == 0 || run[i - 1].index < p.index, "given order kept");
+            }
+        }
+        // The pool's words are each one run (equal headwords, once trimmed).
+        assert_eq!(sorted.chunk_by(|a, b| a.headword == b.headword).count(), 6);
     }
 
     #[test]

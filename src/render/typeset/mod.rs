@@ -90,6 +90,17 @@ pub(crate) fn in_parallel_beside<T: Sync, R: Send, S>(
     run(items, f, |_| true, beside).expect("never stopped")
 }
 
+/// [`in_parallel_watched`] and [`in_parallel_beside`] at once: `watch` is first told of
+/// the items done when `beside` is over.
+pub(crate) fn in_parallel_watched_beside<T: Sync, R: Send, S>(
+    items: &[T],
+    f: impl Fn(&T) -> R + Sync,
+    watch: impl FnMut(usize) -> bool,
+    beside: impl FnOnce() -> S,
+) -> Option<(Vec<R>, S)> {
+    run(items, f, watch, beside)
+}
+
 /// Counts a worker out as it ends, however it ends (a panic too, which the scope then
 /// raises), waking the calling thread at the last.
 struct Leaving<'a>(&'a (Mutex<usize>, Condvar));

@@ -61,7 +61,7 @@ fn a_book_of_two_hundred_entries() {
     }
 
     // Every entry once, in dictionary order.
-    let sections = entries::sort(&book.entries, book.language);
+    let sections = entries::sort(&entries::placed(&book.entries), book.language);
     let expected: Vec<String> = sections.iter().flat_map(|s| &s.entries).map(entries::printed_headword).collect();
     let printed: Vec<String> = pages.iter().flat_map(|p| p.headwords.clone()).collect();
     assert_eq!(printed, expected);

@@ -395,13 +395,7 @@ fn entry_shape(book: &Book, d: &Design, inner: f32) -> Shape {
 }
 
 /// The book laid out: `set` holds the entries' paragraphs in the order given.
-fn lay_out(
-    book: &Book,
-    sections: &[Section],
-    d: &Design,
-    inner: f32,
-    set: Vec<Set>,
-) -> Typeset {
+fn lay_out(book: &Book, sections: &[Section], d: &Design, inner: f32, set: Vec<Set>) -> Typeset {
     let g = Geometry { d, inner };
     let width = g.width();
     let column = g.column();

@@ -168,20 +168,21 @@ fn parse_from(text: &str, first: usize, lines: usize) -> Result<Vec<Entry>, Line
 
 /// An entry in its place: its homograph number (1, 2, … when several entries share the
 /// headword) and its text.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Placed {
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Placed<'a> {
     /// Index in the entries as given.
     pub index: usize,
-    pub headword: String,
+    /// The headword, trimmed.
+    pub headword: &'a str,
     pub homograph: Option<usize>,
 }
 
 /// A section: entries whose headwords begin with the same letter.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Section {
+pub struct Section<'a> {
     /// The letter as headed (capital, accents folded), `#` for digits and symbols.
     pub letter: String,
-    pub entries: Vec<Placed>,
+    pub entries: Vec<Placed<'a>>,
 }
 
 /// The section an entry goes under: the first letter of its headword, capital, without
@@ -242,10 +243,11 @@ fn sort_key(collator: &CollatorBorrowed, text: &str) -> Vec<u8> {
 /// Each entry as given, in place: its headword trimmed, numbered (1, 2, … in the order
 /// given) where several entries share it. Made before the entries are sorted, so that
 /// they can be set while they are sorted (a paragraph is the same wherever it falls).
-pub fn placed(entries: &[Entry]) -> Vec<Placed> {
+pub fn placed(entries: &[Entry]) -> Vec<Placed<'_>> {
     let words: Vec<&str> = entries.iter().map(|e| e.headword.trim()).collect();
     // (entries with the word, those numbered so far)
-    let mut seen: foldhash::HashMap<&str, (usize, usize)> = foldhash::HashMap::default();
+    let mut seen: foldhash::HashMap<&str, (usize, usize)> =
+        foldhash::HashMap::with_capacity_and_hasher(words.len(), Default::default());
     for &w in &words {
         seen.entry(w).or_default().0 += 1;
     }
@@ -255,15 +257,15 @@ pub fn placed(entries: &[Entry]) -> Vec<Placed> {
         .map(|(index, &w)| {
             let (count, numbered) = seen.get_mut(w).expect("counted above");
             *numbered += 1;
-            Placed { index, headword: w.to_string(), homograph: (*count > 1).then_some(*numbered) }
+            Placed { index, headword: w, homograph: (*count > 1).then_some(*numbered) }
         })
         .collect()
 }
 
 /// The entries [`placed`] in dictionary order by `language`'s collation, in sections.
 /// Equal headwords keep their given order (as they are numbered).
-pub fn sort(placed: &[Placed], language: Language) -> Vec<Section> {
-    let words: Vec<&str> = placed.iter().map(|p| p.headword.as_str()).collect();
+pub fn sort<'a>(placed: &[Placed<'a>], language: Language) -> Vec<Section<'a>> {
+    let words: Vec<&str> = placed.iter().map(|p| p.headword).collect();
     // Sort keys, each made once and compared as bytes: a total order, whatever the text
     // (feruca's comparison, used before, was not one for some words with signs, and a
     // comparison that is not can make a sort panic). All in one buffer, on this thread
@@ -309,7 +311,7 @@ pub fn sort(placed: &[Placed], language: Language) -> Vec<Section> {
             }
             last = Some(word);
         }
-        sections.last_mut().expect("pushed at the first word").entries.push(placed[index].clone());
+        sections.last_mut().expect("pushed at the first word").entries.push(placed[index]);
     }
     sections
 }
@@ -374,7 +376,7 @@ pub fn superscript(n: usize) -> String {
 pub fn printed_headword(placed: &Placed) -> String {
     match placed.homograph {
         Some(n) => format!("{}{}", placed.headword, superscript(n)),
-        None => placed.headword.clone(),
+        None => placed.headword.to_string(),
     }
 }
 
@@ -440,7 +442,7 @@ mod tests {
         let words = ["zebra", "Émile", "apple", "Ernie", "éclair", "Eclair", "abandon", "Apple", "peña", "peng", "Zoë"];
         let entries: Vec<Entry> = words.iter().map(|w| entry(w)).collect();
         let sections = sort(&placed(&entries), Language::ENGLISH);
-        let order: Vec<&str> = sections.iter().flat_map(|s| s.entries.iter().map(|e| e.headword.as_str())).collect();
+        let order: Vec<&str> = sections.iter().flat_map(|s| s.entries.iter().map(|e| e.headword)).collect();
         assert_eq!(
             order,
             ["abandon", "apple", "Apple", "Eclair", "éclair", "Émile", "Ernie", "peña", "peng", "zebra", "Zoë"]
@@ -471,7 +473,10 @@ mod tests {
 
     fn sorted_words(words: &[String], language: Language) -> Vec<String> {
         let entries: Vec<Entry> = words.iter().map(|w| entry(w)).collect();
-        sort(&placed(&entries), language).iter().flat_map(|s| s.entries.iter().map(|e| e.headword.clone())).collect()
+        sort(&placed(&entries), language)
+            .iter()
+            .flat_map(|s| s.entries.iter().map(|e| e.headword.to_string()))
+            .collect()
     }
 
     #[test]
@@ -513,11 +518,7 @@ mod tests {
             sections
                 .iter()
                 .map(|s| {
-                    format!(
-                        "{}: {}",
-                        s.letter,
-                        s.entries.iter().map(|e| e.headword.as_str()).collect::<Vec<_>>().join(" ")
-                    )
+                    format!("{}: {}", s.letter, s.entries.iter().map(|e| e.headword).collect::<Vec<_>>().join(" "))
                 })
                 .collect::<Vec<_>>()
         };
@@ -675,7 +676,7 @@ mod tests {
                 Sense { pos: "n.".into(), definition: "freedom  from\nrestraint".into() },
             ],
         };
-        let placed = Placed { index: 0, headword: "abandon".into(), homograph: Some(1) };
+        let placed = Placed { index: 0, headword: "abandon", homograph: Some(1) };
         let text: String = spans(&e, &placed).iter().map(|s| &*s.text).collect();
         assert_eq!(text, "abandon¹ 1. v. to leave 2. n. freedom from restraint");
         assert_eq!(spans(&e, &placed)[0].style, Style::Bold);

@@ -244,22 +244,26 @@ fn sort_key(collator: &CollatorBorrowed, text: &str) -> Vec<u8> {
 /// given) where several entries share it. Made before the entries are sorted, so that
 /// they can be set while they are sorted (a paragraph is the same wherever it falls).
 pub fn placed(entries: &[Entry]) -> Vec<Placed<'_>> {
-    let words: Vec<&str> = entries.iter().map(|e| e.headword.trim()).collect();
-    // (entries with the word, those numbered so far)
-    let mut seen: foldhash::HashMap<&str, (usize, usize)> =
-        foldhash::HashMap::with_capacity_and_hasher(words.len(), Default::default());
-    for &w in &words {
-        seen.entry(w).or_default().0 += 1;
-    }
-    words
+    let mut placed: Vec<Placed> = entries
         .iter()
         .enumerate()
-        .map(|(index, &w)| {
-            let (count, numbered) = seen.get_mut(w).expect("counted above");
+        .map(|(index, e)| Placed { index, headword: e.headword.trim(), homograph: None })
+        .collect();
+    // (entries with the word, those numbered so far): little fresh memory, on the thread
+    // the setting waits for.
+    let mut seen: foldhash::HashMap<&str, (u32, u32)> =
+        foldhash::HashMap::with_capacity_and_hasher(placed.len(), Default::default());
+    for p in &placed {
+        seen.entry(p.headword).or_default().0 += 1;
+    }
+    for p in &mut placed {
+        let (count, numbered) = seen.get_mut(p.headword).expect("counted above");
+        if *count > 1 {
             *numbered += 1;
-            Placed { index, headword: w, homograph: (*count > 1).then_some(*numbered) }
-        })
-        .collect()
+            p.homograph = Some(*numbered as usize);
+        }
+    }
+    placed
 }
 
 /// The entries [`placed`] in dictionary order by `language`'s collation, in sections.

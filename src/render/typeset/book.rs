@@ -697,9 +697,12 @@ fn set_all<S>(
     let total = placed.len() as u64;
     let (set, side) = super::in_parallel_watched_beside(placed, set, |done| monitor.update(done as u64, total), beside)
         .ok_or(Cancelled)?;
-    match set.iter().filter_map(|p| p.as_ref().err()).min_by_key(|e| e.index) {
-        Some(e) => Err(Stopped::Entry(e.clone())),
-        None => Ok((set.into_iter().flatten().collect(), side)),
+    // The first at fault as given is the first in order. Collected in place, in the
+    // results' own memory: a vector grown as flatten() fills it passed through every size
+    // up to the whole (fresh memory, on this thread, before the pages can be laid out).
+    match set.into_iter().collect::<Result<Vec<Set>, EntryError>>() {
+        Ok(set) => Ok((set, side)),
+        Err(e) => Err(Stopped::Entry(e)),
     }
 }
 

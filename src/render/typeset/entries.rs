@@ -301,8 +301,11 @@ pub fn sort<'a>(placed: &[Placed<'a>], language: Language) -> Vec<Section<'a>> {
     });
     let mut letters = Letters::new(language);
     let mut sections: Vec<Section> = Vec::new();
+    // Where each section begins in `order`: its entries are then put in a vector of their
+    // count (grown as they came, the sections' vectors passed through every size).
+    let mut begins = Vec::new();
     let mut last: Option<&str> = None;
-    for (_, index) in order {
+    for (at, &(_, index)) in order.iter().enumerate() {
         let word = words[index];
         // Equal headwords are one after another: the letter of the first serves them all.
         if last != Some(word) {
@@ -312,10 +315,14 @@ pub fn sort<'a>(placed: &[Placed<'a>], language: Language) -> Vec<Section<'a>> {
             // heading a second time.
             if sections.last().is_none_or(|s| s.letter != letter) && !sections.iter().any(|s| s.letter == letter) {
                 sections.push(Section { letter: letter.to_string(), entries: Vec::new() });
+                begins.push(at);
             }
             last = Some(word);
         }
-        sections.last_mut().expect("pushed at the first word").entries.push(placed[index]);
+    }
+    begins.push(order.len());
+    for (section, span) in sections.iter_mut().zip(begins.windows(2)) {
+        section.entries = order[span[0]..span[1]].iter().map(|&(_, index)| placed[index]).collect();
     }
     sections
 }

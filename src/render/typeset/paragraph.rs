@@ -177,6 +177,10 @@ struct Buffers {
     /// A word's pieces as found last (before it is remembered).
     fragments: Vec<Fragment>,
     known: Known,
+    /// A paragraph's runs as its lines are laid out, copied to it at their count: made
+    /// for the most a paragraph might need, three a line, they were a fifth of the
+    /// memory a dictionary's paragraphs kept (fewer than two a line are used).
+    runs: Vec<Run>,
 }
 
 /// A piece of a word up to a break point or its end: where it ends (a byte offset in the
@@ -343,7 +347,7 @@ fn next_char_len(text: &str, at: usize) -> usize {
 fn items(spans: &[Span], shape: &Shape, hyphens: bool, split_wider: f32, buf: &mut Buffers, breaker: &mut Breaker) {
     let size = shape.size;
     words(spans, buf);
-    let Buffers { items, pieces, segments, words, points, found, fragments, known } = buf;
+    let Buffers { items, pieces, segments, words, points, found, fragments, known, .. } = buf;
     items.clear();
     pieces.clear();
     breaker.begin();
@@ -583,7 +587,7 @@ fn set_with(spans: &[Span], shape: &Shape, breaker: &mut Breaker, buf: &mut Buff
 
 fn lay_out(
     spans: &[Span],
-    buf: &Buffers,
+    buf: &mut Buffers,
     breaks: &[Break],
     shape: &Shape,
     widths: [f32; 2],
@@ -591,10 +595,11 @@ fn lay_out(
     split: bool,
 ) -> Paragraph {
     let (items, pieces) = (&buf.items, &buf.pieces);
+    let mut runs = std::mem::take(&mut buf.runs);
+    runs.clear();
     let mut lines = Vec::with_capacity(breaks.len());
-    // No longer than the spans' text and a hyphen a line; about three runs a line.
+    // No longer than the spans' text and a hyphen a line.
     let mut text = String::with_capacity(spans.iter().map(|s| s.text.len()).sum::<usize>() + breaks.len());
-    let mut runs: Vec<Run> = Vec::with_capacity(3 * breaks.len());
     let mut start = 0;
     let mut split_words = 0;
     let size = shape.size;
@@ -677,7 +682,9 @@ fn lay_out(
         start = br.at;
     }
     pending.flush(spans, &mut text);
-    Paragraph { text, runs, lines, split_words, pass }
+    let kept = runs.as_slice().to_vec();
+    buf.runs = runs;
+    Paragraph { text, runs: kept, lines, split_words, pass }
 }
 
 /// Text of a span that follows a paragraph's text, to be copied to it at once: a stretch

@@ -116,6 +116,8 @@ struct Reservation<'a> {
     uploads: &'a Uploads,
     owner: String,
     bytes: i64,
+    /// Whether it still counts against its owner's quota (see [`Reservation::settle`]).
+    owned: bool,
 }
 
 impl Uploads {
@@ -140,7 +142,7 @@ impl Uploads {
             return Err(ApiError::TooMany { detail, retry_after: 60 });
         }
         in_flight.by_owner.entry(owner.to_string()).or_default().0 += 1;
-        Ok(Reservation { uploads: self, owner: owner.to_string(), bytes: 0 })
+        Ok(Reservation { uploads: self, owner: owner.to_string(), bytes: 0, owned: true })
     }
 }
 
@@ -181,10 +183,22 @@ impl Reservation<'_> {
     }
 }
 
-impl Drop for Reservation<'_> {
-    fn drop(&mut self) {
+impl Reservation<'_> {
+    /// Stops counting the upload against its owner's quota, as it is about to be saved
+    /// (its bytes stay counted against the memory uploads hold until it is dropped). Once
+    /// the saved list can be seen, an upload reading the owner's usage would count it
+    /// twice, stored and under way, and be refused short of the quota; settled first, it
+    /// is counted at most once, and the store's own check, atomic with the save, holds
+    /// concurrent uploads to the quota.
+    fn settle(&mut self) {
         let mut in_flight = self.uploads.lock();
-        in_flight.bytes -= self.bytes;
+        self.leave_owner(&mut in_flight);
+    }
+
+    fn leave_owner(&mut self, in_flight: &mut InFlight) {
+        if !std::mem::replace(&mut self.owned, false) {
+            return;
+        }
         if let Some(e) = in_flight.by_owner.get_mut(&self.owner) {
             e.0 -= 1;
             e.1 -= self.bytes;
@@ -192,6 +206,14 @@ impl Drop for Reservation<'_> {
                 in_flight.by_owner.remove(&self.owner);
             }
         }
+    }
+}
+
+impl Drop for Reservation<'_> {
+    fn drop(&mut self) {
+        let mut in_flight = self.uploads.lock();
+        in_flight.bytes -= self.bytes;
+        self.leave_owner(&mut in_flight);
     }
 }
 
@@ -386,6 +408,7 @@ pub(crate) async fn upload(
     let Some((new, list)) = parsed? else {
         return Err(ApiError::Internal("a word list's reader stopped without an answer".into()));
     };
+    reservation.settle();
     let saved = state.store.save_wordlist(&owner, &name, &new, limits.quota).await;
     drop(new);
     drop(reservation);
@@ -489,4 +512,35 @@ pub(crate) async fn remove(
     // Another owner may still have it: it is parsed again when next used.
     state.wordlists.forget(&id);
     Ok(StatusCode::NO_CONTENT.into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_upload_being_saved_no_longer_counts_against_its_owners_quota() {
+        let uploads = Uploads::default();
+        let quota = WordListQuota { lists: 3, bytes: 300 };
+        let mut first = uploads.reserve("a", 0, quota).unwrap();
+        first.grow(100, 0, quota).unwrap();
+        // Under way, it counts: with another 100 stored, a second upload has 100 left.
+        let mut second = uploads.reserve("a", 1, quota).unwrap();
+        assert!(second.grow(101, 100, quota).is_err());
+        second.grow(100, 100, quota).unwrap();
+        drop(second);
+        // Being saved (its list about to be seen as stored), it no longer counts: an
+        // upload that reads it as stored is not charged for it twice.
+        first.settle();
+        let mut third = uploads.reserve("a", 2, quota).unwrap();
+        third.grow(100, 200, quota).unwrap();
+        assert!(third.grow(101, 200, quota).is_err());
+        // Its bytes stay counted against the memory uploads hold until it is dropped.
+        assert_eq!(uploads.lock().bytes, 200);
+        drop(first);
+        assert_eq!(uploads.lock().bytes, 100);
+        drop(third);
+        let in_flight = uploads.lock();
+        assert_eq!((in_flight.bytes, in_flight.by_owner.len()), (0, 0));
+    }
 }

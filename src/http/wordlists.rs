@@ -181,9 +181,7 @@ impl Reservation<'_> {
         self.bytes = total;
         Ok(())
     }
-}
 
-impl Reservation<'_> {
     /// Stops counting the upload against its owner's quota, as it is about to be saved
     /// (its bytes stay counted against the memory uploads hold until it is dropped). Once
     /// the saved list can be seen, an upload reading the owner's usage would count it

@@ -213,7 +213,7 @@ fn draw(marks: impl Iterator<Item = Mark>, book: &Typeset, c: &mut Vec<u8>) {
                 number(c, *y);
                 c.extend_from_slice(b" l S\n");
             }
-            Mark::Line { .. } => unreachable!("Typeset::marks gives a line as the text marks of its runs"),
+            Mark::Lines { .. } => unreachable!("Typeset::marks gives lines as the text marks of their runs"),
         }
     }
     if in_text {

@@ -54,7 +54,7 @@ fn a_book_of_two_hundred_entries() {
         for m in &p.marks.iter().copied().chain(t.marks(p)).collect::<Vec<_>>() {
             let (a, b) = t.extent(m);
             let y = match m {
-                Mark::Text { y, .. } | Mark::Rule { y, .. } | Mark::Line { y, .. } => *y,
+                Mark::Text { y, .. } | Mark::Rule { y, .. } | Mark::Lines { top: y, .. } => *y,
             };
             assert!(a >= x0 - 0.01 && b <= x1 + 0.01 && y >= y0 && y <= y1, "page {}: {m:?}", p.number);
         }

@@ -60,10 +60,11 @@ pub fn start_threads() {
     rayon_core::current_num_threads();
 }
 
-/// The cores there are, up to eight: asked once (each answer reads the cgroup's files).
+/// The pool's threads (a core each, or `RAYON_NUM_THREADS`), up to eight: the cores are
+/// asked once, by the pool as it starts (each answer reads the cgroup's files, a tenth of a
+/// millisecond before a dictionary's entries were read).
 fn threads() -> usize {
-    static THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *THREADS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()).min(8))
+    rayon_core::current_num_threads().min(8)
 }
 
 /// `f` of each item, in order, on the cores there are (up to eight), `watch` told how many

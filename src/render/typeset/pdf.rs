@@ -38,22 +38,9 @@ pub fn write(book: &Typeset, title: &str, size: (f32, f32)) -> Vec<u8> {
     // page of its own, which the kernel cleared whole.
     let faces: usize = Style::ALL.iter().map(|s| s.face().file.len()).sum();
     let mut pdf = Pdf::with_capacity(faces + 64 * 1024 + 4 * 1024 * book.pages.len());
-    pdf.catalog(catalog).pages(tree);
-    {
-        let mut pages = pdf.pages(tree);
-        pages.kids(page_refs.iter().map(|r| r.0)).count(book.pages.len() as i32);
-        let mut resources = pages.resources();
-        let mut fonts = resources.fonts();
-        for (style, refs) in Style::ALL.iter().zip(&font_refs) {
-            fonts.pair(resource(*style), refs[0]);
-        }
-    }
-    {
-        let mut doc_info = pdf.document_info(info);
-        doc_info.title(TextStr(title));
-        doc_info.producer(TextStr("puzzlepress"));
-    }
-    // Pages are drawn and compressed on all cores, the faces written meanwhile.
+    // Pages are drawn and compressed on all cores, the rest written meanwhile (the buffer's
+    // first bytes written before the pages were begun: its fresh memory, which the kernel
+    // clears when first touched, then held them up).
     let (streams, ()) = super::in_parallel_beside(
         &book.pages,
         |page| {
@@ -68,6 +55,21 @@ pub fn write(book: &Typeset, title: &str, size: (f32, f32)) -> Vec<u8> {
             })
         },
         || {
+            pdf.catalog(catalog).pages(tree);
+            {
+                let mut pages = pdf.pages(tree);
+                pages.kids(page_refs.iter().map(|r| r.0)).count(book.pages.len() as i32);
+                let mut resources = pages.resources();
+                let mut fonts = resources.fonts();
+                for (style, refs) in Style::ALL.iter().zip(&font_refs) {
+                    fonts.pair(resource(*style), refs[0]);
+                }
+            }
+            {
+                let mut doc_info = pdf.document_info(info);
+                doc_info.title(TextStr(title));
+                doc_info.producer(TextStr("puzzlepress"));
+            }
             for (style, refs) in Style::ALL.iter().zip(&font_refs) {
                 write_face(&mut pdf, style.face(), *refs);
             }

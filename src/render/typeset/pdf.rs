@@ -37,11 +37,10 @@ pub fn write(book: &Typeset, title: &str, size: (f32, f32)) -> Vec<u8> {
     // kernel had to clear each time. Not much more: room for 16 KiB a page took a huge
     // page of its own, which the kernel cleared whole.
     let faces: usize = Style::ALL.iter().map(|s| s.face().file.len()).sum();
-    let mut pdf = Pdf::with_capacity(faces + 64 * 1024 + 4 * 1024 * book.pages.len());
-    // Pages are drawn and compressed on all cores, the rest written meanwhile (the buffer's
-    // first bytes written before the pages were begun: its fresh memory, which the kernel
-    // clears when first touched, then held them up).
-    let (streams, ()) = super::in_parallel_beside(
+    // Pages are drawn and compressed on all cores, the rest made and written meanwhile
+    // (the buffer made and begun before the pages were: its fresh memory, which the
+    // allocator and the kernel clear as it is first touched, held them up).
+    let (streams, mut pdf) = super::in_parallel_beside(
         &book.pages,
         |page| {
             // Each thread draws into one buffer, kept for the pages it takes next.
@@ -55,6 +54,7 @@ pub fn write(book: &Typeset, title: &str, size: (f32, f32)) -> Vec<u8> {
             })
         },
         || {
+            let mut pdf = Pdf::with_capacity(faces + 64 * 1024 + 4 * 1024 * book.pages.len());
             pdf.catalog(catalog).pages(tree);
             {
                 let mut pages = pdf.pages(tree);
@@ -73,6 +73,7 @@ pub fn write(book: &Typeset, title: &str, size: (f32, f32)) -> Vec<u8> {
             for (style, refs) in Style::ALL.iter().zip(&font_refs) {
                 write_face(&mut pdf, style.face(), *refs);
             }
+            pdf
         },
     );
     let (w, h) = size;

@@ -78,7 +78,16 @@ fn temp(name: &str) -> PathBuf {
 }
 
 fn dictionary(entries: &Path, out: &Path, extra: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_puzzlepress"))
+    dictionary_on(None, entries, out, extra)
+}
+
+/// [`dictionary`] on `threads` threads (`RAYON_NUM_THREADS`), or on a thread a core.
+fn dictionary_on(threads: Option<usize>, entries: &Path, out: &Path, extra: &[&str]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_puzzlepress"));
+    if let Some(n) = threads {
+        command.env("RAYON_NUM_THREADS", n.to_string());
+    }
+    command
         .arg("dictionary")
         .arg("--entries")
         .arg(entries)
@@ -110,16 +119,18 @@ fn every_entry_once_in_order_under_its_guide_words_in_embedded_fonts() {
     std::fs::write(&file, &text).unwrap();
     let preface = temp("preface.txt");
     std::fs::write(&preface, "A preface of two paragraphs.\n\nThe second one, naïve and brief.\n").unwrap();
-    let (a, b) = (temp("a.pdf"), temp("b.pdf"));
+    let (a, b, c) = (temp("a.pdf"), temp("b.pdf"), temp("c.pdf"));
     // `b` holds a longer file first: the PDF written over it must end where it ends.
     std::fs::write(&b, vec![b'%'; 4 << 20]).unwrap();
-    for out in [&a, &b] {
-        let run = dictionary(&file, out, &["--preface", preface.to_str().unwrap()]);
+    // On a thread a core, on one thread (no parallel work) and on three.
+    for (out, threads) in [(&a, None), (&b, Some(1)), (&c, Some(3))] {
+        let run = dictionary_on(threads, &file, out, &["--preface", preface.to_str().unwrap()]);
         assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
         assert!(String::from_utf8_lossy(&run.stdout).contains("300 entries"));
     }
     let pdf = std::fs::read(&a).unwrap();
     assert_eq!(pdf, std::fs::read(&b).unwrap(), "the same entries give the same bytes");
+    assert_eq!(pdf, std::fs::read(&c).unwrap(), "whatever the threads");
 
     let info = tool("pdfinfo", &["-box"], &a);
     assert!(info.contains("Page size:       378 x 576 pts"), "{info}");
@@ -158,7 +169,7 @@ fn every_entry_once_in_order_under_its_guide_words_in_embedded_fonts() {
     assert!(shown.contains(&"doppel¹".to_string()) && shown.contains(&"doppel²".to_string()));
     let contents = tool("pdftotext", &["-raw", "-f", "3", "-l", "3"], &a);
     assert!(contents.starts_with("Contents\nPreface"), "{contents}");
-    for f in [file, preface, a, b] {
+    for f in [file, preface, a, b, c] {
         std::fs::remove_file(f).unwrap();
     }
 }

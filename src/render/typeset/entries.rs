@@ -270,42 +270,14 @@ pub fn placed(entries: &[Entry]) -> Vec<Placed<'_>> {
 /// Equal headwords keep their given order (as they are numbered).
 pub fn sort<'a>(placed: &[Placed<'a>], language: Language) -> Vec<Section<'a>> {
     let words: Vec<&str> = placed.iter().map(|p| p.headword).collect();
-    // Sort keys, each made once and compared as bytes: a total order, whatever the text
-    // (feruca's comparison, used before, was not one for some words with signs, and a
-    // comparison that is not can make a sort panic). All in one buffer, on this thread
-    // alone: it sorts while the other threads set the entries.
-    let tertiary = collator(language, Strength::Tertiary);
-    let mut bytes = Vec::with_capacity(words.iter().map(|w| 4 * w.len() + 8).sum());
-    let mut ends = Vec::with_capacity(words.len() + 1);
-    ends.push(0);
-    for w in &words {
-        let Ok(()) = tertiary.write_sort_key_to(w, &mut bytes);
-        ends.push(bytes.len());
-    }
-    let keys: Vec<&[u8]> = ends.windows(2).map(|e| &bytes[e[0]..e[1]]).collect();
-    // Sorted by each key's first eight bytes as a number, and where those are equal by the
-    // whole key: comparing numbers in place took a third of the time of comparing the keys
-    // behind their pointers. (A key shorter than eight bytes is padded with zeros, the least
-    // byte, so the numbers order as the keys do.)
-    let prefix = |key: &[u8]| {
-        let mut bytes = [0u8; 8];
-        let n = key.len().min(8);
-        bytes[..n].copy_from_slice(&key[..n]);
-        u64::from_be_bytes(bytes)
-    };
-    let mut order: Vec<(u64, usize)> = keys.iter().enumerate().map(|(i, key)| (prefix(key), i)).collect();
-    // Equal to the third level (letters, accents, case): by where the signs are and how the
-    // text is encoded (its bytes), then as given, so equal headwords keep their order.
-    order.sort_unstable_by(|&(p, a), &(q, b)| {
-        p.cmp(&q).then_with(|| keys[a].cmp(keys[b]).then_with(|| words[a].cmp(words[b])).then(a.cmp(&b)))
-    });
+    let order = order(&words, language);
     let mut letters = Letters::new(language);
     let mut sections: Vec<Section> = Vec::new();
     // Where each section begins in `order`: its entries are then put in a vector of their
     // count (grown as they came, the sections' vectors passed through every size).
     let mut begins = Vec::new();
     let mut last: Option<&str> = None;
-    for (at, &(_, index)) in order.iter().enumerate() {
+    for (at, &index) in order.iter().enumerate() {
         let word = words[index];
         // Equal headwords are one after another: the letter of the first serves them all.
         if last != Some(word) {
@@ -322,9 +294,98 @@ pub fn sort<'a>(placed: &[Placed<'a>], language: Language) -> Vec<Section<'a>> {
     }
     begins.push(order.len());
     for (section, span) in sections.iter_mut().zip(begins.windows(2)) {
-        section.entries = order[span[0]..span[1]].iter().map(|&(_, index)| placed[index]).collect();
+        section.entries = order[span[0]..span[1]].iter().map(|&index| placed[index]).collect();
     }
     sections
+}
+
+/// The indices of `words` in `language`'s collation order, to the third level (letters,
+/// accents, case), then by where the signs are and how the text is encoded (its bytes),
+/// then as given: a total order, so equal headwords keep their order.
+///
+/// In English, words of ASCII letters alone are ordered without sort keys (making one was
+/// 3,700 instructions a word, a millisecond for the bench's 2,000 on the thread that sorts
+/// beside the setting): by their letters, case folded, then by case, lower first, letter by
+/// letter, as the keys order them (test `plain_words_sort_as_their_keys_do`). The other
+/// words, when they are few, are ordered by their keys and each placed among those by a
+/// binary search with the collator's comparison; when they are many, every word is
+/// ordered by its key.
+fn order(words: &[&str], language: Language) -> Vec<usize> {
+    let tertiary = collator(language, Strength::Tertiary);
+    let plain = |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_alphabetic());
+    let (fast, others): (Vec<usize>, Vec<usize>) =
+        (0..words.len()).partition(|&i| language == Language::ENGLISH && plain(words[i]));
+    if others.len() * 16 > fast.len() {
+        return by_keys(words, (0..words.len()).collect(), &tertiary);
+    }
+    // By the first eight letters folded as a number first (compared in place), then whole.
+    let mut fast: Vec<(u64, usize)> = fast
+        .into_iter()
+        .map(|i| {
+            let mut bytes = [0u8; 8];
+            let w = words[i].as_bytes();
+            bytes[..w.len().min(8)].copy_from_slice(&w[..w.len().min(8)]);
+            (u64::from_be_bytes(bytes.map(|b| b.to_ascii_lowercase())), i)
+        })
+        .collect();
+    fast.sort_unstable_by(|&(p, a), &(q, b)| p.cmp(&q).then_with(|| plain_order(words[a], words[b])).then(a.cmp(&b)));
+    let mut out = Vec::with_capacity(words.len());
+    let mut from = 0;
+    for other in by_keys(words, others, &tertiary) {
+        // The collator's comparison, which stops at the first difference, orders as its
+        // keys do (test `sorted_as_the_collator_orders_them`), costs less than a key.
+        let goes_before = |&(_, p): &(u64, usize)| {
+            tertiary
+                .compare(words[other], words[p])
+                .then_with(|| words[other].cmp(words[p]))
+                .then(other.cmp(&p))
+                .is_lt()
+        };
+        let at = from + fast[from..].partition_point(|p| !goes_before(p));
+        out.extend(fast[from..at].iter().map(|&(_, i)| i));
+        out.push(other);
+        from = at;
+    }
+    out.extend(fast[from..].iter().map(|&(_, i)| i));
+    out
+}
+
+/// Two words of ASCII letters in the root collation's order: their letters (case folded),
+/// then their case letter by letter (lower first). Equal only when they are.
+fn plain_order(a: &str, b: &str) -> std::cmp::Ordering {
+    let folded = a.bytes().map(|c| c.to_ascii_lowercase()).cmp(b.bytes().map(|c| c.to_ascii_lowercase()));
+    folded.then_with(|| a.bytes().map(|c| c.is_ascii_uppercase()).cmp(b.bytes().map(|c| c.is_ascii_uppercase())))
+}
+
+/// `indices` of `words` ordered by their sort keys by `collator`, then by their bytes, then
+/// as given. Each key is made once and compared as bytes (feruca's comparison, used before,
+/// was not a total order for some words with signs, and a comparison that is not can make
+/// a sort panic); all in one buffer.
+fn by_keys(words: &[&str], indices: Vec<usize>, collator: &CollatorBorrowed) -> Vec<usize> {
+    let mut bytes = Vec::with_capacity(indices.iter().map(|&i| 4 * words[i].len() + 8).sum());
+    let mut ends = Vec::with_capacity(indices.len() + 1);
+    ends.push(0);
+    for &i in &indices {
+        let Ok(()) = collator.write_sort_key_to(words[i], &mut bytes);
+        ends.push(bytes.len());
+    }
+    let keys: Vec<&[u8]> = ends.windows(2).map(|e| &bytes[e[0]..e[1]]).collect();
+    // Sorted by each key's first eight bytes as a number, and where those are equal by the
+    // whole key: comparing numbers in place took a third of the time of comparing the keys
+    // behind their pointers. (A key shorter than eight bytes is padded with zeros, the least
+    // byte, so the numbers order as the keys do.)
+    let prefix = |key: &[u8]| {
+        let mut bytes = [0u8; 8];
+        let n = key.len().min(8);
+        bytes[..n].copy_from_slice(&key[..n]);
+        u64::from_be_bytes(bytes)
+    };
+    let mut order: Vec<(u64, usize)> = keys.iter().enumerate().map(|(k, key)| (prefix(key), k)).collect();
+    order.sort_unstable_by(|&(p, a), &(q, b)| {
+        let (i, j) = (indices[a], indices[b]);
+        p.cmp(&q).then_with(|| keys[a].cmp(keys[b]).then_with(|| words[i].cmp(words[j])).then(i.cmp(&j)))
+    });
+    order.into_iter().map(|(_, k)| indices[k]).collect()
 }
 
 /// Section letters in a language: [`initial`], except for the letters its collation
@@ -504,6 +565,67 @@ mod tests {
         given.sort();
         got.sort();
         assert_eq!(got, given, "every word once");
+    }
+
+    #[test]
+    fn plain_words_sort_as_their_keys_do() {
+        // Every word of up to four letters from a, b, z and their capitals, some twice
+        // (homographs keep their order), among a few others (accents, signs, spaces,
+        // digits): few enough to be placed among the plain words one by one.
+        let alphabet = ["a", "b", "z", "A", "B", "Z"];
+        let mut words = vec![String::new()];
+        for len in 1..=4 {
+            let last: Vec<String> = words.iter().filter(|w| w.len() == len - 1).cloned().collect();
+            words.extend(last.iter().flat_map(|w| alphabet.iter().map(move |c| format!("{w}{c}"))));
+        }
+        words.retain(|w| !w.is_empty());
+        words.extend(["ab", "Ab", "ab", "ZZ", "a"].map(String::from));
+        let plain = words.len();
+        let others = [
+            "é",
+            "É",
+            "b-",
+            "-B",
+            "a b",
+            "ab\u{301}",
+            "zz'",
+            "ß",
+            "æ",
+            "Ænd",
+            "a1",
+            "B2",
+            "ñ",
+            "zé",
+            "Z-z",
+            "aé",
+            "ǅ",
+            "ab-",
+            "AB-",
+            " a",
+            "Ab ",
+            "éa",
+            "ZÉ",
+            "0",
+            "·",
+            "b\u{A0}a",
+            "a.b",
+            "ĳ",
+            "z\u{308}",
+            "Á",
+        ];
+        words.extend(others.map(String::from));
+        assert!(others.len() * 16 <= plain, "the plain words' own order is used");
+        for seed in [1, 2] {
+            let mut words = words.clone();
+            let mut generator = crate::render::typeset::sample::Lcg(seed);
+            for i in (1..words.len()).rev() {
+                words.swap(i, generator.below(i + 1));
+            }
+            let words: Vec<&str> = words.iter().map(String::as_str).collect();
+            let keyed = by_keys(&words, (0..words.len()).collect(), &collator(Language::ENGLISH, Strength::Tertiary));
+            let shown = |order: Vec<usize>| order.into_iter().map(|i| (words[i], i)).collect::<Vec<_>>();
+            assert_eq!(shown(order(&words, Language::ENGLISH)), shown(keyed), "seed {seed}");
+        }
     }
 
     #[test]

@@ -114,7 +114,7 @@ pub enum Mark {
     Rule { x0: f32, x1: f32, y: f32, width: f32 },
     /// Lines `line..line + count` of an entry's paragraph (the layout's block `block`) at
     /// `size`, their column's edge at `x`, on rows `row..row + count` of a grid whose row
-    /// `k` has its baseline at `top - k * leading` ([`Typeset::leading`]): a text mark a
+    /// `k` has its baseline at `top - k * leading` (the layout's leading): a text mark a
     /// run of each, made where the page is drawn ([`Typeset::marks`], on the threads that
     /// draw the pages) rather than on the one thread that lays the pages out, which made a
     /// mark a line (17,000 for the 2,000-entry bench, half a megabyte of fresh memory).
@@ -599,6 +599,9 @@ fn lay_out(book: &Book, sections: &[Section], d: &Design, inner: f32, set: Vec<S
         p.kind = PageKind::Dictionary;
         let (x0, ..) = p.area;
         let (top, _) = g.body(n);
+        // The baseline of the column's row 0 (row `k`'s is `top - k * leading`, as
+        // [`Typeset::marks`] finds a line's).
+        let top = top - d.size;
         // A mark a slot (lines or heading), and the running heads, rule and folio: made at
         // once, the page's marks are not moved as they grow (that was a third of this loop's
         // time).
@@ -607,8 +610,6 @@ fn lay_out(book: &Book, sections: &[Section], d: &Design, inner: f32, set: Vec<S
             let cx = x0 + ci as f32 * (column + d.gap);
             let mut used = 0;
             for slot in col {
-                // Row `k`'s baseline (as [`Typeset::marks`] finds it for a line).
-                let top = top - d.size;
                 match &blocks[slot.block] {
                     Block::Heading(letter) => {
                         let row = slot.row + slot.count - 2;

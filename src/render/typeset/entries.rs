@@ -321,12 +321,7 @@ fn order(words: &[&str], language: Language) -> Vec<usize> {
     // By the first eight letters folded as a number first (compared in place), then whole.
     let mut fast: Vec<(u64, usize)> = fast
         .into_iter()
-        .map(|i| {
-            let mut bytes = [0u8; 8];
-            let w = words[i].as_bytes();
-            bytes[..w.len().min(8)].copy_from_slice(&w[..w.len().min(8)]);
-            (u64::from_be_bytes(bytes.map(|b| b.to_ascii_lowercase())), i)
-        })
+        .map(|i| (u64::from_be_bytes(prefix(words[i].as_bytes()).to_be_bytes().map(|b| b.to_ascii_lowercase())), i))
         .collect();
     fast.sort_unstable_by(|&(p, a), &(q, b)| p.cmp(&q).then_with(|| plain_order(words[a], words[b])).then(a.cmp(&b)));
     let mut out = Vec::with_capacity(words.len());
@@ -357,6 +352,15 @@ fn plain_order(a: &str, b: &str) -> std::cmp::Ordering {
     folded.then_with(|| a.bytes().map(|c| c.is_ascii_uppercase()).cmp(b.bytes().map(|c| c.is_ascii_uppercase())))
 }
 
+/// The first eight of `bytes` as a number, padded with zeros (the least byte): numbers
+/// order as the byte strings they begin do, where they differ in those eight.
+fn prefix(bytes: &[u8]) -> u64 {
+    let mut first = [0u8; 8];
+    let n = bytes.len().min(8);
+    first[..n].copy_from_slice(&bytes[..n]);
+    u64::from_be_bytes(first)
+}
+
 /// `indices` of `words` ordered by their sort keys by `collator`, then by their bytes, then
 /// as given. Each key is made once and compared as bytes (feruca's comparison, used before,
 /// was not a total order for some words with signs, and a comparison that is not can make
@@ -372,14 +376,7 @@ fn by_keys(words: &[&str], indices: Vec<usize>, collator: &CollatorBorrowed) -> 
     let keys: Vec<&[u8]> = ends.windows(2).map(|e| &bytes[e[0]..e[1]]).collect();
     // Sorted by each key's first eight bytes as a number, and where those are equal by the
     // whole key: comparing numbers in place took a third of the time of comparing the keys
-    // behind their pointers. (A key shorter than eight bytes is padded with zeros, the least
-    // byte, so the numbers order as the keys do.)
-    let prefix = |key: &[u8]| {
-        let mut bytes = [0u8; 8];
-        let n = key.len().min(8);
-        bytes[..n].copy_from_slice(&key[..n]);
-        u64::from_be_bytes(bytes)
-    };
+    // behind their pointers.
     let mut order: Vec<(u64, usize)> = keys.iter().enumerate().map(|(k, key)| (prefix(key), k)).collect();
     order.sort_unstable_by(|&(p, a), &(q, b)| {
         let (i, j) = (indices[a], indices[b]);

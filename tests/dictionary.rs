@@ -174,6 +174,35 @@ fn every_entry_once_in_order_under_its_guide_words_in_embedded_fonts() {
     }
 }
 
+/// Hyphenated lines come at most three in a row (the book's lines as pdftotext gives them,
+/// a column at a time; a line ending in a hyphen after a letter is hyphenated: these
+/// entries hold no hyphen of their own), and the columns reach the limit: without it they
+/// would pass it.
+#[test]
+fn hyphenated_lines_come_at_most_three_in_a_row() {
+    let file = temp("hyphens.txt");
+    std::fs::write(&file, entries(600)).unwrap();
+    let pdf = temp("hyphens.pdf");
+    let run = dictionary(&file, &pdf, &[]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let text = tool("pdftotext", &["-raw"], &pdf);
+    // Maximal runs of hyphenated lines by their length (the last slot: four or more).
+    let (mut by_length, mut run) = ([0usize; 5], 0);
+    for line in text.lines().chain([""]) {
+        if line.strip_suffix('-').and_then(|l| l.chars().last()).is_some_and(char::is_alphabetic) {
+            run += 1;
+        } else {
+            by_length[run.min(4)] += (run > 0) as usize;
+            run = 0;
+        }
+    }
+    assert_eq!(by_length[4], 0, "runs of hyphenated lines by length: {by_length:?}");
+    assert!(by_length[3] > 0, "runs of hyphenated lines by length: {by_length:?}");
+    for f in [file, pdf] {
+        std::fs::remove_file(f).unwrap();
+    }
+}
+
 #[test]
 fn a_bad_line_is_named_by_its_number() {
     let file = temp("bad.txt");

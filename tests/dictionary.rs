@@ -99,6 +99,15 @@ fn dictionary_on(threads: Option<usize>, entries: &Path, out: &Path, extra: &[&s
         .unwrap()
 }
 
+/// `n` [`entries`] in `NAME.txt` typeset by the binary into `NAME.pdf`: (the entries, the PDF).
+fn typeset(name: &str, n: usize) -> (PathBuf, PathBuf) {
+    let (file, pdf) = (temp(&format!("{name}.txt")), temp(&format!("{name}.pdf")));
+    std::fs::write(&file, entries(n)).unwrap();
+    let run = dictionary(&file, &pdf, &[]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    (file, pdf)
+}
+
 /// `name ARGS PDF`, and `-` (standard output) for pdftotext.
 fn tool(name: &str, args: &[&str], pdf: &Path) -> String {
     let mut command = Command::new(name);
@@ -180,11 +189,7 @@ fn every_entry_once_in_order_under_its_guide_words_in_embedded_fonts() {
 /// would pass it.
 #[test]
 fn hyphenated_lines_come_at_most_three_in_a_row() {
-    let file = temp("hyphens.txt");
-    std::fs::write(&file, entries(600)).unwrap();
-    let pdf = temp("hyphens.pdf");
-    let run = dictionary(&file, &pdf, &[]);
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let (file, pdf) = typeset("hyphens", 600);
     let text = tool("pdftotext", &["-raw"], &pdf);
     // Maximal runs of hyphenated lines by their length (the last slot: four or more).
     let (mut by_length, mut run) = ([0usize; 5], 0);
@@ -407,11 +412,7 @@ fn runs(pdf: &Path) -> Vec<Vec<Run>> {
 
 #[test]
 fn read_back_from_the_pdf_nothing_leaves_the_margins_and_justified_lines_fill_their_column() {
-    let file = temp("measured.txt");
-    std::fs::write(&file, entries(400)).unwrap();
-    let pdf = temp("measured.pdf");
-    let run = dictionary(&file, &pdf, &[]);
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let (file, pdf) = typeset("measured", 400);
     // 5.25 x 8 in: 0.75 in margins, the inner one 0.95 in (with the binding offset).
     let (width, height, outside, inner) = (378.0f32, 576.0f32, 54.0f32, 68.4f32);
     let column = (width - outside - inner - 10.0) / 2.0;

@@ -475,9 +475,15 @@ pub struct ServeArgs {
     pub idle_timeout_secs: f64,
 
     /// Connections open at once (default and maximum: the open-file limit less 128). At
-    /// the bound the oldest connection with no request in flight is closed for a new one.
+    /// the bound the oldest connection with no request in flight is closed for a new one;
+    /// when every one has a request in flight, 8 more are taken for /healthz and /readyz.
     #[arg(long, env = "PUZZLEPRESS_MAX_CONNECTIONS")]
     pub max_connections: Option<usize>,
+
+    /// Bytes a second a client must read of a response it holds up (averaged over each
+    /// --idle-timeout-secs), else the connection is closed; a faster client gets it whole.
+    #[arg(long, env = "PUZZLEPRESS_MIN_RESPONSE_BYTES_PER_SEC", default_value_t = 4096)]
+    pub min_response_bytes_per_sec: u64,
 
     /// Seconds a request body may take before the minimum rate applies; a body that
     /// stalls this long is abandoned with 408.

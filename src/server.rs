@@ -121,7 +121,9 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         header_timeout: seconds("--header-timeout-secs", args.header_timeout_secs)?,
         idle_timeout: seconds("--idle-timeout-secs", args.idle_timeout_secs)?,
         max_connections,
+        min_response_bytes_per_sec: args.min_response_bytes_per_sec,
     };
+    anyhow::ensure!(args.min_response_bytes_per_sec >= 1, "--min-response-bytes-per-sec must be at least 1");
     anyhow::ensure!(args.anonymous_requests_per_minute >= 1, "--anonymous-requests-per-minute must be at least 1");
     anyhow::ensure!(args.max_attempts >= 1, "--max-attempts must be at least 1");
     anyhow::ensure!(args.queue_limit >= 1, "--queue-limit must be at least 1");
@@ -230,7 +232,8 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         None => None,
     };
     let metrics_app = metrics_listener.is_some().then(|| crate::http::metrics_only(state.clone()));
-    let app = crate::http::router(state, &limits);
+    let connections = crate::http::listen::Connections::new(max_connections);
+    let app = crate::http::router(state, &limits).layer(axum::Extension(connections.clone()));
     let listener = TcpListener::bind(args.bind).await.with_context(|| format!("binding {}", args.bind))?;
     let addr = listener.local_addr()?;
     tracing::info!(%addr, workers, backend = ?store.backend(), "puzzlepress listening");
@@ -254,6 +257,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             listener,
             app,
             connection_limits,
+            crate::http::listen::Connections::new(max_connections),
             Duration::from_secs(1),
             async move { drain.cancelled().await },
         ));
@@ -263,7 +267,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let drain = shutdown.drain.clone();
     // Open requests get as long to finish as any request may take.
     let requests_drain = limits.request_timeout + Duration::from_secs(1);
-    crate::http::listen::serve(listener, app, connection_limits, requests_drain, async move {
+    crate::http::listen::serve(listener, app, connection_limits, connections, requests_drain, async move {
         shutdown_signal().await;
         tracing::info!("shutting down: no new requests or jobs; running jobs may finish");
         drain.cancel();

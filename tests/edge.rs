@@ -821,3 +821,132 @@ async fn many_downloads_of_a_big_book_are_one_render_and_memory_stays_flat() {
     assert!(answers.contains(&(429, true)), "{answers:?}");
     assert!(answers.iter().all(|a| matches!(a, (200, _) | (429, true))), "{answers:?}");
 }
+
+/// A client socket whose receive buffer is small, as a slow reader's effectively is, so
+/// that what it has not read waits at the server.
+fn small_window_connection(addr: &str) -> TcpStream {
+    use std::os::fd::FromRawFd;
+    let addr: std::net::SocketAddrV4 = addr.parse().unwrap();
+    // SAFETY: a fresh socket, configured and connected before std owns it.
+    unsafe {
+        let fd = libc::socket(libc::AF_INET, libc::SOCK_STREAM, 0);
+        assert!(fd >= 0);
+        let size: libc::c_int = 8192;
+        let len = std::mem::size_of::<libc::c_int>() as libc::socklen_t;
+        let set = libc::setsockopt(fd, libc::SOL_SOCKET, libc::SO_RCVBUF, (&size as *const libc::c_int).cast(), len);
+        assert_eq!(set, 0);
+        let sin = libc::sockaddr_in {
+            sin_family: libc::AF_INET as libc::sa_family_t,
+            sin_port: addr.port().to_be(),
+            sin_addr: libc::in_addr { s_addr: u32::from(*addr.ip()).to_be() },
+            sin_zero: [0; 8],
+        };
+        let at = (&sin as *const libc::sockaddr_in).cast();
+        assert_eq!(libc::connect(fd, at, std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t), 0);
+        TcpStream::from_raw_fd(fd)
+    }
+}
+
+/// GETs `path`, reading at most `bytes_per_sec` after a `pause` with nothing read; returns
+/// the declared length and the body's bytes received before the server closed the
+/// connection.
+fn read_slowly(addr: &str, path: &str, pause: Duration, bytes_per_sec: usize) -> (usize, usize) {
+    let mut stream = small_window_connection(addr);
+    stream.write_all(format!("GET {path} HTTP/1.1\r\nHost: localhost\r\n\r\n").as_bytes()).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    std::thread::sleep(pause);
+    let (mut received, mut buf) = (Vec::new(), vec![0u8; 16 * 1024]);
+    let started = Instant::now();
+    let mut declared = None;
+    loop {
+        let n = match stream.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        received.extend_from_slice(&buf[..n]);
+        let head_end = received.windows(4).position(|w| w == b"\r\n\r\n");
+        if let (None, Some(end)) = (declared, head_end) {
+            let head = String::from_utf8_lossy(&received[..end]).to_ascii_lowercase();
+            let length = head.lines().find_map(|l| l.strip_prefix("content-length: ")).unwrap();
+            declared = Some((end + 4, length.trim().parse::<usize>().unwrap()));
+        }
+        if let Some((start, length)) = declared {
+            if received.len() - start >= length {
+                break;
+            }
+        }
+        // Keep to the rate: sleep until the bytes so far are due.
+        let due = Duration::from_secs_f64(received.len() as f64 / bytes_per_sec as f64);
+        if let Some(wait) = due.checked_sub(started.elapsed()) {
+            std::thread::sleep(wait);
+        }
+    }
+    let (start, length) = declared.expect("a response head");
+    (length, received.len() - start)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_large_response_is_sent_whole_to_a_slow_reader_and_a_stalled_one_is_cut_off() {
+    let db = TestDb::sqlite();
+    // Idle connections are closed after 1 s; the response takes the client about 5 s to read.
+    let server = Server::start(&db.url, &["--workers", "0", "--idle-timeout-secs", "1"]);
+    let entries: String =
+        (0..16_000).map(|i| format!("word{i};n.;{}\n", "a long definition of the word ".repeat(8))).collect();
+    let response = common::client()
+        .post(server.url("/dictionaries"))
+        .header("content-type", "text/plain; charset=utf-8")
+        .body(entries)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 202);
+    let location = response.headers()["location"].to_str().unwrap().to_string();
+    let (addr, path) = (server.addr(), location.clone());
+    let (length, got) =
+        tokio::task::spawn_blocking(move || read_slowly(&addr, &path, Duration::ZERO, 1 << 20)).await.unwrap();
+    assert!(length > 4 << 20, "{length}");
+    assert_eq!(got, length, "the response was cut off after {got} of {length} bytes");
+    // A client that stops reading for 4 s, far below --min-response-bytes-per-sec: cut off
+    // (it then gets what was already in the kernel's buffers, not the rest).
+    let addr = server.addr();
+    let (length, got) =
+        tokio::task::spawn_blocking(move || read_slowly(&addr, &location, Duration::from_secs(4), 64 << 20))
+            .await
+            .unwrap();
+    assert!(got < length, "a client that stopped reading was sent all {length} bytes");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_probes_get_through_when_every_connection_has_a_request_in_flight() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db.url, &["--workers", "0", "--max-connections", "24"]);
+    // 24 uploads whose bodies trickle in: every connection the bound allows has a request in
+    // flight, until the body timeout (10 s).
+    let held: Vec<TcpStream> = (0..24).map(|_| hold(&server, "/graycodes", "application/json")).collect();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let client = reqwest::Client::builder().timeout(Duration::from_secs(3)).build().unwrap();
+    let get = |path: &'static str| {
+        let (client, url) = (client.clone(), server.url(path));
+        async move { client.get(url).send().await.unwrap_or_else(|e| panic!("{path}: {e}")) }
+    };
+    assert_eq!(get("/healthz").await.status(), 200);
+    let ready = get("/readyz").await;
+    assert_eq!(ready.status(), 503);
+    let detail = ready.json::<Value>().await.unwrap()["detail"].as_str().unwrap().to_string();
+    assert!(detail.contains("--max-connections 24"), "{detail}");
+    // Anything else is told at once that the server is full, not kept waiting.
+    let other = get("/graycodes/no-such-id").await;
+    assert_eq!(other.status(), 503);
+    assert!(other.headers().contains_key("retry-after"));
+    drop(held);
+    // Once the uploads are gone, the server is ready again.
+    let mut ready = 0;
+    for _ in 0..50 {
+        ready = get("/readyz").await.status().as_u16();
+        if ready == 200 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(ready, 200);
+}

@@ -49,8 +49,9 @@ pub(crate) async fn healthz() -> Json<Status> {
     path = "/readyz",
     tag = "service",
     summary = "The database is reachable and requests can be served.",
-    description = "503 while the database is unreachable, or while every request slot \
-                   (`--max-concurrent-requests`) is taken and new requests would wait.",
+    description = "503 while the database is unreachable, while every request slot \
+                   (`--max-concurrent-requests`) is taken and new requests would wait, or while every \
+                   connection (`--max-connections`) has a request in flight and new clients would wait.",
     responses(
         (status = 200, description = "Ready.", body = Status),
         (status = 503, response = super::openapi::Unavailable),
@@ -59,9 +60,16 @@ pub(crate) async fn healthz() -> Json<Status> {
 pub(crate) async fn readyz(
     State(state): State<AppState>,
     Extension(RequestSlots(slots)): Extension<RequestSlots>,
+    connections: Option<Extension<super::listen::Connections>>,
 ) -> Result<Json<Status>, ApiError> {
     if slots.available_permits() == 0 {
         return Err(ApiError::Unavailable { detail: "every request slot is taken".into(), retry_after: 1 });
+    }
+    if let Some(Extension(connections)) = connections.filter(|c| c.full()) {
+        return Err(ApiError::Unavailable {
+            detail: format!("every connection (--max-connections {}) has a request in flight", connections.max()),
+            retry_after: 1,
+        });
     }
     state
         .store

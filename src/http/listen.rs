@@ -1,17 +1,23 @@
 //! The accept loop: hyper connections with the limits `axum::serve` does not expose. A
-//! connection with no request in flight is closed once it has been so for
-//! `header_timeout` (counted from accept, so a client that never sends a byte is cut off
-//! too) or, after its first request, for `idle_timeout` (idle keep-alive). At most
-//! `max_connections` are open at once: at the bound the oldest connection with no request
-//! in flight is closed to make room, and when every connection has a request in flight,
-//! new ones wait in the kernel's backlog. Idle HTTP/2 connections are also pinged; bodies
-//! have their own limits in the router.
+//! connection with no request in flight and nothing left to send is closed once it has
+//! been so for `header_timeout` (counted from accept, so a client that never sends a byte
+//! is cut off too) or, after its first request, for `idle_timeout` (idle keep-alive). A
+//! response is sent whole to a client that reads at least `min_response_bytes_per_sec`,
+//! measured over each `idle_timeout` while the client holds it up; a slower one is cut
+//! off. At most `max_connections` are open at once: at the bound the oldest connection
+//! with no request in flight is closed to make room; when every connection has a request
+//! in flight, a few more are taken for the probes alone (`/healthz`, `/readyz`; anything
+//! else gets 503), and the rest wait in the kernel's backlog. Idle HTTP/2 connections are
+//! also pinged; bodies have their own limits in the router.
 
 use std::collections::BTreeMap;
 use std::future::Future;
+use std::io;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use axum::extract::{ConnectInfo, Request};
@@ -20,8 +26,10 @@ use http_body_util::BodyExt;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto::Builder;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpListener;
-use tokio::sync::{watch, Semaphore};
+use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
+use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tower::ServiceExt;
@@ -30,8 +38,13 @@ use tower::ServiceExt;
 const MAX_HEAD_BYTES: usize = 64 * 1024;
 
 /// File descriptors kept out of the connection bound: the database pool (SQLite opens
-/// three files per connection), the runtime, log output, word lists being read.
+/// three files per connection), the runtime, log output, word lists being read, and the
+/// probes' connections.
 pub const RESERVED_FDS: u64 = 128;
+
+/// Connections taken beyond the bound, when every connection has a request in flight, to
+/// answer the probes (one request each).
+const PROBE_CONNECTIONS: usize = 8;
 
 /// How long connections may sit without a request, and how many may be open.
 #[derive(Debug, Clone, Copy)]
@@ -41,6 +54,9 @@ pub struct ConnectionLimits {
     /// From the end of a response to the next request's complete head.
     pub idle_timeout: Duration,
     pub max_connections: usize,
+    /// What a client must read of a response, on average over each `idle_timeout` in
+    /// which it holds the response up, to be sent the rest.
+    pub min_response_bytes_per_sec: u64,
 }
 
 /// The connection bound for this process: `requested` if given, at most the soft
@@ -95,6 +111,102 @@ impl Drop for Busy {
     }
 }
 
+/// What a connection has sent, and whether its last write waits for the client to read.
+#[derive(Default)]
+struct Meter {
+    sent: AtomicU64,
+    held_up: AtomicBool,
+}
+
+impl Meter {
+    /// Bytes the client has taken (sent less what still waits in the socket's send
+    /// queue), and whether more wait for it, in the process or in the kernel.
+    fn delivered(&self, socket: Socket) -> (u64, bool) {
+        let unsent = unsent(socket);
+        let sent = self.sent.load(Ordering::Relaxed);
+        (sent.saturating_sub(unsent), unsent > 0 || self.held_up.load(Ordering::Relaxed))
+    }
+}
+
+#[cfg(unix)]
+type Socket = std::os::fd::RawFd;
+#[cfg(not(unix))]
+type Socket = ();
+
+/// Bytes written to `socket` that its peer has not acknowledged yet: the kernel's send
+/// queue, which can hold megabytes, so that writes alone do not show how fast a client reads.
+#[cfg(target_os = "linux")]
+fn unsent(socket: Socket) -> u64 {
+    let mut n: libc::c_int = 0;
+    // SAFETY: TIOCOUTQ (SIOCOUTQ) writes one int; the socket is open while its connection is served.
+    let ok = unsafe { libc::ioctl(socket, libc::TIOCOUTQ, &mut n) } == 0;
+    if ok {
+        n.max(0) as u64
+    } else {
+        0
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn unsent(_: Socket) -> u64 {
+    0
+}
+
+/// A socket whose writes are counted in its [`Meter`].
+struct Metered<S> {
+    inner: S,
+    meter: Arc<Meter>,
+}
+
+impl<S> Metered<S> {
+    fn count(&self, written: &Poll<io::Result<usize>>) {
+        match written {
+            Poll::Ready(Ok(n)) => {
+                self.meter.sent.fetch_add(*n as u64, Ordering::Relaxed);
+                self.meter.held_up.store(false, Ordering::Relaxed);
+            }
+            Poll::Ready(Err(_)) => self.meter.held_up.store(false, Ordering::Relaxed),
+            Poll::Pending => self.meter.held_up.store(true, Ordering::Relaxed),
+        }
+    }
+}
+
+impl<S: AsyncRead + Unpin> AsyncRead for Metered<S> {
+    fn poll_read(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_read(cx, buf)
+    }
+}
+
+impl<S: AsyncWrite + Unpin> AsyncWrite for Metered<S> {
+    fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+        let written = Pin::new(&mut self.inner).poll_write(cx, buf);
+        self.count(&written);
+        written
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let written = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
+        self.count(&written);
+        written
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+}
+
 /// The open connections in accept order.
 #[derive(Default)]
 struct Open(Mutex<BTreeMap<u64, Arc<Connection>>>);
@@ -102,6 +214,10 @@ struct Open(Mutex<BTreeMap<u64, Arc<Connection>>>);
 impl Open {
     fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<u64, Arc<Connection>>> {
         self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn any_idle(&self) -> bool {
+        self.lock().values().any(|c| *c.in_flight.borrow() == 0)
     }
 
     /// Closes the oldest connection with no request in flight; false if there is none.
@@ -117,12 +233,43 @@ impl Open {
     }
 }
 
-/// Serves `app` on `listener` until `shutdown` completes, then lets open requests finish
-/// (at most `drain` long) and closes the connections.
+/// A listener's connections as `/readyz` sees them: whether new ones must wait.
+#[derive(Clone)]
+pub struct Connections {
+    slots: Arc<Semaphore>,
+    probe_slots: Arc<Semaphore>,
+    open: Arc<Open>,
+    max: usize,
+}
+
+impl Connections {
+    pub fn new(max_connections: usize) -> Connections {
+        Connections {
+            slots: Arc::new(Semaphore::new(max_connections)),
+            probe_slots: Arc::new(Semaphore::new(PROBE_CONNECTIONS)),
+            open: Arc::default(),
+            max: max_connections,
+        }
+    }
+
+    /// Whether every connection the bound allows is open with a request in flight, so that a
+    /// new client would wait.
+    pub fn full(&self) -> bool {
+        self.slots.available_permits() == 0 && !self.open.any_idle()
+    }
+
+    pub fn max(&self) -> usize {
+        self.max
+    }
+}
+
+/// Serves `app` on `listener`, within `connections`' bound, until `shutdown` completes,
+/// then lets open requests finish (at most `drain` long) and closes the connections.
 pub async fn serve(
     listener: TcpListener,
     app: Router,
     limits: ConnectionLimits,
+    connections: Connections,
     drain: Duration,
     shutdown: impl Future<Output = ()> + Send,
 ) {
@@ -136,10 +283,9 @@ pub async fn serve(
         .keep_alive_interval(Some(Duration::from_secs(20)))
         .keep_alive_timeout(limits.header_timeout)
         .max_header_list_size(MAX_HEAD_BYTES as u32);
+    let Connections { slots, probe_slots, open, .. } = connections;
     let connections = TaskTracker::new();
     let closing = CancellationToken::new();
-    let slots = Arc::new(Semaphore::new(limits.max_connections));
-    let open = Arc::new(Open::default());
     let mut next_id = 0u64;
     tokio::pin!(shutdown);
     loop {
@@ -155,17 +301,26 @@ pub async fn serve(
             },
             () = &mut shutdown => break,
         };
-        let permit = match slots.clone().try_acquire_owned() {
-            Ok(permit) => permit,
+        // A slot of the bound, or one of the probes' own (`probes_only`).
+        let (slot, probes_only): (OwnedSemaphorePermit, bool) = match slots.clone().try_acquire_owned() {
+            Ok(permit) => (permit, false),
+            // At the bound: make room by closing an idle connection and wait for it to end.
+            Err(_) if open.evict_oldest_idle() => tokio::select! {
+                permit = slots.clone().acquire_owned() => (permit.expect("the semaphore is never closed"), false),
+                () = &mut shutdown => break,
+            },
+            // Every connection has a request in flight: this one may still ask the probes;
+            // when their connections are taken too, wait for any to end (meanwhile new
+            // connections wait in the backlog).
             Err(_) => {
-                // At the bound: make room by closing an idle connection, else wait for one
-                // to end (meanwhile new connections wait in the backlog).
-                if !open.evict_oldest_idle() {
-                    tracing::warn!(limit = limits.max_connections, "every connection has a request in flight");
-                }
-                tokio::select! {
-                    permit = slots.clone().acquire_owned() => permit.expect("the semaphore is never closed"),
-                    () = &mut shutdown => break,
+                tracing::warn!(limit = limits.max_connections, "every connection has a request in flight");
+                match probe_slots.clone().try_acquire_owned() {
+                    Ok(permit) => (permit, true),
+                    Err(_) => tokio::select! {
+                        permit = slots.clone().acquire_owned() => (permit.expect("the semaphore is never closed"), false),
+                        permit = probe_slots.clone().acquire_owned() => (permit.expect("the semaphore is never closed"), true),
+                        () = &mut shutdown => break,
+                    },
                 }
             }
         };
@@ -177,21 +332,38 @@ pub async fn serve(
         });
         let id = next_id;
         next_id += 1;
-        open.lock().insert(id, connection.clone());
+        // A probes' connection is not among those the bound counts (nor closed to make room).
+        if !probes_only {
+            open.lock().insert(id, connection.clone());
+        }
         let app = app.clone();
-        let builder = builder.clone();
+        let mut builder = builder.clone();
+        if probes_only {
+            builder.http1().keep_alive(false);
+        }
         let closing = closing.clone();
         let open = open.clone();
+        let meter = Arc::new(Meter::default());
+        #[cfg(unix)]
+        let socket = std::os::fd::AsRawFd::as_raw_fd(&stream);
+        #[cfg(not(unix))]
+        let socket = ();
+        let stream = Metered { inner: stream, meter: meter.clone() };
         connections.spawn(async move {
-            let _permit = permit;
+            let _slot = slot;
             let mut in_flight = connection.in_flight.subscribe();
             let service = {
                 let connection = connection.clone();
+                let max = limits.max_connections;
                 hyper::service::service_fn(move |mut req: Request<Incoming>| {
                     req.extensions_mut().insert(ConnectInfo::<SocketAddr>(address));
                     let busy = Busy::start(&connection);
+                    let probe = matches!(req.uri().path(), "/healthz" | "/readyz");
                     let response = app.clone().oneshot(req.map(axum::body::Body::new));
                     async move {
+                        if probes_only && !probe {
+                            return Ok(every_connection_busy(max));
+                        }
                         // The body keeps the connection busy until it has been sent.
                         let response = response.await?;
                         Ok::<_, std::convert::Infallible>(response.map(|body| {
@@ -205,6 +377,10 @@ pub async fn serve(
             };
             let served = builder.serve_connection_with_upgrades(TokioIo::new(stream), service);
             tokio::pin!(served);
+            // Each window the connection is watched over: from when it began, and what had
+            // been sent by then.
+            let mut window = (Instant::now(), 0u64);
+            let delivered = || meter.delivered(socket).0;
             loop {
                 let idle = *in_flight.borrow_and_update() == 0;
                 let allowed =
@@ -216,10 +392,23 @@ pub async fn serve(
                         }
                         break;
                     }
-                    _ = in_flight.changed() => {}
-                    () = tokio::time::sleep(allowed), if idle => {
-                        tracing::debug!(%address, "closing a connection with no request");
-                        break;
+                    _ = in_flight.changed() => window = (Instant::now(), delivered()),
+                    () = tokio::time::sleep_until(window.0 + allowed) => {
+                        let (now, held_up) = meter.delivered(socket);
+                        let taken = now.saturating_sub(window.1);
+                        if held_up {
+                            // A response waits for the client to read it: the client must keep up.
+                            let least = limits.min_response_bytes_per_sec as f64 * allowed.as_secs_f64();
+                            if (taken as f64) < least {
+                                tracing::debug!(%address, taken, "closing a connection whose client reads too slowly");
+                                break;
+                            }
+                        } else if idle && taken == 0 {
+                            tracing::debug!(%address, "closing a connection with no request");
+                            break;
+                        }
+                        // Busy with a request, or a response was taken during the window.
+                        window = (Instant::now(), now);
                     }
                     () = connection.evict.cancelled() => {
                         tracing::debug!(%address, "closing an idle connection to make room");
@@ -241,6 +430,16 @@ pub async fn serve(
     if tokio::time::timeout(drain, connections.wait()).await.is_err() {
         tracing::warn!("open connections did not finish in time; closing them");
     }
+}
+
+/// What a probes' connection answers to anything but the probes.
+fn every_connection_busy(max: usize) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    super::error::ApiError::Unavailable {
+        detail: format!("every connection (--max-connections {max}) has a request in flight; try again shortly"),
+        retry_after: 1,
+    }
+    .into_response()
 }
 
 #[cfg(test)]

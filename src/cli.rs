@@ -425,11 +425,22 @@ pub struct ServeArgs {
     #[arg(long, env = "PUZZLEPRESS_JOBS_PER_ADDRESS", default_value_t = 10)]
     pub jobs_per_address: i64,
 
+    /// MiB of kept products (books, dictionaries, fills: requests, results and pages) one
+    /// API key may keep; past it new products are refused with 507.
+    #[arg(long, env = "PUZZLEPRESS_STORAGE_PER_KEY_MIB", default_value_t = 10_240)]
+    pub storage_per_key_mib: i64,
+
+    /// MiB of kept products one client address without a key may keep once the service is
+    /// closed (they are deleted --retention-days after they were made).
+    #[arg(long, env = "PUZZLEPRESS_STORAGE_PER_ADDRESS_MIB", default_value_t = 4)]
+    pub storage_per_address_mib: i64,
+
     /// Largest request kept with a job, in KiB (the JSON of its params).
     #[arg(long, env = "PUZZLEPRESS_MAX_PARAMS_KIB", default_value_t = 1024)]
     pub max_params_kib: usize,
 
-    /// Days finished jobs are kept (books are kept for good).
+    /// Days finished jobs are kept (products of key holders are kept for good; those made
+    /// without a key, once the service is closed, for this long too).
     #[arg(long, env = "PUZZLEPRESS_RETENTION_DAYS", default_value_t = 7.0)]
     pub retention_days: f64,
 

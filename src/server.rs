@@ -133,6 +133,8 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     );
     anyhow::ensure!(args.jobs_per_key >= 1, "--jobs-per-key must be at least 1");
     anyhow::ensure!(args.jobs_per_address >= 1, "--jobs-per-address must be at least 1");
+    anyhow::ensure!(args.storage_per_key_mib >= 0, "--storage-per-key-mib must be at least 0");
+    anyhow::ensure!(args.storage_per_address_mib >= 0, "--storage-per-address-mib must be at least 0");
     anyhow::ensure!(args.max_renders != Some(0), "--max-renders must be at least 1");
     anyhow::ensure!(args.renders_per_caller >= 1, "--renders-per-caller must be at least 1");
     let renders = crate::http::renders::RenderLimits {
@@ -213,7 +215,12 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
 
     tokio::spawn(jobs::printruns::feed_printruns(queue.clone(), Duration::from_millis(200), shutdown.drain.clone()));
 
-    let quotas = Quotas { per_key: args.jobs_per_key, per_address: args.jobs_per_address };
+    let quotas = Quotas {
+        per_key: args.jobs_per_key,
+        per_address: args.jobs_per_address,
+        storage_per_key: args.storage_per_key_mib.saturating_mul(1 << 20),
+        storage_per_address: args.storage_per_address_mib.saturating_mul(1 << 20),
+    };
     let state = AppState {
         store: store.clone(),
         queue,

@@ -950,3 +950,42 @@ async fn the_probes_get_through_when_every_connection_has_a_request_in_flight() 
     }
     assert_eq!(ready, 200);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn what_one_address_keeps_is_held_to_its_storage_quota() {
+    let db = TestDb::sqlite();
+    // A key closes the service: callers without one are held to the anonymous tier.
+    create_key(&db, "publisher");
+    let server = Server::start(&db.url, &["--workers", "1", "--storage-per-address-mib", "1"]);
+    // About 230 KB a dictionary (the most a caller without a key may send is 256 KiB),
+    // kept with its job: the fifth would pass 1 MiB.
+    let entries: String =
+        (0..450).map(|i| format!("word{i};n.;{}\n", "a definition of the word ".repeat(20))).collect();
+    let order = || {
+        common::client()
+            .post(server.url("/dictionaries"))
+            .header("content-type", "text/plain; charset=utf-8")
+            .body(entries.clone())
+            .send()
+    };
+    let mut made = Vec::new();
+    let refusal = loop {
+        let response = order().await.unwrap();
+        if response.status() != 202 {
+            break response;
+        }
+        let location = response.headers()["location"].to_str().unwrap().to_string();
+        assert_eq!(common::wait_job(&server, &location, Duration::from_secs(60)).await["state"], "succeeded");
+        made.push(location);
+        assert!(made.len() <= 5, "{} dictionaries of 230 KB kept under a quota of 1 MiB", made.len());
+    };
+    assert_eq!(refusal.status(), 507);
+    let problem: Value = refusal.json().await.unwrap();
+    let detail = problem["detail"].as_str().unwrap();
+    assert!(detail.contains("--storage-per-address-mib"), "{detail}");
+    assert!(made.len() >= 2, "{detail}");
+    // Deleting one makes room for one more.
+    let deleted = common::client().delete(server.url(&made[0])).send().await.unwrap();
+    assert_eq!(deleted.status(), 204);
+    assert_eq!(order().await.unwrap().status(), 202);
+}

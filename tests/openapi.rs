@@ -111,7 +111,7 @@ async fn app(db: &TestDb) -> axum::Router {
     store.migrate().await.unwrap();
     let limits = QueueLimits { queued: 1000, anonymous: 500, params_bytes: 1 << 20, max_attempts: 3 };
     let queue = Arc::new(Queue::new(store.clone(), Wake::default(), limits));
-    let quotas = Quotas { per_key: 100, per_address: 100 };
+    let quotas = Quotas { per_key: 100, per_address: 100, storage_per_key: i64::MAX, storage_per_address: i64::MAX };
     let wordlists = Arc::new(puzzlepress::jobs::WordLists::new(store.clone(), 2));
     let state = AppState {
         store,

@@ -78,13 +78,13 @@ async fn lifecycle_of_a_job() {
         assert_eq!(running.started_at, Some(2_000));
 
         clock.set(4_000);
-        assert!(store.finish(&claimed.id, "w1", &done(r#"{"days":6}"#), (9, 10)).await.unwrap());
+        assert!(store.finish(&claimed.id, "w1", &done(r#"{"days":6}"#), (9, 10), false).await.unwrap());
         let finished = store.job(&claimed.id).await.unwrap().unwrap();
         assert_eq!(finished.state, JobState::Succeeded);
         assert_eq!(finished.result.as_deref(), Some(r#"{"days":6}"#));
         assert_eq!((finished.progress_done, finished.progress_total), (10, 10), "a succeeded job is complete");
         assert_eq!(finished.finished_at, Some(4_000));
-        assert!(!store.finish(&claimed.id, "w1", &Outcome::Failed("again".into()), (0, 0)).await.unwrap());
+        assert!(!store.finish(&claimed.id, "w1", &Outcome::Failed("again".into()), (0, 0), false).await.unwrap());
 
         let attempts = store.attempts(&claimed.id).await.unwrap();
         assert_eq!(attempts.len(), 1);
@@ -139,7 +139,7 @@ async fn concurrent_workers_never_claim_one_job_twice() {
                 let owner = format!("worker-{w}");
                 while let Some(job) = store.claim(&owner, LEASE).await.unwrap() {
                     seen.lock().unwrap().push(job.id.clone());
-                    assert!(store.finish(&job.id, &owner, &done(&w.to_string()), (0, 0)).await.unwrap());
+                    assert!(store.finish(&job.id, &owner, &done(&w.to_string()), (0, 0), false).await.unwrap());
                 }
             }));
         }
@@ -177,8 +177,8 @@ async fn a_dead_workers_job_is_rerun_after_a_back_off_once_its_lease_expires() {
         assert_eq!((second.id.as_str(), second.attempts), (id.as_str(), 2));
         // The dead worker comes back: its lease is gone, it can neither heartbeat nor finish.
         assert_eq!(store.heartbeat(&id, "dead", LEASE, 1, 1).await.unwrap(), Lease::Lost);
-        assert!(!store.finish(&id, "dead", &done("\"stale\""), (0, 0)).await.unwrap());
-        assert!(store.finish(&id, "alive", &done("\"fresh\""), (0, 0)).await.unwrap());
+        assert!(!store.finish(&id, "dead", &done("\"stale\""), (0, 0), false).await.unwrap());
+        assert!(store.finish(&id, "alive", &done("\"fresh\""), (0, 0), false).await.unwrap());
         let finished = store.job(&id).await.unwrap().unwrap();
         assert_eq!((finished.state, finished.result.as_deref()), (JobState::Succeeded, Some("\"fresh\"")));
         let outcomes: Vec<_> =
@@ -233,7 +233,7 @@ async fn cancelling_queued_and_running_jobs() {
         assert_eq!((asked.state, asked.cancel_requested), (JobState::Running, true));
         assert_eq!(store.lease(&running, "w").await.unwrap(), Lease::Held { cancel_requested: true });
         assert_eq!(store.heartbeat(&running, "w", LEASE, 0, 0).await.unwrap(), Lease::Held { cancel_requested: true });
-        assert!(store.finish(&running, "w", &Outcome::Cancelled, (0, 0)).await.unwrap());
+        assert!(store.finish(&running, "w", &Outcome::Cancelled, (0, 0), false).await.unwrap());
         assert_eq!(store.job(&running).await.unwrap().unwrap().state, JobState::Cancelled);
         assert!(store.cancel("no-such-job").await.unwrap().is_none());
     })
@@ -452,7 +452,7 @@ fn fill_reading(id: &str, inline: Option<&NewWordList>) -> NewJob {
 
 async fn run_to_the_end(store: &Store) {
     while let Some(claimed) = store.claim("w", LEASE).await.unwrap() {
-        assert!(store.finish(&claimed.id, "w", &done("{}"), (1, 1)).await.unwrap());
+        assert!(store.finish(&claimed.id, "w", &done("{}"), (1, 1), false).await.unwrap());
     }
 }
 
@@ -692,6 +692,50 @@ async fn an_ended_product_is_deleted_with_its_book_and_a_copy_only_with_its_ende
         assert!(store.job(&copy.id).await.unwrap().is_none(), "the copies' jobs go with them");
         assert!(!store.delete_printrun("run-1").await.unwrap());
         assert!(store.printrun("run-3").await.unwrap().is_some(), "another run is left alone");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn kept_products_count_against_their_owners_storage_and_anonymous_ones_are_swept() {
+    on_both(|db| async move {
+        let clock = Clock::manual(1_000);
+        let store = store(&db, &clock).await;
+        let product = |owner: &str, tier: Tier, n: u64| NewJob {
+            kind: "oneup.books".into(),
+            owner: owner.into(),
+            tier,
+            ..job(n)
+        };
+        let (publishers, _) = store.insert_job(&product("key:1", Tier::Publisher, 10)).await.unwrap();
+        let (anonymous, _) = store.insert_job(&product("anon:10.0.0.1", Tier::Anonymous, 11)).await.unwrap();
+        let (second, _) = store.insert_job(&product("key:1", Tier::Publisher, 12)).await.unwrap();
+        assert_eq!(store.stored_bytes("key:1").await.unwrap(), 0, "nothing is counted before it ends");
+        let result = "{\"puzzles\":[1,2,3]}";
+        while let Some(claimed) = store.claim("w", LEASE).await.unwrap() {
+            assert!(store.finish(&claimed.id, "w", &done(result), (1, 1), true).await.unwrap());
+        }
+        // A scratch job (not kept) counts nothing.
+        let (scratch, _) = store.insert_job(&NewJob { owner: "key:1".into(), ..job(13) }).await.unwrap();
+        let claimed = store.claim("w", LEASE).await.unwrap().unwrap();
+        assert_eq!(claimed.id, scratch.id);
+        assert!(store.finish(&claimed.id, "w", &done(result), (1, 1), false).await.unwrap());
+
+        let each = (r#"{"holes":10}"#.len() + result.len()) as i64;
+        assert_eq!(store.stored_bytes("key:1").await.unwrap(), 2 * each);
+        assert_eq!(store.stored_bytes("anon:10.0.0.1").await.unwrap(), each);
+        // Deleting a product gives its bytes back.
+        assert!(store.delete_ended_job(&second.id).await.unwrap());
+        assert_eq!(store.stored_bytes("key:1").await.unwrap(), each);
+
+        // Past the retention time the anonymous tier's products go; key holders' stay.
+        clock.set(1_000_000);
+        assert_eq!(store.delete_finished(&["foxhole.strategies"], 1_000).await.unwrap(), 2);
+        assert!(store.job(&anonymous.id).await.unwrap().is_none(), "the anonymous product is swept");
+        assert!(store.job(&scratch.id).await.unwrap().is_none());
+        assert!(store.job(&publishers.id).await.unwrap().is_some(), "the publisher's product is kept");
+        assert_eq!(store.stored_bytes("anon:10.0.0.1").await.unwrap(), 0);
+        assert_eq!(store.stored_bytes("key:1").await.unwrap(), each);
     })
     .await;
 }

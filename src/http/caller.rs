@@ -61,7 +61,12 @@ impl Caller {
             Identity::Anonymous { .. } => quotas.per_address,
             Identity::Key { .. } => quotas.per_key,
         };
-        Submitter { owner: self.owner(), quota, tier: self.tier() }
+        // Storage goes by tier: until the service is closed, everyone keeps as key holders do.
+        let storage = match self.tier() {
+            Tier::Anonymous => quotas.storage_per_address,
+            Tier::Publisher => quotas.storage_per_key,
+        };
+        Submitter { owner: self.owner(), quota, tier: self.tier(), storage }
     }
 
     /// The engines' limits for this caller.

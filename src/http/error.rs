@@ -51,6 +51,9 @@ pub enum ApiError {
     /// 503: try again later.
     #[error("{detail}")]
     Unavailable { detail: String, retry_after: u64 },
+    /// 507: the caller keeps as much as they may.
+    #[error("{detail}")]
+    InsufficientStorage { detail: String },
     /// The database failed: 503 when it is unreachable, else 500.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -114,6 +117,12 @@ impl ApiError {
                 ApiError::TooMany { detail: e.to_string(), retry_after: 5 }
             }
             ApiError::Submit(e @ SubmitError::ParamsTooLarge { .. }) => ApiError::TooLarge { detail: e.to_string() },
+            ApiError::Submit(e @ SubmitError::StorageFull { .. }) => ApiError::InsufficientStorage {
+                detail: format!(
+                    "{e} (--storage-per-key-mib with a key, --storage-per-address-mib without; products made \
+                     without a key are deleted --retention-days after they were made)"
+                ),
+            },
             ApiError::Submit(SubmitError::Store(e)) => ApiError::Store(e).classified(),
             ApiError::Submit(e @ SubmitError::Params(_)) => ApiError::Internal(e.to_string()),
             // The database being unreachable is an outage, not a bug: tell clients to retry.
@@ -142,6 +151,7 @@ impl ApiError {
             ApiError::UnsupportedMediaType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::TooMany { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::InsufficientStorage { .. } => StatusCode::INSUFFICIENT_STORAGE,
             ApiError::Store(e) if e.is_unavailable() => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Submit(SubmitError::Refused(Refusal::Full { .. } | Refusal::AnonymousFull { .. })) => {
                 StatusCode::SERVICE_UNAVAILABLE
@@ -197,6 +207,7 @@ impl IntoResponse for ApiError {
             ApiError::Unavailable { detail, retry_after } => {
                 ("Service unavailable", detail.as_str(), None, Some(*retry_after))
             }
+            ApiError::InsufficientStorage { detail } => ("Insufficient storage", detail.as_str(), None, None),
             ApiError::Internal(msg) => {
                 tracing::error!(error = %msg, "internal error");
                 ("Internal server error", "something went wrong on our side; it has been logged", None, None)

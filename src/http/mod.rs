@@ -83,6 +83,9 @@ pub struct AppState {
 pub struct Quotas {
     pub per_key: i64,
     pub per_address: i64,
+    /// Bytes of kept products per key, and per client address without one.
+    pub storage_per_key: i64,
+    pub storage_per_address: i64,
 }
 
 /// Limits applied to every request.

@@ -151,6 +151,12 @@ impl Registry {
         names
     }
 
+    /// Whether finished jobs of `kind` are kept products (counted against their owner's
+    /// storage).
+    pub fn kept(&self, kind: &str) -> bool {
+        self.0.get(kind).is_some_and(|(_, kept)| *kept)
+    }
+
     /// Every kind's name, sorted.
     pub fn names(&self) -> Vec<&'static str> {
         let mut names: Vec<_> = self.0.keys().copied().collect();

@@ -29,6 +29,13 @@ pub enum SubmitError {
     /// The stored params would be larger than the queue keeps.
     #[error("the request is {bytes} bytes once stored; at most {limit} are kept per job")]
     ParamsTooLarge { bytes: usize, limit: usize },
+    /// The owner keeps as many bytes of products as they may.
+    #[error(
+        "you keep {} of products (their requests, results and pages), and may keep {}; delete some to make room",
+        mib(*kept),
+        mib(*quota)
+    )]
+    StorageFull { kept: i64, quota: i64 },
     /// An `Idempotency-Key` already used for a different request of the same kind.
     #[error("this Idempotency-Key was already used for a request with a different body")]
     KeyReused,
@@ -36,6 +43,10 @@ pub enum SubmitError {
     Params(#[from] serde_json::Error),
     #[error(transparent)]
     Store(StoreError),
+}
+
+fn mib(bytes: i64) -> String {
+    format!("{:.1} MiB", bytes as f64 / (1 << 20) as f64)
 }
 
 impl From<StoreError> for SubmitError {
@@ -76,6 +87,9 @@ pub struct Submitter {
     pub owner: String,
     pub quota: i64,
     pub tier: Tier,
+    /// Bytes of kept products (books, dictionaries, fills…) the owner may keep: a product
+    /// is refused once they keep this many.
+    pub storage: i64,
 }
 
 impl Queue {
@@ -97,6 +111,20 @@ impl Queue {
             Some(refusal) => Err(SubmitError::Refused(refusal)),
             None => Ok(()),
         }
+    }
+
+    /// Whether `by` may keep a product of `bytes` more: the bytes their ended products keep,
+    /// as counted when each ended (a few being made are not counted yet; their number is
+    /// bounded by the caller's quota of jobs).
+    pub async fn check_storage(&self, by: &Submitter, bytes: usize) -> Result<(), SubmitError> {
+        if by.storage == i64::MAX {
+            return Ok(());
+        }
+        let kept = self.store.stored_bytes(&by.owner).await?;
+        if kept.saturating_add(bytes as i64) > by.storage {
+            return Err(SubmitError::StorageFull { kept, quota: by.storage });
+        }
+        Ok(())
     }
 
     /// Queues a job of kind `K` for `by` (or finds the one `by`'s idempotency key already
@@ -133,6 +161,9 @@ impl Queue {
                 let limit = self.limits.params_bytes.max(K::MAX_PARAMS_BYTES);
                 if params_text.len() > limit {
                     return Err(SubmitError::ParamsTooLarge { bytes: params_text.len(), limit });
+                }
+                if K::KEPT {
+                    self.check_storage(by, params_text.len()).await?;
                 }
                 let new = NewJob {
                     kind: K::NAME.to_string(),

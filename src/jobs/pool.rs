@@ -155,7 +155,12 @@ impl Worker {
     }
 
     fn recorder(&self) -> Recorder {
-        Recorder { store: self.store.clone(), owner: self.owner.clone(), metrics: self.metrics.clone() }
+        Recorder {
+            store: self.store.clone(),
+            owner: self.owner.clone(),
+            metrics: self.metrics.clone(),
+            registry: self.config.registry.clone(),
+        }
     }
 
     /// Runs a claimed job to its end, watching it; the ending is stored by [`Recorder`].
@@ -239,6 +244,7 @@ struct Recorder {
     store: Store,
     owner: String,
     metrics: Arc<Metrics>,
+    registry: Registry,
 }
 
 /// Endings a worker may have in flight to the database while it runs its next job.
@@ -258,7 +264,10 @@ impl Recorder {
         let stored = match &ending {
             Ending::Lost => return "lost",
             Ending::Release => self.store.release(&job.id, &self.owner).await,
-            Ending::Done(outcome) => self.store.finish(&job.id, &self.owner, outcome, progress).await,
+            Ending::Done(outcome) => {
+                let kept = self.registry.kept(&job.kind);
+                self.store.finish(&job.id, &self.owner, outcome, progress, kept).await
+            }
         };
         match (stored, &ending) {
             (Ok(true), Ending::Release) => "released",

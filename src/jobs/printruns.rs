@@ -174,6 +174,8 @@ impl Queue {
             Some(run) => (run, false),
             None => {
                 self.admit(by).await?;
+                // Its copies are counted as each is printed.
+                self.check_storage(by, new.params.len()).await?;
                 self.store.insert_printrun(&new).await?
             }
         };
@@ -193,7 +195,8 @@ impl Queue {
     /// has all its copies, or the queue is full. Returns how many were queued.
     pub async fn feed(&self, run: &PrintRunRecord) -> Result<i64, SubmitError> {
         let order: PrintRunOrder = serde_json::from_str(&run.params)?;
-        let by = Submitter { owner: run.owner.clone(), quota: i64::MAX, tier: run.tier };
+        // The run was admitted as a whole when ordered.
+        let by = Submitter { owner: run.owner.clone(), quota: i64::MAX, tier: run.tier, storage: i64::MAX };
         let room = (run.at_once - run.active).min(run.copies - run.queued).max(0);
         let mut queued = 0;
         for copy in run.queued + 1..=run.queued + room {

@@ -430,9 +430,11 @@ const ANONYMOUS_LOCK: i64 = 0x7075_7a7a_6c65_616e; // "puzzlean"
 const OWNER_LOCKS: i32 = 0x7070_6f77; // "ppow"
 
 /// Ends job `$7` held by `$8` in state `$2` with result `$3`, error `$4` and progress
-/// `$5` of `$6`, if it still holds it.
+/// `$5` of `$6`, if it still holds it; a kept product (`$9` bytes stored besides its
+/// request, or NULL) counts what it stores against its owner's storage.
 const FINISH: &str = "UPDATE jobs SET state = $2, result = $3, error = $4, finished_at = {NOW}, \
-     progress_done = $5, progress_total = $6, lease_owner = NULL, lease_expires_at = NULL \
+     progress_done = $5, progress_total = $6, lease_owner = NULL, lease_expires_at = NULL, \
+     stored_bytes = COALESCE(length(CAST(params AS BLOB)) + $9, 0) \
      WHERE id = $7 AND lease_owner = $8 AND state = 'running'";
 
 /// Stores a printed book (`$6`, of job `$7`): its packed pages, answer and hashes.
@@ -440,10 +442,12 @@ const PRINT_BOOK: &str = "UPDATE books SET packed = $2, answer = $3, content_has
      finished_at = {NOW} WHERE serial = $6 AND job_id = $7";
 
 /// PostgreSQL's finish in one statement: [`FINISH`], the attempt ended with outcome `$9`,
-/// and the book `$14` (if any) stored with `$10`..`$13`; counts the jobs ended (0 when the
-/// lease was lost, and then nothing changes).
+/// and the book `$14` (if any) stored with `$10`..`$13`, and a kept product's bytes (`$15`
+/// besides its request, or NULL) counted; counts the jobs ended (0 when the lease was
+/// lost, and then nothing changes).
 const PG_FINISH: &str = "WITH finished AS (UPDATE jobs SET state = $2, result = $3, error = $4, \
-       finished_at = {NOW}, progress_done = $5, progress_total = $6, lease_owner = NULL, lease_expires_at = NULL \
+       finished_at = {NOW}, progress_done = $5, progress_total = $6, lease_owner = NULL, lease_expires_at = NULL, \
+       stored_bytes = COALESCE(octet_length(params) + $15, 0) \
        WHERE id = $7 AND lease_owner = $8 AND state = 'running' RETURNING id), \
      ended AS (UPDATE job_attempts SET ended_at = {NOW}, outcome = $9, error = $4 \
        WHERE job_id IN (SELECT id FROM finished) AND owner = $8 AND ended_at IS NULL), \
@@ -664,22 +668,31 @@ impl Store {
         Ok(n)
     }
 
-    /// Deletes jobs of the given kinds that ended more than `age_ms` ago (their attempts go
-    /// with them), owners with no jobs left, and word-list texts no owner has and no job
-    /// reads. Returns how many jobs were deleted.
+    /// Bytes `owner`'s kept products store (requests, results, printed pages), as counted
+    /// when each ended.
+    #[tracing::instrument(skip(self), err)]
+    pub async fn stored_bytes(&self, owner: &str) -> Result<i64> {
+        let bytes: Option<i64> = with_pool!(self, p => {
+            sqlx::query_scalar("SELECT bytes FROM storage WHERE owner = $1").bind(owner).fetch_optional(p).await?
+        });
+        Ok(bytes.unwrap_or(0))
+    }
+
+    /// Deletes jobs of the given kinds that ended more than `age_ms` ago, and every job
+    /// queued in the anonymous tier that did (their products too; a job that printed a
+    /// book stays with its book), with their attempts; owners with no jobs left, and
+    /// word-list texts no owner has and no job reads. Returns how many jobs were deleted.
     #[tracing::instrument(skip(self), err)]
     pub async fn delete_finished(&self, kinds: &[&str], age_ms: i64) -> Result<u64> {
-        if kinds.is_empty() {
-            return Ok(0);
-        }
         // One placeholder per kind; the kinds are the server's own names, bound as values.
         let list: Vec<String> = (0..kinds.len()).map(|i| format!("${}", i + 3)).collect();
+        let kinds_or = if kinds.is_empty() { String::new() } else { format!("kind IN ({}) OR ", list.join(", ")) };
         let jobs = self.sql(&format!(
             "DELETE FROM jobs WHERE state IN {ENDED} AND finished_at < {{NOW}} - $2 \
-             AND kind IN ({})",
-            list.join(", ")
+             AND ({kinds_or}tier = 'anonymous') AND NOT EXISTS (SELECT 1 FROM books b WHERE b.job_id = jobs.id)"
         ));
         let owners = "DELETE FROM job_owners WHERE NOT EXISTS (SELECT 1 FROM jobs j WHERE j.owner = job_owners.owner)";
+        let storage = "DELETE FROM storage WHERE bytes = 0";
         // Texts no owner has and no job reads (inline lists once their jobs are gone), left
         // alone for the retention time after they were last stored so that a request
         // storing one never loses it to a concurrent sweep.
@@ -695,6 +708,7 @@ impl Store {
             }
             let n = delete.execute(&mut *tx).await?.rows_affected();
             sqlx::query(owners).execute(&mut *tx).await?;
+            sqlx::query(storage).execute(&mut *tx).await?;
             sqlx::query(&texts).bind(now).bind(age_ms).execute(&mut *tx).await?;
             tx.commit().await?;
             Ok::<u64, sqlx::Error>(n)
@@ -837,7 +851,14 @@ impl Store {
     /// in one transaction. Returns false (and changes nothing) when the lease was lost
     /// meanwhile, so a job is finished once, by its current holder.
     #[tracing::instrument(skip(self, outcome), fields(outcome = outcome.label()), err)]
-    pub async fn finish(&self, id: &str, owner: &str, outcome: &Outcome, progress: (i64, i64)) -> Result<bool> {
+    pub async fn finish(
+        &self,
+        id: &str,
+        owner: &str,
+        outcome: &Outcome,
+        progress: (i64, i64),
+        kept: bool,
+    ) -> Result<bool> {
         let (state, result, error, on_success) = match outcome {
             Outcome::Succeeded { result, on_success } => {
                 (JobState::Succeeded, Some(result.as_str()), None, on_success.as_ref())
@@ -851,6 +872,11 @@ impl Store {
             _ => progress,
         };
         let book = on_success.map(|OnSuccess::Book(book)| book);
+        // What a kept product stores besides its request (which the database measures).
+        let stored = kept.then(|| {
+            let printed = book.map_or(0, |b| b.packed.len() + b.answer.len());
+            (result.map_or(0, str::len) + printed) as i64
+        });
         let now = self.clock_param();
         let finished = match &self.pool {
             // One statement, one round trip and one commit.
@@ -871,6 +897,7 @@ impl Store {
                     .bind(book.map(|b| &b.content_hash))
                     .bind(book.and_then(|b| b.interior_sha256.as_ref()))
                     .bind(book.map(|b| &b.serial))
+                    .bind(stored)
                     .fetch_one(p)
                     .await?;
                 n == 1
@@ -887,6 +914,7 @@ impl Store {
                     .bind(total)
                     .bind(id)
                     .bind(owner)
+                    .bind(stored)
                     .execute(&mut *tx)
                     .await?
                     .rows_affected();

@@ -65,7 +65,7 @@ use super::{
         schemas(Problem),
         responses(
             BadRequest, BadSerial, Invalid, NotFound, Conflict, NotPrinted, TooLarge, UnsupportedMediaType, Unavailable,
-            Unauthorized, TooMany, CrossSite, RequestTimeout, MisdirectedRequest, NotYours
+            Unauthorized, TooMany, CrossSite, RequestTimeout, MisdirectedRequest, NotYours, InsufficientStorage
         ),
     ),
 )]
@@ -162,6 +162,12 @@ fn caller_responses(path: &str, op: &mut Operation) {
     }
     if op.responses.responses.contains_key("202") {
         op.responses.responses.insert("429".into(), RefOr::Ref(Ref::from_response_name("TooMany")));
+        // Those that make a kept product count it against the caller's storage.
+        let product =
+            ["/books", "/printruns", "/dictionaries", "/oneup/books", "/crosswords/fills", "/wordsearches/books"];
+        if product.contains(&path) {
+            op.responses.responses.insert("507".into(), RefOr::Ref(Ref::from_response_name("InsufficientStorage")));
+        }
     }
 }
 
@@ -257,7 +263,10 @@ problem_responses! {
                       tier's maximum), or with it the caller's stored word lists would pass their quota.";
     UnsupportedMediaType: Never, "The body is not sent with a media type this operation reads.";
     Unavailable: Always, "The job queue is full, every PDF renderer is busy, too many word lists are being uploaded, \
-                          or the database is unreachable; retry after `Retry-After` seconds.";
+                          every connection has a request in flight, or the database is unreachable; retry after \
+                          `Retry-After` seconds.";
+    InsufficientStorage: Never, "The caller keeps as many bytes of products as it may (`--storage-per-key-mib`, \
+                                 `--storage-per-address-mib`); delete some to make room.";
     Unauthorized: Never, "The `Authorization: Bearer` token is malformed, unknown or revoked (or one is needed); \
                           `WWW-Authenticate: Bearer` says how to send one.";
     TooMany: Always, "The caller is at one of its limits: requests a minute without a key, jobs queued or running, \

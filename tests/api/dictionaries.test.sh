@@ -90,6 +90,25 @@ post_json /dictionaries '{"entries": [{"headword": "fox", "senses": [{"pos": "n.
 check_problem 422 'entries\\[0\\]\\.senses\\[0\\]\\.definition' "an empty definition names it"
 post_json /dictionaries '{"entries": [{"headword": "fox", "senses": []}]}'
 check_problem 422 'entries\\[0\\]\\.senses' "an entry without senses"
+# A headword is a line (at most 100 characters), a definition at most 100,000: longer is
+# refused at once by name, its headword echoed short (a running head once copied the whole
+# headword on every page it ran over: memory grew with its square).
+python3 -c "print('fox;n.;an animal'); print('x' * 200000 + ';n.;a long word')" >"$WORK/dict-long.txt"
+req POST /dictionaries -H 'content-type: text/plain' --data-binary @"$WORK/dict-long.txt"
+check_problem 422 'line 2: the headword is 200000 characters long; a headword is at most 100' "a 200,000-character headword names its line"
+check_cmd "[ $(stat -c %s "$BODY_FILE") -lt 1000 ]" "without echoing the headword"
+python3 -c "
+import json
+print(json.dumps({'entries': [{'headword': 'fox', 'senses': [{'pos': 'n.', 'definition': 'x'}]},
+  {'headword': 'w' * 101, 'senses': [{'pos': 'n.', 'definition': 'x'}]}]}))" >"$WORK/dict-long.json"
+req POST /dictionaries -H 'content-type: application/json' --data-binary @"$WORK/dict-long.json"
+check_problem 422 'entries\\[1\\]\\.headword' "a 101-character headword names entries[1].headword"
+check_jq '.field == "entries[1].headword" and (.detail | contains("101 characters"))' "the field and its length"
+python3 -c "
+import json
+print(json.dumps({'entries': [{'headword': 'fox', 'senses': [{'pos': 'n.', 'definition': 'x'}, {'pos': 'n.', 'definition': 'word ' * 20001}]}]}))" >"$WORK/dict-long.json"
+req POST /dictionaries -H 'content-type: application/json' --data-binary @"$WORK/dict-long.json"
+check_jq '.status == 422 and .field == "entries[0].senses[1].definition"' "a definition past 100,000 characters names it"
 post_json /dictionaries '{"entries": [{"headword": "fox", "senses": [{"pos": "n.", "definition": "ok"}]}, {"headword": "fox→", "senses": [{"pos": "n.", "definition": "x"}]}]}'
 check_problem 422 'entries\\[1\\]' "a character the font lacks names the entry"
 check_jq '.field == "entries[1]" and (.detail | contains("fox→"))' "the entry by index and headword"

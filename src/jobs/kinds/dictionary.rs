@@ -128,8 +128,9 @@ impl From<Entry> for EntryRequest {
 
 impl DictionaryRequest {
     /// The book, its trim and heads, or the field at fault: `entries` past `limits`,
-    /// `entries[i].headword`, `entries[i].senses[j].definition`, `entries[i]` (a character
-    /// the font lacks), `language`, `trim`, `title`, `author`, `preface`.
+    /// `entries[i].headword`, `entries[i].senses[j].definition` or `.pos` (empty, or longer
+    /// than a book prints), `entries[i]` (a character the font lacks), `language`, `trim`,
+    /// `title`, `author`, `preface`.
     pub fn book(&self, limits: &DictionaryLimits) -> Result<(Book, Trim, Heads), FieldError> {
         let field = |f: &str, detail: String| (f.to_string(), format!("{f}: {detail}"));
         if self.entries.is_empty() {
@@ -157,7 +158,10 @@ impl DictionaryRequest {
             if let Some(j) = entry.senses.iter().position(|s| s.definition.trim().is_empty()) {
                 return Err(field(&format!("entries[{i}].senses[{j}].definition"), "the definition is empty".into()));
             }
-            entry.check(i).map_err(|e| field(&format!("entries[{i}]"), format!("{:?}: {}", e.headword, e.detail)))?;
+            entry.check(i).map_err(|e| {
+                let at = if e.field.is_empty() { format!("entries[{i}]") } else { format!("entries[{i}].{}", e.field) };
+                field(&at, format!("{:?}: {}", e.headword, e.detail))
+            })?;
             entries.push(entry);
         }
         let book = Book {

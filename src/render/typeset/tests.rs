@@ -350,3 +350,23 @@ fn running_heads_cost_what_they_print() {
         assert!(own < t.pages.len() * 120, "{heads:?}: {own} bytes of heads and folios, {} pages", t.pages.len());
     }
 }
+
+#[test]
+fn a_definition_of_100_kb_has_no_overfull_line() {
+    // Its items' widths add up to some 400,000 points: the line breaker's running sums
+    // must still tell a line's width to a hundredth of a point.
+    let (mut book, design) = sample(4);
+    let words = sample::entries(40, 3).into_iter().flat_map(|e| e.senses).map(|s| s.definition);
+    let mut definition = String::new();
+    for w in words.cycle() {
+        if definition.len() + w.len() + 1 > entries::MAX_PARAGRAPH_CHARS {
+            break;
+        }
+        definition.push_str(&w);
+        definition.push(' ');
+    }
+    book.entries[1].senses = vec![Sense { pos: "n.".into(), definition }];
+    let t = typeset(&book, &design).unwrap();
+    assert!(t.report.lines > 3000, "{:?}", t.report);
+    assert_eq!(t.report.overfull, 0, "{:?}", t.report);
+}

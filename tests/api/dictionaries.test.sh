@@ -35,6 +35,26 @@ check_cmd "cmp $WORK/dict.pdf $WORK/dict-cli.pdf" "the server's PDF is the offli
 curl -s "$BASE$DICT/book.pdf" -o "$WORK/dict2.pdf"
 check_cmd "cmp $WORK/dict.pdf $WORK/dict2.pdf" "the PDF is the same bytes every time"
 
+# The PDF is the one its job set, kept with it: downloads read it and set nothing (the
+# server's count of PDFs rendered for downloads stands still).
+renders() { curl -s "$BASE/metrics" | awk '$1 == "puzzlepress_renders_total" {print $2}'; }
+RENDERS=$(renders)
+for _ in $(seq 1 20); do curl -s "$BASE$DICT/book.pdf" -o "$WORK/dict3.pdf"; done
+check_cmd "[ -n '$RENDERS' ] && [ '$(renders)' = '$RENDERS' ] && cmp $WORK/dict.pdf $WORK/dict3.pdf" \
+  "20 downloads of a dictionary render nothing (renders $RENDERS, then $(renders))"
+# One set before PDFs were kept (its file gone) is set once, then answered from the cache.
+sql() {
+  case $BACKEND in
+    sqlite) sqlite3 "${URL#sqlite://}" "$1" ;;
+    postgres) psql "$URL" -qtA -c "$1" ;;
+  esac
+}
+sql "DELETE FROM files WHERE job_id = '${DICT##*/}'"
+RENDERS=$(renders)
+for _ in $(seq 1 5); do curl -s "$BASE$DICT/book.pdf" -o "$WORK/dict4.pdf"; done
+check_cmd "[ '$(renders)' = $((RENDERS + 1)) ] && cmp $WORK/dict.pdf $WORK/dict4.pdf" \
+  "a dictionary without its PDF kept is set once for 5 downloads, the same bytes (renders $RENDERS, then $(renders))"
+
 # JSON, with a preface and a trim.
 post_json /dictionaries '{"title": "Glossary", "author": "Me", "preface": ["Words the puzzles use."], "trim": "6x9",
   "entries": [{"headword": "fox", "senses": [{"pos": "n.", "definition": "a wild animal of the dog family"}]},

@@ -1,5 +1,6 @@
-//! Dictionary jobs: entries typeset as a print-ready book. The request is what is kept;
-//! the PDF is set again from it on download (the typesetter is deterministic and fast).
+//! Dictionary jobs: entries typeset as a print-ready book. The request is kept, and the
+//! PDF the job sets is kept with it ([`BOOK_PDF`]): a download reads it, never sets it
+//! again.
 
 use serde::{Deserialize, Serialize};
 
@@ -8,8 +9,12 @@ use crate::puzzles::monitor::Monitor;
 use crate::puzzles::DictionaryLimits;
 use crate::render::print::Trim;
 use crate::render::typeset::{self, Book, Entry, Heads, Language, Sense};
+use crate::store::OnSuccess;
 
 pub struct Dictionaries;
+
+/// The name its PDF is kept under with its job.
+pub const BOOK_PDF: &str = "book.pdf";
 
 /// A sense of an entry: its part of speech (printed in italics; may be empty) and definition.
 #[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
@@ -88,6 +93,9 @@ pub struct DictionaryOutput {
     pub split_words: usize,
     /// Paragraphs that needed emergency stretch.
     pub emergency: usize,
+    /// The PDF, kept apart from the result (as [`BOOK_PDF`]).
+    #[serde(skip)]
+    pub pdf: Option<Vec<u8>>,
 }
 
 impl From<typeset::Report> for DictionaryOutput {
@@ -101,6 +109,7 @@ impl From<typeset::Report> for DictionaryOutput {
             hyphens: r.hyphens,
             split_words: r.split_words,
             emergency: r.emergency,
+            pdf: None,
         }
     }
 }
@@ -207,7 +216,11 @@ impl JobKind for Dictionaries {
     fn run(_: &Context, req: DictionaryRequest, monitor: &mut dyn Monitor) -> Result<DictionaryOutput, RunError> {
         // Checked within the caller's limits when queued; the params are checked again
         // for their shape only. Progress: entries set, of all.
-        let (_, report) = req.pdf(&DictionaryLimits::UNLIMITED, monitor)?;
-        Ok(report.into())
+        let (pdf, report) = req.pdf(&DictionaryLimits::UNLIMITED, monitor)?;
+        Ok(DictionaryOutput { pdf: Some(pdf), ..report.into() })
+    }
+
+    fn on_success(output: &mut DictionaryOutput) -> Option<OnSuccess> {
+        output.pdf.take().map(|bytes| OnSuccess::File { name: BOOK_PDF.into(), bytes })
     }
 }

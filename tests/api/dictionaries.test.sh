@@ -43,10 +43,11 @@ for _ in $(seq 1 20); do curl -s "$BASE$DICT/book.pdf" -o "$WORK/dict3.pdf"; don
 check_cmd "[ -n '$RENDERS' ] && [ '$(renders)' = '$RENDERS' ] && cmp $WORK/dict.pdf $WORK/dict3.pdf" \
   "20 downloads of a dictionary render nothing (renders $RENDERS, then $(renders))"
 # One set before PDFs were kept (its file gone) is set once, then answered from the cache.
-sql() {
+sql() { # SQL [DATABASE_URL]
+  local url=${2:-$URL}
   case $BACKEND in
-    sqlite) sqlite3 "${URL#sqlite://}" "$1" ;;
-    postgres) psql "$URL" -qtA -c "$1" ;;
+    sqlite) sqlite3 "${url#sqlite://}" "$1" ;;
+    postgres) psql "$url" -qtA -c "$1" ;;
   esac
 }
 sql "DELETE FROM files WHERE job_id = '${DICT##*/}'"
@@ -224,10 +225,13 @@ MINE=$DROPPED
 wait_as_dict
 check_jq '.state == "cancelled" and .result == null' "the cancelled one ends cancelled, unset"
 MINE=$KEEP
+kept_files() { sql "SELECT COUNT(*) FROM files WHERE job_id = '${MINE##*/}'" "$DICT_URL"; }
+check_cmd "[ '$(kept_files)' = 1 ]" "its PDF kept with it"
 req DELETE "$MINE" "${DA[@]}"
 check_status 204 "the owner deletes it"
 req GET "$MINE" "${DA[@]}"
 check_status 404 "gone"
+check_cmd "[ '$(kept_files)' = 0 ]" "its PDF deleted with it"
 
 stop_server
 [ "$BACKEND" = postgres ] && psql "$PG" -q -c "DROP DATABASE IF EXISTS ${PG_DB}_dictionaries" >/dev/null

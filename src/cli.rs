@@ -541,7 +541,7 @@ pub struct ServeArgs {
     #[arg(long, env = "PUZZLEPRESS_RENDERS_PER_CALLER", default_value_t = 2)]
     pub renders_per_caller: usize,
 
-    /// MiB of rendered book PDFs kept for further downloads (a PDF larger than a quarter
+    /// MiB of rendered PDFs kept for further downloads (a PDF larger than a quarter
     /// of it is not kept).
     #[arg(long, env = "PUZZLEPRESS_RENDER_CACHE_MIB", default_value_t = 64)]
     pub render_cache_mib: usize,

@@ -46,8 +46,9 @@ impl Metrics {
         h.count += 1;
     }
 
-    /// The Prometheus text; `jobs` are (kind, state, count) as the database has them now.
-    pub fn render<'a>(&self, jobs: impl IntoIterator<Item = (&'a str, &'a str, i64)>) -> String {
+    /// The Prometheus text; `jobs` are (kind, state, count) as the database has them now,
+    /// `renders` the PDFs this process has rendered for downloads.
+    pub fn render<'a>(&self, jobs: impl IntoIterator<Item = (&'a str, &'a str, i64)>, renders: u64) -> String {
         let mut out = String::new();
         out.push_str(
             "# HELP puzzlepress_jobs Jobs in the database by kind and state.\n# TYPE puzzlepress_jobs gauge\n",
@@ -69,6 +70,12 @@ impl Metrics {
             let _ = writeln!(out, "puzzlepress_job_duration_seconds_sum{{kind=\"{kind}\"}} {}", h.sum);
             let _ = writeln!(out, "puzzlepress_job_duration_seconds_count{{kind=\"{kind}\"}} {}", h.count);
         }
+        out.push_str(
+            "# HELP puzzlepress_renders_total PDFs rendered for downloads by this process (not those answered \
+             from the render cache or a stored file, nor a print run's archive).\n\
+             # TYPE puzzlepress_renders_total counter\n",
+        );
+        let _ = writeln!(out, "puzzlepress_renders_total {renders}");
         out.push_str("# HELP puzzlepress_http_requests_total HTTP requests by method, route and status.\n# TYPE puzzlepress_http_requests_total counter\n");
         for ((method, route, status), n) in self.http.lock().unwrap_or_else(|e| e.into_inner()).iter() {
             let _ = writeln!(

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use common::{on_both, TestDb};
 use puzzlepress::store::{
     Admission, Clock, JobFilter, JobState, Lease, NewBook, NewJob, NewPrintRun, NewWordList, Occupancy, OnInsert,
-    Outcome, Refusal, Saved, Store, StoreError, Tier, WordListQuota,
+    OnSuccess, Outcome, Refusal, Saved, Store, StoreError, Tier, WordListQuota,
 };
 
 async fn store(db: &TestDb, clock: &Clock) -> Store {
@@ -91,6 +91,42 @@ async fn lifecycle_of_a_job() {
         assert_eq!((attempts[0].attempt, attempts[0].owner.as_str()), (1, "w1"));
         assert_eq!((attempts[0].started_at, attempts[0].ended_at), (2_000, Some(4_000)));
         assert_eq!(attempts[0].outcome.as_deref(), Some("succeeded"));
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_file_a_job_made_is_kept_with_it_and_deleted_with_it() {
+    on_both(|db| async move {
+        let clock = Clock::manual(1_000);
+        let store = store(&db, &clock).await;
+        let id = store.insert_job(&job(1)).await.unwrap().0.id;
+        clock.set(1_001);
+        let other = store.insert_job(&job(2)).await.unwrap().0.id;
+        // Every byte value, and more than a page of them.
+        let bytes: Vec<u8> = (0..70_000u32).map(|i| (i % 251) as u8).collect();
+        let kept = |bytes: &[u8]| Outcome::Succeeded {
+            result: "{}".into(),
+            on_success: Some(OnSuccess::File { name: "book.pdf".into(), bytes: bytes.to_vec() }),
+        };
+        for (job, owner) in [(&id, "w1"), (&other, "w2")] {
+            assert_eq!(&store.claim(owner, LEASE).await.unwrap().unwrap().id, job);
+        }
+        assert_eq!(store.file(&id, "book.pdf").await.unwrap(), None, "nothing before it is done");
+        // A run that lost its lease keeps nothing.
+        assert!(!store.finish(&id, "w2", &kept(b"stale"), (0, 0), false).await.unwrap());
+        assert_eq!(store.file(&id, "book.pdf").await.unwrap(), None);
+        assert!(store.finish(&id, "w1", &kept(&bytes), (0, 0), true).await.unwrap());
+        assert!(store.finish(&other, "w2", &done("{}"), (0, 0), false).await.unwrap());
+        assert_eq!(store.file(&id, "book.pdf").await.unwrap().as_deref(), Some(bytes.as_slice()));
+        // The file counts against its owner's storage, with the request and result.
+        let stored = (r#"{"holes":1}"#.len() + "{}".len() + bytes.len()) as i64;
+        assert_eq!(store.stored_bytes("anon:127.0.0.1").await.unwrap(), stored);
+        assert_eq!(store.file(&id, "other.pdf").await.unwrap(), None);
+        assert_eq!(store.file(&other, "book.pdf").await.unwrap(), None, "a job without a file");
+        assert!(store.delete_ended_job(&id).await.unwrap());
+        assert_eq!(store.file(&id, "book.pdf").await.unwrap(), None, "deleted with its job");
+        assert_eq!(store.stored_bytes("anon:127.0.0.1").await.unwrap(), 0);
     })
     .await;
 }

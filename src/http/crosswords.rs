@@ -175,15 +175,14 @@ pub(crate) async fn grid_pdf(
     let job = resource::find::<CrosswordFills>(&state, &caller, &id).await?;
     let req = resource::stored_params::<CrosswordFills>(&job)?;
     let grid = req.pattern.to_grid().map_err(|e| ApiError::Internal(format!("fill {id}: stored pattern: {e}")))?;
-    let bytes = state
-        .renders
-        .run(&caller.owner(), move || {
-            let id = short_id(&id);
-            let texts = req.texts();
-            let spec = SheetSpec { title: texts.title, id: &id, trim };
-            render::crossword::grid_pdf(&grid, &spec, &texts)
-        })
-        .await?;
+    let key = format!("crossword/{}/grid/{trim:?}", job.id);
+    let render = move |()| {
+        let id = short_id(&id);
+        let texts = req.texts();
+        let spec = SheetSpec { title: texts.title, id: &id, trim };
+        Ok(render::crossword::grid_pdf(&grid, &spec, &texts))
+    };
+    let bytes = state.renders.pdf(&caller.owner(), Some(&key), async { Ok(()) }, render).await?;
     Ok(pdf_response(bytes, "crossword.pdf"))
 }
 
@@ -212,15 +211,14 @@ pub(crate) async fn solution_pdf(
 ) -> Result<Response, ApiError> {
     let trim = trim_query(query.as_deref())?;
     let (req, fill) = finished_fill(&state, &caller, &id).await?;
-    let bytes = state
-        .renders
-        .run(&caller.owner(), move || {
-            let id = short_id(&id);
-            let texts = req.texts();
-            let spec = SheetSpec { title: texts.title, id: &id, trim };
-            render::crossword::solution_pdf(&fill, &spec, &texts)
-        })
-        .await?;
+    let key = format!("crossword/{}/solution/{trim:?}", id.to_ascii_lowercase());
+    let render = move |()| {
+        let id = short_id(&id);
+        let texts = req.texts();
+        let spec = SheetSpec { title: texts.title, id: &id, trim };
+        Ok(render::crossword::solution_pdf(&fill, &spec, &texts))
+    };
+    let bytes = state.renders.pdf(&caller.owner(), Some(&key), async { Ok(()) }, render).await?;
     Ok(pdf_response(bytes, "crossword-solution.pdf"))
 }
 

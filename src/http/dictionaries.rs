@@ -1,8 +1,8 @@
 //! Dictionaries: `POST /dictionaries` queues entries to be typeset as a book (JSON, or a
 //! `text/plain` body of one entry a line with the other members as query parameters),
 //! `GET /dictionaries/{id}` follows it, `GET /dictionaries/{id}/book.pdf` is the book once
-//! set (set again from the stored request: the same bytes every time), `GET /dictionaries`
-//! lists the caller's and `DELETE /dictionaries/{id}` deletes one.
+//! set (the PDF its job kept), `GET /dictionaries` lists the caller's and
+//! `DELETE /dictionaries/{id}` deletes one (with its PDF).
 
 use axum::extract::{DefaultBodyLimit, Path, RawQuery, Request, State};
 use axum::http::{HeaderMap, StatusCode};
@@ -19,7 +19,7 @@ use super::listing::{ListQuery, Next};
 use super::resource::{self, finished_result, Resource};
 use super::respond::{blocking, echo, pdf_response};
 use super::AppState;
-use crate::jobs::kinds::dictionary::{DictionaryOutput, DictionaryRequest, EntryRequest, HeadsRequest};
+use crate::jobs::kinds::dictionary::{DictionaryOutput, DictionaryRequest, EntryRequest, HeadsRequest, BOOK_PDF};
 use crate::jobs::kinds::Dictionaries;
 use crate::puzzles::monitor::Unmonitored;
 use crate::puzzles::DictionaryLimits;
@@ -254,8 +254,8 @@ pub(crate) async fn remove(
     path = "/dictionaries/{id}/book.pdf",
     tag = "dictionaries",
     summary = "The dictionary as a print-ready PDF (409 until it is set).",
-    description = "Set again from the stored request: the same bytes as `puzzlepress dictionary` gives for the \
-                   same entries, title, author, language, trim and heads.",
+    description = "The PDF its job set and kept: the same bytes as `puzzlepress dictionary` gives for the same \
+                   entries, title, author, language, trim and heads.",
     params(("id" = uuid::Uuid, Path, description = "The dictionary's id.")),
     responses(
         (status = 200, description = "PDF.", content_type = "application/pdf"),
@@ -271,16 +271,17 @@ pub(crate) async fn book_pdf(
 ) -> Result<Response, ApiError> {
     let job = resource::find::<Dictionaries>(&state, &caller, &id).await?;
     let _: DictionaryOutput = finished_result(&job)?;
-    let req = resource::stored_params::<Dictionaries>(&job)?;
-    let bytes = state
-        .renders
-        .run(&caller.owner(), move || {
-            // The request was checked when queued; a failure here is a bug, shown as an empty body.
-            req.pdf(&DictionaryLimits::UNLIMITED, &mut Unmonitored).map(|(pdf, _)| pdf).unwrap_or_default()
-        })
-        .await?;
-    if bytes.is_empty() {
-        return Err(ApiError::Internal(format!("dictionary {id}: its stored request no longer sets")));
+    if let Some(pdf) = state.store.file(&job.id, BOOK_PDF).await? {
+        return Ok(pdf_response(pdf, "dictionary.pdf"));
     }
+    // Set before its job kept the PDF: set from the stored request, once (the render cache).
+    let req = resource::stored_params::<Dictionaries>(&job)?;
+    let key = format!("dictionary/{}", job.id);
+    let render = move |()| {
+        req.pdf(&DictionaryLimits::UNLIMITED, &mut Unmonitored)
+            .map(|(pdf, _)| pdf)
+            .map_err(|e| ApiError::Internal(format!("dictionary {id}: its stored request no longer sets: {e}")))
+    };
+    let bytes = state.renders.pdf(&caller.owner(), Some(&key), async { Ok(()) }, render).await?;
     Ok(pdf_response(bytes, "dictionary.pdf"))
 }

@@ -87,7 +87,7 @@ pub(crate) async fn readyz(
     get,
     path = "/metrics",
     tag = "service",
-    summary = "Prometheus metrics (jobs by kind and state, job durations, HTTP requests).",
+    summary = "Prometheus metrics (jobs by kind and state, job durations, PDFs rendered, HTTP requests).",
     responses(
         (status = 200, description = "Prometheus text exposition format (0.0.4).", body = String, content_type = "text/plain"),
         (status = 503, response = super::openapi::Unavailable),
@@ -108,7 +108,9 @@ async fn exposition(State(state): State<AppState>) -> Result<impl IntoResponse, 
     let counts = state.store.job_counts().await?;
     Ok((
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
-        state.metrics.render(counts.iter().map(|c| (c.kind.as_str(), c.state.as_str(), c.count))),
+        state
+            .metrics
+            .render(counts.iter().map(|c| (c.kind.as_str(), c.state.as_str(), c.count)), state.renders.rendered()),
     ))
 }
 

@@ -174,14 +174,13 @@ pub(crate) async fn puzzle_pdf(
 ) -> Result<Response, ApiError> {
     let trim = trim_query(query.as_deref())?;
     let (puzzle, _) = generated(&state, &caller, &id).await?;
-    let bytes = state
-        .renders
-        .run(&caller.owner(), move || {
-            let id = short_id(&id);
-            let spec = SheetSpec { title: "One Up", id: &id, trim };
-            render::oneup::puzzle_pdf(&puzzle, &spec)
-        })
-        .await?;
+    let key = format!("oneup/{}/puzzle/{trim:?}", id.to_ascii_lowercase());
+    let render = move |()| {
+        let id = short_id(&id);
+        let spec = SheetSpec { title: "One Up", id: &id, trim };
+        Ok(render::oneup::puzzle_pdf(&puzzle, &spec))
+    };
+    let bytes = state.renders.pdf(&caller.owner(), Some(&key), async { Ok(()) }, render).await?;
     Ok(pdf_response(bytes, "oneup-puzzle.pdf"))
 }
 
@@ -207,14 +206,13 @@ pub(crate) async fn solution_pdf(
 ) -> Result<Response, ApiError> {
     let trim = trim_query(query.as_deref())?;
     let (puzzle, solution) = generated(&state, &caller, &id).await?;
-    let bytes = state
-        .renders
-        .run(&caller.owner(), move || {
-            let id = short_id(&id);
-            let spec = SheetSpec { title: "One Up", id: &id, trim };
-            render::oneup::solution_pdf(&puzzle, &solution, &spec)
-        })
-        .await?;
+    let key = format!("oneup/{}/solution/{trim:?}", id.to_ascii_lowercase());
+    let render = move |()| {
+        let id = short_id(&id);
+        let spec = SheetSpec { title: "One Up", id: &id, trim };
+        Ok(render::oneup::solution_pdf(&puzzle, &solution, &spec))
+    };
+    let bytes = state.renders.pdf(&caller.owner(), Some(&key), async { Ok(()) }, render).await?;
     Ok(pdf_response(bytes, "oneup-solution.pdf"))
 }
 

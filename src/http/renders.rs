@@ -2,13 +2,14 @@
 //! and leave the async threads free: renders run on blocking threads, at most
 //! `in_all` at a time (one a core by default) and at most `per_caller` for one caller
 //! (more get 429 with `Retry-After`); a render that cannot start within [`WAIT`] gets 503
-//! with `Retry-After`. A render with a key (a printed book's PDF: its serial and kind)
-//! happens once however many ask for it at the same time, and its bytes are kept in a
-//! small cache shared by every response: a hundred downloads of one book are one render
-//! and one copy of its PDF.
+//! with `Retry-After`. Every download's render has a key naming its bytes (a book's PDF: its
+//! serial and kind; a puzzle's: its job and trim): it happens once however many ask for it
+//! at the same time, and its bytes are kept in a small cache shared by every response: a
+//! hundred downloads of one book are one render and one copy of its PDF.
 
 use std::collections::{HashMap, VecDeque};
 use std::future::Future;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -48,6 +49,8 @@ pub struct Renders {
     /// Keys being rendered: requests for the same one wait for it instead of rendering it again.
     rendering: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
     cache: Mutex<Cache>,
+    /// PDFs rendered (not answered from the cache).
+    rendered: AtomicU64,
 }
 
 impl Default for Renders {
@@ -123,6 +126,7 @@ impl Renders {
             callers: Mutex::default(),
             rendering: Mutex::default(),
             cache: Mutex::default(),
+            rendered: AtomicU64::new(0),
         }
     }
 
@@ -130,10 +134,10 @@ impl Renders {
         self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(key)
     }
 
-    /// The PDF `render` makes of what `load` reads, for `caller`, within the limits. With
-    /// a `key` (which must name the PDF's bytes exactly: same key, same bytes) a cached
-    /// copy is answered without loading anything, and requests for a key being rendered
-    /// wait for that render.
+    /// The PDF `render` makes of what `load` reads, for `caller`, within the limits. `key`
+    /// names the PDF's bytes exactly (same key, same bytes): a cached copy is answered
+    /// without loading anything, and requests for a key being rendered wait for that render.
+    /// (Every download has one; without, as in tests, nothing is kept.)
     pub async fn pdf<T: Send + 'static>(
         &self,
         caller: &str,
@@ -169,13 +173,9 @@ impl Renders {
         pdf
     }
 
-    /// [`Renders::pdf`] of what `render` makes without loading anything first, not kept.
-    pub async fn run(
-        &self,
-        caller: &str,
-        render: impl FnOnce() -> Vec<u8> + Send + 'static,
-    ) -> Result<Bytes, ApiError> {
-        self.pdf(caller, None, async { Ok(()) }, move |()| Ok(render())).await
+    /// PDFs rendered so far (not answered from the cache).
+    pub fn rendered(&self) -> u64 {
+        self.rendered.load(Ordering::Relaxed)
     }
 
     /// One render for `caller` within the limits, on a blocking thread.
@@ -191,6 +191,7 @@ impl Renders {
             .map_err(|_| busy())?
             .map_err(|_| busy())?;
         let input = load.await?;
+        self.rendered.fetch_add(1, Ordering::Relaxed);
         let pdf = tokio::task::spawn_blocking(move || {
             let pdf = render(input);
             if pdf.as_ref().is_ok_and(|p| p.len() >= RELEASE_AFTER_BYTES) {

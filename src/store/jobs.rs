@@ -186,6 +186,11 @@ pub enum OnInsert {
 #[derive(Debug, Clone)]
 pub enum OnSuccess {
     Book(PrintedBook),
+    /// A file the job made, kept with it under `name` (read with [`Store::file`]).
+    File {
+        name: String,
+        bytes: Vec<u8>,
+    },
 }
 
 /// A job handed to a worker: everything needed to run it.
@@ -442,18 +447,23 @@ const PRINT_BOOK: &str = "UPDATE books SET packed = $2, answer = $3, content_has
      finished_at = {NOW} WHERE serial = $6 AND job_id = $7";
 
 /// PostgreSQL's finish in one statement: [`FINISH`], the attempt ended with outcome `$9`,
-/// and the book `$14` (if any) stored with `$10`..`$13`, and a kept product's bytes (`$15`
-/// besides its request, or NULL) counted; counts the jobs ended (0 when the lease was
-/// lost, and then nothing changes).
+/// the book `$14` (if any) stored with `$10`..`$13`, the file `$15` (if any) with its
+/// bytes `$16`, and a kept product's bytes (`$17` besides its request, or NULL) counted;
+/// counts the jobs ended (0 when the lease was lost, and then nothing changes).
 const PG_FINISH: &str = "WITH finished AS (UPDATE jobs SET state = $2, result = $3, error = $4, \
        finished_at = {NOW}, progress_done = $5, progress_total = $6, lease_owner = NULL, lease_expires_at = NULL, \
-       stored_bytes = COALESCE(octet_length(params) + $15, 0) \
+       stored_bytes = COALESCE(octet_length(params) + $17, 0) \
        WHERE id = $7 AND lease_owner = $8 AND state = 'running' RETURNING id), \
      ended AS (UPDATE job_attempts SET ended_at = {NOW}, outcome = $9, error = $4 \
        WHERE job_id IN (SELECT id FROM finished) AND owner = $8 AND ended_at IS NULL), \
      printed AS (UPDATE books SET packed = $10, answer = $11, content_hash = $12, interior_sha256 = $13, \
-       finished_at = {NOW} WHERE serial = $14 AND job_id IN (SELECT id FROM finished)) \
+       finished_at = {NOW} WHERE serial = $14 AND job_id IN (SELECT id FROM finished)), \
+     stored AS (INSERT INTO files (job_id, name, bytes) \
+       SELECT id, $15::text, $16::bytea FROM finished WHERE $15::text IS NOT NULL) \
      SELECT COUNT(*) FROM finished";
+
+/// Keeps file `$2` of job `$1`, its bytes `$3`.
+const STORE_FILE: &str = "INSERT INTO files (job_id, name, bytes) VALUES ($1, $2, $3)";
 
 /// The channel on which PostgreSQL processes tell each other that a job was queued.
 const QUEUE_CHANNEL: &str = "puzzlepress_jobs";
@@ -871,11 +881,18 @@ impl Store {
             JobState::Succeeded => (progress.1.max(1), progress.1.max(1)),
             _ => progress,
         };
-        let book = on_success.map(|OnSuccess::Book(book)| book);
+        let book = match on_success {
+            Some(OnSuccess::Book(book)) => Some(book),
+            _ => None,
+        };
+        let file = match on_success {
+            Some(OnSuccess::File { name, bytes }) => Some((name.as_str(), bytes.as_slice())),
+            _ => None,
+        };
         // What a kept product stores besides its request (which the database measures).
         let stored = kept.then(|| {
             let printed = book.map_or(0, |b| b.packed.len() + b.answer.len());
-            (result.map_or(0, str::len) + printed) as i64
+            (result.map_or(0, str::len) + printed + file.map_or(0, |f| f.1.len())) as i64
         });
         let now = self.clock_param();
         let finished = match &self.pool {
@@ -897,6 +914,8 @@ impl Store {
                     .bind(book.map(|b| &b.content_hash))
                     .bind(book.and_then(|b| b.interior_sha256.as_ref()))
                     .bind(book.map(|b| &b.serial))
+                    .bind(file.map(|f| f.0))
+                    .bind(file.map(|f| f.1))
                     .bind(stored)
                     .fetch_one(p)
                     .await?;
@@ -941,11 +960,27 @@ impl Store {
                         .execute(&mut *tx)
                         .await?;
                 }
+                if let Some((name, bytes)) = file {
+                    sqlx::query(STORE_FILE).bind(id).bind(name).bind(bytes).execute(&mut *tx).await?;
+                }
                 tx.commit().await?;
                 true
             }
         };
         Ok(finished)
+    }
+
+    /// The bytes of file `name` that job `id` made and kept ([`OnSuccess::File`]), if any.
+    #[tracing::instrument(skip(self), err)]
+    pub async fn file(&self, id: &str, name: &str) -> Result<Option<Vec<u8>>> {
+        let bytes = with_pool!(self, p => {
+            sqlx::query_scalar("SELECT bytes FROM files WHERE job_id = $1 AND name = $2")
+                .bind(id)
+                .bind(name)
+                .fetch_optional(p)
+                .await?
+        });
+        Ok(bytes)
     }
 
     /// Hands a running job back to the queue without counting the attempt (used at

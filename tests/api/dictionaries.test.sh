@@ -35,6 +35,27 @@ check_cmd "cmp $WORK/dict.pdf $WORK/dict-cli.pdf" "the server's PDF is the offli
 curl -s "$BASE$DICT/book.pdf" -o "$WORK/dict2.pdf"
 check_cmd "cmp $WORK/dict.pdf $WORK/dict2.pdf" "the PDF is the same bytes every time"
 
+# The PDF is the one its job set, kept with it: downloads read it and set nothing (the
+# server's count of PDFs rendered for downloads stands still).
+renders() { curl -s "$BASE/metrics" | awk '$1 == "puzzlepress_renders_total" {print $2}'; }
+RENDERS=$(renders)
+for _ in $(seq 1 20); do curl -s "$BASE$DICT/book.pdf" -o "$WORK/dict3.pdf"; done
+check_cmd "[ -n '$RENDERS' ] && [ '$(renders)' = '$RENDERS' ] && cmp $WORK/dict.pdf $WORK/dict3.pdf" \
+  "20 downloads of a dictionary render nothing (renders $RENDERS, then $(renders))"
+# One set before PDFs were kept (its file gone) is set once, then answered from the cache.
+sql() { # SQL [DATABASE_URL]
+  local url=${2:-$URL}
+  case $BACKEND in
+    sqlite) sqlite3 "${url#sqlite://}" "$1" ;;
+    postgres) psql "$url" -qtA -c "$1" ;;
+  esac
+}
+sql "DELETE FROM files WHERE job_id = '${DICT##*/}'"
+RENDERS=$(renders)
+for _ in $(seq 1 5); do curl -s "$BASE$DICT/book.pdf" -o "$WORK/dict4.pdf"; done
+check_cmd "[ '$(renders)' = $((RENDERS + 1)) ] && cmp $WORK/dict.pdf $WORK/dict4.pdf" \
+  "a dictionary without its PDF kept is set once for 5 downloads, the same bytes (renders $RENDERS, then $(renders))"
+
 # JSON, with a preface and a trim.
 post_json /dictionaries '{"title": "Glossary", "author": "Me", "preface": ["Words the puzzles use."], "trim": "6x9",
   "entries": [{"headword": "fox", "senses": [{"pos": "n.", "definition": "a wild animal of the dog family"}]},
@@ -90,6 +111,25 @@ post_json /dictionaries '{"entries": [{"headword": "fox", "senses": [{"pos": "n.
 check_problem 422 'entries\\[0\\]\\.senses\\[0\\]\\.definition' "an empty definition names it"
 post_json /dictionaries '{"entries": [{"headword": "fox", "senses": []}]}'
 check_problem 422 'entries\\[0\\]\\.senses' "an entry without senses"
+# A headword is a line (at most 100 characters), a definition at most 100,000: longer is
+# refused at once by name, its headword echoed short (a running head once copied the whole
+# headword on every page it ran over: memory grew with its square).
+python3 -c "print('fox;n.;an animal'); print('x' * 200000 + ';n.;a long word')" >"$WORK/dict-long.txt"
+req POST /dictionaries -H 'content-type: text/plain' --data-binary @"$WORK/dict-long.txt"
+check_problem 422 'line 2: the headword is 200000 characters long; a headword is at most 100' "a 200,000-character headword names its line"
+check_cmd "[ $(stat -c %s "$BODY_FILE") -lt 1000 ]" "without echoing the headword"
+python3 -c "
+import json
+print(json.dumps({'entries': [{'headword': 'fox', 'senses': [{'pos': 'n.', 'definition': 'x'}]},
+  {'headword': 'w' * 101, 'senses': [{'pos': 'n.', 'definition': 'x'}]}]}))" >"$WORK/dict-long.json"
+req POST /dictionaries -H 'content-type: application/json' --data-binary @"$WORK/dict-long.json"
+check_problem 422 'entries\\[1\\]\\.headword' "a 101-character headword names entries[1].headword"
+check_jq '.field == "entries[1].headword" and (.detail | contains("101 characters"))' "the field and its length"
+python3 -c "
+import json
+print(json.dumps({'entries': [{'headword': 'fox', 'senses': [{'pos': 'n.', 'definition': 'x'}, {'pos': 'n.', 'definition': 'word ' * 20001}]}]}))" >"$WORK/dict-long.json"
+req POST /dictionaries -H 'content-type: application/json' --data-binary @"$WORK/dict-long.json"
+check_jq '.status == 422 and .field == "entries[0].senses[1].definition"' "a definition past 100,000 characters names it"
 post_json /dictionaries '{"entries": [{"headword": "fox", "senses": [{"pos": "n.", "definition": "ok"}]}, {"headword": "fox→", "senses": [{"pos": "n.", "definition": "x"}]}]}'
 check_problem 422 'entries\\[1\\]' "a character the font lacks names the entry"
 check_jq '.field == "entries[1]" and (.detail | contains("fox→"))' "the entry by index and headword"
@@ -185,10 +225,13 @@ MINE=$DROPPED
 wait_as_dict
 check_jq '.state == "cancelled" and .result == null' "the cancelled one ends cancelled, unset"
 MINE=$KEEP
+kept_files() { sql "SELECT COUNT(*) FROM files WHERE job_id = '${MINE##*/}'" "$DICT_URL"; }
+check_cmd "[ '$(kept_files)' = 1 ]" "its PDF kept with it"
 req DELETE "$MINE" "${DA[@]}"
 check_status 204 "the owner deletes it"
 req GET "$MINE" "${DA[@]}"
 check_status 404 "gone"
+check_cmd "[ '$(kept_files)' = 0 ]" "its PDF deleted with it"
 
 stop_server
 [ "$BACKEND" = postgres ] && psql "$PG" -q -c "DROP DATABASE IF EXISTS ${PG_DB}_dictionaries" >/dev/null

@@ -84,5 +84,13 @@ for doc in puzzle solution; do
   check_header content-type '^application/pdf' "$doc.pdf type"
   if head -c 5 "$BODY_FILE" | grep -q '%PDF-' && grep -aq '/Count 1$' "$BODY_FILE"; then pass; else fail "$doc.pdf is a one-page PDF"; fi
 done
+# Rendered once a puzzle and trim: downloads again are the render cache's (the server's
+# count of PDFs rendered for downloads moves once for a new trim, not for repeats).
+renders() { curl -s "$BASE/metrics" | awk '$1 == "puzzlepress_renders_total" {print $2}'; }
+RENDERS=$(renders)
+for _ in 1 2 3 4 5; do curl -s "$BASE$puzzle/puzzle.pdf" -o "$WORK/again.pdf"; done
+for _ in 1 2 3; do curl -s "$BASE$puzzle/puzzle.pdf?trim=6x9" -o "$WORK/again.pdf"; done
+check_cmd "[ -n '$RENDERS' ] && [ '$(renders)' = $((RENDERS + 1)) ]" \
+  "5 downloads of a rendered puzzle and 3 at another trim are one render (renders $RENDERS, then $(renders))"
 req GET /oneup/puzzles/00000000-0000-0000-0000-000000000000/puzzle.pdf
 check_problem 404 "no One Up puzzle" "PDF of an unknown puzzle"

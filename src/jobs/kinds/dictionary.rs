@@ -1,5 +1,6 @@
-//! Dictionary jobs: entries typeset as a print-ready book. The request is what is kept;
-//! the PDF is set again from it on download (the typesetter is deterministic and fast).
+//! Dictionary jobs: entries typeset as a print-ready book. The request is kept, and the
+//! PDF the job sets is kept with it ([`BOOK_PDF`]): a download reads it, never sets it
+//! again.
 
 use serde::{Deserialize, Serialize};
 
@@ -8,8 +9,12 @@ use crate::puzzles::monitor::Monitor;
 use crate::puzzles::DictionaryLimits;
 use crate::render::print::Trim;
 use crate::render::typeset::{self, Book, Entry, Heads, Language, Sense};
+use crate::store::OnSuccess;
 
 pub struct Dictionaries;
+
+/// The name its PDF is kept under with its job.
+pub const BOOK_PDF: &str = "book.pdf";
 
 /// A sense of an entry: its part of speech (printed in italics; may be empty) and definition.
 #[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
@@ -88,6 +93,9 @@ pub struct DictionaryOutput {
     pub split_words: usize,
     /// Paragraphs that needed emergency stretch.
     pub emergency: usize,
+    /// The PDF, kept apart from the result (as [`BOOK_PDF`]).
+    #[serde(skip)]
+    pub pdf: Option<Vec<u8>>,
 }
 
 impl From<typeset::Report> for DictionaryOutput {
@@ -101,6 +109,7 @@ impl From<typeset::Report> for DictionaryOutput {
             hyphens: r.hyphens,
             split_words: r.split_words,
             emergency: r.emergency,
+            pdf: None,
         }
     }
 }
@@ -128,8 +137,9 @@ impl From<Entry> for EntryRequest {
 
 impl DictionaryRequest {
     /// The book, its trim and heads, or the field at fault: `entries` past `limits`,
-    /// `entries[i].headword`, `entries[i].senses[j].definition`, `entries[i]` (a character
-    /// the font lacks), `language`, `trim`, `title`, `author`, `preface`.
+    /// `entries[i].headword`, `entries[i].senses[j].definition` or `.pos` (empty, or longer
+    /// than a book prints), `entries[i]` (a character the font lacks), `language`, `trim`,
+    /// `title`, `author`, `preface`.
     pub fn book(&self, limits: &DictionaryLimits) -> Result<(Book, Trim, Heads), FieldError> {
         let field = |f: &str, detail: String| (f.to_string(), format!("{f}: {detail}"));
         if self.entries.is_empty() {
@@ -157,7 +167,10 @@ impl DictionaryRequest {
             if let Some(j) = entry.senses.iter().position(|s| s.definition.trim().is_empty()) {
                 return Err(field(&format!("entries[{i}].senses[{j}].definition"), "the definition is empty".into()));
             }
-            entry.check(i).map_err(|e| field(&format!("entries[{i}]"), format!("{:?}: {}", e.headword, e.detail)))?;
+            entry.check(i).map_err(|e| {
+                let at = if e.field.is_empty() { format!("entries[{i}]") } else { format!("entries[{i}].{}", e.field) };
+                field(&at, format!("{:?}: {}", e.headword, e.detail))
+            })?;
             entries.push(entry);
         }
         let book = Book {
@@ -203,7 +216,11 @@ impl JobKind for Dictionaries {
     fn run(_: &Context, req: DictionaryRequest, monitor: &mut dyn Monitor) -> Result<DictionaryOutput, RunError> {
         // Checked within the caller's limits when queued; the params are checked again
         // for their shape only. Progress: entries set, of all.
-        let (_, report) = req.pdf(&DictionaryLimits::UNLIMITED, monitor)?;
-        Ok(report.into())
+        let (pdf, report) = req.pdf(&DictionaryLimits::UNLIMITED, monitor)?;
+        Ok(DictionaryOutput { pdf: Some(pdf), ..report.into() })
+    }
+
+    fn on_success(output: &mut DictionaryOutput) -> Option<OnSuccess> {
+        output.pdf.take().map(|bytes| OnSuccess::File { name: BOOK_PDF.into(), bytes })
     }
 }

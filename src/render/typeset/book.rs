@@ -25,11 +25,15 @@ pub struct Book {
 }
 
 impl Book {
-    /// Checks the title, author and preface for characters the font lacks: the field at
-    /// fault (`title`, `author`, `preface`) and why.
+    /// Checks the title, author and preface for length and for characters the font lacks:
+    /// the field at fault (`title`, `author`, `preface`) and why.
     pub fn check_front(&self) -> Result<(), (&'static str, String)> {
-        let fields = [("title", &self.title), ("author", &self.author)];
-        for (field, text) in fields.into_iter().chain(self.preface.iter().map(|p| ("preface", p))) {
+        let fields = [("title", &self.title, MAX_TITLE_CHARS), ("author", &self.author, MAX_TITLE_CHARS)];
+        let preface = self.preface.iter().map(|p| ("preface", p, entries::MAX_PARAGRAPH_CHARS));
+        for (field, text, max) in fields.into_iter().chain(preface) {
+            if let Some(n) = entries::too_long(text, max) {
+                return Err((field, format!("{n} characters long; at most {max} are printed")));
+            }
             let mut lacking = super::fonts::missing(text);
             lacking.retain(|c| !c.is_whitespace());
             if !lacking.is_empty() {
@@ -39,6 +43,9 @@ impl Book {
         Ok(())
     }
 }
+
+/// Characters of the title, or of the author: the lines of the title page they are set on.
+pub const MAX_TITLE_CHARS: usize = 200;
 
 /// Where the running heads go.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -643,16 +650,17 @@ fn lay_out(book: &Book, sections: &[Section], d: &Design, inner: f32, set: Vec<S
         // Guide words: the first and last headword beginning on the page, or the entry
         // that runs over it.
         let running = cols.iter().flatten().find_map(|s| match &blocks[s.block] {
-            Block::Entry { headword, .. } => Some(headword.clone()),
+            Block::Entry { headword, .. } => Some(headword.as_str()),
             _ => None,
         });
-        let first = p.headwords.first().cloned().or(running.clone());
-        let last = p.headwords.last().cloned().or(running);
+        let first = p.headwords.first().map(String::as_str).or(running);
+        let last = p.headwords.last().map(String::as_str).or(running);
         let right_hand = n % 2 == 1;
+        let (x0, _, x1, _) = p.area;
         p.heads = match d.heads {
-            Heads::Outer if right_hand => (None, last),
-            Heads::Outer => (first, None),
-            Heads::Both => (first, last),
+            Heads::Outer if right_hand => (None, last.map(|h| head(h, d.size, x1 - x0))),
+            Heads::Outer => (first.map(|h| head(h, d.size, x1 - x0)), None),
+            Heads::Both => both_heads(first, last, d.size, x1 - x0, d.gap),
         };
     }
 
@@ -683,6 +691,56 @@ fn lay_out(book: &Book, sections: &[Section], d: &Design, inner: f32, set: Vec<S
     texts.extend(preface.into_iter().map(|p| p.text));
     texts.push(own.text);
     Typeset { pages, texts, contents, report, inner, leading: d.leading, blocks }
+}
+
+/// `headword` as a running head at `size` at most `room` points wide: cut where it would
+/// be wider, an ellipsis after the letters that fit. Measured no further than it prints, so
+/// a head costs what it prints however long the headword.
+fn head(headword: &str, size: f32, room: f32) -> String {
+    let face = Style::Bold.face();
+    let ellipsis = if face.has('\u{2026}') { "\u{2026}" } else { "..." };
+    // In whole units (1/1000 em), as widths add up exactly.
+    let room = (room * 1000.0 / size).max(0.0) as u64;
+    let with_ellipsis = room.saturating_sub(Style::Bold.units(ellipsis));
+    let (mut units, mut fits) = (0u64, 0);
+    for (at, c) in headword.char_indices() {
+        units += u64::from(face.advance(c));
+        if units > room {
+            return format!("{}{ellipsis}", headword[..fits].trim_end());
+        }
+        if units <= with_ellipsis {
+            fits = at + c.len_utf8();
+        }
+    }
+    headword.to_string()
+}
+
+/// The two running heads of a page with both, in `room` points with at least `gap` between
+/// them: each whole if they fit together, else the shorter whole (if within half) and the
+/// other cut to what is left, or both cut to half.
+fn both_heads(
+    first: Option<&str>,
+    last: Option<&str>,
+    size: f32,
+    room: f32,
+    gap: f32,
+) -> (Option<String>, Option<String>) {
+    let (Some(first), Some(last)) = (first, last) else {
+        return (first.map(|h| head(h, size, room)), last.map(|h| head(h, size, room)));
+    };
+    let (a, b) = (head(first, size, room), head(last, size, room));
+    let (wa, wb) = (Style::Bold.width(&a, size), Style::Bold.width(&b, size));
+    let half = (room - gap) / 2.0;
+    let (a, b) = if wa + gap + wb <= room {
+        (a, b)
+    } else if wa <= half {
+        (a, head(last, size, room - gap - wa))
+    } else if wb <= half {
+        (head(first, size, room - gap - wb), b)
+    } else {
+        (head(first, size, half), head(last, size, half))
+    };
+    (Some(a), Some(b))
 }
 
 /// An entry set: its paragraph, its headword as printed and its lines counted.

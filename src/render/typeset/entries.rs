@@ -26,13 +26,40 @@ pub struct Entry {
     pub senses: Vec<Sense>,
 }
 
-/// Why an entry cannot be set: it is empty somewhere, or has characters the font lacks.
+/// Why an entry cannot be set: it is empty somewhere, longer than a book prints, or has
+/// characters the font lacks.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EntryError {
     /// Its index in the entries as given.
     pub index: usize,
+    /// Its headword, cut short if long (it is echoed to whoever sent it).
     pub headword: String,
+    /// The member at fault within the entry (`headword`, `senses[1].definition`), or empty
+    /// for the entry as a whole.
+    pub field: String,
     pub detail: String,
+}
+
+/// Characters of a member printed as a line: a headword (a running head prints it on one
+/// line with the rule under it) or a part of speech.
+pub const MAX_LINE_CHARS: usize = 100;
+
+/// Characters of a member printed as a paragraph: a definition, a paragraph of the preface
+/// (some thirty pages of a pocket book's columns).
+pub const MAX_PARAGRAPH_CHARS: usize = 100_000;
+
+/// The characters of `text` if more than `max` (counted only when its bytes are more).
+pub fn too_long(text: &str, max: usize) -> Option<usize> {
+    (text.len() > max).then(|| text.chars().count()).filter(|&n| n > max)
+}
+
+/// `text` as echoed in an error: its first few characters.
+pub fn shortened(text: &str) -> String {
+    const SHOWN: usize = 40;
+    match text.char_indices().nth(SHOWN) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
 }
 
 impl std::fmt::Display for EntryError {
@@ -45,7 +72,16 @@ impl Entry {
     /// Checks that the entry has a headword and senses with definitions, in characters the
     /// font has.
     pub fn check(&self, index: usize) -> Result<(), EntryError> {
-        let err = |detail: String| Err(EntryError { index, headword: self.headword.clone(), detail });
+        let err_in = |field: String, detail: String| {
+            Err(EntryError { index, headword: shortened(&self.headword), field, detail })
+        };
+        let err = |detail: String| err_in(String::new(), detail);
+        if let Some(n) = too_long(&self.headword, MAX_LINE_CHARS) {
+            return err_in(
+                "headword".into(),
+                format!("the headword is {n} characters long; a headword is at most {MAX_LINE_CHARS}"),
+            );
+        }
         if self.headword.trim().is_empty() {
             return err("the headword is empty".into());
         }
@@ -54,6 +90,23 @@ impl Entry {
         }
         if self.senses.len() > MAX_SENSES {
             return err(format!("{} senses; an entry has at most {MAX_SENSES}", self.senses.len()));
+        }
+        for (j, s) in self.senses.iter().enumerate() {
+            if let Some(n) = too_long(&s.pos, MAX_LINE_CHARS) {
+                return err_in(
+                    format!("senses[{j}].pos"),
+                    format!("sense {}'s part of speech is {n} characters long; one is at most {MAX_LINE_CHARS}", j + 1),
+                );
+            }
+            if let Some(n) = too_long(&s.definition, MAX_PARAGRAPH_CHARS) {
+                return err_in(
+                    format!("senses[{j}].definition"),
+                    format!(
+                        "sense {}'s definition is {n} characters long; one is at most {MAX_PARAGRAPH_CHARS}",
+                        j + 1
+                    ),
+                );
+            }
         }
         if let Some(i) = self.senses.iter().position(|s| s.definition.trim().is_empty()) {
             return err(format!("sense {} has no definition", i + 1));
@@ -732,6 +785,28 @@ mod tests {
         let mut bad = entry("x");
         bad.senses[0].definition = "snow ☃".into();
         assert!(bad.check(0).unwrap_err().detail.contains('☃'));
+    }
+
+    #[test]
+    fn members_longer_than_a_book_prints_are_refused_by_name() {
+        // At the caps, set; past them, refused naming the member, the headword echoed short.
+        let mut at_cap = entry(&"w".repeat(MAX_LINE_CHARS));
+        at_cap.senses[0].pos = "p".repeat(MAX_LINE_CHARS);
+        at_cap.senses[0].definition = "word ".repeat(MAX_PARAGRAPH_CHARS / 5);
+        assert!(at_cap.check(0).is_ok());
+        let e = entry(&"w".repeat(2 << 20)).check(3).unwrap_err();
+        assert_eq!((e.index, e.field.as_str()), (3, "headword"));
+        assert!(e.detail.contains("2097152 characters"), "{e}");
+        assert!(e.to_string().len() < 200, "{e}");
+        let mut long = at_cap.clone();
+        long.senses.push(Sense { pos: "n.".into(), definition: "word ".repeat(MAX_PARAGRAPH_CHARS / 5 + 1) });
+        assert_eq!(long.check(0).unwrap_err().field, "senses[1].definition");
+        long.senses[0].pos.push('p');
+        assert_eq!(long.check(0).unwrap_err().field, "senses[0].pos");
+        // A line of text names its number.
+        let e = parse_lines(&format!("a;n.;x\n{};n.;y", "w".repeat(MAX_LINE_CHARS + 1))).unwrap_err();
+        assert_eq!(e.line, 2);
+        assert!(e.detail.contains("headword is 101 characters"), "{e}");
     }
 
     #[test]

@@ -103,23 +103,26 @@ fn fitness(ratio: f32) -> u8 {
 /// count of fill glue is a float too, and an item is added to all four at once
 /// ([`Sums::plus`]): the sums are then written whole, as they are read (a field written on
 /// its own and the whole read back next stalled the read).
+/// They are `f64`: a line is the difference of two sums, and past some 100,000 points (a
+/// long paragraph) an `f32` sum's rounding nears the hundredth of a point a line may be
+/// over its width.
 #[derive(Clone, Copy, Debug, Default)]
-#[repr(C, align(16))]
+#[repr(C, align(32))]
 struct Sums {
-    width: f32,
-    stretch: f32,
-    shrink: f32,
-    fill: f32,
+    width: f64,
+    stretch: f64,
+    shrink: f64,
+    fill: f64,
 }
 
 impl Sums {
     #[inline]
     fn plus(self, width: f32, stretch: f32, shrink: f32, fill: bool) -> Sums {
         Sums {
-            width: self.width + width,
-            stretch: self.stretch + stretch,
-            shrink: self.shrink + shrink,
-            fill: self.fill + fill as u32 as f32,
+            width: self.width + width as f64,
+            stretch: self.stretch + stretch as f64,
+            shrink: self.shrink + shrink as f64,
+            fill: self.fill + fill as u32 as f64,
         }
     }
 }
@@ -132,7 +135,7 @@ struct Active {
     after: Sums,
     demerits: f64,
     node: u32,
-    reach: f32,
+    reach: f64,
     at: u32,
     line: u32,
     hyphens: u32,
@@ -334,12 +337,12 @@ impl Breaker {
         // within the tolerance of AWFUL or with `allow_overfull`, a line with fill glue is
         // never too loose and none goes past a forced break: then every node is tried. (The
         // margin, a hundredth of a point and a hundred thousandth, outweighs rounding.)
-        let reach = 1.001 * (params.tolerance / 100.0).cbrt() + 1e-4;
+        let reach = 1.001 * (params.tolerance as f64 / 100.0).cbrt() + 1e-4;
         let waits = params.tolerance < AWFUL && !allow_overfull && !*try_every_node;
         let from = |node: &Node| {
             let after = sums[node.start as usize];
-            let width = widths[(node.line as usize).min(1)];
-            let reach = after.width + reach * after.stretch + width - reach * params.emergency_stretch;
+            let width = widths[(node.line as usize).min(1)] as f64;
+            let reach = after.width + reach * after.stretch + width - reach * params.emergency_stretch as f64;
             reach - 0.01 - reach.abs() * 1e-5
         };
         let every = (1u16 << stricter.len()).wrapping_sub(1) as u8;
@@ -357,7 +360,7 @@ impl Breaker {
         nodes.clear();
         nodes.push(first);
         active.clear();
-        let activate = |i: u32, node: &Node, reach: f32| Active {
+        let activate = |i: u32, node: &Node, reach: f64| Active {
             after: sums[node.start as usize],
             demerits: node.demerits,
             node: i,
@@ -379,7 +382,7 @@ impl Breaker {
             let b = b as usize;
             let forced = penalty <= -INFINITY;
             let s = sums[b];
-            let here = s.width + pwidth + reach * s.stretch;
+            let here = s.width + pwidth as f64 + reach * s.stretch;
             let tries_waiting = waits && s.fill == 0.0 && !forced;
             // No node tried and none reached yet (most breaks in a line's middle, once the
             // nodes before have gone too wide): nothing to do here.
@@ -407,10 +410,11 @@ impl Breaker {
                 }
                 let width = widths[(a.line as usize).min(1)];
                 let after = a.after;
-                let length = s.width - after.width + pwidth;
+                // The line's own sums are small: `f32` from here on, as before.
+                let length = (s.width - after.width) as f32 + pwidth;
                 let fill = s.fill > after.fill;
-                let stretch = s.stretch - after.stretch;
-                let shrink = s.shrink - after.shrink;
+                let stretch = (s.stretch - after.stretch) as f32;
+                let shrink = (s.shrink - after.shrink) as f32;
                 // The ratio as set, and as judged (with the emergency stretch).
                 let (ratio, judged) = if length > width {
                     let r = if shrink > 0.0 { (width - length) / shrink } else { f32::NEG_INFINITY };

@@ -1,6 +1,7 @@
 //! A whole book: generated entries typeset into pages and a PDF.
 
 use super::book::{Mark, PageKind};
+use super::fonts::Style;
 use super::*;
 use crate::puzzles::monitor::{Monitor, Unmonitored};
 
@@ -254,15 +255,16 @@ fn progress_is_reported_and_a_stop_is_heeded() {
 
 #[test]
 fn words_no_line_can_hold_are_split_in_linear_time() {
-    // Hostile entries: a thousand-letter word, and definitions of many words each wider
-    // than the column. They are split between letters, no line wider than its column
-    // (how long it takes is bounded by linebreak's work test; this one ends quickly).
+    // Hostile entries: a thousand-letter word (a headword as long as one may be), and
+    // definitions of many words each wider than the column. They are split between letters,
+    // no line wider than its column (how long it takes is bounded by linebreak's work test;
+    // this one ends quickly).
     let long = "a".repeat(1000);
     let wide = vec!["pneumonoultramicroscopicsilicovolcanoconiosisxyz"; 40].join(" ");
     let (mut book, design) = sample(4);
     book.entries.truncate(3);
     book.entries[0].senses[0].definition = long.clone();
-    book.entries[1].headword = long;
+    book.entries[1].headword = long[..entries::MAX_LINE_CHARS].to_string();
     book.entries[2].senses[0].definition = wide;
     let t = typeset(&book, &design).unwrap();
     assert_eq!(t.report.overfull, 0);
@@ -312,4 +314,59 @@ fn work_in_parallel_comes_back_in_order() {
         None
     );
     assert_eq!(calls, 2);
+}
+
+#[test]
+fn running_heads_cost_what_they_print() {
+    // Headwords at the cap, of the widest letters: each far wider than a page, and a page
+    // of them each. A head is cut to the room it has (an ellipsis after what fits), so the
+    // heads of the whole book are a line a page, however long the headwords.
+    let (mut book, mut design) = sample(4);
+    book.entries = (0..120)
+        .map(|i| Entry {
+            headword: format!("{}{i:03}", "W".repeat(entries::MAX_LINE_CHARS - 3)),
+            senses: vec![Sense { pos: "n.".into(), definition: "a word as wide as a headword may be.".into() }],
+        })
+        .collect();
+    for heads in [Heads::Outer, Heads::Both] {
+        design.heads = heads;
+        let t = typeset(&book, &design).unwrap();
+        let mut cut = 0;
+        for p in t.pages.iter().filter(|p| p.kind == PageKind::Dictionary) {
+            let (x0, _, x1, _) = p.area;
+            let width = |h: &Option<String>| h.as_deref().map_or(0.0, |h| Style::Bold.width(h, design.size));
+            let shown = width(&p.heads.0) + width(&p.heads.1);
+            let gap = if p.heads.0.is_some() && p.heads.1.is_some() { design.gap } else { 0.0 };
+            assert!(shown + gap <= x1 - x0 + 0.01, "{heads:?} page {}: {:?} {shown} pt", p.number, p.heads);
+            for h in [&p.heads.0, &p.heads.1].into_iter().flatten() {
+                let kept = h.trim_end_matches(['…', '.']);
+                assert!(book.entries.iter().any(|e| e.headword.starts_with(kept)), "{h}");
+                cut += usize::from(h.len() < entries::MAX_LINE_CHARS);
+            }
+        }
+        assert!(cut > 10, "{heads:?}: {cut} heads cut");
+        // The book's own text (heads, folios, contents) is a line or so a page.
+        let own = t.texts.last().unwrap().len();
+        assert!(own < t.pages.len() * 120, "{heads:?}: {own} bytes of heads and folios, {} pages", t.pages.len());
+    }
+}
+
+#[test]
+fn a_definition_of_100_kb_has_no_overfull_line() {
+    // Its items' widths add up to some 400,000 points: the line breaker's running sums
+    // must still tell a line's width to a hundredth of a point.
+    let (mut book, design) = sample(4);
+    let words = sample::entries(40, 3).into_iter().flat_map(|e| e.senses).map(|s| s.definition);
+    let mut definition = String::new();
+    for w in words.cycle() {
+        if definition.len() + w.len() + 1 > entries::MAX_PARAGRAPH_CHARS {
+            break;
+        }
+        definition.push_str(&w);
+        definition.push(' ');
+    }
+    book.entries[1].senses = vec![Sense { pos: "n.".into(), definition }];
+    let t = typeset(&book, &design).unwrap();
+    assert!(t.report.lines > 3000, "{:?}", t.report);
+    assert_eq!(t.report.overfull, 0, "{:?}", t.report);
 }

@@ -131,6 +131,14 @@ wait_job "$POOL" 120
 check_jq '.state == "succeeded" and ([.result.puzzles[] | .words | length] == [6, 6, 6, 6]) and ([.result.puzzles[].level] == ["easy", "easy", "hard", "hard"])' "four lists of six, the levels spread"
 check_jq '[.result.puzzles[] | [.words[].word] | (index("owl") != null and index("owlet") != null)] | any | not' "OWL and OWLET never in one list"
 
+# A pool whose words read inside each other backwards (ROBIN in SNIBOR): whatever the seed, the
+# lists dealt from it are never refused for a list the caller never sent.
+for seed in 1 2 3 4 5 6 7 8; do
+  post_json /wordsearches/books "{\"pool\": [\"robin\", \"nibor\", \"owl\", \"crow\", \"wren\", \"nibors\", \"snibor\", \"heron\", \"swan\", \"lark\"], \"count\": 6, \"words_per_puzzle\": 5, \"rows\": 10, \"cols\": 10, \"seed\": $seed}"
+  check_status 202 "a pool of words inside each other backwards, seed $seed"
+  [ "$STATUS" = 202 ] && req DELETE "/jobs/$(jq -r .id "$BODY_FILE")"
+done
+
 post_json /wordsearches/books '{"puzzles": [{"words": ["cat", "dog", "emu"]}, {"words": ["cat", "dog", "cats"]}]}'
 check_problem 422 'CAT is part of CATS' "a word inside another: 422"
 check_jq '.field == "puzzles[1].words[0]"' "naming the puzzle and the word"
@@ -158,10 +166,14 @@ post_json /wordsearches/books '{"puzzles": [{"words": ["cat", "dog", "emu"], "ti
 check_problem 422 'printable ASCII' "a puzzle title the fonts cannot print"
 check_jq '.field == "puzzles[0].title"' "naming it"
 
-# 500 puzzles of 40 x 40 with 40 words (tens of seconds), cancelled: it ends cancelled.
+# 500 puzzles of 40 x 40 with 40 words: more bytes than a caller without a key may keep.
 python3 -c 'import json; print(json.dumps({"rows": 40, "cols": 40, "level": "expert", "seed": 5, "pool": ["".join(chr(65 + (i * 7 + k * 3) % 26) for k in range(6 + i % 9)) for i in range(400)], "count": 500, "words_per_puzzle": 40, "allow_contained": True, "allow_offensive": True}))' >"$WORK/ws-huge.json"
 post_json /wordsearches/books "$(cat "$WORK/ws-huge.json")"
-check_status 202 "a book of 500 large puzzles"
+check_problem 422 'bytes' "a book of 500 large puzzles without a key"
+check_jq '.field == "count"' "naming count"
+# 150 of them with 3 words (seconds), cancelled: it ends cancelled.
+post_json /wordsearches/books "$(jq -c '.count = 150 | .words_per_puzzle = 3' "$WORK/ws-huge.json")"
+check_status 202 "a book of 150 large puzzles"
 HUGE=$(header location)
 req DELETE "/jobs/${HUGE##*/}"
 check_jq '.state == "cancelled" or .cancel_requested == true' "cancelled"

@@ -866,6 +866,8 @@ async fn a_word_search_no_filler_can_make_costs_its_request_a_bounded_check_and_
 #[tokio::test(flavor = "multi_thread")]
 async fn a_word_search_book_past_its_callers_time_or_bytes_is_refused_when_ordered() {
     let db = TestDb::sqlite();
+    // A key closes the service: callers without one get the small limits.
+    create_key(&db, "p");
     let server = Server::start(&db.url, &["--workers", "0"]);
     // 500 copies of a puzzle no filler can make: its sample shows each costs seconds.
     let mut avoid: Vec<String> = ["AAA", "BBB", "CCC", "ABA"].map(String::from).to_vec();

@@ -45,7 +45,13 @@ check_status 202 "allowed explicitly"
 post_json /wordsearches '{"words": ["cat", "dog", "hippopotamuses"], "rows": 6, "cols": 6, "level": "easy"}'
 check_problem 422 'did not fit.*hippopotamuses' "a word too long for the grid: 422 naming it"
 post_json /wordsearches "{\"words\": $(python3 -c 'import json; print(json.dumps([w + c for c in "abcdefghij" for w in ["lark", "kite", "rook", "teal"]]))'), \"rows\": 8, \"cols\": 8, \"level\": \"easy\"}"
-check_problem 422 'did not fit' "forty words in 8 x 8: 422 naming those left over"
+# The search's short run in the handler may not finish on a busy machine: then the job tells.
+if [ "$STATUS" = 202 ]; then
+  wait_job "$(header location)" 60
+  check_jq '.state == "failed" and (.error | test("did not fit"))' "forty words in 8 x 8: the job fails naming those left over"
+else
+  check_problem 422 'did not fit' "forty words in 8 x 8: 422 naming those left over"
+fi
 post_json /wordsearches '{"words": ["cat", "dog", "emu", "yak", "gnu"], "rows": 5, "cols": 5, "level": "easy", "message": "too long for ten cells, surely"}'
 check_problem 422 'message.*cells are left' "a message of the wrong length"
 post_json /wordsearches '{"words": ["cat", "dog", "emu"], "rows": 50, "cols": 10}'
@@ -166,14 +172,10 @@ post_json /wordsearches/books '{"puzzles": [{"words": ["cat", "dog", "emu"], "ti
 check_problem 422 'printable ASCII' "a puzzle title the fonts cannot print"
 check_jq '.field == "puzzles[0].title"' "naming it"
 
-# 500 puzzles of 40 x 40 with 40 words: more bytes than a caller without a key may keep.
+# 500 puzzles of 40 x 40 with 40 words (tens of seconds), cancelled: it ends cancelled.
 python3 -c 'import json; print(json.dumps({"rows": 40, "cols": 40, "level": "expert", "seed": 5, "pool": ["".join(chr(65 + (i * 7 + k * 3) % 26) for k in range(6 + i % 9)) for i in range(400)], "count": 500, "words_per_puzzle": 40, "allow_contained": True, "allow_offensive": True}))' >"$WORK/ws-huge.json"
 post_json /wordsearches/books "$(cat "$WORK/ws-huge.json")"
-check_problem 422 'bytes' "a book of 500 large puzzles without a key"
-check_jq '.field == "count"' "naming count"
-# 150 of them with 3 words (seconds), cancelled: it ends cancelled.
-post_json /wordsearches/books "$(jq -c '.count = 150 | .words_per_puzzle = 3' "$WORK/ws-huge.json")"
-check_status 202 "a book of 150 large puzzles"
+check_status 202 "a book of 500 large puzzles"
 HUGE=$(header location)
 req DELETE "/jobs/${HUGE##*/}"
 check_jq '.state == "cancelled" or .cancel_requested == true' "cancelled"

@@ -35,8 +35,8 @@ impl Limits {
     }
 }
 
-/// Work units one core does in a second, set low so that an estimate errs long: a proposal
-/// costs less than a microsecond whatever the forbidden words.
+/// Work units one core does in a second, set as on a busy machine so that an estimate errs
+/// long and a book is stopped late rather than early.
 pub const UNITS_PER_SECOND: u64 = 500_000;
 
 /// Units a placement tried weighs: it checks every line through the word's cells.

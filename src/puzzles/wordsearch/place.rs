@@ -141,7 +141,7 @@ impl Search<'_> {
                 return false;
             }
             self.budget -= 1;
-            if self.budget % ASK_EVERY == 0 && !(self.go_on)(self.start - self.budget) {
+            if self.budget.is_multiple_of(ASK_EVERY) && !(self.go_on)(self.start - self.budget) {
                 self.stopped = Some(self.budget);
                 self.budget = 0;
                 return false;

@@ -7,7 +7,8 @@ use serde::Deserialize;
 use super::{Spec, Work};
 use crate::puzzles::crossword::words::normalise;
 
-/// A caller's maxima for word searches (a single puzzle is held to them as a book of one).
+/// A caller's maxima for word searches (a single puzzle's result is held to `max_result_bytes`
+/// too; its time is bounded by its search's own budgets).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Limits {

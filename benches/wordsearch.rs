@@ -4,6 +4,7 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use puzzlepress::jobs::kinds::wordsearch::{BookPuzzleRequest, WordSearchBookRequest};
 use puzzlepress::puzzles::monitor::Unmonitored;
+use puzzlepress::puzzles::wordsearch::cost::Limits;
 use puzzlepress::puzzles::wordsearch::{generate, Level, Spec};
 use std::hint::black_box;
 use std::time::Duration;
@@ -65,7 +66,7 @@ fn book(c: &mut Criterion) {
                 puzzles: puzzles.clone(),
                 ..WordSearchBookRequest::default()
             };
-            let book = req.make(&mut Unmonitored).unwrap();
+            let book = req.make(&Limits::UNLIMITED, &mut Unmonitored).unwrap();
             black_box(req.book_pdf(&book).unwrap())
         })
     });

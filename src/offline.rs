@@ -358,7 +358,9 @@ pub fn wordsearch(args: &WordSearchArgs) -> anyhow::Result<()> {
     let refused = |(_, detail): (String, String)| anyhow::anyhow!(detail);
     req.print_options().map_err(refused)?;
     req.plan().map_err(refused)?;
-    let book = req.make(&mut crate::puzzles::monitor::Unmonitored).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let book = req
+        .make(&crate::puzzles::wordsearch::cost::Limits::UNLIMITED, &mut crate::puzzles::monitor::Unmonitored)
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
     let pdf = req.book_pdf(&book).map_err(refused)?;
     let cover = req.cover_pdf(&book, paper).map_err(refused)?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;

@@ -989,3 +989,72 @@ async fn what_one_address_keeps_is_held_to_its_storage_quota() {
     assert_eq!(deleted.status(), 204);
     assert_eq!(order().await.unwrap().status(), 202);
 }
+
+/// The server's CPU seconds so far (user and system), from /proc.
+fn cpu_seconds(server: &Server) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{}/stat", server.child.id())).unwrap();
+    // The fields after the command's closing parenthesis start at the third: utime is the
+    // 14th, stime the 15th, in ticks of 1/100 s.
+    let fields: Vec<&str> = stat[stat.rfind(')').unwrap() + 2..].split_whitespace().collect();
+    (fields[11].parse::<f64>().unwrap() + fields[12].parse::<f64>().unwrap()) / 100.0
+}
+
+/// `n` strings of `len` letters of A, B and C, the same for the same `seed`.
+fn abc(n: usize, len: usize, seed: u64) -> Vec<String> {
+    let mut x = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let mut letter = move || {
+        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        char::from(b'A' + ((x >> 33) % 3) as u8)
+    };
+    (0..n).map(|_| (0..len).map(|_| letter()).collect()).collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_word_search_no_filler_can_make_costs_its_request_a_bounded_check_and_fails_as_a_job() {
+    let db = TestDb::sqlite();
+    let mut server = Server::start(&db.url, &["--workers", "0"]);
+    // Three 20-letter words of A, B and C, and every short word of those letters forbidden:
+    // no filling exists, which the filler learns by spending its whole budget (seconds).
+    let mut avoid: Vec<String> = ["AAA", "BBB", "CCC", "ABA"].map(String::from).to_vec();
+    avoid.extend(abc(496, 20, 2));
+    let body = json!({"words": abc(3, 20, 1), "rows": 40, "cols": 40, "filler": "word-letters", "avoid": avoid});
+    let before = cpu_seconds(&server);
+    let (status, location, answer) = common::post(&server, "/wordsearches", body).await;
+    let spent = cpu_seconds(&server) - before;
+    // The handler cannot tell in its time: it queues the job, which tells.
+    assert_eq!((status, answer["state"].as_str()), (202, Some("queued")), "{answer}");
+    assert!(spent < 1.0, "the request cost the server {spent:.2} CPU seconds");
+    server.terminate();
+    let server = Server::start(&db.url, &["--workers", "1"]);
+    let job = common::wait_job(&server, &location.unwrap(), Duration::from_secs(120)).await;
+    assert_eq!(job["state"], "failed", "{job}");
+    assert!(job["error"].as_str().unwrap().starts_with("filler: no letters fill the grid"), "{job}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_word_search_book_past_its_callers_time_or_bytes_is_refused_when_ordered() {
+    let db = TestDb::sqlite();
+    // A key closes the service: callers without one get the small limits.
+    create_key(&db, "p");
+    let server = Server::start(&db.url, &["--workers", "0"]);
+    // 500 copies of a puzzle no filler can make: its sample shows each costs seconds.
+    let mut avoid: Vec<String> = ["AAA", "BBB", "CCC", "ABA"].map(String::from).to_vec();
+    avoid.extend(abc(496, 20, 2));
+    let puzzles: Vec<Value> = (0..500).map(|_| json!({"words": abc(3, 20, 1)})).collect();
+    let hard = json!({"title": "Hard", "rows": 40, "cols": 40, "filler": "word-letters", "avoid": avoid,
+        "puzzles": puzzles});
+    let before = cpu_seconds(&server);
+    let (status, _, problem) = common::post(&server, "/wordsearches/books", hard).await;
+    let spent = cpu_seconds(&server) - before;
+    assert_eq!((status, problem["field"].as_str()), (422, Some("puzzles")), "{problem}");
+    assert!(problem["detail"].as_str().unwrap().contains("at most 20 s"), "{problem}");
+    assert!(spent < 1.0, "the request cost the server {spent:.2} CPU seconds");
+    // 500 puzzles of 40 words in 40 x 40: more bytes than a caller without a key keeps.
+    let pool: Vec<String> =
+        (0..400).map(|i| (0..6 + i % 9).map(|k| char::from(b'A' + ((i * 7 + k * 3) % 26) as u8)).collect()).collect();
+    let big = json!({"rows": 40, "cols": 40, "pool": pool, "count": 500, "words_per_puzzle": 40,
+        "allow_contained": true, "allow_offensive": true});
+    let (status, _, problem) = common::post(&server, "/wordsearches/books", big).await;
+    assert_eq!((status, problem["field"].as_str()), (422, Some("count")), "{problem}");
+    assert!(problem["detail"].as_str().unwrap().contains("bytes"), "{problem}");
+}

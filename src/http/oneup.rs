@@ -16,7 +16,7 @@ use super::extract::{self, media_type, read_body};
 use super::jobs::JobSummaryView;
 use super::listing::{ListQuery, Next};
 use super::resource::{self, finished_result, Resource};
-use super::respond::{blocking, echo, idempotency_key, pdf_response, short_id, trim_query};
+use super::respond::{blocking, echo, job_seed, pdf_response, short_id, trim_query};
 use super::AppState;
 use crate::jobs::kinds::oneup::{GenerateParams, OneUpBookOutput, OneUpBookParams, SolveParams};
 use crate::jobs::kinds::{OneUpBooks, OneUpPuzzles, OneUpSolves};
@@ -433,21 +433,6 @@ fn check_book_time(size: usize, levels: &LevelCounts, symmetry: ClueSymmetry, ma
              ask for fewer puzzles, easier levels or a larger size"
         ),
     ))
-}
-
-/// The seed a generation job runs with: the client's, or one the server draws. Seeds stay
-/// below 2^53 so that JavaScript clients read them exactly; a retried request (same
-/// `Idempotency-Key`) draws the same seed, so that it matches the first one.
-fn job_seed(given: Option<u64>, headers: &HeaderMap) -> Result<u64, ApiError> {
-    let key = idempotency_key(headers)?;
-    Ok(given.unwrap_or_else(|| match &key {
-        Some(key) => {
-            use sha2::Digest;
-            let digest = sha2::Sha256::digest(key.as_bytes());
-            u64::from_le_bytes(digest[..8].try_into().unwrap_or_default()) >> 11
-        }
-        None => rand::random::<u64>() >> 11,
-    }))
 }
 
 /// A book to generate; every member is optional.

@@ -1,11 +1,16 @@
 //! Small pieces shared by the resource modules: request headers read the same way, and
 //! responses built the same way.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
 use super::error::ApiError;
+use crate::puzzles::monitor::Monitor;
 
 /// The optional `Idempotency-Key` header: a retried POST with the same key returns the
 /// resource the first one created.
@@ -15,6 +20,21 @@ pub fn idempotency_key(headers: &HeaderMap) -> Result<Option<String>, ApiError> 
         ApiError::invalid("Idempotency-Key", "Idempotency-Key must be 1 to 255 visible ASCII characters")
     })?;
     Ok(Some(key.to_string()))
+}
+
+/// The seed a generation job runs with: the client's, or one the server draws. Seeds stay
+/// below 2^53 so that JavaScript clients read them exactly; a retried request (same
+/// `Idempotency-Key`) draws the same seed, so that it matches the first one.
+pub fn job_seed(given: Option<u64>, headers: &HeaderMap) -> Result<u64, ApiError> {
+    let key = idempotency_key(headers)?;
+    Ok(given.unwrap_or_else(|| match &key {
+        Some(key) => {
+            use sha2::Digest;
+            let digest = sha2::Sha256::digest(key.as_bytes());
+            u64::from_le_bytes(digest[..8].try_into().unwrap_or_default()) >> 11
+        }
+        None => rand::random::<u64>() >> 11,
+    }))
 }
 
 /// 202 Accepted with a `Location` header and a JSON body.
@@ -86,6 +106,45 @@ pub async fn blocking<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'stat
     tokio::task::spawn_blocking(work).await.map_err(|e| ApiError::Internal(format!("blocking task failed: {e}")))
 }
 
+/// How long a handler may spend checking a request by running its engine: what it cannot
+/// decide by then, a job decides.
+pub const CHECK_TIME: Duration = Duration::from_millis(200);
+
+/// Runs an engine's check off the async threads with a monitor that tells it to stop once
+/// `within` has passed or the request is dropped (its client gone, or cut off by a
+/// timeout), so that a handler's check costs at most its time and nothing after its
+/// request is gone. The engine's own result says whether it was stopped.
+pub async fn bounded<T: Send + 'static>(
+    within: Duration,
+    check: impl FnOnce(&mut dyn Monitor) -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    let dropped = Arc::new(AtomicBool::new(false));
+    let _guard = StopOnDrop(dropped.clone());
+    let mut deadline = Deadline { until: Instant::now() + within, dropped };
+    blocking(move || check(&mut deadline)).await
+}
+
+/// Goes on until its time is up or its request is dropped.
+struct Deadline {
+    until: Instant,
+    dropped: Arc<AtomicBool>,
+}
+
+impl Monitor for Deadline {
+    fn update(&mut self, _: u64, _: u64) -> bool {
+        !self.dropped.load(Ordering::Relaxed) && Instant::now() < self.until
+    }
+}
+
+/// Held by the request's future: dropping it (the request abandoned) stops the check.
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
 /// RFC 3339 form of a stored millisecond time.
 pub fn timestamp(ms: i64) -> String {
     time::OffsetDateTime::from_unix_timestamp_nanos(ms as i128 * 1_000_000)
@@ -109,6 +168,34 @@ pub fn echo(input: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A check that goes on as long as its monitor lets it; sets `ended` when it stops.
+    fn endless(ended: Arc<AtomicBool>) -> impl FnOnce(&mut dyn Monitor) + Send + 'static {
+        move |monitor| {
+            while monitor.update(0, 0) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            ended.store(true, Ordering::Relaxed);
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread")]
+    async fn a_bounded_check_stops_at_its_time_or_as_soon_as_its_request_is_dropped() {
+        let start = Instant::now();
+        let ended = Arc::new(AtomicBool::new(false));
+        bounded(Duration::from_millis(50), endless(ended.clone())).await.unwrap();
+        assert!(ended.load(Ordering::Relaxed) && start.elapsed() < Duration::from_secs(2));
+
+        // A request given an hour, abandoned after 50 ms (its client gone): the check stops.
+        let ended = Arc::new(AtomicBool::new(false));
+        let check = bounded(Duration::from_secs(3600), endless(ended.clone()));
+        assert!(tokio::time::timeout(Duration::from_millis(50), check).await.is_err());
+        let dropped = Instant::now();
+        while !ended.load(Ordering::Relaxed) {
+            assert!(dropped.elapsed() < Duration::from_secs(5), "the check went on after its request was dropped");
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
 
     #[test]
     fn echo_quotes_short_input_and_cuts_long_input() {

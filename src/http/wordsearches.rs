@@ -17,11 +17,10 @@ use super::extract::Json;
 use super::jobs::JobSummaryView;
 use super::listing::Next;
 use super::resource::{self, finished_result, Resource};
-use super::respond::{blocking, pdf_response, short_id};
+use super::respond::{blocking, bounded, job_seed, pdf_response, short_id, CHECK_TIME};
 use super::AppState;
 use crate::jobs::kinds::wordsearch::{WordSearchBookOutput, WordSearchBookRequest, WordSearchRequest};
 use crate::jobs::kinds::{WordSearchBooks, WordSearches};
-use crate::puzzles::monitor::Unmonitored;
 use crate::puzzles::wordsearch;
 
 pub fn router() -> Router<AppState> {
@@ -74,10 +73,12 @@ resource::show_resource!(
                    (unless `allow_offensive`) or of `avoid` occurs outside a list word's own cells. The other \
                    cells are drawn from the uniform law over the fillings that keep these rules (A-Z, or the \
                    list's letters with `filler: word-letters`), or spell `message` in reading order. Checked \
-                   when queued: a word part of another (422 naming both, unless `allow_contained`), words that \
-                   do not fit (422 naming them, found within a bounded search), a message of the wrong length or \
-                   spelling a forbidden word. The result: `rows` (a space where the shape has no cell) and each \
-                   word's cells and direction.",
+                   when queued: a word part of another (422 naming both, unless `allow_contained`), and, as far \
+                   as a short run of the search tells, words that do not fit (422 naming them), a message of the \
+                   wrong length or spelling a forbidden word, a filler that cannot be drawn; what the short run \
+                   cannot tell fails the job with the same reason. Without a `seed` the server draws one (from \
+                   the `Idempotency-Key` if given, so a retry is the same job). The result: `rows` (a space \
+                   where the shape has no cell) and each word's cells and direction.",
     params(super::openapi::IdempotencyKey),
     request_body(content = WordSearchRequest, content_type = "application/json", example = json!({
         "words": ["robin", "sparrow", "blue tit", "wren", "magpie", "starling", "crow", "owl"],
@@ -98,23 +99,28 @@ pub(crate) async fn create(
     headers: HeaderMap,
     Json(mut req): Json<WordSearchRequest>,
 ) -> Result<Response, ApiError> {
-    // Drawn here and stored, so the job (and a retry) makes the same puzzle.
-    let seed = *req.seed.get_or_insert_with(|| rand::random::<u64>() >> 11);
+    // Stored, so the job (and a retry with the same key) makes the same puzzle.
+    let seed = job_seed(req.seed, &headers)?;
+    req.seed = Some(seed);
     state.queue.admit(&caller.submitter(&state.quotas)).await?;
-    // What cannot be made is refused now (the placement search is bounded: about a second
-    // at most); the job then makes the same puzzle again from the same seed.
+    req.check_bytes(&caller.limits(&state).wordsearch).map_err(|(field, detail)| ApiError::invalid(field, detail))?;
+    // What a short run shows cannot be made is refused now; what it cannot tell in that
+    // time, the job tells (counted in the caller's queue), making the same puzzle from the
+    // same seed.
     let spec = req.spec();
-    blocking(move || wordsearch::generate(&spec, seed, &mut Unmonitored)).await?.map_err(|e| match e {
-        wordsearch::Error::Invalid { field, detail } => {
+    match bounded(CHECK_TIME, move |monitor| wordsearch::generate(&spec, seed, monitor)).await? {
+        Ok(_) | Err(wordsearch::Error::Cancelled) => {}
+        Err(wordsearch::Error::Invalid { field, detail }) => {
             let detail = format!("{field}: {detail}");
-            ApiError::invalid(field, detail)
+            return Err(ApiError::invalid(field, detail));
         }
-        wordsearch::Error::NoRoom { words } => ApiError::invalid(
-            "words",
-            format!("these words did not fit in the grid: {}; try a larger grid or fewer words", words.join(", ")),
-        ),
-        wordsearch::Error::Cancelled => ApiError::Internal("an unmonitored word search was cancelled".into()),
-    })?;
+        Err(wordsearch::Error::NoRoom { words }) => {
+            return Err(ApiError::invalid(
+                "words",
+                format!("these words did not fit in the grid: {}; try a larger grid or fewer words", words.join(", ")),
+            ))
+        }
+    }
     resource::enqueue::<WordSearches>(&state, &caller, &headers, &req).await
 }
 
@@ -162,8 +168,12 @@ pub(crate) async fn list(
                    fonts, an even page count of at least 24): a title page with how to play, a puzzle a page \
                    with its list under the grid, the solutions at the back, several a page, each word looped. \
                    `large_print`: grid letters of at least 18 pt and lists of 16. Checked when queued (422 naming \
-                   the field: `puzzles[i].words[j]`, `pool[i]`, `count`, `large_print` with what fits, …); a \
-                   list whose words do not fit its grid fails the job naming the puzzle. Every footer prints \
+                   the field: `puzzles[i].words[j]`, `pool[i]`, `count`, `large_print` with what fits, …; and \
+                   `puzzles` or `count` when the book would take longer to make than the caller may have, \
+                   estimated from some of its puzzles made then, or its result more bytes); a list whose words \
+                   do not fit its grid fails the job naming the puzzle, and so does a book that runs past its \
+                   time. Without a `seed` the server draws one (from the `Idempotency-Key` if given, so a retry \
+                   is the same job). Every footer prints \
                    the title and the book's `code` (from the request and seed, as `puzzlepress wordsearch` \
                    prints it). Cancel with `DELETE /jobs/{id}`.",
     params(super::openapi::IdempotencyKey),
@@ -188,12 +198,22 @@ pub(crate) async fn create_book(
     headers: HeaderMap,
     Json(mut req): Json<WordSearchBookRequest>,
 ) -> Result<Response, ApiError> {
-    // Drawn here and stored, so the job (and a retry) makes the same book.
-    req.seed.get_or_insert_with(|| rand::random::<u64>() >> 11);
+    // Stored, so the job (and a retry with the same key) makes the same book.
+    req.seed = Some(job_seed(req.seed, &headers)?);
     state.queue.admit(&caller.submitter(&state.quotas)).await?;
-    let req = blocking(move || req.print_options().and_then(|_| req.plan()).map(|_| req))
+    let invalid = |(field, detail): (String, String)| ApiError::invalid(field, detail);
+    let (req, planned) = blocking(move || {
+        req.print_options()?;
+        let planned = req.plan()?;
+        Ok((req, planned))
+    })
+    .await?
+    .map_err(invalid)?;
+    // Its cost, from some of its puzzles made within the handler's time.
+    let limits = caller.limits(&state).wordsearch;
+    let req = bounded(CHECK_TIME, move |monitor| req.check_cost(&planned, &limits, monitor).map(|()| req))
         .await?
-        .map_err(|(field, detail)| ApiError::invalid(field, detail))?;
+        .map_err(invalid)?;
     resource::enqueue::<WordSearchBooks>(&state, &caller, &headers, &req).await
 }
 

@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use super::{crossword, foxbook, foxhole, graycode, oneup};
+use super::{crossword, foxbook, foxhole, graycode, oneup, wordsearch};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -14,6 +14,7 @@ pub struct Limits {
     pub foxbook: foxbook::Limits,
     pub foxhole: foxhole::Limits,
     pub dictionary: DictionaryLimits,
+    pub wordsearch: wordsearch::cost::Limits,
 }
 
 /// The largest dictionary a caller may have typeset: entries, and bytes of the request body.
@@ -66,6 +67,7 @@ impl Limits {
             foxbook: full.foxbook,
             foxhole: foxhole::Limits { max_inspections: 10_000, ..full.foxhole },
             dictionary: DictionaryLimits { max_entries: 500, max_bytes: 256 << 10 },
+            wordsearch: wordsearch::cost::Limits { max_book_seconds: 20, max_result_bytes: 2 << 20 },
         }
     }
 }
@@ -89,6 +91,8 @@ mod tests {
         assert!(c.0.wordlist_bytes_per_caller <= c.1.wordlist_bytes_per_caller);
         assert!(anon.dictionary.max_entries <= full.dictionary.max_entries);
         assert!(anon.dictionary.max_bytes <= full.dictionary.max_bytes);
+        assert!(anon.wordsearch.max_book_seconds <= full.wordsearch.max_book_seconds);
+        assert!(anon.wordsearch.max_result_bytes <= full.wordsearch.max_result_bytes);
     }
 
     #[test]

@@ -7,7 +7,8 @@ use super::dictionary::FieldError;
 use crate::jobs::{Context, JobKind, RunError};
 use crate::puzzles::monitor::Monitor;
 use crate::puzzles::wordbook::Shape;
-use crate::puzzles::wordsearch::{self, book, Filler, Level, Puzzle, Spec};
+use crate::puzzles::wordsearch::cost::{self, Limits};
+use crate::puzzles::wordsearch::{self, book, Filler, Level, Puzzle, Spec, Work};
 use crate::render::cover::{wrap_pdf, CoverText, Paper};
 use crate::render::print::{Imprint, PrintOptions, Trim};
 use crate::render::wordsearch::{book_pages, check_fit, printed_word, Entry, Print};
@@ -97,10 +98,40 @@ impl JobKind for WordSearches {
     type Params = WordSearchRequest;
     type Output = WordSearchOutput;
 
-    fn run(_: &Context, req: WordSearchRequest, monitor: &mut dyn Monitor) -> Result<WordSearchOutput, RunError> {
+    fn run(ctx: &Context, req: WordSearchRequest, monitor: &mut dyn Monitor) -> Result<WordSearchOutput, RunError> {
         let seed = req.seed.unwrap_or_default();
         let puzzle = wordsearch::generate(&req.spec(), seed, monitor).map_err(run_error)?;
-        Ok(WordSearchOutput { puzzle, seed })
+        within_bytes(WordSearchOutput { puzzle, seed }, &ctx.limits.wordsearch)
+    }
+}
+
+/// `output`, or the job failed when its result would take more bytes than its caller may
+/// store (the limits may have changed since it was queued).
+fn within_bytes<T: Serialize>(output: T, limits: &Limits) -> Result<T, RunError> {
+    let bytes = serde_json::to_vec(&output).map_or(0, |json| json.len());
+    if bytes > limits.max_result_bytes {
+        return Err(RunError::Failed(format!(
+            "the result takes {bytes} bytes, and a result may take at most {}",
+            limits.max_result_bytes
+        )));
+    }
+    Ok(output)
+}
+
+impl WordSearchRequest {
+    /// 422-worthy when even the most this request can make is more than `limits` store.
+    pub fn check_bytes(&self, limits: &Limits) -> Result<(), FieldError> {
+        let most = cost::puzzle_bytes(&self.spec(), 0);
+        if most > limits.max_result_bytes {
+            return Err((
+                "words".into(),
+                format!(
+                    "words: this puzzle's result may take {most} bytes, and a result may take at most {}",
+                    limits.max_result_bytes
+                ),
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -298,7 +329,7 @@ impl WordSearchBookRequest {
                 (true, Some(level)) => level,
                 (true, None) => self.level,
             };
-            let spec = Spec {
+            let mut spec = Spec {
                 words: p.words,
                 rows: p.rows.unwrap_or(self.rows),
                 cols: p.cols.unwrap_or(self.cols),
@@ -306,11 +337,16 @@ impl WordSearchBookRequest {
                 level,
                 filler: self.filler,
                 message: None,
-                avoid: self.avoid.clone(),
+                // The book's `avoid` is every puzzle's: checked with the first only.
+                avoid: if i == 0 { self.avoid.clone() } else { Vec::new() },
                 allow_offensive: self.allow_offensive,
                 allow_contained: self.allow_contained,
             };
-            wordsearch::check(&spec).map_err(|e| invalid_field(e, &prefix))?;
+            wordsearch::check(&spec).map_err(|e| match self.pool.is_empty() {
+                true => invalid_field(e, &prefix),
+                false => self.pool_field(e, &spec.words),
+            })?;
+            spec.avoid.clone_from(&self.avoid);
             planned.push(Planned { title, spec });
         }
         let grids: Vec<(usize, usize, Vec<String>)> = planned
@@ -342,6 +378,31 @@ impl WordSearchBookRequest {
             )
         })?;
         Ok(planned)
+    }
+
+    /// An engine refusal of a list dealt from the pool, naming the pool's word at fault: the
+    /// caller sent the pool, not the list.
+    fn pool_field(&self, e: wordsearch::Error, list: &[String]) -> FieldError {
+        let at = |word: &str| {
+            self.pool.iter().position(|p| p.trim() == word).map_or_else(|| "pool".to_string(), |k| format!("pool[{k}]"))
+        };
+        match e {
+            wordsearch::Error::Invalid { field, detail } => {
+                let index = field.strip_prefix("words[").and_then(|f| f.strip_suffix(']'));
+                match index.and_then(|j| j.parse::<usize>().ok()).and_then(|j| list.get(j)) {
+                    Some(word) => {
+                        let field = at(word);
+                        (field.clone(), format!("{field}: {detail}"))
+                    }
+                    None => invalid_field(wordsearch::Error::Invalid { field, detail }, ""),
+                }
+            }
+            wordsearch::Error::NoRoom { words } => {
+                let field = words.first().map_or_else(|| "pool".to_string(), |w| at(w));
+                (field.clone(), format!("{field}: too long for the grid: {}", words.join(", ")))
+            }
+            other => invalid_field(other, ""),
+        }
     }
 
     /// The code the book prints: the first 8 hex digits of the SHA-256 of its stored request.
@@ -406,22 +467,112 @@ impl JobKind for WordSearchBooks {
     type Output = WordSearchBookOutput;
 
     fn run(
-        _: &Context,
+        ctx: &Context,
         req: WordSearchBookRequest,
         monitor: &mut dyn Monitor,
     ) -> Result<WordSearchBookOutput, RunError> {
-        req.make(monitor)
+        let out = req.make(&ctx.limits.wordsearch, monitor)?;
+        within_bytes(out, &ctx.limits.wordsearch)
     }
 }
 
 impl WordSearchBookRequest {
-    /// Makes the book's puzzles (the request checked again; the seed as stored).
-    pub fn make(&self, monitor: &mut dyn Monitor) -> Result<WordSearchBookOutput, RunError> {
+    /// What is checked when the book is ordered besides [`Self::plan`], within `limits`:
+    /// the most bytes its result can take, and its time, estimated from a sample (some of
+    /// its puzzles made as the job makes them, or as far as `monitor` lets them go: what
+    /// they took over what such puzzles typically take scales the estimate of every
+    /// puzzle, so a refusal rests on work seen done). A refusal names the member that sets
+    /// how many puzzles there are.
+    pub fn check_cost(
+        &self,
+        planned: &[Planned],
+        limits: &Limits,
+        monitor: &mut dyn Monitor,
+    ) -> Result<(), FieldError> {
+        let field = if self.pool.is_empty() { "puzzles" } else { "count" };
+        let most = Self::result_bound(planned);
+        if most > limits.max_result_bytes {
+            return Err((
+                field.into(),
+                format!(
+                    "{field}: this book's result may take {most} bytes, and a book may take at most {}; ask for \
+                     fewer puzzles, fewer words or smaller grids",
+                    limits.max_result_bytes
+                ),
+            ));
+        }
+        let specs: Vec<Spec> = planned.iter().map(|p| p.spec.clone()).collect();
+        let (done, typical) = self.sample(&specs, monitor);
+        let hardness = done as f64 / typical.max(1) as f64;
+        let seconds = cost::book_seconds(&specs, hardness);
+        if seconds > f64::from(limits.max_book_seconds) {
+            return Err((
+                field.into(),
+                format!(
+                    "{field}: this book would take about {seconds:.0} s to make ({} puzzles, about {:.2} s each), \
+                     and a book may take at most {} s; ask for fewer puzzles, smaller grids, fewer words to \
+                     avoid or the A-Z filler",
+                    specs.len(),
+                    seconds / specs.len() as f64,
+                    limits.max_book_seconds
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Some of the book's puzzles (spread over it) made as the job makes them, as far as an
+    /// allowance of work (or `monitor`) lets them go: the work done, and what it typically
+    /// takes. The allowance, not the clock, ends a sample on a machine however busy, so the
+    /// same request gets the same answer.
+    fn sample(&self, specs: &[Spec], monitor: &mut dyn Monitor) -> (u64, u64) {
+        const SAMPLES: usize = 8;
+        const SAMPLE_UNITS: u64 = 200_000;
+        let seed = self.seed.unwrap_or_default();
+        let mut indexes: Vec<usize> = (0..SAMPLES).map(|k| k * specs.len() / SAMPLES).collect();
+        indexes.dedup();
+        let (mut done, mut typical) = (0, 0);
+        for i in indexes {
+            if done >= SAMPLE_UNITS {
+                break;
+            }
+            let mut work = Work::default();
+            // A refusal is the job's to report: only what it took matters here.
+            let allowance = SAMPLE_UNITS - done;
+            let made =
+                wordsearch::generate_counted(&specs[i], book::puzzle_seed(seed, i), monitor, &mut work, allowance);
+            done += work.units();
+            typical += cost::typical_units(&specs[i]);
+            if made == Err(wordsearch::Error::Cancelled) {
+                break;
+            }
+        }
+        (done, typical)
+    }
+
+    /// The most bytes a made book of `planned` takes as JSON.
+    fn result_bound(planned: &[Planned]) -> usize {
+        200 + planned
+            .iter()
+            .map(|p| cost::puzzle_bytes(&p.spec, p.title.as_deref().map_or(0, cost::json_bytes)))
+            .sum::<usize>()
+    }
+
+    /// Makes the book's puzzles (the request checked again; the seed as stored), stopped
+    /// past the work `limits` allow.
+    pub fn make(&self, limits: &Limits, monitor: &mut dyn Monitor) -> Result<WordSearchBookOutput, RunError> {
         let planned = self.plan().map_err(|(_, detail)| RunError::Failed(detail))?;
         let seed = self.seed.unwrap_or_default();
         let specs: Vec<Spec> = planned.iter().map(|p| p.spec.clone()).collect();
-        let made = book::generate_book(&specs, seed, monitor).map_err(|e| match e {
+        let made = book::generate_book(&specs, seed, limits.max_units(), monitor).map_err(|e| match e {
             book::BookError::Cancelled => RunError::Cancelled,
+            book::BookError::OverBudget { index, units } => RunError::Failed(format!(
+                "stopped at puzzle {} of {}: the book had taken about {} s, and a book may take at most {} s",
+                index + 1,
+                specs.len(),
+                units / cost::UNITS_PER_SECOND,
+                limits.max_book_seconds
+            )),
             book::BookError::Puzzle { index, error } => {
                 let at =
                     if self.puzzles.is_empty() { format!("puzzle {}", index + 1) } else { format!("puzzles[{index}]") };
@@ -518,5 +669,75 @@ mod tests {
         assert_eq!((lists[1].title.clone(), lists[1].words.clone()), (None, vec!["owl".to_string(), "crow".into()]));
         assert_eq!(parse_lists("a: b\nTitle:\n").unwrap_err().0, 2);
         assert!(parse_lists("# nothing\n").is_err());
+    }
+}
+
+#[cfg(test)]
+mod cost_tests {
+    use super::*;
+    use crate::puzzles::monitor::Unmonitored;
+
+    /// `n` strings of `len` of the first `letters` letters of the alphabet.
+    fn random(n: usize, len: usize, letters: usize, seed: u64) -> Vec<String> {
+        let mut rng = crate::puzzles::rng::Rng::from_u64(seed);
+        (0..n).map(|_| (0..len).map(|_| char::from(b'A' + rng.index(letters) as u8)).collect()).collect()
+    }
+
+    fn abc(n: usize, len: usize, seed: u64) -> Vec<String> {
+        random(n, len, 3, seed)
+    }
+
+    #[test]
+    fn a_book_of_hard_puzzles_is_refused_past_its_time_and_a_big_one_past_its_bytes() {
+        let words = abc(3, 8, 1);
+        let req = WordSearchBookRequest {
+            title: "Hard".into(),
+            rows: 15,
+            cols: 15,
+            filler: Filler::WordLetters,
+            avoid: abc(500, 8, 2),
+            allow_contained: true,
+            allow_offensive: true,
+            seed: Some(1),
+            puzzles: vec![BookPuzzleRequest { words, ..BookPuzzleRequest::default() }; 500],
+            ..WordSearchBookRequest::default()
+        };
+        let planned = req.plan().unwrap();
+        let anonymous = crate::puzzles::Limits::anonymous().wordsearch;
+        let (field, detail) = req.check_cost(&planned, &anonymous, &mut Unmonitored).unwrap_err();
+        assert_eq!(field, "puzzles", "{detail}");
+        assert!(detail.contains("at most 20 s"), "{detail}");
+        assert!(req.check_cost(&planned, &Limits::default(), &mut Unmonitored).is_ok());
+
+        // 500 puzzles of 40 words of 20 letters in 40 x 40: too many bytes without a key, and
+        // the bound holds a key holder's.
+        let big = WordSearchBookRequest {
+            rows: 40,
+            cols: 40,
+            filler: Filler::AZ,
+            avoid: Vec::new(),
+            puzzles: vec![BookPuzzleRequest { words: random(40, 20, 26, 3), ..BookPuzzleRequest::default() }; 500],
+            ..req
+        };
+        let planned = big.plan().unwrap();
+        let (field, detail) = big.check_cost(&planned, &anonymous, &mut StopAtOnce).unwrap_err();
+        assert_eq!(field, "puzzles");
+        assert!(detail.contains("bytes"), "{detail}");
+        let most = WordSearchBookRequest::result_bound(&planned);
+        assert!(most <= Limits::default().max_result_bytes, "{most}");
+        // What a few of them make is within their bound.
+        let few = WordSearchBookRequest { puzzles: big.puzzles[..3].to_vec(), ..big };
+        let made = few.make(&Limits::default(), &mut Unmonitored).unwrap();
+        let bytes = serde_json::to_vec(&made).unwrap().len();
+        let most = WordSearchBookRequest::result_bound(&few.plan().unwrap());
+        assert!(bytes <= most && most < bytes * 5 / 4, "{bytes} bytes, bound {most}");
+    }
+
+    struct StopAtOnce;
+
+    impl Monitor for StopAtOnce {
+        fn update(&mut self, _: u64, _: u64) -> bool {
+            false
+        }
     }
 }

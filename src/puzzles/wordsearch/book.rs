@@ -2,7 +2,7 @@
 //! of one themed pool; every puzzle's seed is derived from the book's, so the book is a
 //! pure function of its puzzles' requests and one seed, whatever order they are made in.
 
-use super::{contains, generate, invalid, Error, Puzzle, Spec, LETTERS_RANGE, WORDS_RANGE};
+use super::{generate_counted, inside, invalid, Error, Puzzle, Spec, Work, LETTERS_RANGE, WORDS_RANGE};
 use crate::puzzles::crossword::words::normalise;
 use crate::puzzles::monitor::Monitor;
 use crate::puzzles::rng::Rng;
@@ -70,10 +70,8 @@ pub fn draw_lists(
             format!("{per_puzzle} words a puzzle, but the pool has {} different words", words.len()),
         ));
     }
-    let clash = |a: &[u8], b: &[u8]| {
-        let reversed: Vec<u8> = a.iter().rev().copied().collect();
-        contains(b, a) || contains(b, &reversed) || contains(a, b)
-    };
+    // Either inside the other, forwards or backwards, as the puzzle's own check reads them.
+    let clash = |a: &[u8], b: &[u8]| inside(a, b) || inside(b, a);
     let mut rng = Rng::stream(key(seed, b"pool\0\0\0\0"), 0);
     let shuffle = |rng: &mut Rng| {
         let mut order: Vec<usize> = (0..words.len()).collect();
@@ -122,24 +120,40 @@ pub fn draw_lists(
     Ok(lists)
 }
 
-/// Why a book was not made: the puzzle at fault (from 0) and why, or cancelled.
+/// Why a book was not made: the puzzle at fault (from 0) and why, the work it was allowed
+/// done by the end of puzzle `index`, or cancelled.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BookError {
     Puzzle { index: usize, error: Error },
+    OverBudget { index: usize, units: u64 },
     Cancelled,
 }
 
-/// Every puzzle of a book, puzzle `i` from `specs[i]` and [`puzzle_seed`]`(seed, i)`;
-/// `monitor` sees the puzzles made and may stop it.
-pub fn generate_book(specs: &[Spec], seed: u64, monitor: &mut dyn Monitor) -> Result<Vec<Puzzle>, BookError> {
+/// Every puzzle of a book, puzzle `i` from `specs[i]` and [`puzzle_seed`]`(seed, i)`,
+/// stopped once it has taken more than `max_units` of work (see [`super::cost`]), so that
+/// a book costs at most its caller's allowance whatever its estimate said; `monitor` sees
+/// the puzzles made and may stop it.
+pub fn generate_book(
+    specs: &[Spec],
+    seed: u64,
+    max_units: u64,
+    monitor: &mut dyn Monitor,
+) -> Result<Vec<Puzzle>, BookError> {
     let total = specs.len() as u64;
     let mut puzzles = Vec::with_capacity(specs.len());
+    let mut units = 0u64;
     for (index, spec) in specs.iter().enumerate() {
         let mut within = Within { outer: monitor, done: index as u64, total };
-        match generate(spec, puzzle_seed(seed, index), &mut within) {
+        let mut work = Work::default();
+        let made = generate_counted(spec, puzzle_seed(seed, index), &mut within, &mut work, u64::MAX);
+        units = units.saturating_add(work.units());
+        match made {
             Ok(p) => puzzles.push(p),
             Err(Error::Cancelled) => return Err(BookError::Cancelled),
             Err(error) => return Err(BookError::Puzzle { index, error }),
+        }
+        if units > max_units {
+            return Err(BookError::OverBudget { index, units });
         }
     }
     if !monitor.update(total, total) {
@@ -200,6 +214,18 @@ mod tests {
     }
 
     #[test]
+    fn no_list_drawn_holds_a_word_inside_another_read_backwards() {
+        // ROBIN, NIBOR, NIBORS and SNIBOR each read inside the others, some only backwards.
+        let pool = pool(&["robin", "nibor", "owl", "crow", "wren", "nibors", "snibor", "heron", "swan", "lark"]);
+        for seed in 0..300 {
+            for list in draw_lists(&pool, 6, 5, false, seed).unwrap() {
+                let spec = Spec { words: list.clone(), rows: 10, cols: 10, ..Spec::default() };
+                assert_eq!(super::super::check(&spec), Ok(()), "seed {seed}: {list:?}");
+            }
+        }
+    }
+
+    #[test]
     fn a_pool_too_small_or_not_words_is_refused_naming_the_field() {
         let field = |r: Result<Vec<Vec<String>>, Error>| match r {
             Err(Error::Invalid { field, .. }) => field,
@@ -217,11 +243,11 @@ mod tests {
     fn a_book_is_the_same_whatever_else_and_names_the_puzzle_at_fault() {
         let spec = |words: &[&str]| Spec { words: pool(words), rows: 10, cols: 10, ..Spec::default() };
         let specs = [spec(&["robin", "wren", "owl"]), spec(&["heron", "swan", "goose", "eagle"])];
-        let book = generate_book(&specs, 3, &mut Unmonitored).unwrap();
-        assert_eq!(book[1], generate(&specs[1], puzzle_seed(3, 1), &mut Unmonitored).unwrap());
+        let book = generate_book(&specs, 3, u64::MAX, &mut Unmonitored).unwrap();
+        assert_eq!(book[1], super::super::generate(&specs[1], puzzle_seed(3, 1), &mut Unmonitored).unwrap());
         assert_ne!(puzzle_seed(3, 0), puzzle_seed(3, 1));
         let bad = [specs[0].clone(), spec(&["abcdefghijklmnopqrst", "wren", "owl"])];
-        match generate_book(&bad, 3, &mut Unmonitored) {
+        match generate_book(&bad, 3, u64::MAX, &mut Unmonitored) {
             Err(BookError::Puzzle { index: 1, error: Error::NoRoom { words } }) => {
                 assert_eq!(words, ["abcdefghijklmnopqrst"])
             }
@@ -233,6 +259,11 @@ mod tests {
                 done < self.0
             }
         }
-        assert_eq!(generate_book(&specs, 3, &mut StopAt(1)), Err(BookError::Cancelled));
+        assert_eq!(generate_book(&specs, 3, u64::MAX, &mut StopAt(1)), Err(BookError::Cancelled));
+        // Past its work allowance a book stops, naming the puzzle it had come to.
+        match generate_book(&specs, 3, 1, &mut Unmonitored) {
+            Err(BookError::OverBudget { index: 0, units }) => assert!(units > 1),
+            other => panic!("{other:?}"),
+        }
     }
 }

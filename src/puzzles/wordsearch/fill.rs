@@ -56,6 +56,8 @@ pub struct Chain<'a> {
     mu: f64,
     pub proposals: u64,
     pub refused: u64,
+    /// Proposals of the pilot runs that set the runs' length.
+    pub piloted: u64,
 }
 
 impl<'a> Chain<'a> {
@@ -63,7 +65,17 @@ impl<'a> Chain<'a> {
     pub fn new(grid: Grid, trie: &'a Trie, alphabet: &[u8]) -> Chain<'a> {
         let free: Vec<usize> = (0..grid.cells.len()).filter(|&p| grid.cells[p] == FREE).collect();
         let mu = 1.0 / free.len().max(1) as f64;
-        Chain { blanks: free.len(), grid, trie, free, alphabet: alphabet.to_vec(), mu, proposals: 0, refused: 0 }
+        Chain {
+            blanks: free.len(),
+            grid,
+            trie,
+            free,
+            alphabet: alphabet.to_vec(),
+            mu,
+            proposals: 0,
+            refused: 0,
+            piloted: 0,
+        }
     }
 
     pub fn free(&self) -> &[usize] {
@@ -112,12 +124,14 @@ impl<'a> Chain<'a> {
     /// leave first). Returns the sweeps run, or None if `RUNS` runs all ended with a
     /// blank (some free cell then likely has no letter that spells nothing), `budget`
     /// (proposals, shared by a puzzle's attempts) ran out, or `stop` asked to stop (it is
-    /// asked between runs).
-    pub fn run(&mut self, rng: &mut Rng, budget: &mut u64, mut stop: impl FnMut() -> bool) -> Option<usize> {
+    /// asked after every sweep with the proposals made so far, so that a caller holding the
+    /// chain to a deadline or an allowance is heard within a sweep).
+    pub fn run(&mut self, rng: &mut Rng, budget: &mut u64, mut stop: impl FnMut(u64) -> bool) -> Option<usize> {
         if self.free.is_empty() {
             return Some(0);
         }
         let length = self.run_length(rng);
+        self.piloted += (BURN_IN * self.free.len()) as u64;
         let mut sweeps = 0;
         for _ in 0..RUNS {
             // Proposals left for this puzzle: a run that cannot finish within them is not begun.
@@ -133,12 +147,12 @@ impl<'a> Chain<'a> {
             for _ in 0..length {
                 self.sweep(rng);
                 sweeps += 1;
+                if stop(self.proposals + self.piloted) {
+                    return None;
+                }
             }
             if self.blanks == 0 {
                 return Some(sweeps);
-            }
-            if stop() {
-                return None;
             }
         }
         None

@@ -18,6 +18,7 @@
 //! of the request and `seed`.
 
 pub mod book;
+pub mod cost;
 pub mod fill;
 pub mod grid;
 mod place;
@@ -174,9 +175,8 @@ fn check_words(spec: &Spec) -> Result<Vec<Word>, Error> {
     }
     if !spec.allow_contained {
         for (i, a) in words.iter().enumerate() {
-            let reversed: Vec<u8> = a.letters.iter().rev().copied().collect();
             for (j, b) in words.iter().enumerate() {
-                if i != j && (contains(&b.letters, &a.letters) || contains(&b.letters, &reversed)) {
+                if i != j && inside(&a.letters, &b.letters) {
                     return Err(invalid(
                         format!("words[{i}]"),
                         format!(
@@ -192,6 +192,13 @@ fn check_words(spec: &Spec) -> Result<Vec<Word>, Error> {
         }
     }
     Ok(words)
+}
+
+/// Whether `small` reads inside `big`, forwards or backwards: then `small` would always be
+/// found twice.
+pub(crate) fn inside(small: &[u8], big: &[u8]) -> bool {
+    let reversed: Vec<u8> = small.iter().rev().copied().collect();
+    contains(big, small) || contains(big, &reversed)
 }
 
 fn contains(hay: &[u8], needle: &[u8]) -> bool {
@@ -223,20 +230,25 @@ fn forbidden(spec: &Spec, words: &[Word]) -> Result<Vec<Vec<u8>>, Error> {
         }
     }
     if !spec.allow_offensive {
-        for line in BLOCKLIST.lines() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            if let Ok(letters) = normalise(line) {
-                if letters.len() >= 3 && seen.insert(letters.clone()) {
-                    out.push(letters);
-                }
+        for letters in BLOCKED.iter() {
+            if seen.insert(letters.clone()) {
+                out.push(letters.clone());
             }
         }
     }
     Ok(out)
 }
+
+/// The block list's words of 3 letters or more, normalised once for every puzzle.
+static BLOCKED: std::sync::LazyLock<Vec<Vec<u8>>> = std::sync::LazyLock::new(|| {
+    BLOCKLIST
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .filter_map(|line| normalise(line).ok())
+        .filter(|letters| letters.len() >= 3)
+        .collect()
+});
 
 /// The grid's cells: the shape at `rows` x `cols`.
 fn cells(spec: &Spec) -> Result<Grid, Error> {
@@ -291,9 +303,29 @@ fn checked(spec: &Spec) -> Result<Checked, Error> {
 pub const PLACEMENT_BUDGET: usize = 40_000;
 pub const ATTEMPTS: usize = 5;
 
+/// What making a puzzle took: the filler's proposals (pilot runs too) and the placements
+/// tried (see [`cost`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Work {
+    pub proposals: u64,
+    pub placements: u64,
+}
+
 /// Makes a puzzle: a pure function of `spec` and `seed`. `monitor` sees the attempts and
 /// may stop it.
 pub fn generate(spec: &Spec, seed: u64, monitor: &mut dyn Monitor) -> Result<Puzzle, Error> {
+    generate_counted(spec, seed, monitor, &mut Work::default(), u64::MAX)
+}
+
+/// [`generate`], adding what it took to `work` (however it ends: stopped, it is what was
+/// done until then), stopped (as cancelled) once `work` comes to more than `max_units`.
+pub fn generate_counted(
+    spec: &Spec,
+    seed: u64,
+    monitor: &mut dyn Monitor,
+    work: &mut Work,
+    max_units: u64,
+) -> Result<Puzzle, Error> {
     let Checked { words, forbidden, empty, message } = checked(spec)?;
     let letters: Vec<&[u8]> = words.iter().map(|w| w.letters.as_slice()).collect();
     let trie = Trie::new(forbidden.iter().map(Vec::as_slice));
@@ -314,9 +346,17 @@ pub fn generate(spec: &Spec, seed: u64, monitor: &mut dyn Monitor) -> Result<Puz
         if !monitor.update(attempt as u64, total) {
             return Err(Error::Cancelled);
         }
-        let placed = match place::place(&empty, &letters, spec.level, &trie, &mut rng, PLACEMENT_BUDGET) {
+        let mut budget = PLACEMENT_BUDGET;
+        let so_far = *work;
+        let placed = place::place(&empty, &letters, spec.level, &trie, &mut rng, &mut budget, &mut |tried| {
+            let now = Work { placements: so_far.placements + tried as u64, ..so_far };
+            monitor.update(attempt as u64, total) && now.units() <= max_units
+        });
+        work.placements += (PLACEMENT_BUDGET - budget) as u64;
+        let placed = match placed {
             Ok(placed) => placed,
-            Err(unplaced) => {
+            Err(place::NotPlaced::Stopped) => return Err(Error::Cancelled),
+            Err(place::NotPlaced::Left(unplaced)) => {
                 if unplaced.len() < left_over.len() || left_over.is_empty() {
                     left_over = unplaced.iter().map(|&i| words[i].given.clone()).collect();
                 }
@@ -337,10 +377,13 @@ pub fn generate(spec: &Spec, seed: u64, monitor: &mut dyn Monitor) -> Result<Puz
             None => {
                 let mut chain = fill::Chain::new(grid, &trie, &alphabet);
                 let mut cancelled = false;
-                let sweeps = chain.run(&mut rng, &mut proposals, || {
-                    cancelled = !monitor.update(attempt as u64, total);
+                let so_far = *work;
+                let sweeps = chain.run(&mut rng, &mut proposals, |made| {
+                    let now = Work { proposals: so_far.proposals + made, ..so_far };
+                    cancelled = !monitor.update(attempt as u64, total) || now.units() > max_units;
                     cancelled
                 });
+                work.proposals += chain.proposals + chain.piloted;
                 if cancelled {
                     return Err(Error::Cancelled);
                 }

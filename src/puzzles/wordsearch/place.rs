@@ -6,7 +6,7 @@
 //! placed words' own cells (two words side by side can spell a third across their
 //! junction): else the placement is undone. The search gives up after `budget` placements
 //! tried (looking for places counts too), reporting the words it never placed in its
-//! deepest attempt.
+//! deepest attempt; it asks its caller whether to go on every [`ASK_EVERY`] placements.
 
 use super::grid::{Grid, Trie, DIRECTIONS, FREE, NONE};
 use super::Level;
@@ -30,6 +30,18 @@ pub fn fits_somewhere(grid: &Grid, word: &[u8], level: Level) -> Option<(usize, 
         .find(|&(p, d)| grid.run(p, (DIRECTIONS[d].1, DIRECTIONS[d].2), word.len()).is_some())
 }
 
+/// Placements tried between two questions to the caller whether to go on.
+pub const ASK_EVERY: usize = 1024;
+
+/// Why the words were not all placed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NotPlaced {
+    /// The budget ran out: the indexes of the words never placed in the deepest attempt.
+    Left(Vec<usize>),
+    /// The caller asked to stop.
+    Stopped,
+}
+
 struct Search<'a> {
     grid: Grid,
     words: &'a [&'a [u8]],
@@ -41,18 +53,25 @@ struct Search<'a> {
     placed: Vec<Placement>,
     budget: usize,
     deepest: usize,
+    go_on: &'a mut dyn FnMut(usize) -> bool,
+    /// The budget at the start.
+    start: usize,
+    /// The budget left when the caller asked to stop (the search then unwinds as if it had
+    /// run out).
+    stopped: Option<usize>,
 }
 
-/// The words placed (in list order), or the indexes of those never placed in the deepest
-/// attempt.
+/// The words placed (in list order), or why not; `budget` is what is left of it after.
+/// `go_on` is asked now and then, with the placements tried so far, whether to go on.
 pub fn place(
     grid: &Grid,
     words: &[&[u8]],
     level: Level,
     trie: &Trie,
     rng: &mut Rng,
-    budget: usize,
-) -> Result<Vec<Placement>, Vec<usize>> {
+    budget: &mut usize,
+    go_on: &mut dyn FnMut(usize) -> bool,
+) -> Result<Vec<Placement>, NotPlaced> {
     // Longest first, ties in a random order.
     let mut order: Vec<usize> = (0..words.len()).collect();
     rng.shuffle(&mut order);
@@ -65,15 +84,22 @@ pub fn place(
         trie,
         cover: vec![0; grid.cells.len()],
         placed: Vec::new(),
-        budget,
+        budget: *budget,
         deepest: 0,
+        go_on,
+        start: *budget,
+        stopped: None,
     };
-    if s.search(rng) {
+    let found = s.search(rng);
+    *budget = s.stopped.unwrap_or(s.budget);
+    if found {
         let mut placed = s.placed;
         placed.sort_by_key(|p| p.word);
         Ok(placed)
+    } else if s.stopped.is_some() {
+        Err(NotPlaced::Stopped)
     } else {
-        Err(s.order[s.deepest..].to_vec())
+        Err(NotPlaced::Left(s.order[s.deepest..].to_vec()))
     }
 }
 
@@ -115,6 +141,11 @@ impl Search<'_> {
                 return false;
             }
             self.budget -= 1;
+            if self.budget.is_multiple_of(ASK_EVERY) && !(self.go_on)(self.start - self.budget) {
+                self.stopped = Some(self.budget);
+                self.budget = 0;
+                return false;
+            }
             let dir = (DIRECTIONS[d].1, DIRECTIONS[d].2);
             let cells = self.grid.run(p, dir, word.len()).expect("it fits");
             let before: Vec<u8> = cells.iter().map(|&q| self.grid.cells[q]).collect();

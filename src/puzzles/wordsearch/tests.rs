@@ -227,7 +227,7 @@ fn the_filler_is_uniform_over_the_allowed_fillings() {
         let mut chain = Chain::new(grid.clone(), &trie, &alphabet);
         let mut rng = Rng::from_u64(seed);
         let mut budget = u64::MAX;
-        chain.run(&mut rng, &mut budget, || false).expect("a filling");
+        chain.run(&mut rng, &mut budget, |_| false).expect("a filling");
         let x: Vec<u8> = free.iter().map(|&p| chain.grid.cells[p]).collect();
         assert!(allowed.contains(&x));
         for (t, cells) in triples.iter().enumerate() {
@@ -254,7 +254,8 @@ fn the_chain_mixes_within_a_few_sweeps() {
     let trie = Trie::new(forbidden(&s, &words).unwrap().iter().map(Vec::as_slice));
     let mut rng = Rng::from_u64(9);
     let empty = cells(&s).unwrap();
-    let placed = place::place(&empty, &letters, s.level, &trie, &mut rng, PLACEMENT_BUDGET).unwrap();
+    let placed =
+        place::place(&empty, &letters, s.level, &trie, &mut rng, &mut PLACEMENT_BUDGET.clone(), &mut |_| true).unwrap();
     let mut grid = empty.clone();
     for p in &placed {
         for (k, &q) in p.cells.iter().enumerate() {

@@ -68,8 +68,13 @@ pub async fn run(args: &KeysArgs) -> anyhow::Result<()> {
         KeysCommand::List => {
             println!("{:<24} {:<10} {:<25} revoked", "name", "role", "created");
             for key in store.api_keys().await? {
-                let revoked = key.revoked_at.map(crate::http::timestamp).unwrap_or_else(|| "-".into());
-                println!("{:<24} {:<10} {:<25} {revoked}", key.name, key.role, crate::http::timestamp(key.created_at));
+                let revoked = key.revoked_at.map(crate::service::timestamp).unwrap_or_else(|| "-".into());
+                println!(
+                    "{:<24} {:<10} {:<25} {revoked}",
+                    key.name,
+                    key.role,
+                    crate::service::timestamp(key.created_at)
+                );
             }
         }
         KeysCommand::Revoke { name } => {

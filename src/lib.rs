@@ -3,6 +3,7 @@
 //! - [`puzzles`]: pure, deterministic engines (no I/O).
 //! - [`jobs`]: the durable queue and worker pool.
 //! - [`store`]: SQLite and PostgreSQL.
+//! - [`service`]: what the server and the offline CLI share (stored records read back).
 //! - [`http`]: the REST API.
 //! - [`probe`]: `puzzlepress health`, the container health check.
 
@@ -17,4 +18,5 @@ pub mod probe;
 pub mod puzzles;
 pub mod render;
 pub mod server;
+pub mod service;
 pub mod store;

@@ -30,8 +30,8 @@ pub async fn print_book(args: &BookArgs) -> anyhow::Result<()> {
     let known = printed_record(&args.database.database_url, &serial).await;
     let (version, interior, opts) = match &known {
         Some(record) => {
-            let interior = crate::http::interior_version(record).map_err(|e| anyhow::anyhow!("{e}"))?;
-            let stored = crate::http::print_options(record);
+            let interior = crate::service::books::interior_version(record)?;
+            let stored = crate::service::books::print_options(record);
             if stored != opts {
                 println!(
                     "book {serial} is in {}: printed as it was ordered (trim {:?}, title {:?}, lookup address {:?}, \
@@ -86,7 +86,7 @@ async fn printed_record(database_url: &str, serial: &str) -> Option<BookRecord> 
 
 /// Why this run's book differs from the stored one: the options, or else the secret.
 fn mismatch(record: &BookRecord, plan: &Plan) -> anyhow::Result<String> {
-    let ordered = crate::http::plan_of(record).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let ordered = crate::service::books::plan_of(record)?;
     let serial = &record.serial;
     Ok(if &ordered != plan {
         format!(

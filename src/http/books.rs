@@ -15,17 +15,19 @@ use super::extract::OptionalJson;
 use super::jobs::location as job_location;
 use super::listing::{listed_owner, ListQuery, Next, Page};
 use super::resource::Progress;
-use super::respond::{accepted, echo, idempotency_key, pdf_response, timestamp};
+use super::respond::{accepted, echo, idempotency_key, pdf_response};
 use super::AppState;
 use crate::jobs::kinds::books::BookParams;
 use crate::jobs::kinds::Books;
 use crate::jobs::SubmitError;
 use crate::puzzles::foxbook::{Serial, SerialError};
-use crate::puzzles::wordbook::{self, Plan, Shape, WordAnswer, WordBook, WordSpec};
+use crate::puzzles::wordbook::{self, Shape, WordAnswer, WordBook, WordSpec};
 use crate::render;
 use crate::render::cover::Paper;
 use crate::render::foxbook::InteriorVersion;
 use crate::render::print::{Imprint, PrintOptions, Trim};
+use crate::service::books::{interior_version, plan_of, print_options};
+use crate::service::timestamp;
 use crate::store::{BookRecord, JobState};
 
 pub fn router() -> Router<AppState> {
@@ -452,21 +454,6 @@ pub(crate) fn unpack(record: BookRecord) -> Result<WordBook, ApiError> {
     wordbook::unpack(&plan, packed, answer).map_err(|e| corrupt(e.to_string()))
 }
 
-/// A stored book's plan: its word, letters, shape and size.
-pub(crate) fn plan_of(record: &BookRecord) -> Result<Plan, ApiError> {
-    let corrupt = |what: String| ApiError::Internal(format!("book {}: {what}", record.serial));
-    let shape = serde_json::from_str(&record.shape).map_err(|e| corrupt(format!("shape: {e}")))?;
-    let spec = WordSpec {
-        word: record.word.clone(),
-        letters: Some(record.letters.clone()),
-        shape,
-        pages: record.pages as u32,
-        rows: record.rows as u32,
-        cols: record.cols as u32,
-    };
-    spec.validate().map_err(|e| corrupt(e.to_string()))
-}
-
 /// One page of a book.
 #[derive(Serialize, utoipa::ToSchema)]
 #[schema(as = BookPage)]
@@ -642,28 +629,6 @@ async fn pdf(
         })
         .await?;
     Ok(pdf_response(bytes, &format!("{name}-{serial}.pdf")))
-}
-
-/// The renderer a stored book's interior is printed with.
-pub(crate) fn interior_version(record: &BookRecord) -> Result<InteriorVersion, ApiError> {
-    InteriorVersion::from_number(record.interior_version).ok_or_else(|| {
-        ApiError::Internal(format!("book {}: unknown interior version {}", record.serial, record.interior_version))
-    })
-}
-
-/// How a stored book is printed.
-pub(crate) fn print_options(record: &BookRecord) -> PrintOptions {
-    PrintOptions {
-        // Validated when ordered; a row from before trims reads as the default.
-        trim: serde_json::from_str(&record.trim).unwrap_or_default(),
-        title: record.title.clone(),
-        lookup_url: record.lookup_url.clone(),
-        imprint: Imprint {
-            author: record.author.clone(),
-            copyright: record.copyright.clone(),
-            isbn: record.isbn.clone(),
-        },
-    }
 }
 
 /// An ordered book checked (word, letters, shape and size within the caller's limits; the

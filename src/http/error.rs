@@ -65,6 +65,12 @@ pub enum ApiError {
     Internal(String),
 }
 
+impl From<crate::service::books::Corrupt> for ApiError {
+    fn from(e: crate::service::books::Corrupt) -> ApiError {
+        ApiError::Internal(e.to_string())
+    }
+}
+
 /// RFC 9457 problem details.
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct Problem<'a> {

@@ -15,10 +15,11 @@ use super::caller::Caller;
 use super::error::ApiError;
 use super::listing::{listed_owner, ListQuery, Next, Page};
 use super::resource::{route_of, Progress};
-use super::respond::{echo, timestamp};
+use super::respond::echo;
 use super::AppState;
 use crate::jobs::kinds::Books;
 use crate::jobs::JobKind;
+use crate::service::timestamp;
 use crate::store::{Attempt, Job, JobFilter, JobState, JobSummary};
 
 pub fn router() -> Router<AppState> {

@@ -27,10 +27,6 @@ mod respond;
 mod wordlists;
 mod wordsearches;
 
-/// How a stored book is read back (also by `puzzlepress book`, to print it as the server did).
-pub(crate) use books::{interior_version, plan_of, print_options};
-
-pub use respond::timestamp;
 #[cfg(feature = "test-jobs")]
 mod testing;
 

@@ -15,7 +15,7 @@ use super::caller::Caller;
 use super::error::ApiError;
 use super::extract::Json as JsonBody;
 use super::listing::{listed_owner, ListQuery, Next, Page};
-use super::respond::{accepted, blocking, echo, idempotency_key, timestamp};
+use super::respond::{accepted, blocking, echo, idempotency_key};
 use super::AppState;
 use crate::jobs::printruns::{PrintRunOrder, MAX_COPIES};
 use crate::puzzles::foxbook::Serial;
@@ -24,6 +24,7 @@ use crate::render::cover::Paper;
 use crate::render::print::Trim;
 use crate::render::printrun::{copy_files, ManifestLine, CSV_HEADER};
 use crate::render::zip::ZipStream;
+use crate::service::timestamp;
 use crate::store::{JobState, PrintRunCopy, PrintRunRecord};
 
 pub fn router() -> Router<AppState> {
@@ -554,8 +555,8 @@ async fn render_copy(state: &AppState, serial: String, paper: Paper) -> Result<V
     // Within the renders of all downloads (--max-renders).
     let _renderer = state.renders.renderer().await;
     blocking(move || {
-        let opts = super::books::print_options(&record);
-        let version = super::books::interior_version(&record)?;
+        let opts = crate::service::books::print_options(&record);
+        let version = crate::service::books::interior_version(&record)?;
         let serial = record.serial.clone();
         let book = super::books::unpack(record)?;
         Ok(copy_files(&book, &serial, &opts, paper, version).0)

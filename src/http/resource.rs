@@ -20,9 +20,10 @@ use super::caller::Caller;
 use super::error::ApiError;
 use super::jobs::JobSummaryView;
 use super::listing::{listed_owner, Next, Page};
-use super::respond::{accepted, echo, idempotency_key, timestamp};
+use super::respond::{accepted, echo, idempotency_key};
 use super::AppState;
 use crate::jobs::JobKind;
+use crate::service::timestamp;
 use crate::store::{Job, JobFilter, JobState, OnInsert};
 
 /// A job kind served as a resource of its own.

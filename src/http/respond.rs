@@ -145,14 +145,6 @@ impl Drop for StopOnDrop {
     }
 }
 
-/// RFC 3339 form of a stored millisecond time.
-pub fn timestamp(ms: i64) -> String {
-    time::OffsetDateTime::from_unix_timestamp_nanos(ms as i128 * 1_000_000)
-        .ok()
-        .and_then(|t| t.format(&time::format_description::well_known::Rfc3339).ok())
-        .unwrap_or_default()
-}
-
 /// How much of a client's input an error message repeats.
 pub const ECHO_CHARS: usize = 200;
 

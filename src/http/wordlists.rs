@@ -25,10 +25,11 @@ use sha2::{Digest, Sha256};
 
 use super::caller::Caller;
 use super::error::ApiError;
-use super::respond::{echo, timestamp};
+use super::respond::echo;
 use super::AppState;
 use crate::puzzles::crossword::words::{LineError, ListReader};
 use crate::puzzles::crossword::{self as crossword, WordList};
+use crate::service::timestamp;
 use crate::store::{NewWordList, Saved, WordListQuota, WordListRecord};
 
 /// Largest list the route reads at all, in bytes; each tier has its own maximum within it

@@ -1,0 +1,57 @@
+//! A stored Find the Fox book read back: its plan, how it is printed, and with which
+//! interior.
+
+use crate::puzzles::wordbook::{Plan, WordSpec};
+use crate::render::foxbook::InteriorVersion;
+use crate::render::print::{Imprint, PrintOptions};
+use crate::store::BookRecord;
+
+/// A stored book that no longer reads back: a damaged database or a bug, never the
+/// caller's fault.
+#[derive(Debug, thiserror::Error)]
+#[error("book {serial}: {what}")]
+pub struct Corrupt {
+    pub serial: String,
+    pub what: String,
+}
+
+impl Corrupt {
+    pub fn of(record: &BookRecord, what: impl Into<String>) -> Corrupt {
+        Corrupt { serial: record.serial.clone(), what: what.into() }
+    }
+}
+
+/// A stored book's plan: its word, letters, shape and size.
+pub fn plan_of(record: &BookRecord) -> Result<Plan, Corrupt> {
+    let shape = serde_json::from_str(&record.shape).map_err(|e| Corrupt::of(record, format!("shape: {e}")))?;
+    let spec = WordSpec {
+        word: record.word.clone(),
+        letters: Some(record.letters.clone()),
+        shape,
+        pages: record.pages as u32,
+        rows: record.rows as u32,
+        cols: record.cols as u32,
+    };
+    spec.validate().map_err(|e| Corrupt::of(record, e.to_string()))
+}
+
+/// The renderer a stored book's interior is printed with.
+pub fn interior_version(record: &BookRecord) -> Result<InteriorVersion, Corrupt> {
+    InteriorVersion::from_number(record.interior_version)
+        .ok_or_else(|| Corrupt::of(record, format!("unknown interior version {}", record.interior_version)))
+}
+
+/// How a stored book is printed.
+pub fn print_options(record: &BookRecord) -> PrintOptions {
+    PrintOptions {
+        // Validated when ordered; a row from before trims reads as the default.
+        trim: serde_json::from_str(&record.trim).unwrap_or_default(),
+        title: record.title.clone(),
+        lookup_url: record.lookup_url.clone(),
+        imprint: Imprint {
+            author: record.author.clone(),
+            copyright: record.copyright.clone(),
+            isbn: record.isbn.clone(),
+        },
+    }
+}

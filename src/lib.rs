@@ -14,6 +14,7 @@ pub mod keys;
 pub mod memory;
 pub mod metrics;
 pub mod offline;
+pub mod parallel;
 pub mod probe;
 pub mod puzzles;
 pub mod render;

@@ -281,7 +281,8 @@ fn write_file(path: &std::path::Path, bytes: &[u8]) -> anyhow::Result<()> {
 /// `puzzlepress dictionary`: the entries file typeset as a PDF. A line that cannot be read
 /// or set is named by its number.
 pub fn dictionary(args: &DictionaryArgs) -> anyhow::Result<()> {
-    use crate::render::typeset::{parse_lines_in_parallel, start_threads, Book, Heads, Language};
+    use crate::parallel::start_threads;
+    use crate::render::typeset::{parse_lines_in_parallel, Book, Heads, Language};
     start_threads();
     let read =
         |path: &std::path::Path| std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()));

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::foxbook::{fit_size, interior_pages, letter_list, pages_phrase, printed_serial, wrap_words};
 use super::isbn::draw_barcode;
-use super::pdf::{Document, Font, Paint, Rgb, Style};
+use super::page::{Document, Font, Paint, Rgb, Style};
 use super::print::{Area, PrintOptions, INCH};
 use crate::puzzles::foxbook::BookSpec;
 use crate::puzzles::wordbook::Plan;

@@ -4,7 +4,7 @@
 //! own after the grid's when they do not fit under it).
 
 use super::foxbook::wrap_words;
-use super::pdf::{runs, Canvas, CellGrid, Document, Font, Paint, Rgb, Style};
+use super::page::{runs, Canvas, CellGrid, Document, Font, Paint, Rgb, Style};
 use super::print::{Area, SheetSpec};
 use crate::puzzles::crossword::clues::Texts;
 use crate::puzzles::crossword::{Direction, Fill, Grid, Slot};

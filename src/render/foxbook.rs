@@ -7,7 +7,8 @@
 //! page 3 (a right-hand page), one grid a page numbered as the answer counts them, and
 //! notes pages pad the count to an even number of at least 24.
 
-use super::pdf::{Canvas, Compression, Document, Font, Paint, Rgb, Style};
+use super::page::{Canvas, Document, Font, Paint, Rgb, Style};
+use super::pdf::{Compression, Options};
 use super::print::{copyright_notice, padded_pages, Area, Layout, PrintOptions, Trim, TrimName, INCH};
 use crate::puzzles::foxbook::{BookSpec, Serial};
 use crate::puzzles::wordbook::{direction_words, Plan, Shape, WordAnswer, WordBook, WordPage};
@@ -173,8 +174,7 @@ pub fn book_pdf(book: &WordBook, serial: &str, opts: &PrintOptions, version: Int
 /// repeats, the guides around the grid and the trace in the footer, is one form; a page
 /// shows its form, its letters (a row one string, holes as spaces) and its number.
 fn grid_pages(doc: &mut Document, layout: &Layout, pages: &[WordPage], trace: &str) {
-    doc.set_compression(Compression::Huffman);
-    doc.set_compact(true);
+    doc.set_options(Options { compression: Compression::Huffman, compact: true });
     let Some(first) = pages.first() else { return };
     let (rows, cols) = (first.rows(), first.cols());
     // Right-hand pages are odd: the first puzzle page is one, the second is not.
@@ -403,7 +403,7 @@ fn qr(c: &mut Canvas, text: &str, x: f32, y: f32, side: f32) {
     let m = side / n as f32;
     for row in 0..n {
         let dark = |col: usize| colors[row * n + col] == qrcode::Color::Dark;
-        for (s, e) in super::pdf::runs(n, dark) {
+        for (s, e) in super::page::runs(n, dark) {
             let top = y + side - row as f32 * m;
             c.rect(x + s as f32 * m, top - m, (e - s) as f32 * m, m, Paint::Fill(Rgb::BLACK));
         }

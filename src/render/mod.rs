@@ -3,14 +3,14 @@
 
 pub mod cover;
 pub mod crossword;
-pub mod deflate;
 pub mod dictionary;
-pub mod font;
+pub mod fonts;
 pub mod foxbook;
 pub mod ipuz;
 pub mod isbn;
 pub mod oneup;
 pub mod oneup_book;
+pub mod page;
 pub mod pdf;
 pub mod print;
 pub mod printrun;

@@ -1,7 +1,7 @@
 //! PDFs of a One Up puzzle and of its solution (one page each, on any trim), drawn like a
 //! newspaper puzzle: thin grey cell lines, thick black walls between regions.
 
-use super::pdf::{runs, Canvas, CellGrid, Document, Font, Rgb, Segment, Style};
+use super::page::{runs, Canvas, CellGrid, Document, Font, Rgb, Segment, Style};
 use super::print::SheetSpec;
 use crate::puzzles::oneup::Puzzle;
 

@@ -4,7 +4,7 @@
 //! two on smaller ones), numbered, then the solutions at the back under the same numbers.
 
 use super::oneup::draw_grid;
-use super::pdf::{Canvas, Document, Font, Style};
+use super::page::{Canvas, Document, Font, Style};
 use super::print::{padded_pages, puzzle_title_page, Area, Layout, PrintOptions, TitleText, Trim, INCH};
 use crate::puzzles::oneup::{Generated, Level, Puzzle};
 

@@ -7,7 +7,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::ToSchema;
 
 use super::isbn::Isbn;
-use super::pdf::{Canvas, Font, Rgb, Style};
+use super::page::{Canvas, Font, Rgb, Style};
 
 /// Points per inch.
 pub const INCH: f32 = 72.0;

@@ -1,10 +1,11 @@
-//! The fonts every PDF embeds: DejaVu Sans and DejaVu Sans Mono, regular and bold (their
-//! licence allows embedding and redistribution: `fonts/DejaVu-LICENSE`).
+//! The sans family: DejaVu Sans and DejaVu Sans Mono, regular and bold (their licence
+//! allows embedding and redistribution: `fonts/DejaVu-LICENSE`), for every product's pages
+//! but the dictionary's.
 //!
 //! Text is printable ASCII, one byte a character. Each font is subset (by `build.rs`, when
 //! the program is built) to the 95 printable ASCII glyphs, in code order, so that glyph
 //! `code - 31` of the subset is the character with that code: one encoding CMap and one
-//! ToUnicode CMap serve every font, and drawing text never has to track which glyphs a
+//! ToUnicode CMap serve every font of the family, and drawing text never has to track which glyphs a
 //! document used.
 
 /// The printable ASCII range, the only characters drawn; others print as `?`.
@@ -65,6 +66,11 @@ impl Font {
         text.chars().map(|c| self.char_width(c) as f32).sum::<f32>() * size / 1000.0
     }
 
+    /// Whether every glyph has the same advance.
+    pub fn monospace(self) -> bool {
+        self.metrics().monospace
+    }
+
     /// Height of capital letters in 1/1000 em (for centring capitals vertically).
     pub fn cap_height(self) -> f32 {
         self.metrics().cap_height
@@ -79,46 +85,6 @@ pub fn encode(ch: char) -> u8 {
         b'?'
     }
 }
-
-/// The encoding of every font: one byte a character, code `c` showing CID (= subset glyph)
-/// `c - 31`.
-pub const ENCODING_CMAP: &str = "%!PS-Adobe-3.0 Resource-CMap
-/CIDInit /ProcSet findresource begin
-12 dict begin
-begincmap
-/CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> def
-/CMapName /PuzzlepressASCII def
-/CMapType 1 def
-1 begincodespacerange
-<00> <FF>
-endcodespacerange
-1 begincidrange
-<20> <7E> 1
-endcidrange
-endcmap
-CMapName currentdict /CMap defineresource pop
-end
-end
-";
-
-/// Code to Unicode for copying and searching text: the codes are ASCII.
-pub const TO_UNICODE_CMAP: &str = "/CIDInit /ProcSet findresource begin
-12 dict begin
-begincmap
-/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def
-/CMapName /Adobe-Identity-UCS def
-/CMapType 2 def
-1 begincodespacerange
-<00> <FF>
-endcodespacerange
-1 beginbfrange
-<20> <7E> <0020>
-endbfrange
-endcmap
-CMapName currentdict /CMap defineresource pop
-end
-end
-";
 
 #[cfg(test)]
 mod tests {

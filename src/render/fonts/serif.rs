@@ -3,7 +3,7 @@
 //! outlines embed as the other fonts do, a condensed cut suits narrow columns). `build.rs`
 //! cuts each to Latin-1, Latin Extended-A and a dictionary's punctuation, the same
 //! characters in each, and lists each character's glyph id in the subset (the CID drawn,
-//! see [`super::pdf`] for the codes) and advance width.
+//! see `render::pdf` for the codes) and advance width.
 
 /// One face of the serif: what layout measures and a PDF embeds.
 #[derive(Debug)]

@@ -1,117 +1,21 @@
-//! The laid-out book as PDF bytes: the serif faces embedded as subset TrueType fonts, their
-//! ToUnicode maps so text can be searched and copied, and each page's marks as text and
-//! rules. Each face's encoding is a CMap of our own: printable ASCII as one byte (the
-//! character itself), any other glyph as two (0x80 + its glyph id's high byte, then the
-//! low byte). One-byte text halves the content streams against Identity-H's two bytes a
-//! glyph, and makes the space the one-byte code 32, so justified lines stretch their
-//! spaces by word spacing (`Tw`, set per line) instead of an adjustment after every space.
-//! No clock: the same book gives the same bytes.
+//! Text set by the typesetter (the serif faces) as content streams. Each face's encoding is
+//! a CMap of our own ([`super::fonts`]): printable ASCII as one byte (the character itself),
+//! any other glyph as two (0x80 + its glyph id's high byte, then the low byte). One-byte
+//! text halves the content streams against Identity-H's two bytes a glyph, and makes the
+//! space the one-byte code 32, so justified lines stretch their spaces by word spacing
+//! (`Tw`, set per line) instead of an adjustment after every space.
 
-use pdf_writer::types::{CidFontType, FontFlags, SystemInfo};
-use pdf_writer::{Filter, Finish, Name, Pdf, Rect, Ref, Str, TextStr};
+use pdf_writer::Name;
 
-use super::book::{Mark, Typeset};
-use super::fonts::{Face, Style};
+use crate::render::fonts::serif::{Face, Style};
+use crate::render::typeset::book::{Mark, Typeset};
 
-fn resource(style: Style) -> Name<'static> {
+/// The name of a face in the page tree's resources.
+pub(super) fn resource(style: Style) -> Name<'static> {
     Name(match style {
         Style::Regular => b"F1",
         Style::Italic => b"F2",
         Style::Bold => b"F3",
-    })
-}
-
-/// The PDF of `book`, titled `title`, with pages of `size` points.
-pub fn write(book: &Typeset, title: &str, size: (f32, f32)) -> Vec<u8> {
-    let mut next = 0;
-    let mut alloc = || {
-        next += 1;
-        Ref::new(next)
-    };
-    let (catalog, tree, info) = (alloc(), alloc(), alloc());
-    let font_refs: Vec<[Ref; 6]> = Style::ALL.iter().map(|_| std::array::from_fn(|_| alloc())).collect();
-    let page_refs: Vec<(Ref, Ref)> = book.pages.iter().map(|_| (alloc(), alloc())).collect();
-
-    // Room for it all from the start (a page's stream is two or three kilobytes
-    // compressed): a buffer grown as it fills was copied at every doubling, into memory the
-    // kernel had to clear each time. Not much more: room for 16 KiB a page took a huge
-    // page of its own, which the kernel cleared whole.
-    let faces: usize = Style::ALL.iter().map(|s| s.face().file.len()).sum();
-    // Pages are drawn and compressed on all cores, the rest made and written meanwhile
-    // (the buffer made and begun before the pages were: its fresh memory, which the
-    // allocator and the kernel clear as it is first touched, held them up).
-    let (streams, mut pdf) = super::in_parallel_beside(
-        &book.pages,
-        |page| {
-            // Each thread draws into one buffer, kept for the pages it takes next.
-            thread_local! {
-                static STREAM: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
-            }
-            STREAM.with_borrow_mut(|stream| {
-                stream.clear();
-                draw(book.marks(page), book, stream);
-                zlib(stream)
-            })
-        },
-        || {
-            let mut pdf = Pdf::with_capacity(faces + 64 * 1024 + 4 * 1024 * book.pages.len());
-            pdf.catalog(catalog).pages(tree);
-            {
-                let mut pages = pdf.pages(tree);
-                pages.kids(page_refs.iter().map(|r| r.0)).count(book.pages.len() as i32);
-                let mut resources = pages.resources();
-                let mut fonts = resources.fonts();
-                for (style, refs) in Style::ALL.iter().zip(&font_refs) {
-                    fonts.pair(resource(*style), refs[0]);
-                }
-            }
-            {
-                let mut doc_info = pdf.document_info(info);
-                doc_info.title(TextStr(title));
-                doc_info.producer(TextStr("puzzlepress"));
-            }
-            for (style, refs) in Style::ALL.iter().zip(&font_refs) {
-                write_face(&mut pdf, style.face(), *refs);
-            }
-            pdf
-        },
-    );
-    let (w, h) = size;
-    for (z, (page_ref, content_ref)) in streams.iter().zip(page_refs) {
-        let mut p = pdf.page(page_ref);
-        p.parent(tree).media_box(Rect::new(0.0, 0.0, w, h)).trim_box(Rect::new(0.0, 0.0, w, h));
-        p.contents(content_ref);
-        p.finish();
-        pdf.stream(content_ref, z).filter(Filter::FlateDecode);
-    }
-    pdf.finish()
-}
-
-/// `data` zlib-compressed by libdeflate at level 1: on the one-byte streams of the 2,000
-/// entry bench, 6.0 ms for 419 KB against 9.9 ms for 400 KB at level 4 (and miniz at
-/// level 1: 8.0 ms for 484 KB). Only the dictionary's streams: the other PDFs keep their
-/// bytes.
-fn zlib(data: &[u8]) -> Vec<u8> {
-    use libdeflater::{CompressionLvl, Compressor};
-    thread_local! {
-        static COMPRESSOR: std::cell::RefCell<Compressor> =
-            std::cell::RefCell::new(Compressor::new(CompressionLvl::new(1).expect("1 is a level")));
-    }
-    // Compressed into a buffer the thread keeps (cleared once, when it grows) and copied
-    // out at its size: a buffer of the bound for each stream was cleared each time and
-    // kept three times the memory.
-    thread_local! {
-        static OUT: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
-    }
-    COMPRESSOR.with_borrow_mut(|c| {
-        OUT.with_borrow_mut(|out| {
-            let bound = c.zlib_compress_bound(data.len());
-            if out.len() < bound {
-                out.resize(bound, 0);
-            }
-            let n = c.zlib_compress(data, out).expect("the bound is enough");
-            out[..n].to_vec()
-        })
     })
 }
 
@@ -124,7 +28,7 @@ fn zlib(data: &[u8]) -> Vec<u8> {
 /// `Tw` where they differ from the last mark's. A mark straight below the last placed by
 /// the leading (`TL`) is shown by `'` (next line), or by `"` with its word spacing: most
 /// lines of a column.
-fn draw(marks: impl Iterator<Item = Mark>, book: &Typeset, c: &mut Vec<u8>) {
+pub(super) fn draw(marks: impl Iterator<Item = Mark>, book: &Typeset, c: &mut Vec<u8>) {
     let mut in_text = false;
     let mut font: Option<(Style, f32)> = None;
     // Where the last text mark started (what Td moves from), in hundredths of a point.
@@ -282,7 +186,7 @@ fn plain_run(bytes: &[u8]) -> usize {
 }
 
 /// The code of `ch` in `face`'s encoding (see the module's notes), in `buf`.
-fn encode<'b>(face: &Face, ch: char, buf: &'b mut [u8; 2]) -> &'b [u8] {
+pub(super) fn encode<'b>(face: &Face, ch: char, buf: &'b mut [u8; 2]) -> &'b [u8] {
     if (' '..='~').contains(&ch) {
         buf[0] = ch as u8;
         &buf[..1]
@@ -356,135 +260,6 @@ fn fixed<const DECIMALS: u32>(c: &mut Vec<u8>, units: i64) {
         let end = decimals[..DECIMALS as usize].iter().rposition(|&d| d != b'0').map_or(0, |i| i + 1);
         c.extend_from_slice(&decimals[..end]);
     }
-}
-
-/// A face as a Type0 font (encoded by [`encoding_cmap`]) over a CIDFontType2 whose CIDs
-/// are the subset's glyph ids; `refs` are the Type0 font, CID font, descriptor, file,
-/// ToUnicode map and encoding.
-fn write_face(pdf: &mut Pdf, face: &Face, refs: [Ref; 6]) {
-    let [type0, cid, descriptor, file, to_unicode, encoding] = refs;
-    let name = Name(face.name.as_bytes());
-    pdf.type0_font(type0).base_font(name).encoding_cmap(encoding).descendant_font(cid).to_unicode(to_unicode);
-    let system = SystemInfo { registry: Str(b"Adobe"), ordering: Str(b"Identity"), supplement: 0 };
-    pdf.cmap(encoding, encoding_cmap(face).as_bytes()).name(Name(ENCODING.as_bytes())).system_info(system);
-    let mut font = pdf.cid_font(cid);
-    font.subtype(CidFontType::Type2).base_font(name).system_info(system).font_descriptor(descriptor);
-    font.cid_to_gid_map_predefined(Name(b"Identity"));
-    let top = face.glyphs.iter().map(|g| g.1).max().unwrap_or(0);
-    let mut widths = vec![0.0f32; top as usize + 1];
-    for &(_, gid, w) in face.glyphs {
-        widths[gid as usize] = w as f32;
-    }
-    font.widths().consecutive(0, widths);
-    font.finish();
-    let mut flags = FontFlags::SERIF | FontFlags::NON_SYMBOLIC;
-    if face.italic_angle != 0.0 {
-        flags |= FontFlags::ITALIC;
-    }
-    if face.bold {
-        flags |= FontFlags::FORCE_BOLD;
-    }
-    let [x0, y0, x1, y1] = face.bbox;
-    pdf.font_descriptor(descriptor)
-        .name(name)
-        .flags(flags)
-        .bbox(Rect::new(x0, y0, x1, y1))
-        .italic_angle(face.italic_angle)
-        .ascent(face.ascent)
-        .descent(face.descent)
-        .cap_height(face.cap_height)
-        .x_height(face.x_height)
-        .stem_v(if face.bold { 140.0 } else { 80.0 })
-        .font_file2(file);
-    pdf.stream(file, face.file).filter(Filter::FlateDecode);
-    pdf.stream(to_unicode, to_unicode_cmap(face).as_bytes());
-}
-
-/// The encodings' CMap name.
-const ENCODING: &str = "PZPR-Serif-H";
-
-/// The codes of [`encode`]: one byte for printable ASCII, two for any glyph.
-const CODESPACE: &str = "2 begincodespacerange\n<00> <7F>\n<8000> <FFFF>\nendcodespacerange\n";
-
-/// A CMap's text in the frame every CMap has, over the codes of [`encode`]: each
-/// `(kind, lines)` as blocks of at most 100 lines (`N begin{kind}` … `end{kind}`, the most
-/// a block may hold).
-fn cmap(ordering: &str, name: &str, cmap_type: u8, sections: &[(&str, Vec<String>)]) -> String {
-    let mut s = format!(
-        "/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n\
-         /CIDSystemInfo << /Registry (Adobe) /Ordering ({ordering}) /Supplement 0 >> def\n\
-         /CMapName /{name} def\n/CMapType {cmap_type} def\n{CODESPACE}"
-    );
-    for (kind, lines) in sections {
-        for block in lines.chunks(100) {
-            s.push_str(&format!("{} begin{kind}\n", block.len()));
-            for line in block {
-                s.push_str(line);
-                s.push('\n');
-            }
-            s.push_str(&format!("end{kind}\n"));
-        }
-    }
-    s.push_str("endcmap\nCMapName currentdict /CMap defineresource pop\nend\nend\n");
-    s
-}
-
-/// The face's encoding: the codes of [`encode`] to glyph ids (CIDs).
-fn encoding_cmap(face: &Face) -> String {
-    let ascii = (b' '..=b'~')
-        .map(|b| {
-            let mut line = String::with_capacity(10);
-            hex(&mut line, &[b]);
-            line.push(' ');
-            line.push_str(&face.glyph(b as char).to_string());
-            line
-        })
-        .collect();
-    // Two-byte codes by their first byte, a range each (a range varies in its last byte).
-    let top = face.glyphs.iter().map(|g| g.1).max().unwrap_or(0);
-    assert!(top < 0x8000, "glyph ids fit the two-byte codes");
-    let ranges = (0..=top >> 8).map(|hi| format!("<{:02X}00> <{:02X}FF> {}", 0x80 | hi, 0x80 | hi, hi << 8)).collect();
-    cmap("Identity", ENCODING, 1, &[("cidchar", ascii), ("cidrange", ranges)])
-}
-
-/// `<…>`: `bytes` in upper-case hex (by hand: formatted, the faces' maps took 0.8 % of a
-/// dictionary's instructions).
-fn hex(line: &mut String, bytes: &[u8]) {
-    const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
-    line.push('<');
-    for &b in bytes {
-        line.push(DIGITS[usize::from(b >> 4)] as char);
-        line.push(DIGITS[usize::from(b & 15)] as char);
-    }
-    line.push('>');
-}
-
-/// Each code of [`encode`] to its text, for every glyph of the face.
-fn to_unicode_cmap(face: &Face) -> String {
-    let mut pairs: Vec<(Vec<u8>, char)> = face
-        .glyphs
-        .iter()
-        .map(|&(c, _, _)| {
-            let mut buf = [0u8; 2];
-            (encode(face, c, &mut buf).to_vec(), c)
-        })
-        .collect();
-    pairs.sort_unstable();
-    // Two characters drawn by one glyph (not ASCII): the first of them reads back.
-    pairs.dedup_by(|a, b| a.0 == b.0);
-    let lines = pairs
-        .iter()
-        .map(|(code, c)| {
-            let mut units = [0u16; 2];
-            let mut line = String::with_capacity(20);
-            hex(&mut line, code);
-            line.push(' ');
-            let text: Vec<u8> = c.encode_utf16(&mut units).iter().flat_map(|u| u.to_be_bytes()).collect();
-            hex(&mut line, &text);
-            line
-        })
-        .collect();
-    cmap("UCS", "Adobe-Identity-UCS", 2, &[("bfchar", lines)])
 }
 
 #[cfg(test)]

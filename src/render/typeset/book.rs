@@ -7,10 +7,10 @@
 //! the first lines of its first entry, and the last page's two columns balanced.
 
 use super::entries::{self, Entry, EntryError, Placed, Section};
-use super::fonts::Style;
 use super::hyphenate::Language;
 use super::paragraph::{self, Line, Paragraph, Shape, Span};
 use crate::puzzles::monitor::{Cancelled, Monitor, Unmonitored};
+use crate::render::fonts::serif::Style;
 
 /// What is printed.
 #[derive(Clone, Debug, Default)]
@@ -34,7 +34,7 @@ impl Book {
             if let Some(n) = entries::too_long(text, max) {
                 return Err((field, format!("{n} characters long; at most {max} are printed")));
             }
-            let mut lacking = super::fonts::missing(text);
+            let mut lacking = crate::render::fonts::serif::missing(text);
             lacking.retain(|c| !c.is_whitespace());
             if !lacking.is_empty() {
                 return Err((field, format!("the font has no glyph for {}", entries::list_chars(&lacking))));
@@ -772,8 +772,9 @@ fn set_all<S>(
         })
     };
     let total = placed.len() as u64;
-    let (set, side) = super::in_parallel_watched_beside(placed, set, |done| monitor.update(done as u64, total), beside)
-        .ok_or(Cancelled)?;
+    let (set, side) =
+        crate::parallel::in_parallel_watched_beside(placed, set, |done| monitor.update(done as u64, total), beside)
+            .ok_or(Cancelled)?;
     // The first at fault as given is the first in order. Collected in place, in the
     // results' own memory: a vector grown as flatten() fills it passed through every size
     // up to the whole (fresh memory, on this thread, before the pages can be laid out).

@@ -8,9 +8,9 @@ use icu_collator::options::{AlternateHandling, CollatorOptions, Strength};
 use icu_collator::{Collator, CollatorBorrowed};
 use unicode_normalization::UnicodeNormalization;
 
-use super::fonts::{missing, Style};
 use super::hyphenate::Language;
 use super::paragraph::Span;
+use crate::render::fonts::serif::{missing, Style};
 
 /// One sense of an entry: its part of speech (`v.`, `n.`) and definition.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -173,7 +173,7 @@ pub fn parse_lines_in_parallel(text: &str) -> Result<Vec<Entry>, LineError> {
     }
     // Each piece's lines counted where it is parsed (counted here, they were a sixth of
     // the parse's time), its lines numbered from 1 there and from the pieces before it here.
-    let parsed = super::in_parallel(&pieces, |piece| {
+    let parsed = crate::parallel::in_parallel(&pieces, |piece| {
         let lines = piece.bytes().filter(|&b| b == b'\n').count() + 1;
         (parse_from(piece, 1, lines), lines)
     });

@@ -8,9 +8,9 @@
 //! any two letters with a hyphen, and counted in [`Paragraph::split_words`]: the choice is
 //! to break it rather than let it run into the next column.
 
-use super::fonts::Style;
 use super::hyphenate::Language;
 use super::linebreak::{badness, Break, Breaker, Item, Params, AWFUL, INFINITY};
+use crate::render::fonts::serif::Style;
 
 /// Text in one style, borrowed where it can be (an entry's definitions).
 #[derive(Clone, Debug, PartialEq)]

@@ -1,9 +1,9 @@
 //! A whole book: generated entries typeset into pages and a PDF.
 
 use super::book::{Mark, PageKind};
-use super::fonts::Style;
 use super::*;
 use crate::puzzles::monitor::{Monitor, Unmonitored};
+use crate::render::fonts::serif::Style;
 
 fn inner(pages: usize) -> f32 {
     // As books' gutters grow with their page count.
@@ -269,51 +269,6 @@ fn words_no_line_can_hold_are_split_in_linear_time() {
     let t = typeset(&book, &design).unwrap();
     assert_eq!(t.report.overfull, 0);
     assert!(t.report.split_words > 40, "{:?}", t.report);
-}
-
-#[test]
-fn work_in_parallel_comes_back_in_order() {
-    // Items of uneven cost, taken a few at a time by whichever thread is free: the
-    // results in the items' order, as one thread gives them.
-    let items: Vec<u64> = (0..1000).collect();
-    let cost = |&i: &u64| (0..(i % 7) * 1000).fold(i, |a, b| a.wrapping_mul(31).wrapping_add(b));
-    let sequential: Vec<u64> = items.iter().map(cost).collect();
-    assert_eq!(in_parallel(&items, cost), sequential);
-    assert_eq!(in_parallel(&items[..20], cost), sequential[..20]);
-    assert_eq!(in_parallel(&items[..3], cost), sequential[..3]);
-    // Work beside on the calling thread: done once, its result returned with theirs.
-    for n in [1000, 3] {
-        let mut calls = 0;
-        let (out, side) = in_parallel_beside(&items[..n], cost, || {
-            calls += 1;
-            cost(&12_345)
-        });
-        assert_eq!((out.as_slice(), side, calls), (&sequential[..n], cost(&12_345), 1));
-    }
-    // Progress from none to all, rising, told every so often (items of a millisecond
-    // each: several times on any number of cores); a stop heeded at once, and no result
-    // then.
-    let mut seen = Vec::new();
-    let slow = |i: &u64| {
-        std::thread::sleep(std::time::Duration::from_millis(1));
-        cost(i)
-    };
-    let watched = in_parallel_watched(&items[..400], slow, |done| {
-        seen.push(done);
-        true
-    });
-    assert_eq!(watched.as_deref(), Some(&sequential[..400]));
-    assert!(seen.len() > 2 && seen[0] == 0 && seen[seen.len() - 1] == 400, "{seen:?}");
-    assert!(seen.windows(2).all(|w| w[0] < w[1]), "{seen:?}");
-    let mut calls = 0;
-    assert_eq!(
-        in_parallel_watched(&items, cost, |done| {
-            calls += 1;
-            done == 0
-        }),
-        None
-    );
-    assert_eq!(calls, 2);
 }
 
 #[test]

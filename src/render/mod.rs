@@ -1,20 +1,16 @@
-//! Printable output of puzzles (a small reusable PDF layer, print geometry (trims, margins,
-//! covers) and per-engine layouts) and the crossword exchange files (.puz, .ipuz).
+//! Printable output: the page model ([`page`]) that every product's layout ([`layouts`])
+//! draws into with the embedded fonts ([`fonts`]) and the typesetter ([`typeset`]), what a
+//! printer needs of a page (trims, margins, footers, ISBNs: [`print`]), the one PDF writer
+//! ([`pdf`]), and the files other programs read (.puz, .ipuz, ZIP: [`exchange`]).
 
-pub mod cover;
-pub mod crossword;
-pub mod dictionary;
+pub mod exchange;
 pub mod fonts;
-pub mod foxbook;
-pub mod ipuz;
-pub mod isbn;
-pub mod oneup;
-pub mod oneup_book;
+pub mod layouts;
 pub mod page;
 pub mod pdf;
 pub mod print;
-pub mod printrun;
-pub mod puz;
 pub mod typeset;
-pub mod wordsearch;
-pub mod zip;
+
+pub use exchange::{ipuz, puz, zip};
+pub use layouts::{cover, crossword, dictionary, foxbook, oneup, oneup_book, printrun, wordsearch};
+pub use print::isbn;

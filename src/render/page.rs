@@ -217,14 +217,19 @@ impl Canvas {
         pitch: f32,
         rows: impl IntoIterator<Item = &'r [u8]>,
     ) {
-        debug_assert!(style.font.monospace());
         let mut rows = rows.into_iter().peekable();
         let cols = rows.peek().map_or(0, |r| r.len());
-        let mut letters = Vec::new();
+        let mut letters = Vec::with_capacity(cols * rows.size_hint().0);
         for row in rows {
             debug_assert_eq!(row.len(), cols, "rows of one length");
             letters.extend_from_slice(row);
         }
+        self.letter_rows(style, x, y, pitch, cols, letters);
+    }
+
+    /// [`Canvas::mono_rows`] of `letters` taken `cols` at a time.
+    pub fn letter_rows(&mut self, style: Style, x: f32, y: f32, pitch: f32, cols: usize, letters: Vec<u8>) {
+        debug_assert!(style.font.monospace());
         self.marks.push(Mark::MonoRows { style, x, y, pitch, cols, letters });
     }
 

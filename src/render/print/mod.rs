@@ -6,8 +6,10 @@ use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::ToSchema;
 
-use super::isbn::Isbn;
-use super::page::{Canvas, Font, Rgb, Style};
+pub mod isbn;
+
+use crate::render::page::{Canvas, Font, Rgb, Style};
+use isbn::Isbn;
 
 /// Points per inch.
 pub const INCH: f32 = 72.0;

@@ -1,12 +1,12 @@
 //! A dictionary printed as a book: the template's page design ([`typeset::Design`]) on a
 //! trim, its inner margin at least the gutter books of its page count need.
 
-use super::print::{min_gutter_in, Trim, INCH};
-use super::typeset::{self, Design, Heads};
 use crate::puzzles::monitor::Monitor;
+use crate::render::print::{min_gutter_in, Trim, INCH};
+use crate::render::typeset::{self, Design, Heads};
 
 /// The template's binding offset and margin together (0.2 in + 0.75 in), or the gutter a
-/// book of `pages` pages needs if wider (as [`super::print::Layout`] has it).
+/// book of `pages` pages needs if wider (as [`crate::render::print::Layout`] has it).
 fn inner_margin(pages: usize) -> f32 {
     (min_gutter_in(pages) + 0.125).max(0.95) * INCH
 }

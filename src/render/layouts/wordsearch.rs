@@ -10,10 +10,10 @@
 //! refused naming what fits) and what is printed.
 
 use super::foxbook::{fit_size, letter_size};
-use super::page::{Canvas, Document, Font, Paint, Rgb, Style};
-use super::print::{padded_pages, puzzle_title_page, Area, Layout, PrintOptions, TitleText, Trim, INCH};
 use crate::puzzles::crossword::words::normalise;
 use crate::puzzles::wordsearch::{Level, Puzzle};
+use crate::render::page::{Canvas, Document, Font, Paint, Rgb, Style};
+use crate::render::print::{padded_pages, puzzle_title_page, Area, Layout, PrintOptions, TitleText, Trim, INCH};
 
 const GRID_FONT: Font = Font::Mono;
 const WORD_FONT: Font = Font::MonoBold;

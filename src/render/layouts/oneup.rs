@@ -1,9 +1,9 @@
 //! PDFs of a One Up puzzle and of its solution (one page each, on any trim), drawn like a
 //! newspaper puzzle: thin grey cell lines, thick black walls between regions.
 
-use super::page::{runs, Canvas, CellGrid, Document, Font, Rgb, Segment, Style};
-use super::print::SheetSpec;
 use crate::puzzles::oneup::Puzzle;
+use crate::render::page::{runs, Canvas, CellGrid, Document, Font, Rgb, Segment, Style};
+use crate::render::print::SheetSpec;
 
 /// Room for the title, rule and legend above the grid, in points.
 const HEADING: f32 = 80.0;

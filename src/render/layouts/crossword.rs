@@ -4,10 +4,10 @@
 //! own after the grid's when they do not fit under it).
 
 use super::foxbook::wrap_words;
-use super::page::{runs, Canvas, CellGrid, Document, Font, Paint, Rgb, Style};
-use super::print::{Area, SheetSpec};
 use crate::puzzles::crossword::clues::Texts;
 use crate::puzzles::crossword::{Direction, Fill, Grid, Slot};
+use crate::render::page::{runs, Canvas, CellGrid, Document, Font, Paint, Rgb, Style};
+use crate::render::print::{Area, SheetSpec};
 
 /// Room for the title and subtitle above the grid.
 const HEADING: f32 = 54.0;
@@ -123,7 +123,7 @@ fn printable(text: &str) -> String {
     const BASE: &[u8; 64] = b"AAAAAAACEEEEIIIIDNOOOOO?OUUUUY?saaaaaaaceeeeiiiidnooooo?ouuuuy?y";
     let mut out = String::with_capacity(text.len());
     for ch in text.chars() {
-        match (super::puz::ascii_punctuation(ch), ch as u32) {
+        match (crate::render::exchange::puz::ascii_punctuation(ch), ch as u32) {
             (Some(ascii), _) => out.push_str(ascii),
             (None, code @ 0xC0..=0xFF) => out.push(BASE[code as usize - 0xC0] as char),
             _ => out.push(ch),

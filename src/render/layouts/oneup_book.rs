@@ -4,9 +4,9 @@
 //! two on smaller ones), numbered, then the solutions at the back under the same numbers.
 
 use super::oneup::draw_grid;
-use super::page::{Canvas, Document, Font, Style};
-use super::print::{padded_pages, puzzle_title_page, Area, Layout, PrintOptions, TitleText, Trim, INCH};
 use crate::puzzles::oneup::{Generated, Level, Puzzle};
+use crate::render::page::{Canvas, Document, Font, Style};
+use crate::render::print::{padded_pages, puzzle_title_page, Area, Layout, PrintOptions, TitleText, Trim, INCH};
 
 /// The rules, in full, on the first page.
 pub const RULES: &str = "Each row and each column is split by thick walls into regions; a region of n cells \

@@ -7,11 +7,11 @@
 //! page 3 (a right-hand page), one grid a page numbered as the answer counts them, and
 //! notes pages pad the count to an even number of at least 24.
 
-use super::page::{Canvas, Document, Font, Paint, Rgb, Style};
-use super::pdf::{Compression, Options};
-use super::print::{copyright_notice, padded_pages, Area, Layout, PrintOptions, Trim, TrimName, INCH};
 use crate::puzzles::foxbook::{BookSpec, Serial};
 use crate::puzzles::wordbook::{direction_words, Plan, Shape, WordAnswer, WordBook, WordPage};
+use crate::render::page::{Canvas, Document, Font, Paint, Rgb, Style};
+use crate::render::pdf::{Compression, Options};
+use crate::render::print::{copyright_notice, padded_pages, Area, Layout, PrintOptions, Trim, TrimName, INCH};
 
 const GRID_FONT: Font = Font::Mono;
 const FOX_FONT: Font = Font::MonoBold;
@@ -184,19 +184,18 @@ fn grid_pages(doc: &mut Document, layout: &Layout, pages: &[WordPage], trace: &s
         layout.footer_parts(c, n, None, Some(trace));
         form
     });
-    let mut text: Vec<u8> = Vec::with_capacity(rows * (cols + 1));
     for (i, page) in pages.iter().enumerate() {
         let n = FRONT_PAGES + 1 + i;
         let place = GridPlace::fit(rows, cols, layout.body(n));
         let size = letter_size(place.pitch);
-        text.clear();
+        let mut text = Vec::with_capacity(rows * cols);
         for r in 0..rows {
             text.extend((0..cols).map(|col| page.letter(r as isize, col as isize).unwrap_or(b' ')));
         }
         let c = doc.add_page(layout.size);
         c.form(furniture[i % 2]);
         let y = place.baseline(0, GRID_FONT, size);
-        c.mono_rows(Style::new(GRID_FONT, size), place.left, y, place.pitch, text.chunks(cols));
+        c.letter_rows(Style::new(GRID_FONT, size), place.left, y, place.pitch, cols, text);
         layout.footer_parts(c, n, Some(&format!("Page {}", i + 1)), None);
     }
 }
@@ -403,7 +402,7 @@ fn qr(c: &mut Canvas, text: &str, x: f32, y: f32, side: f32) {
     let m = side / n as f32;
     for row in 0..n {
         let dark = |col: usize| colors[row * n + col] == qrcode::Color::Dark;
-        for (s, e) in super::page::runs(n, dark) {
+        for (s, e) in crate::render::page::runs(n, dark) {
             let top = y + side - row as f32 * m;
             c.rect(x + s as f32 * m, top - m, (e - s) as f32 * m, m, Paint::Fill(Rgb::BLACK));
         }

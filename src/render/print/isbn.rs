@@ -1,8 +1,8 @@
 //! ISBNs as books print them: checked and normalised, and drawn as the EAN-13 barcode on a
 //! cover's back (an ISBN-13 is an EAN-13; an ISBN-10 is printed as its ISBN-13).
 
-use super::page::{runs, Canvas, Font, Paint, Rgb, Style};
-use super::print::Area;
+use super::Area;
+use crate::render::page::{runs, Canvas, Font, Paint, Rgb, Style};
 
 /// An ISBN-10 or ISBN-13 with a correct check digit, normalised: its digits (and an ISBN-10's
 /// final `X`) without hyphens or spaces.

@@ -5,8 +5,8 @@ use sha2::{Digest, Sha256};
 
 use super::cover::{cover_pdf, Paper};
 use super::foxbook::{answer_pdf, book_pdf, interior_pages, InteriorVersion};
-use super::print::{PrintOptions, Trim};
 use crate::puzzles::wordbook::{WordAnswer, WordBook};
+use crate::render::print::{PrintOptions, Trim};
 
 /// The manifest's columns.
 pub const CSV_HEADER: &str = "serial,puzzle_pages,interior_pages,trim,word,page,row,col,direction,interior_sha256\n";

@@ -6,9 +6,12 @@
 //! would leave one line alone at a column's foot or head, a section's heading kept with
 //! the first lines of its first entry, and the last page's two columns balanced.
 
+use super::columns::{both_heads, fill, head, Block, Slot};
 use super::entries::{self, Entry, EntryError, Placed, Section};
 use super::hyphenate::Language;
-use super::paragraph::{self, Line, Paragraph, Shape, Span};
+use super::pages::{line_marks, Own, Page, PageKind};
+pub use super::pages::{Mark, Typeset};
+use super::paragraph::{self, Paragraph, Shape, Span};
 use crate::puzzles::monitor::{Cancelled, Monitor, Unmonitored};
 use crate::render::fonts::serif::Style;
 
@@ -111,79 +114,6 @@ pub fn template_inner(_pages: usize) -> f32 {
     0.95 * INCH
 }
 
-/// Something drawn on a page, in points from the page's lower left corner.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Mark {
-    /// Text with its baseline starting at (`x`, `y`), each space `space` points wide;
-    /// `follows` the text mark before it, starting where that one ends (a line's next run).
-    Text { style: Style, size: f32, x: f32, y: f32, text: TextRef, space: f32, follows: bool },
-    /// A horizontal rule.
-    Rule { x0: f32, x1: f32, y: f32, width: f32 },
-    /// Lines `line..line + count` of an entry's paragraph (the layout's block `block`) at
-    /// `size`, their column's edge at `x`, on rows `row..row + count` of a grid whose row
-    /// `k` has its baseline at `top - k * leading` (the layout's leading): a text mark a
-    /// run of each, made where the page is drawn ([`Typeset::marks`], on the threads that
-    /// draw the pages) rather than on the one thread that lays the pages out, which made a
-    /// mark a line (17,000 for the 2,000-entry bench, half a megabyte of fresh memory).
-    Lines { block: u32, line: u32, count: u32, row: u32, x: f32, top: f32, size: f32 },
-}
-
-/// Where a mark's text is: bytes `from..to` of the book's text `source` ([`Typeset::text`]):
-/// a paragraph's text serves its lines' marks as it is (a string a mark was most of the
-/// allocations of laying out a dictionary).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct TextRef {
-    pub source: u32,
-    pub from: u32,
-    pub to: u32,
-}
-
-/// Text of the book's own (headings, running heads, folios, contents): one of its texts,
-/// the last.
-struct Own {
-    source: u32,
-    text: String,
-}
-
-impl Own {
-    fn mark(&mut self, style: Style, size: f32, x: f32, y: f32, text: &str) -> Mark {
-        let from = self.text.len() as u32;
-        self.text.push_str(text);
-        let text = TextRef { source: self.source, from, to: self.text.len() as u32 };
-        Mark::Text { style, size, x, y, text, space: style.width(" ", size), follows: false }
-    }
-
-    fn centred(&mut self, style: Style, size: f32, cx: f32, y: f32, text: &str) -> Mark {
-        self.mark(style, size, cx - style.width(text, size) / 2.0, y, text)
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PageKind {
-    Title,
-    Blank,
-    Contents,
-    Preface,
-    Dictionary,
-}
-
-/// A laid-out page.
-#[derive(Clone, Debug)]
-pub struct Page {
-    /// 1-based; odd pages are right-hand pages.
-    pub number: usize,
-    pub kind: PageKind,
-    pub marks: Vec<Mark>,
-    /// The area inside the margins (x0, y0, x1, y1): every mark lies in it.
-    pub area: (f32, f32, f32, f32),
-    /// The headwords (as printed) that begin on this page, in order.
-    pub headwords: Vec<String>,
-    /// The running heads printed (left, right), if any.
-    pub heads: (Option<String>, Option<String>),
-    /// Lines (grid lines used) in each column of a dictionary page.
-    pub columns: Vec<usize>,
-}
-
 /// How well the text was set, for comparing with TeX.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Report {
@@ -227,98 +157,6 @@ impl Report {
         self.emergency += other.emergency;
     }
 }
-
-/// The laid-out book.
-#[derive(Clone, Debug)]
-pub struct Typeset {
-    pub pages: Vec<Page>,
-    /// The texts the marks show pieces of (see [`TextRef`]).
-    pub texts: Vec<String>,
-    /// The table of contents: (label, page).
-    pub contents: Vec<(String, usize)>,
-    pub report: Report,
-    /// The inner margin used (for the page count).
-    pub inner: f32,
-    /// The grid's leading for the entries' lines ([`Mark::Lines`]).
-    leading: f32,
-    /// The blocks laid out, the entries' less their texts (moved to `texts`): their lines
-    /// are the pages' [`Mark::Lines`]. (Allocated by the threads that set them: freed
-    /// as the layout was made, they were on the one thread's critical path.)
-    blocks: Vec<Block>,
-}
-
-impl Typeset {
-    /// The text a mark shows.
-    pub fn text(&self, r: TextRef) -> &str {
-        &self.texts[r.source as usize][r.from as usize..r.to as usize]
-    }
-
-    /// The horizontal extent (x0, x1) of a mark.
-    pub fn extent(&self, mark: &Mark) -> (f32, f32) {
-        match mark {
-            Mark::Text { style, size, x, text, space, .. } => {
-                let text = self.text(*text);
-                let spaces = text.matches(' ').count() as f32;
-                (*x, x + style.width(text, *size) + spaces * (space - style.width(" ", *size)))
-            }
-            Mark::Rule { x0, x1, .. } => (*x0, *x1),
-            Mark::Lines { .. } => self
-                .expand(*mark)
-                .map(|m| self.extent(&m))
-                .fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), (x0, x1)| (a.min(x0), b.max(x1))),
-        }
-    }
-
-    /// The marks of `page`, its lines' runs each a text mark, in the order drawn.
-    pub fn marks<'a>(&'a self, page: &'a Page) -> impl Iterator<Item = Mark> + 'a {
-        page.marks.iter().flat_map(|&m| self.expand(m))
-    }
-
-    /// `mark`, or the text marks of its lines' runs if it is lines.
-    fn expand(&self, mark: Mark) -> impl Iterator<Item = Mark> + '_ {
-        let lines = match mark {
-            Mark::Lines { block, line, count, row, x, top, size } => match &self.blocks[block as usize] {
-                Block::Entry { para, source, .. } => Some((para, *source, line, count, row, x, top, size)),
-                Block::Heading(_) => None,
-            },
-            _ => None,
-        };
-        let leading = self.leading;
-        let runs = lines.into_iter().flat_map(move |(para, source, line, count, row, x, top, size)| {
-            (0..count).flat_map(move |k| {
-                let y = top - (row + k) as f32 * leading;
-                line_marks(para, source, &para.lines[(line + k) as usize], (x, y), size)
-            })
-        });
-        let own = (!matches!(mark, Mark::Lines { .. })).then_some(mark);
-        runs.chain(own)
-    }
-}
-
-/// A block of the dictionary's flow.
-#[derive(Clone, Debug)]
-enum Block {
-    Heading(String),
-    /// An entry's paragraph, its text the book's text `source`.
-    Entry {
-        headword: String,
-        para: Paragraph,
-        source: u32,
-    },
-}
-
-/// A block's lines placed in a column: block, first line, line count, first grid line.
-#[derive(Clone, Copy, Debug)]
-struct Slot {
-    block: usize,
-    from: usize,
-    count: usize,
-    row: usize,
-}
-
-/// Grid lines of a section heading: a blank line, the letter, a blank line (at the top of
-/// a column, no blank line above).
-const HEADING_LINES: usize = 3;
 
 /// Why a book was not laid out.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -693,56 +531,6 @@ fn lay_out(book: &Book, sections: &[Section], d: &Design, inner: f32, set: Vec<S
     Typeset { pages, texts, contents, report, inner, leading: d.leading, blocks }
 }
 
-/// `headword` as a running head at `size` at most `room` points wide: cut where it would
-/// be wider, an ellipsis after the letters that fit. Measured no further than it prints, so
-/// a head costs what it prints however long the headword.
-fn head(headword: &str, size: f32, room: f32) -> String {
-    let face = Style::Bold.face();
-    let ellipsis = if face.has('\u{2026}') { "\u{2026}" } else { "..." };
-    // In whole units (1/1000 em), as widths add up exactly.
-    let room = (room * 1000.0 / size).max(0.0) as u64;
-    let with_ellipsis = room.saturating_sub(Style::Bold.units(ellipsis));
-    let (mut units, mut fits) = (0u64, 0);
-    for (at, c) in headword.char_indices() {
-        units += u64::from(face.advance(c));
-        if units > room {
-            return format!("{}{ellipsis}", headword[..fits].trim_end());
-        }
-        if units <= with_ellipsis {
-            fits = at + c.len_utf8();
-        }
-    }
-    headword.to_string()
-}
-
-/// The two running heads of a page with both, in `room` points with at least `gap` between
-/// them: each whole if they fit together, else the shorter whole (if within half) and the
-/// other cut to what is left, or both cut to half.
-fn both_heads(
-    first: Option<&str>,
-    last: Option<&str>,
-    size: f32,
-    room: f32,
-    gap: f32,
-) -> (Option<String>, Option<String>) {
-    let (Some(first), Some(last)) = (first, last) else {
-        return (first.map(|h| head(h, size, room)), last.map(|h| head(h, size, room)));
-    };
-    let (a, b) = (head(first, size, room), head(last, size, room));
-    let (wa, wb) = (Style::Bold.width(&a, size), Style::Bold.width(&b, size));
-    let half = (room - gap) / 2.0;
-    let (a, b) = if wa + gap + wb <= room {
-        (a, b)
-    } else if wa <= half {
-        (a, head(last, size, room - gap - wa))
-    } else if wb <= half {
-        (head(first, size, room - gap - wb), b)
-    } else {
-        (head(first, size, half), head(last, size, half))
-    };
-    (Some(a), Some(b))
-}
-
 /// An entry set: its paragraph, its headword as printed and its lines counted.
 type Set = (Paragraph, String, Report);
 
@@ -782,80 +570,6 @@ fn set_all<S>(
         Ok(set) => Ok((set, side)),
         Err(e) => Err(Stopped::Entry(e)),
     }
-}
-
-/// The lines a column of `cap` grid lines takes from `pos` (block, line within it), and
-/// where the next column starts.
-fn fill(blocks: &[Block], mut pos: (usize, usize), cap: usize) -> (Vec<Slot>, (usize, usize)) {
-    let mut slots = Vec::new();
-    let mut used = 0;
-    while pos.0 < blocks.len() {
-        match &blocks[pos.0] {
-            Block::Heading(_) => {
-                let h = if used == 0 { HEADING_LINES - 1 } else { HEADING_LINES };
-                // Never alone at the foot: with the first lines of the first entry.
-                let next = match blocks.get(pos.0 + 1) {
-                    Some(Block::Entry { para, .. }) => keep_first(para.lines.len()),
-                    _ => 0,
-                };
-                if used + h + next > cap && used > 0 {
-                    break;
-                }
-                slots.push(Slot { block: pos.0, from: 0, count: h, row: used });
-                used += h;
-                pos = (pos.0 + 1, 0);
-            }
-            Block::Entry { para, .. } => {
-                let left = para.lines.len() - pos.1;
-                let room = cap.saturating_sub(used);
-                if left <= room {
-                    slots.push(Slot { block: pos.0, from: pos.1, count: left, row: used });
-                    used += left;
-                    pos = (pos.0 + 1, 0);
-                    continue;
-                }
-                // Split so that at least two lines stay at the foot and two go over; a
-                // column of its own splits where it must.
-                let k = (2..=room).rev().find(|&k| left - k >= 2).or((used == 0).then_some(room.max(1)));
-                if let Some(k) = k {
-                    slots.push(Slot { block: pos.0, from: pos.1, count: k, row: used });
-                    pos.1 += k;
-                }
-                break;
-            }
-        }
-    }
-    (slots, pos)
-}
-
-/// Lines of an entry of `n` lines that must stay with a heading above it: all of a short
-/// entry (it is not split), else two.
-fn keep_first(n: usize) -> usize {
-    if n <= 3 {
-        n
-    } else {
-        2
-    }
-}
-
-/// Text marks of the runs of `line`, one of `para`'s, whose text is the book's text
-/// `source`, at `size`, from `x` (the column's edge) on the baseline `y`.
-fn line_marks<'a>(
-    para: &'a Paragraph,
-    source: u32,
-    line: &'a Line,
-    (x, y): (f32, f32),
-    size: f32,
-) -> impl Iterator<Item = Mark> + 'a {
-    para.runs(line).iter().enumerate().map(move |(k, run)| Mark::Text {
-        style: run.style,
-        size,
-        x: x + line.indent + run.x,
-        y,
-        text: TextRef { source, from: run.text.start, to: run.text.end },
-        space: run.space,
-        follows: k > 0,
-    })
 }
 
 /// `text` in lines no wider than `width` (first fit; a word wider than the width alone).

@@ -7,9 +7,12 @@
 //! Pure and deterministic: no I/O, no clock, the same book gives the same bytes.
 
 pub mod book;
+pub mod columns;
 pub mod entries;
 pub mod hyphenate;
+pub mod items;
 pub mod linebreak;
+pub mod pages;
 pub mod paragraph;
 pub mod sample;
 

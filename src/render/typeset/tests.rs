@@ -1,6 +1,7 @@
 //! A whole book: generated entries typeset into pages and a PDF.
 
-use super::book::{Mark, PageKind};
+use super::book::Mark;
+use super::pages::PageKind;
 use super::*;
 use crate::puzzles::monitor::{Monitor, Unmonitored};
 use crate::render::fonts::serif::Style;

@@ -18,6 +18,21 @@ impl Monitor for Unmonitored {
     }
 }
 
+/// One part's monitor inside a whole's (a puzzle's inside its book's): whatever the part
+/// reports, the whole's progress is `done` of `total` parts, and every report still asks
+/// the whole's monitor, so a cancelled whole stops within a part.
+pub struct Within<'a> {
+    pub outer: &'a mut dyn Monitor,
+    pub done: u64,
+    pub total: u64,
+}
+
+impl Monitor for Within<'_> {
+    fn update(&mut self, _: u64, _: u64) -> bool {
+        self.outer.update(self.done, self.total)
+    }
+}
+
 /// The engine stopped early because its caller asked it to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("cancelled")]

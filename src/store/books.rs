@@ -3,6 +3,7 @@
 use serde_json::Value;
 
 use super::jobs::JobState;
+use super::listings::Page;
 use super::{with_pool, Pool, Result, Store, StoreError};
 
 /// The row of a book ordered with a job; its contents arrive when the job succeeds.
@@ -124,14 +125,8 @@ impl TryFrom<BookRow> for BookRecord {
     fn try_from(r: BookRow) -> Result<BookRecord> {
         Ok(BookRecord {
             position: r.seq,
-            state: JobState::parse(&r.state)
-                .ok_or_else(|| StoreError::Corrupt(format!("book {} has job state {:?}", r.serial, r.state)))?,
-            answer: r
-                .answer
-                .as_deref()
-                .map(serde_json::from_str)
-                .transpose()
-                .map_err(|e| StoreError::Corrupt(format!("book {} answer: {e}", r.serial)))?,
+            state: JobState::stored(&r.state, || format!("book {}'s job", r.serial))?,
+            answer: stored_answer(r.answer.as_deref(), &r.serial)?,
             serial: r.serial,
             job_id: r.job_id,
             owner: r.owner,
@@ -161,6 +156,11 @@ impl TryFrom<BookRow> for BookRecord {
     }
 }
 
+/// A book's answer read back: JSON text that does not parse means the row is corrupt.
+pub(super) fn stored_answer(answer: Option<&str>, serial: &str) -> Result<Option<Value>> {
+    answer.map(serde_json::from_str).transpose().map_err(|e| StoreError::Corrupt(format!("book {serial} answer: {e}")))
+}
+
 /// A book with its job; `PACKED` is replaced by `b.packed` or `NULL`.
 const BOOK_SELECT: &str = "SELECT j.seq, b.serial, b.job_id, j.owner, b.generator_version, b.pages, b.rows, b.cols, \
      b.word, b.letters, b.shape, b.trim_size AS trim, b.title, b.lookup_url, b.author, b.copyright, b.isbn, b.interior_version, b.printrun, PACKED AS packed, b.answer, b.content_hash, b.created_at, b.finished_at, j.state, j.progress_done, \
@@ -183,20 +183,9 @@ impl Store {
     /// the position `before` (a value of [`BookRecord::position`]; `None` starts at the newest).
     #[tracing::instrument(skip(self), err)]
     pub async fn books(&self, owner: Option<&str>, before: Option<i64>, limit: i64) -> Result<Vec<BookRecord>> {
-        // Two statements rather than `$1 IS NULL OR …`, so each uses its index.
-        let select = BOOK_SELECT.replace("PACKED", "NULL");
-        let order = "ORDER BY j.seq DESC LIMIT";
-        let before = before.unwrap_or(i64::MAX);
-        let rows: Vec<BookRow> = match owner {
-            Some(owner) => {
-                let sql = format!("{select} WHERE j.owner = $1 AND j.kind = 'books' AND j.seq < $2 {order} $3");
-                with_pool!(self, p => sqlx::query_as(&sql).bind(owner).bind(before).bind(limit).fetch_all(p).await?)
-            }
-            None => {
-                let sql = format!("{select} WHERE j.kind = 'books' AND j.seq < $1 {order} $2");
-                with_pool!(self, p => sqlx::query_as(&sql).bind(before).bind(limit).fetch_all(p).await?)
-            }
-        };
+        let page = Page::new("j.seq").matching("j.owner", owner).with("j.kind = 'books'");
+        let sql = format!("{} WHERE {}", BOOK_SELECT.replace("PACKED", "NULL"), page.clause());
+        let rows: Vec<BookRow> = page.fetch(self, &sql, before, limit).await?;
         rows.into_iter().map(BookRecord::try_from).collect()
     }
 

@@ -41,6 +41,12 @@ impl JobState {
         JobState::ALL.into_iter().find(|st| st.as_str() == s)
     }
 
+    /// A state read back from a row that `whose` names: one it does not know means the
+    /// row is corrupt.
+    pub(super) fn stored(s: &str, whose: impl FnOnce() -> String) -> Result<JobState> {
+        JobState::parse(s).ok_or_else(|| StoreError::Corrupt(format!("{} has state {s:?}", whose())))
+    }
+
     pub fn is_terminal(self) -> bool {
         matches!(self, JobState::Succeeded | JobState::Failed | JobState::Cancelled)
     }
@@ -236,6 +242,17 @@ pub enum Lease {
     Lost,
 }
 
+impl Lease {
+    /// From the job's `cancel_requested`, read where the holder still holds it (`None`:
+    /// no such row, the lease is lost).
+    fn from_row(cancel_requested: Option<bool>) -> Lease {
+        match cancel_requested {
+            Some(cancel_requested) => Lease::Held { cancel_requested },
+            None => Lease::Lost,
+        }
+    }
+}
+
 /// One run of a job and how it ended (`outcome` is None while it runs): `succeeded`,
 /// `failed` (the engine refused), `cancelled`, `released` (handed back at shutdown, not
 /// counted) or `lost` (the worker stopped renewing its lease: the process died).
@@ -274,8 +291,7 @@ impl TryFrom<JobRow> for Job {
     type Error = StoreError;
     fn try_from(r: JobRow) -> Result<Job> {
         Ok(Job {
-            state: JobState::parse(&r.state)
-                .ok_or_else(|| StoreError::Corrupt(format!("job {} has state {:?}", r.id, r.state)))?,
+            state: JobState::stored(&r.state, || format!("job {}", r.id))?,
             params: r.params,
             result: r.result,
             id: r.id,
@@ -832,10 +848,7 @@ impl Store {
                 .fetch_optional(p)
                 .await?
         });
-        Ok(match cancel {
-            Some(cancel_requested) => Lease::Held { cancel_requested },
-            None => Lease::Lost,
-        })
+        Ok(Lease::from_row(cancel))
     }
 
     /// Like [`Store::heartbeat`] without writing: a cheap look, between heartbeats, at
@@ -851,10 +864,7 @@ impl Store {
             .fetch_optional(p)
             .await?
         });
-        Ok(match cancel {
-            Some(cancel_requested) => Lease::Held { cancel_requested },
-            None => Lease::Lost,
-        })
+        Ok(Lease::from_row(cancel))
     }
 
     /// Records how `owner`'s run of a job ended, with the rows its kind writes on success,

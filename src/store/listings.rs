@@ -52,8 +52,7 @@ impl TryFrom<SummaryRow> for JobSummary {
     type Error = StoreError;
     fn try_from(r: SummaryRow) -> Result<JobSummary> {
         Ok(JobSummary {
-            state: JobState::parse(&r.state)
-                .ok_or_else(|| StoreError::Corrupt(format!("job {} has state {:?}", r.id, r.state)))?,
+            state: JobState::stored(&r.state, || format!("job {}", r.id))?,
             position: r.seq,
             id: r.id,
             kind: r.kind,
@@ -68,6 +67,64 @@ impl TryFrom<SummaryRow> for JobSummary {
     }
 }
 
+/// The rows of one page of a listing: those matching every condition given, ordered
+/// before the cursor, newest first. Its clause binds the cursor as `$1`, the page's length
+/// as `$2` and the values of the conditions after them.
+pub(super) struct Page<'a> {
+    /// The column of the items' order (their `position`).
+    seq: &'static str,
+    conditions: Vec<String>,
+    values: Vec<&'a str>,
+}
+
+impl<'a> Page<'a> {
+    pub(super) fn new(seq: &'static str) -> Self {
+        Page { seq, conditions: Vec::new(), values: Vec::new() }
+    }
+
+    /// Also `condition`, fixed SQL.
+    pub(super) fn with(mut self, condition: &str) -> Self {
+        self.conditions.push(condition.to_string());
+        self
+    }
+
+    /// Also `column = value` where a value is given: only the conditions given are in the
+    /// statement, so that each combination uses its index.
+    pub(super) fn matching(mut self, column: &str, value: Option<&'a str>) -> Self {
+        if let Some(value) = value {
+            self.values.push(value);
+            self.conditions.push(format!("{column} = ${}", self.values.len() + 2));
+        }
+        self
+    }
+
+    /// The clause from the conditions on: `… AND seq < $1 ORDER BY seq DESC LIMIT $2`.
+    pub(super) fn clause(&self) -> String {
+        let seq = self.seq;
+        let conditions: String = self.conditions.iter().map(|c| format!("{c} AND ")).collect();
+        format!("{conditions}{seq} < $1 ORDER BY {seq} DESC LIMIT $2")
+    }
+
+    /// The rows `sql` (which holds the clause) reads for the page of `limit` items ordered
+    /// before `before` (`None` starts at the newest).
+    pub(super) async fn fetch<R>(&self, store: &Store, sql: &str, before: Option<i64>, limit: i64) -> Result<Vec<R>>
+    where
+        R: for<'r> sqlx::FromRow<'r, sqlx::sqlite::SqliteRow>
+            + for<'r> sqlx::FromRow<'r, sqlx::postgres::PgRow>
+            + Send
+            + Unpin,
+    {
+        let before = before.unwrap_or(i64::MAX);
+        Ok(with_pool!(store, p => {
+            let mut q = sqlx::query_as(sql).bind(before).bind(limit);
+            for value in &self.values {
+                q = q.bind(*value);
+            }
+            q.fetch_all(p).await?
+        }))
+    }
+}
+
 /// The states in which a job has ended, as SQL.
 pub(super) const ENDED: &str = "('succeeded', 'failed', 'cancelled')";
 
@@ -75,35 +132,18 @@ impl Store {
     /// A page of jobs matching `filter`, newest first.
     #[tracing::instrument(skip(self), err)]
     pub async fn jobs_page(&self, filter: &JobFilter, before: Option<i64>, limit: i64) -> Result<Vec<JobSummary>> {
-        // Only the conditions given, so that each combination uses its index
-        // (owner + seq, owner + kind + seq, owner + state + seq, kind + seq, state + seq).
-        let mut conditions = vec!["j.seq < $1".to_string()];
-        let mut values: Vec<&str> = Vec::new();
-        let given = [
-            ("j.owner", filter.owner.as_deref()),
-            ("j.kind", filter.kind.as_deref()),
-            ("j.state", filter.state.map(JobState::as_str)),
-        ];
-        for (column, value) in given {
-            if let Some(value) = value {
-                values.push(value);
-                conditions.push(format!("{column} = ${}", values.len() + 2));
-            }
-        }
+        // Indexed: owner + seq, owner + kind + seq, owner + state + seq, kind + seq, state + seq.
+        let page = Page::new("j.seq")
+            .matching("j.owner", filter.owner.as_deref())
+            .matching("j.kind", filter.kind.as_deref())
+            .matching("j.state", filter.state.map(JobState::as_str));
         let sql = format!(
             "SELECT j.seq, j.id, j.kind, j.owner, j.state, j.progress_done, j.progress_total, j.error, \
              j.created_at, j.finished_at, b.serial FROM jobs j LEFT JOIN books b ON b.job_id = j.id \
-             WHERE {} ORDER BY j.seq DESC LIMIT $2",
-            conditions.join(" AND ")
+             WHERE {}",
+            page.clause()
         );
-        let before = before.unwrap_or(i64::MAX);
-        let rows: Vec<SummaryRow> = with_pool!(self, p => {
-            let mut q = sqlx::query_as(&sql).bind(before).bind(limit);
-            for value in &values {
-                q = q.bind(*value);
-            }
-            q.fetch_all(p).await?
-        });
+        let rows: Vec<SummaryRow> = page.fetch(self, &sql, before, limit).await?;
         rows.into_iter().map(JobSummary::try_from).collect()
     }
 

@@ -3,8 +3,9 @@
 
 use serde_json::Value;
 
+use super::books::stored_answer;
 use super::jobs::{JobState, Tier};
-use super::listings::ENDED;
+use super::listings::{Page, ENDED};
 use super::{with_pool, Result, Store, StoreError};
 
 /// A print run to be stored.
@@ -109,14 +110,8 @@ impl TryFrom<CopyRow> for PrintRunCopy {
     type Error = StoreError;
     fn try_from(r: CopyRow) -> Result<PrintRunCopy> {
         Ok(PrintRunCopy {
-            state: JobState::parse(&r.state)
-                .ok_or_else(|| StoreError::Corrupt(format!("book {} has job state {:?}", r.serial, r.state)))?,
-            answer: r
-                .answer
-                .as_deref()
-                .map(serde_json::from_str)
-                .transpose()
-                .map_err(|e| StoreError::Corrupt(format!("book {} answer: {e}", r.serial)))?,
+            state: JobState::stored(&r.state, || format!("book {}'s job", r.serial))?,
+            answer: stored_answer(r.answer.as_deref(), &r.serial)?,
             copy: r.copy,
             serial: r.serial,
             pages: r.pages,
@@ -250,23 +245,12 @@ impl Store {
         limit: i64,
     ) -> Result<Vec<PrintRunRecord>> {
         // The page's runs first, then their copies counted: only those runs' books are read.
-        let page = |owned: &str| {
-            format!(
-                "{RUN_SELECT} WHERE r.seq IN (SELECT seq FROM printruns WHERE {owned} seq < $1 ORDER BY seq DESC \
-                 LIMIT $2) {RUN_GROUP} ORDER BY r.seq DESC"
-            )
-        };
-        let before = before.unwrap_or(i64::MAX);
-        let rows: Vec<RunRow> = match owner {
-            Some(owner) => {
-                let sql = page("owner = $3 AND");
-                with_pool!(self, p => sqlx::query_as(&sql).bind(before).bind(limit).bind(owner).fetch_all(p).await?)
-            }
-            None => {
-                let sql = page("");
-                with_pool!(self, p => sqlx::query_as(&sql).bind(before).bind(limit).fetch_all(p).await?)
-            }
-        };
+        let page = Page::new("seq").matching("owner", owner);
+        let sql = format!(
+            "{RUN_SELECT} WHERE r.seq IN (SELECT seq FROM printruns WHERE {}) {RUN_GROUP} ORDER BY r.seq DESC",
+            page.clause()
+        );
+        let rows: Vec<RunRow> = page.fetch(self, &sql, before, limit).await?;
         rows.into_iter().map(PrintRunRecord::try_from).collect()
     }
 

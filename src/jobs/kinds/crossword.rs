@@ -4,7 +4,6 @@
 use serde::{Deserialize, Serialize};
 
 use crate::jobs::{Context, JobKind, RunError};
-use std::sync::Arc;
 
 use crate::puzzles::crossword::{
     self, clues, CrosswordError, Entry, Fill, FillRequest, Pattern, PatternRequest, PatternResult, Quality, WordList,
@@ -139,14 +138,22 @@ fn outcome<T, O: From<T> + WithReason>(result: Result<T, CrosswordError>) -> Res
     }
 }
 
-/// The uploaded list a request names, loaded through the store (the params hold its id).
-fn stored_list(ctx: &Context, id: Option<&str>) -> Result<Option<Arc<WordList>>, RunError> {
-    let Some(id) = id else { return Ok(None) };
-    match ctx.wordlists.load_blocking(id) {
-        Ok(Some(list)) => Ok(Some(list)),
-        Ok(None) => Err(RunError::Failed(format!("word list {id} is not stored"))),
-        Err(e) => Err(RunError::Failed(format!("word list {id}: {e}"))),
-    }
+/// Runs `search` with the uploaded list `wordlist` names, loaded through the store (the
+/// params hold its id), and turns how it ended into the job's output.
+fn search_with_list<T, O: From<T> + WithReason>(
+    ctx: &Context,
+    wordlist: Option<&str>,
+    search: impl FnOnce(Option<&WordList>) -> Result<T, CrosswordError>,
+) -> Result<O, RunError> {
+    let stored = match wordlist {
+        None => None,
+        Some(id) => match ctx.wordlists.load_blocking(id) {
+            Ok(Some(list)) => Some(list),
+            Ok(None) => return Err(RunError::Failed(format!("word list {id} is not stored"))),
+            Err(e) => return Err(RunError::Failed(format!("word list {id}: {e}"))),
+        },
+    };
+    outcome(search(stored.as_deref()))
 }
 
 impl JobKind for CrosswordPatterns {
@@ -159,8 +166,10 @@ impl JobKind for CrosswordPatterns {
     }
 
     fn run(ctx: &Context, req: PatternRequest, monitor: &mut dyn Monitor) -> Result<PatternsOutput, RunError> {
-        let stored = stored_list(ctx, req.wordlist.as_deref())?;
-        outcome(crossword::generate_patterns_with(&req, stored.as_deref(), &ctx.limits.crossword, monitor))
+        let limits = &ctx.limits.crossword;
+        search_with_list(ctx, Self::wordlist(&req), |stored| {
+            crossword::generate_patterns_with(&req, stored, limits, monitor)
+        })
     }
 }
 
@@ -176,9 +185,10 @@ impl JobKind for CrosswordFills {
     }
 
     fn run(ctx: &Context, req: FillRequest, monitor: &mut dyn Monitor) -> Result<FillOutput, RunError> {
-        let stored = stored_list(ctx, req.wordlist.as_deref())?;
-        let mut output: FillOutput =
-            outcome(crossword::fill_within(&req, stored.as_deref(), &ctx.limits.crossword, monitor))?;
+        let limits = &ctx.limits.crossword;
+        let mut output: FillOutput = search_with_list(ctx, Self::wordlist(&req), |stored| {
+            crossword::fill_within(&req, stored, limits, monitor)
+        })?;
         // The request was checked with its grid before it was queued.
         let grid = req.pattern.to_grid().map_err(|e| RunError::Failed(e.to_string()))?;
         output.clues_missing = clues::missing(&grid.slots(), req.clues.as_ref());
@@ -196,7 +206,9 @@ impl JobKind for WordSquares {
     }
 
     fn run(ctx: &Context, req: WordSquareRequest, monitor: &mut dyn Monitor) -> Result<WordSquaresOutput, RunError> {
-        let stored = stored_list(ctx, req.wordlist.as_deref())?;
-        outcome(crossword::word_squares_within(&req, stored.as_deref(), &ctx.limits.crossword, monitor))
+        let limits = &ctx.limits.crossword;
+        search_with_list(ctx, Self::wordlist(&req), |stored| {
+            crossword::word_squares_within(&req, stored, limits, monitor)
+        })
     }
 }

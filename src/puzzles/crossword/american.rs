@@ -363,8 +363,9 @@ impl<'a> Plan<'a> {
         let max_nodes = Limits::max_nodes(req.max_nodes, DEFAULT_MAX_NODES, limits.pattern_max_nodes)?;
         let time_limit_ms = limits.time_limit(req.time_limit_ms)?;
         let fill = if req.fillable {
-            let list = fill::choose_list(req.words.as_deref(), req.wordlist.as_deref(), stored, limits)?;
-            let filter = fill::filter(req.min_score, req.allow_offensive)?;
+            let source = req.source();
+            let list = source.list(stored, limits)?;
+            let filter = source.filter()?;
             let max_nodes = match req.fill_max_nodes {
                 Some(0) => return Err(CrosswordError::field("fill_max_nodes", "must be at least 1")),
                 Some(n) if n > limits.fill_max_nodes => {
@@ -375,16 +376,8 @@ impl<'a> Plan<'a> {
             };
             Some(FillPlan { list, filter, max_nodes, max_work: limits.fill_max_work })
         } else {
-            for (given, field) in [
-                (req.words.is_some(), "words"),
-                (req.wordlist.is_some(), "wordlist"),
-                (req.min_score.is_some(), "min_score"),
-                (req.allow_offensive, "allow_offensive"),
-                (req.fill_max_nodes.is_some(), "fill_max_nodes"),
-            ] {
-                if given {
-                    return Err(CrosswordError::field(field, "only with fillable: true"));
-                }
+            if let Some(field) = req.fill_members_given().next() {
+                return Err(CrosswordError::field(field, "only with fillable: true"));
             }
             None
         };

@@ -17,8 +17,9 @@ use super::clues::{self, Texts, DEFAULT_TITLE, MAX_LINE_CHARS, MAX_NOTES_CHARS};
 use super::error::CrosswordError;
 use super::fill_search::{self, Given};
 use super::grid::{Direction, Grid, Slot};
-use super::limits::{at_most, Limits};
-use super::words::{LengthIndex, WordFilter, WordList, DEFAULT_SCORE};
+use super::limits::Limits;
+use super::source::WordSource;
+use super::words::{LengthIndex, WordFilter, WordList};
 
 /// Candidate words tried when a request gives no `max_nodes`, or fewer if
 /// [`Limits::fill_max_work`] allows fewer for the pattern and the list.
@@ -188,6 +189,11 @@ impl FillRequest {
         }
     }
 
+    /// Its word list and entry filter.
+    pub fn source(&self) -> WordSource<'_> {
+        WordSource::new(&self.words, &self.wordlist, self.min_score, self.allow_offensive)
+    }
+
     /// Its title, author, copyright, notes and clues, for the PDFs and the files.
     pub fn texts(&self) -> Texts<'_> {
         Texts {
@@ -230,8 +236,9 @@ impl FillRequest {
     ) -> Result<(Grid, std::borrow::Cow<'a, WordList>, FillOptions), CrosswordError> {
         let grid = self.pattern.to_grid()?;
         self.check_texts(&grid)?;
-        let list = choose_list(self.words.as_deref(), self.wordlist.as_deref(), stored, limits)?;
-        let filter = filter(self.min_score, self.allow_offensive)?;
+        let source = self.source();
+        let list = source.list(stored, limits)?;
+        let filter = source.filter()?;
         if let Some(n) = self.max_shared_substring {
             if n < 2 {
                 return Err(CrosswordError::field("max_shared_substring", format!("must be at least 2 (got {n})")));
@@ -263,42 +270,6 @@ impl FillRequest {
         };
         Ok((grid, list, opts))
     }
-}
-
-/// The list a request uses: its own `words`, the stored list `wordlist` names (loaded
-/// by the caller into `stored`), or the bundled English one.
-pub(crate) fn choose_list<'a>(
-    words: Option<&[String]>,
-    wordlist: Option<&str>,
-    stored: Option<&'a WordList>,
-    limits: &Limits,
-) -> Result<std::borrow::Cow<'a, WordList>, CrosswordError> {
-    use std::borrow::Cow;
-    match (words, wordlist) {
-        (Some(_), Some(_)) => Err(CrosswordError::field("wordlist", "give either words or wordlist, not both")),
-        (Some(words), None) => Ok(Cow::Owned(inline_list(words, limits)?)),
-        (None, Some(id)) => stored
-            .map(Cow::Borrowed)
-            .ok_or_else(|| CrosswordError::field("wordlist", format!("no word list {:?}", super::error::clip(id)))),
-        (None, None) => Ok(Cow::Borrowed(WordList::english())),
-    }
-}
-
-/// A request's own `words` as a list, within `limits` (errors name the entry's index).
-pub fn inline_list(words: &[String], limits: &Limits) -> Result<WordList, CrosswordError> {
-    if words.len() > limits.max_words {
-        return Err(at_most("words", limits.max_words as u64, words.len() as u64));
-    }
-    WordList::from_words(words)
-}
-
-/// The entry filter of a request's `min_score` and `allow_offensive`.
-pub(crate) fn filter(min_score: Option<u8>, allow_offensive: bool) -> Result<WordFilter, CrosswordError> {
-    let min_score = min_score.unwrap_or(DEFAULT_SCORE);
-    if min_score > 100 {
-        return Err(CrosswordError::field("min_score", format!("must be at most 100 (got {min_score})")));
-    }
-    Ok(WordFilter { min_score, allow_offensive })
 }
 
 /// Fills the requested pattern (see `fill_grid`) within the default [`Limits`].

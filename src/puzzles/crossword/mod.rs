@@ -47,6 +47,7 @@ pub mod grid;
 pub mod hex;
 mod limits;
 pub mod pattern;
+mod source;
 pub mod words;
 pub mod wordsquare;
 
@@ -60,13 +61,14 @@ mod wordlist_tests;
 use serde::{Deserialize, Serialize};
 
 pub use error::CrosswordError;
-pub use fill::{fill, fill_within, inline_list, Entry, Fill, FillRequest, Quality};
+pub use fill::{fill, fill_within, Entry, Fill, FillRequest, Quality};
 pub use grid::{Direction, Grid, Slot, FILL_MAX_SIDE, FILL_MIN_SIDE, MAX_SIZE, MIN_SIZE};
 pub use limits::Limits;
 pub use pattern::{
     generate_patterns, generate_patterns_with, generate_patterns_within, Pattern, PatternRequest, PatternResult, Rules,
     Symmetry,
 };
+pub use source::{inline_list, WordSource};
 pub use words::{LineError, WordFilter, WordList};
 pub use wordsquare::{word_squares, word_squares_within, WordSquareRequest, WordSquareResult};
 

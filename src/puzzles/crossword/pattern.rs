@@ -15,6 +15,7 @@ use super::error::CrosswordError;
 use super::fill::Fill;
 use super::grid::{check_size, Grid};
 use super::limits::{pattern_bytes, Limits};
+use super::source::WordSource;
 use super::words::WordList;
 use super::Count;
 
@@ -153,6 +154,16 @@ pub struct PatternRequest {
 }
 
 impl PatternRequest {
+    /// Its word list and entry filter.
+    pub fn source(&self) -> WordSource<'_> {
+        WordSource::new(&self.words, &self.wordlist, self.min_score, self.allow_offensive)
+    }
+
+    /// The members only a fillable pattern takes, by name, where they are given.
+    pub(crate) fn fill_members_given(&self) -> impl Iterator<Item = &'static str> {
+        self.source().given().chain(self.fill_max_nodes.is_some().then_some("fill_max_nodes"))
+    }
+
     /// An American-rules request for `rows` x `cols` with the defaults.
     pub fn american(rows: usize, cols: usize) -> Self {
         PatternRequest { rules: Rules::American, size: None, rows: Some(rows), cols: Some(cols), ..Self::new(0) }
@@ -252,20 +263,15 @@ struct Spec {
 
 impl Spec {
     fn from_request(req: &PatternRequest) -> Result<Spec, CrosswordError> {
-        for (given, field) in [
+        let american = [
             (req.rows.is_some(), "rows"),
             (req.cols.is_some(), "cols"),
             (!req.theme.is_empty(), "theme"),
             (req.fillable, "fillable"),
-            (req.words.is_some(), "words"),
-            (req.wordlist.is_some(), "wordlist"),
-            (req.min_score.is_some(), "min_score"),
-            (req.allow_offensive, "allow_offensive"),
-            (req.fill_max_nodes.is_some(), "fill_max_nodes"),
-        ] {
-            if given {
-                return Err(CrosswordError::field(field, "only with rules american"));
-            }
+        ];
+        let given = american.into_iter().filter_map(|(given, field)| given.then_some(field));
+        if let Some(field) = given.chain(req.fill_members_given()).next() {
+            return Err(CrosswordError::field(field, "only with rules american"));
         }
         let symmetry = req.symmetry.unwrap_or(Symmetry::Mirror);
         if symmetry == Symmetry::None {

@@ -14,8 +14,8 @@ use crate::puzzles::rng::Rng;
 
 use super::budget::{self, Attempt, Budget};
 use super::error::CrosswordError;
-use super::fill::{choose_list, filter};
 use super::limits::{square_bytes, Limits};
+use super::source::WordSource;
 use super::words::{WordFilter, WordList};
 use super::Count;
 
@@ -309,6 +309,11 @@ impl<'a, 'b, 'p> Search<'a, 'b, 'p> {
 }
 
 impl WordSquareRequest {
+    /// Its word list and entry filter.
+    pub fn source(&self) -> WordSource<'_> {
+        WordSource::new(&self.words, &self.wordlist, self.min_score, self.allow_offensive)
+    }
+
     /// Checks the request against `limits` without searching; errors name the field.
     pub fn validate(&self, limits: &Limits) -> Result<(), CrosswordError> {
         self.plan(None, limits).map(drop)
@@ -329,8 +334,9 @@ impl WordSquareRequest {
                 format!("word squares have a side of {MIN_SIDE}..={MAX_SIDE}, got {n}"),
             ));
         }
-        let list = choose_list(self.words.as_deref(), self.wordlist.as_deref(), stored, limits)?;
-        let filter = filter(self.min_score, self.allow_offensive)?;
+        let source = self.source();
+        let list = source.list(stored, limits)?;
+        let filter = source.filter()?;
         let max_nodes = Limits::max_nodes(self.max_nodes, DEFAULT_MAX_NODES, limits.square_max_nodes)?;
         let time_limit_ms = limits.time_limit(self.time_limit_ms)?;
         let items = limits.items(

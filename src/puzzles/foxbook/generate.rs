@@ -106,10 +106,7 @@ fn two_chains(
     let mut others: Vec<Page> = Vec::with_capacity(pages - 1);
     let mut sweeps = BURN_IN_SWEEPS;
     let fox_page = loop {
-        for _ in 0..sweeps {
-            fox.sweep();
-            meter.sweep()?;
-        }
+        meter.sweeps(sweeps, || fox.sweep())?;
         let want = pages - 1 - others.len();
         others.extend(fox.grid.extract(0, lowest(fox.fox_free().0[0], want)));
         let has = fox.has().0[0];
@@ -124,10 +121,7 @@ fn two_chains(
         let mut free = OneWord::free(rows, cols, Rng::stream(seed, STREAM_FREE));
         let mut sweeps = BURN_IN_SWEEPS;
         while others.len() < pages - 1 {
-            for _ in 0..sweeps {
-                free.sweep();
-                meter.sweep()?;
-            }
+            meter.sweeps(sweeps, || free.sweep())?;
             others.extend(free.grid.extract(0, lowest(!0, pages - 1 - others.len())));
             sweeps = SPACING_SWEEPS;
         }
@@ -156,10 +150,7 @@ fn four_words(
     let mut fox_page = None;
     let mut sweeps = BURN_IN_SWEEPS;
     loop {
-        for _ in 0..sweeps {
-            chain.sweep();
-            meter.sweep()?;
-        }
+        meter.sweeps(sweeps, || chain.sweep())?;
         let has = chain.has().0[0];
         if fox_page.is_none() && has != 0 {
             fox_page = chain.grid.extract(0, has & has.wrapping_neg()).pop();
@@ -251,7 +242,16 @@ impl<'a> Meter<'a> {
         self.planned = self.done + free;
     }
 
-    pub(crate) fn sweep(&mut self) -> Result<(), Cancelled> {
+    /// Runs `n` sweeps of a chain, counting each.
+    pub(crate) fn sweeps(&mut self, n: usize, mut sweep: impl FnMut()) -> Result<(), Cancelled> {
+        for _ in 0..n {
+            sweep();
+            self.sweep()?;
+        }
+        Ok(())
+    }
+
+    fn sweep(&mut self) -> Result<(), Cancelled> {
         self.done += 1;
         self.since += self.cells;
         if self.since >= REPORT_CELLS {

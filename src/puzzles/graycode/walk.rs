@@ -11,33 +11,30 @@ pub(super) trait Visited {
     fn clear(&mut self, code: u32);
 }
 
-impl Visited for u64 {
+/// Up to 7 bits: one register (`u64`, `u128`), a code's bit its mark.
+impl<M> Visited for M
+where
+    M: Copy
+        + From<u8>
+        + PartialEq
+        + std::ops::Shl<u32, Output = M>
+        + std::ops::Shr<u32, Output = M>
+        + std::ops::BitAnd<Output = M>
+        + std::ops::BitOrAssign
+        + std::ops::BitAndAssign
+        + std::ops::Not<Output = M>,
+{
     fn empty(_: u32) -> Self {
-        0
+        M::from(0)
     }
     fn has(&self, code: u32) -> bool {
-        self >> code & 1 != 0
+        *self >> code & M::from(1) != M::from(0)
     }
     fn set(&mut self, code: u32) {
-        *self |= 1 << code;
+        *self |= M::from(1) << code;
     }
     fn clear(&mut self, code: u32) {
-        *self &= !(1 << code);
-    }
-}
-
-impl Visited for u128 {
-    fn empty(_: u32) -> Self {
-        0
-    }
-    fn has(&self, code: u32) -> bool {
-        self >> code & 1 != 0
-    }
-    fn set(&mut self, code: u32) {
-        *self |= 1 << code;
-    }
-    fn clear(&mut self, code: u32) {
-        *self &= !(1 << code);
+        *self &= !(M::from(1) << code);
     }
 }
 

@@ -7,7 +7,7 @@
 use super::logic::{solve_logically, Level, Technique};
 use super::puzzle::{Clue, Layout, Puzzle, MAX_SIZE, MIN_SIZE};
 use super::solve::{ExactOptions, Model};
-use crate::puzzles::monitor::{Cancelled, Monitor, Unmonitored};
+use crate::puzzles::monitor::{Cancelled, Monitor, Unmonitored, Within};
 use crate::puzzles::rng::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -248,25 +248,11 @@ pub fn generate_book(
     for level in Level::ALL {
         for _ in 0..levels.get(level) {
             let options = GenerateOptions { size, level: Some(level), symmetry };
-            let mut within = BookProgress { book: &mut *progress, done: out.len() as u64, total: total as u64 };
+            let mut within = Within { outer: &mut *progress, done: out.len() as u64, total: total as u64 };
             out.push(generate_with(&options, seeds.next_u64(), &mut within)?);
         }
     }
     Ok(out)
-}
-
-/// A book's progress (puzzles done of total) while one puzzle is drawn: every draw asks
-/// the book's monitor, so a cancelled book stops within a draw, not a puzzle.
-struct BookProgress<'a> {
-    book: &'a mut dyn Monitor,
-    done: u64,
-    total: u64,
-}
-
-impl Monitor for BookProgress<'_> {
-    fn update(&mut self, _: u64, _: u64) -> bool {
-        self.book.update(self.done, self.total)
-    }
 }
 
 /// A drawn puzzle: walls, the filling, and which clue orbits are kept.

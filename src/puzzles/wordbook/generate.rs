@@ -132,10 +132,7 @@ pub fn generate_plan(plan: &Plan, seed: [u8; 32], progress: &mut dyn Monitor) ->
     let mut others: Vec<WordPage> = Vec::with_capacity(pages - 1);
     let mut sweeps = burn_in;
     let word_page = loop {
-        for _ in 0..sweeps {
-            chain.sweep();
-            meter.sweep()?;
-        }
+        meter.sweeps(sweeps, || chain.sweep())?;
         let want = pages - 1 - others.len();
         others.extend(chain.grid.extract(lowest(!chain.has, want)));
         if chain.has != 0 {
@@ -150,10 +147,7 @@ pub fn generate_plan(plan: &Plan, seed: [u8; 32], progress: &mut dyn Monitor) ->
         let mut free = WordChain::free(plan, Rng::stream(seed, STREAM_FREE));
         let mut sweeps = burn_in;
         while others.len() < pages - 1 {
-            for _ in 0..sweeps {
-                free.sweep();
-                meter.sweep()?;
-            }
+            meter.sweeps(sweeps, || free.sweep())?;
             others.extend(free.grid.extract(lowest(!0, pages - 1 - others.len())));
             sweeps = spacing;
         }

@@ -4,7 +4,7 @@
 
 use super::{generate_counted, inside, invalid, Error, Puzzle, Spec, Work, LETTERS_RANGE, WORDS_RANGE};
 use crate::puzzles::crossword::words::normalise;
-use crate::puzzles::monitor::Monitor;
+use crate::puzzles::monitor::{Monitor, Within};
 use crate::puzzles::rng::Rng;
 
 /// Puzzles a book holds.
@@ -160,19 +160,6 @@ pub fn generate_book(
         return Err(BookError::Cancelled);
     }
     Ok(puzzles)
-}
-
-/// A puzzle's monitor inside the book's: progress counts whole puzzles.
-struct Within<'a> {
-    outer: &'a mut dyn Monitor,
-    done: u64,
-    total: u64,
-}
-
-impl Monitor for Within<'_> {
-    fn update(&mut self, _: u64, _: u64) -> bool {
-        self.outer.update(self.done, self.total)
-    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,8 @@
 //! puzzlepress: prints unique Find-the-Fox books and solves puzzles, over HTTP.
 //!
 //! - [`puzzles`]: pure, deterministic engines (no I/O).
+//! - [`render`]: the page model, each product's layout, the typesetter and the one PDF
+//!   writer (no I/O).
 //! - [`jobs`]: the durable queue and worker pool.
 //! - [`store`]: SQLite and PostgreSQL.
 //! - [`service`]: what the server and the offline CLI share (stored records read back).

@@ -26,7 +26,7 @@ use crate::render;
 use crate::render::cover::Paper;
 use crate::render::foxbook::InteriorVersion;
 use crate::render::print::{Imprint, PrintOptions, Trim};
-use crate::service::books::{interior_version, plan_of, print_options};
+use crate::service::books::{ensure_printed, interior_version, plan_of, print_options, stored_answer, unpack};
 use crate::service::timestamp;
 use crate::store::{BookRecord, JobState};
 
@@ -418,42 +418,6 @@ pub(crate) async fn delete(
     super::resource::delete_ended(&state, &what, &record.job_id, record.state).await
 }
 
-/// 409 unless the book is printed.
-fn ensure_printed(record: &BookRecord) -> Result<(), ApiError> {
-    if record.state == JobState::Succeeded {
-        return Ok(());
-    }
-    let pending = !record.state.is_terminal();
-    let detail = if pending {
-        format!("book {} is still printing ({}); try again shortly", record.serial, record.state.as_str())
-    } else {
-        format!(
-            "book {} was not printed: its job is {}{}",
-            record.serial,
-            record.state.as_str(),
-            record.error.as_deref().map(|e| format!(" ({e})")).unwrap_or_default()
-        )
-    };
-    Err(ApiError::Conflict { detail, retry_after: pending.then_some(1) })
-}
-
-/// A printed book's answer, read from its record (no pages needed).
-fn stored_answer(record: &BookRecord) -> Result<WordAnswer, ApiError> {
-    ensure_printed(record)?;
-    let corrupt = |what: String| ApiError::Internal(format!("book {}: {what}", record.serial));
-    serde_json::from_value(record.answer.clone().ok_or_else(|| corrupt("no answer".into()))?)
-        .map_err(|e| corrupt(e.to_string()))
-}
-
-/// Unpacks a printed book's pages (CPU work for a big book: call it off the async threads).
-pub(crate) fn unpack(record: BookRecord) -> Result<WordBook, ApiError> {
-    let answer = stored_answer(&record)?;
-    let corrupt = |what: String| ApiError::Internal(format!("book {}: {what}", record.serial));
-    let plan = plan_of(&record)?;
-    let packed = record.packed.as_deref().ok_or_else(|| corrupt("no pages".into()))?;
-    wordbook::unpack(&plan, packed, answer).map_err(|e| corrupt(e.to_string()))
-}
-
 /// One page of a book.
 #[derive(Serialize, utoipa::ToSchema)]
 #[schema(as = BookPage)]
@@ -718,7 +682,7 @@ pub(crate) async fn cover_pdf(
     let paper = match (q.paper, &record.printrun) {
         (Some(paper), _) => paper,
         (None, Some(run)) => match state.store.printrun(run).await? {
-            Some(run) => super::printruns::order_of(&run)?.paper,
+            Some(run) => crate::service::printruns::order_of(&run)?.paper,
             None => Paper::default(),
         },
         (None, None) => Paper::default(),

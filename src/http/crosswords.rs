@@ -420,7 +420,7 @@ fn check<P: ListRequest>(
     if let Some((words @ Some(_), wordlist @ None)) = req.lists() {
         let list = crossword::inline_list(words.as_deref().unwrap_or_default(), limits)
             .map_err(|e| problem(e).unwrap_or_else(|| ApiError::Internal("an inline list failed".into())))?;
-        let new = super::wordlists::stored(list.to_text().into_bytes(), &list)?;
+        let new = crate::service::wordlists::stored(list.to_text().into_bytes(), &list)?;
         *words = None;
         *wordlist = Some(new.id.clone());
         let list = Arc::new(list);

@@ -69,7 +69,7 @@ pub struct AppState {
     /// Whether the operator set `--lookup-url`; else print runs must name their own.
     pub lookup_url_configured: bool,
     /// Word list uploads being read, counted against their owners' quotas.
-    pub uploads: Arc<wordlists::Uploads>,
+    pub uploads: Arc<crate::service::wordlists::Uploads>,
     /// PDF renders for downloads: bounded, and book PDFs kept once rendered.
     pub renders: Arc<renders::Renders>,
 }
@@ -139,7 +139,7 @@ pub fn router(state: AppState, limits: &HttpLimits) -> Router {
     // each caller's uploads at once.
     let uploads =
         wordlists::router().layer(axum::middleware::from_fn_with_state(gate.clone(), admission::admit_upload));
-    let uploads = guard(uploads, wordlists::MAX_BYTES, limits.request_timeout.max(UPLOAD_TIMEOUT));
+    let uploads = guard(uploads, crate::service::wordlists::MAX_BYTES, limits.request_timeout.max(UPLOAD_TIMEOUT));
     // Dictionaries' entries come in bodies up to 4 MiB.
     let dictionaries = guard(dictionaries::router(), dictionaries::MAX_BYTES, limits.request_timeout);
     // The probes stay outside the limits above: they answer while slow or abusive clients

@@ -101,10 +101,7 @@ pub fn short_id(id: &str) -> String {
     id.chars().take(8).collect::<String>().to_ascii_lowercase()
 }
 
-/// Runs CPU work (rendering, unpacking) off the async threads.
-pub async fn blocking<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Result<T, ApiError> {
-    tokio::task::spawn_blocking(work).await.map_err(|e| ApiError::Internal(format!("blocking task failed: {e}")))
-}
+pub use crate::service::blocking;
 
 /// How long a handler may spend checking a request by running its engine: what it cannot
 /// decide by then, a job decides.

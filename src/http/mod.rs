@@ -9,6 +9,7 @@ mod crosswords;
 mod dictionaries;
 pub mod error;
 pub mod extract;
+mod files;
 mod foxhole;
 mod graycodes;
 mod health;
@@ -149,7 +150,7 @@ pub fn router(state: AppState, limits: &HttpLimits) -> Router {
         .merge(api)
         .merge(uploads)
         .merge(dictionaries)
-        .fallback(|| async { ApiError::not_found("no such route; see /openapi.yaml for the API") })
+        .fallback(|| async { no_route() })
         .with_state(state)
         .layer(
             ServiceBuilder::new()
@@ -163,4 +164,9 @@ pub fn router(state: AppState, limits: &HttpLimits) -> Router {
                 .layer(axum::middleware::from_fn(middleware::head_limits))
                 .layer(axum::middleware::from_fn_with_state(Arc::new(limits.hosts.clone()), middleware::allowed_hosts)),
         )
+}
+
+/// A path the API does not have.
+fn no_route() -> ApiError {
+    ApiError::not_found("no such route; see /openapi.yaml for the API")
 }

@@ -46,18 +46,9 @@ pub fn accepted(location: &str, body: impl Serialize) -> Response {
     response
 }
 
-/// A PDF shown inline, saved as `filename` if the reader downloads it.
-pub fn pdf_response(bytes: impl Into<axum::body::Bytes>, filename: &str) -> Response {
-    body_response(bytes, "application/pdf", "inline", filename)
-}
-
-/// A file to save (`Content-Disposition: attachment`) as `filename`.
-pub fn file_response(bytes: Vec<u8>, content_type: &'static str, filename: &str) -> Response {
-    body_response(bytes, content_type, "attachment", filename)
-}
-
-/// `bytes` (shared, not copied, when they are a rendered PDF kept for other downloads).
-fn body_response(
+/// `bytes` (shared, not copied, when they are a rendered PDF kept for other downloads)
+/// as `content_type`, shown (`inline`) or saved (`attachment`) as `filename`.
+pub fn body_response(
     bytes: impl Into<axum::body::Bytes>,
     content_type: &'static str,
     disposition: &str,

@@ -97,7 +97,8 @@ async fn render_copy<P, F: Future<Output = P>>(
     paper: Paper,
     renderer: impl Fn() -> F,
 ) -> Result<Vec<(String, Vec<u8>)>, ApiError> {
-    let record = store.book(&serial, true).await?.ok_or_else(|| ApiError::Internal(format!("book {serial} vanished")))?;
+    let record =
+        store.book(&serial, true).await?.ok_or_else(|| ApiError::Internal(format!("book {serial} vanished")))?;
     let _renderer = renderer().await;
     blocking(move || {
         let opts = print_options(&record);

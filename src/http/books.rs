@@ -16,7 +16,7 @@ use super::files::{self, Asked, Download, File, Product, Query};
 use super::jobs::location as job_location;
 use super::listing::{listed_owner, ListQuery, Next, Page};
 use super::resource::Progress;
-use super::respond::{accepted, echo, idempotency_key};
+use super::respond::{accepted, echo};
 use super::AppState;
 use crate::jobs::kinds::books::BookParams;
 use crate::jobs::kinds::Books;
@@ -27,6 +27,7 @@ use crate::render;
 use crate::render::cover::Paper;
 use crate::render::print::{Imprint, PrintOptions, Trim};
 use crate::service::books::{ensure_printed, interior_version, plan_of, print_options, stored_answer, unpack};
+use crate::service::policy::Idempotency;
 use crate::service::timestamp;
 use crate::store::{BookRecord, JobState};
 
@@ -265,7 +266,7 @@ pub(crate) struct BookOrder {
 pub(crate) async fn order(
     State(state): State<AppState>,
     caller: Caller,
-    headers: HeaderMap,
+    request: Idempotency,
     OptionalJson(order): OptionalJson<BookOrder>,
 ) -> Result<Response, ApiError> {
     caller.require_key("ordering a book")?;
@@ -278,7 +279,7 @@ pub(crate) async fn order(
         order.lookup_url,
         Imprint { author: order.author, copyright: order.copyright, isbn: order.isbn },
     )?;
-    let key = idempotency_key(&headers)?;
+    let key = request.key();
     // 50 random bits make a collision rare; the primary key makes it harmless: try again.
     for _ in 0..5 {
         let serial = Serial::from_bits(rand::random::<u64>()).to_string();

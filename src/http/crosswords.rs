@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use axum::extract::{Path, RawQuery, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
@@ -28,6 +28,7 @@ use crate::puzzles::crossword::{
 use crate::puzzles::monitor::Monitor;
 use crate::render;
 use crate::render::print::SheetSpec;
+use crate::service::policy::Idempotency;
 use crate::store::{NewWordList, OnInsert};
 
 pub fn router() -> Router<AppState> {
@@ -338,7 +339,7 @@ type CheckFn<P> = fn(&P, Option<&WordList>, &crossword::Limits, &mut dyn Monitor
 async fn enqueue<K: Resource>(
     state: &AppState,
     caller: &Caller,
-    headers: &HeaderMap,
+    request: &Idempotency,
     req: K::Params,
     run: CheckFn<K::Params>,
 ) -> Result<Response, ApiError>
@@ -361,7 +362,7 @@ where
         }
         None => Vec::new(),
     };
-    resource::enqueue_with::<K>(state, caller, headers, &req, rows).await
+    resource::enqueue_with::<K>(state, caller, request, &req, rows).await
 }
 
 /// Requests that may carry a word list: inline `words`, or a stored list's id `wordlist`.
@@ -468,10 +469,10 @@ async fn stored_list(state: &AppState, caller: &Caller, id: &str) -> Result<Arc<
 pub(crate) async fn patterns(
     State(state): State<AppState>,
     caller: Caller,
-    headers: HeaderMap,
+    request: Idempotency,
     Json(req): Json<PatternRequest>,
 ) -> Result<Response, ApiError> {
-    enqueue::<CrosswordPatterns>(&state, &caller, &headers, req, |r, list, l, p| {
+    enqueue::<CrosswordPatterns>(&state, &caller, &request, req, |r, list, l, p| {
         crossword::generate_patterns_with(r, list, l, p).map(drop)
     })
     .await
@@ -507,10 +508,10 @@ pub(crate) async fn patterns(
 pub(crate) async fn fills(
     State(state): State<AppState>,
     caller: Caller,
-    headers: HeaderMap,
+    request: Idempotency,
     Json(req): Json<FillRequest>,
 ) -> Result<Response, ApiError> {
-    enqueue::<CrosswordFills>(&state, &caller, &headers, req, |r, list, l, p| {
+    enqueue::<CrosswordFills>(&state, &caller, &request, req, |r, list, l, p| {
         crossword::fill_within(r, list, l, p).map(drop)
     })
     .await
@@ -539,10 +540,10 @@ pub(crate) async fn fills(
 pub(crate) async fn word_squares(
     State(state): State<AppState>,
     caller: Caller,
-    headers: HeaderMap,
+    request: Idempotency,
     Json(req): Json<WordSquareRequest>,
 ) -> Result<Response, ApiError> {
-    enqueue::<WordSquares>(&state, &caller, &headers, req, |r, list, l, p| {
+    enqueue::<WordSquares>(&state, &caller, &request, req, |r, list, l, p| {
         crossword::word_squares_within(r, list, l, p).map(drop)
     })
     .await

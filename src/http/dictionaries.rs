@@ -25,6 +25,7 @@ use crate::jobs::kinds::Dictionaries;
 use crate::puzzles::monitor::Unmonitored;
 use crate::puzzles::DictionaryLimits;
 use crate::render::typeset::parse_lines;
+use crate::service::policy::Idempotency;
 
 /// Largest body the route reads at all; each tier has its own maximum within it
 /// (`dictionary.max_bytes`).
@@ -139,43 +140,15 @@ pub(crate) struct TextQuery {
 pub(crate) async fn create(
     State(state): State<AppState>,
     caller: Caller,
-    headers: HeaderMap,
+    idempotency: Idempotency,
     RawQuery(query): RawQuery,
     request: Request,
 ) -> Result<Response, ApiError> {
     let limits = caller.limits(&state).dictionary;
-    let kind = media_type(&request);
-    let too_large = format!(
-        "the body is larger than {} KiB, the most a dictionary request of yours may be",
-        limits.max_bytes.min(MAX_BYTES) >> 10
-    );
-    let body = axum::body::to_bytes(request.into_body(), limits.max_bytes.min(MAX_BYTES)).await.map_err(|e| {
-        body_error(&e, &too_large).unwrap_or_else(|| {
-            // The reader's own limit (a body without a declared length).
-            if e.to_string().contains("length limit") {
-                ApiError::TooLarge { detail: too_large.clone() }
-            } else {
-                ApiError::bad_request("Unreadable body", e.to_string())
-            }
-        })
-    })?;
-    let req = match kind.as_str() {
-        "text/plain" => text_request(query.as_deref(), &body)?,
-        "application/json" => {
-            if query.as_deref().is_some_and(|q| !q.is_empty()) {
-                return Err(ApiError::invalid("query", "with a JSON body, give every member in the body"));
-            }
-            parse_json::<DictionaryRequest>(&body)?
-        }
-        _ => {
-            return Err(ApiError::UnsupportedMediaType {
-                detail: "send the dictionary as JSON (application/json) or as text/plain lines".into(),
-            })
-        }
-    };
+    let req = read_request(request, query.as_deref(), &limits).await?;
     state.queue.admit(&caller.submitter(&state.quotas)).await?;
     let req = blocking(move || req.book(&limits).map(|_| req)).await?.map_err(|(f, d)| ApiError::invalid(f, d))?;
-    resource::enqueue::<Dictionaries>(&state, &caller, &headers, &req).await
+    resource::enqueue::<Dictionaries>(&state, &caller, &idempotency, &req).await
 }
 
 /// A text body and its query as a request (422 naming `line` or the query parameter).
@@ -211,6 +184,44 @@ fn paragraphs(text: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// A dictionary request from its body: JSON, or `text/plain` lines with the other members
+/// in the query; 413 past the caller's limit, 415 for another media type.
+async fn read_request(
+    request: Request,
+    query: Option<&str>,
+    limits: &DictionaryLimits,
+) -> Result<DictionaryRequest, ApiError> {
+    let kind = media_type(&request);
+    let too_large = format!(
+        "the body is larger than {} KiB, the most a dictionary request of yours may be",
+        limits.max_bytes.min(MAX_BYTES) >> 10
+    );
+    let body = axum::body::to_bytes(request.into_body(), limits.max_bytes.min(MAX_BYTES)).await.map_err(|e| {
+        body_error(&e, &too_large).unwrap_or_else(|| {
+            // The reader's own limit (a body without a declared length).
+            if e.to_string().contains("length limit") {
+                ApiError::TooLarge { detail: too_large.clone() }
+            } else {
+                ApiError::bad_request("Unreadable body", e.to_string())
+            }
+        })
+    })?;
+    Ok(match kind.as_str() {
+        "text/plain" => text_request(query, &body)?,
+        "application/json" => {
+            if query.is_some_and(|q| !q.is_empty()) {
+                return Err(ApiError::invalid("query", "with a JSON body, give every member in the body"));
+            }
+            parse_json::<DictionaryRequest>(&body)?
+        }
+        _ => {
+            return Err(ApiError::UnsupportedMediaType {
+                detail: "send the dictionary as JSON (application/json) or as text/plain lines".into(),
+            })
+        }
+    })
 }
 
 /// A page of the caller's dictionaries.

@@ -170,3 +170,46 @@ pub fn router(state: AppState, limits: &HttpLimits) -> Router {
 fn no_route() -> ApiError {
     ApiError::not_found("no such route; see /openapi.yaml for the API")
 }
+
+#[cfg(test)]
+mod tests {
+    /// Handlers stay thin (authenticate, parse, validate, enqueue, serialize): the work
+    /// belongs in src/service or the engines. A handler is an `async fn` taking an axum
+    /// extractor.
+    #[test]
+    fn no_handler_is_longer_than_40_lines() {
+        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            for entry in std::fs::read_dir(dir).unwrap().map(Result::unwrap) {
+                let path = entry.path();
+                if path.is_dir() {
+                    walk(&path, out);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    out.push(path);
+                }
+            }
+        }
+        let mut files = Vec::new();
+        walk(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/http"), &mut files);
+        let extractors = ["State(", "caller: Caller", "Json(", "Path(", "RawQuery("];
+        let mut long = Vec::new();
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            let lines: Vec<&str> = text.lines().collect();
+            for (start, line) in lines.iter().enumerate() {
+                if !(line.starts_with("async fn")
+                    || line.starts_with("pub async fn")
+                    || line.starts_with("pub(crate) async fn"))
+                {
+                    continue;
+                }
+                let length = lines[start..].iter().position(|l| *l == "}").map_or(lines.len() - start, |n| n + 1);
+                let signature = lines[start..start + length].join("\n");
+                let signature = signature.split(") -> ").next().unwrap_or_default();
+                if length > 40 && extractors.iter().any(|e| signature.contains(e)) {
+                    long.push(format!("{}:{} ({length} lines)", file.display(), start + 1));
+                }
+            }
+        }
+        assert!(long.is_empty(), "handlers over 40 lines: {long:?}");
+    }
+}

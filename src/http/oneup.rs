@@ -3,7 +3,7 @@
 //! are read at their own URLs; and hints (`POST /oneup/hints`), answered at once.
 
 use axum::extract::{Path, RawQuery, Request, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -17,7 +17,7 @@ use super::files::{self, Asked, Download, File, Product, Query};
 use super::jobs::JobSummaryView;
 use super::listing::{ListQuery, Next};
 use super::resource::{self, finished_result, Resource};
-use super::respond::{blocking, echo, job_seed, short_id};
+use super::respond::{blocking, echo, short_id};
 use super::AppState;
 use crate::jobs::kinds::oneup::{GenerateParams, OneUpBookOutput, OneUpBookParams, SolveParams};
 use crate::jobs::kinds::{OneUpBooks, OneUpPuzzles, OneUpSolves};
@@ -28,6 +28,7 @@ use crate::puzzles::oneup::{
 use crate::render;
 use crate::render::oneup_book::{oneup_book_pdf, Entry};
 use crate::render::print::{Imprint, PrintOptions, SheetSpec, Trim};
+use crate::service::policy::Idempotency;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -327,10 +328,10 @@ pub(crate) async fn create_solve(
     State(state): State<AppState>,
     caller: Caller,
     RawQuery(query): RawQuery,
+    request: Idempotency,
     req: Request,
 ) -> Result<Response, ApiError> {
     let mut params = parse_query(query.as_deref(), &caller.limits(&state).oneup)?;
-    let headers = req.headers().clone();
     let kind = media_type(&req);
     let body = read_body(req, &state).await?;
     let text = std::str::from_utf8(&body)
@@ -346,7 +347,7 @@ pub(crate) async fn create_solve(
     }
     .map_err(parse_error)?;
     params.puzzle = puzzle.to_json();
-    resource::enqueue::<OneUpSolves>(&state, &caller, &headers, &params).await
+    resource::enqueue::<OneUpSolves>(&state, &caller, &request, &params).await
 }
 
 /// What to generate; every member is optional.
@@ -408,16 +409,16 @@ impl Default for PuzzleRequest {
 pub(crate) async fn create_puzzle(
     State(state): State<AppState>,
     caller: Caller,
-    headers: HeaderMap,
+    request: Idempotency,
     extract::OptionalJson(req): extract::OptionalJson<PuzzleRequest>,
 ) -> Result<Response, ApiError> {
     check_size(req.size)?;
     if let Some(level) = req.level {
         check_level(req.size, level, "level")?;
     }
-    let seed = job_seed(req.seed, &headers)?;
+    let seed = request.seed(req.seed);
     let params = GenerateParams { size: req.size, seed, level: req.level, clue_symmetry: req.clue_symmetry };
-    resource::enqueue::<OneUpPuzzles>(&state, &caller, &headers, &params).await
+    resource::enqueue::<OneUpPuzzles>(&state, &caller, &request, &params).await
 }
 
 fn check_size(size: usize) -> Result<(), ApiError> {
@@ -530,7 +531,7 @@ pub(crate) struct BookRequest {
 pub(crate) async fn create_book(
     State(state): State<AppState>,
     caller: Caller,
-    headers: HeaderMap,
+    request: Idempotency,
     extract::OptionalJson(req): extract::OptionalJson<BookRequest>,
 ) -> Result<Response, ApiError> {
     check_size(req.size)?;
@@ -548,7 +549,7 @@ pub(crate) async fn create_book(
             .map_err(|(field, detail)| ApiError::invalid(field, detail))?,
     };
     print.validate().map_err(|(field, detail)| ApiError::invalid(field, detail))?;
-    let seed = job_seed(req.seed, &headers)?;
+    let seed = request.seed(req.seed);
     let params = OneUpBookParams {
         levels,
         size: req.size,
@@ -558,7 +559,7 @@ pub(crate) async fn create_book(
         title: print.title,
         imprint: print.imprint,
     };
-    resource::enqueue::<OneUpBooks>(&state, &caller, &headers, &params).await
+    resource::enqueue::<OneUpBooks>(&state, &caller, &request, &params).await
 }
 
 impl Default for BookRequest {

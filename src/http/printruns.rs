@@ -4,7 +4,7 @@
 
 use axum::body::{Body, Bytes};
 use axum::extract::{Path, RawQuery, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -14,7 +14,7 @@ use super::caller::Caller;
 use super::error::ApiError;
 use super::extract::Json as JsonBody;
 use super::listing::{listed_owner, ListQuery, Next, Page};
-use super::respond::{accepted, echo, idempotency_key};
+use super::respond::{accepted, echo};
 use super::AppState;
 use crate::jobs::printruns::{PrintRunOrder, MAX_COPIES};
 use crate::puzzles::foxbook::Serial;
@@ -22,6 +22,7 @@ use crate::puzzles::wordbook::Shape;
 use crate::render::cover::Paper;
 use crate::render::print::Trim;
 use crate::render::printrun::{ManifestLine, CSV_HEADER};
+use crate::service::policy::Idempotency;
 use crate::service::printruns::{manifest, order_of, stream_archive};
 use crate::service::timestamp;
 use crate::store::{JobState, PrintRunCopy, PrintRunRecord};
@@ -312,25 +313,14 @@ pub(crate) async fn delete(
 pub(crate) async fn order(
     State(state): State<AppState>,
     caller: Caller,
-    headers: HeaderMap,
+    request: Idempotency,
     JsonBody(mut order): JsonBody<PrintRunOrder>,
 ) -> Result<Response, ApiError> {
     caller.require_key("ordering a print run")?;
     if !(1..=MAX_COPIES).contains(&order.copies) {
         return Err(ApiError::invalid("copies", format!("copies must be 1..{MAX_COPIES} (got {})", order.copies)));
     }
-    // Copies printed with this machine's own address would send every reader nowhere.
-    if order.lookup_url.is_none() && !state.lookup_url_configured {
-        return Err(ApiError::invalid(
-            "lookup_url",
-            format!(
-                "lookup_url is required: this server was not told its public address (--lookup-url), so copies \
-                 would print {} with their serial and QR code, which readers cannot reach; give the address where \
-                 readers look their copy's answer up (an empty string prints none)",
-                state.lookup_url
-            ),
-        ));
-    }
+    check_lookup_url(&state, &order)?;
     let (spec, print) = super::books::checked_book(
         &state,
         &caller,
@@ -345,10 +335,27 @@ pub(crate) async fn order(
     }
     let order = order.resolved(spec, print);
     let submitter = caller.submitter(&state.quotas);
-    let (run, _) = state.queue.order_printrun(&submitter, &order, idempotency_key(&headers)?).await?;
+    let (run, _) = state.queue.order_printrun(&submitter, &order, request.key()).await?;
     let copies = state.store.printrun_copies(&run.id, 0, COPIES_PER_PAGE).await?;
     let view = view(run, copies)?;
     Ok(accepted(&view.links.this.clone(), view))
+}
+
+/// 422 for an order without a lookup address when the server was not told its own:
+/// copies printed with this machine's own address would send every reader nowhere.
+fn check_lookup_url(state: &AppState, order: &PrintRunOrder) -> Result<(), ApiError> {
+    if order.lookup_url.is_some() || state.lookup_url_configured {
+        return Ok(());
+    }
+    Err(ApiError::invalid(
+        "lookup_url",
+        format!(
+            "lookup_url is required: this server was not told its public address (--lookup-url), so copies would \
+             print {} with their serial and QR code, which readers cannot reach; give the address where readers \
+             look their copy's answer up (an empty string prints none)",
+            state.lookup_url
+        ),
+    ))
 }
 
 /// The serials of copies printed offline, checked: one per copy, each well formed (read as

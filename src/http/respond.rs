@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use super::error::ApiError;
 use crate::puzzles::monitor::Monitor;
+use crate::service::policy::Idempotency;
 
 /// The optional `Idempotency-Key` header: a retried POST with the same key returns the
 /// resource the first one created.
@@ -22,19 +23,14 @@ pub fn idempotency_key(headers: &HeaderMap) -> Result<Option<String>, ApiError> 
     Ok(Some(key.to_string()))
 }
 
-/// The seed a generation job runs with: the client's, or one the server draws. Seeds stay
-/// below 2^53 so that JavaScript clients read them exactly; a retried request (same
-/// `Idempotency-Key`) draws the same seed, so that it matches the first one.
-pub fn job_seed(given: Option<u64>, headers: &HeaderMap) -> Result<u64, ApiError> {
-    let key = idempotency_key(headers)?;
-    Ok(given.unwrap_or_else(|| match &key {
-        Some(key) => {
-            use sha2::Digest;
-            let digest = sha2::Sha256::digest(key.as_bytes());
-            u64::from_le_bytes(digest[..8].try_into().unwrap_or_default()) >> 11
-        }
-        None => rand::random::<u64>() >> 11,
-    }))
+/// A request's `Idempotency-Key` (checked: 422 naming the header otherwise) and the
+/// seed drawn for it.
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Idempotency {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut axum::http::request::Parts, _: &S) -> Result<Self, ApiError> {
+        Ok(Idempotency::new(idempotency_key(&parts.headers)?))
+    }
 }
 
 /// 202 Accepted with a `Location` header and a JSON body.

@@ -4,7 +4,7 @@
 //! listed, deleted and downloaded (interior and cover) under `/wordsearches/books`.
 
 use axum::extract::{Path, RawQuery, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
@@ -18,11 +18,12 @@ use super::files::{self, Asked, Download, File, Product, Query};
 use super::jobs::JobSummaryView;
 use super::listing::Next;
 use super::resource::{self, finished_result, Resource};
-use super::respond::{blocking, bounded, job_seed, short_id, CHECK_TIME};
+use super::respond::{blocking, bounded, short_id, CHECK_TIME};
 use super::AppState;
 use crate::jobs::kinds::wordsearch::{WordSearchBookOutput, WordSearchBookRequest, WordSearchRequest};
 use crate::jobs::kinds::{WordSearchBooks, WordSearches};
 use crate::puzzles::wordsearch;
+use crate::service::policy::Idempotency;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -122,11 +123,11 @@ resource::show_resource!(
 pub(crate) async fn create(
     State(state): State<AppState>,
     caller: Caller,
-    headers: HeaderMap,
+    request: Idempotency,
     Json(mut req): Json<WordSearchRequest>,
 ) -> Result<Response, ApiError> {
     // Stored, so the job (and a retry with the same key) makes the same puzzle.
-    let seed = job_seed(req.seed, &headers)?;
+    let seed = request.seed(req.seed);
     req.seed = Some(seed);
     state.queue.admit(&caller.submitter(&state.quotas)).await?;
     req.check_bytes(&caller.limits(&state).wordsearch).map_err(|(field, detail)| ApiError::invalid(field, detail))?;
@@ -147,7 +148,7 @@ pub(crate) async fn create(
             ))
         }
     }
-    resource::enqueue::<WordSearches>(&state, &caller, &headers, &req).await
+    resource::enqueue::<WordSearches>(&state, &caller, &request, &req).await
 }
 
 /// A page of the caller's word searches.
@@ -221,11 +222,11 @@ pub(crate) async fn list(
 pub(crate) async fn create_book(
     State(state): State<AppState>,
     caller: Caller,
-    headers: HeaderMap,
+    request: Idempotency,
     Json(mut req): Json<WordSearchBookRequest>,
 ) -> Result<Response, ApiError> {
     // Stored, so the job (and a retry with the same key) makes the same book.
-    req.seed = Some(job_seed(req.seed, &headers)?);
+    req.seed = Some(request.seed(req.seed));
     state.queue.admit(&caller.submitter(&state.quotas)).await?;
     let invalid = |(field, detail): (String, String)| ApiError::invalid(field, detail);
     let (req, planned) = blocking(move || {
@@ -240,7 +241,7 @@ pub(crate) async fn create_book(
     let req = bounded(CHECK_TIME, move |monitor| req.check_cost(&planned, &limits, monitor).map(|()| req))
         .await?
         .map_err(invalid)?;
-    resource::enqueue::<WordSearchBooks>(&state, &caller, &headers, &req).await
+    resource::enqueue::<WordSearchBooks>(&state, &caller, &request, &req).await
 }
 
 /// A page of the caller's word-search books.

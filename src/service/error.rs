@@ -1,6 +1,6 @@
 //! What a request can fail with, whether the HTTP layer or the service below it finds
 //! the fault: one type, so that a service step reports the field or limit at fault the
-//! way a handler would (`crate::http::error` renders it as problem+json).
+//! way a handler would (the HTTP layer renders it as problem+json).
 
 use crate::jobs::SubmitError;
 use crate::store::StoreError;

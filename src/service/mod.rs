@@ -4,6 +4,7 @@
 
 pub mod books;
 pub mod error;
+pub mod policy;
 pub mod printruns;
 pub mod wordlists;
 

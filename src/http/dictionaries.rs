@@ -11,7 +11,7 @@ use axum::routing::{get, post};
 use axum::Router;
 use serde::{Deserialize, Serialize};
 
-use super::caller::Caller;
+use super::edge::caller::Caller;
 use super::error::ApiError;
 use super::extract::{body_error, media_type, parse_json};
 use super::files::{self, Asked, Download, File, Product, Query};

@@ -16,7 +16,7 @@ use axum::routing::get;
 use axum::Router;
 
 use super::books::CoverQuery;
-use super::caller::Caller;
+use super::edge::caller::Caller;
 use super::error::ApiError;
 use super::respond::{blocking, body_response, trim_query};
 use super::AppState;

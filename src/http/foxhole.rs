@@ -8,7 +8,7 @@ use axum::routing::{get, post};
 use axum::Router;
 use serde::Deserialize;
 
-use super::caller::Caller;
+use super::edge::caller::Caller;
 use super::error::ApiError;
 use super::extract::Json;
 use super::resource::{self, Resource};

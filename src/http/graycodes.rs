@@ -6,7 +6,7 @@ use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
 
-use super::caller::Caller;
+use super::edge::caller::Caller;
 use super::error::ApiError;
 use super::extract::Json;
 use super::resource::{self, Resource};

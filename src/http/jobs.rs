@@ -11,7 +11,7 @@ use axum::{Json, Router};
 use serde::Serialize;
 use serde_json::value::RawValue;
 
-use super::caller::Caller;
+use super::edge::caller::Caller;
 use super::error::ApiError;
 use super::listing::{listed_owner, ListQuery, Next, Page};
 use super::resource::{route_of, Progress};

@@ -1,12 +1,13 @@
-//! The HTTP API: one module per resource, each exposing `router()`. Handlers only parse,
-//! validate, enqueue and serialize; the work happens in `jobs` and `puzzles`.
+//! The HTTP API: one module per resource (books, printruns, oneup, …), each exposing
+//! `router()`, beside the generic pieces they share (`files`: every product's files;
+//! `resource` and `listing`: job-backed resources and their listings) and `edge`, what
+//! stands before every route. Handlers only authenticate, parse, validate, enqueue and
+//! serialize; the work happens in `service`, `jobs` and `puzzles`.
 
-pub mod admission;
-pub mod bodyrate;
 mod books;
-pub mod caller;
 mod crosswords;
 mod dictionaries;
+pub mod edge;
 pub mod error;
 pub mod extract;
 mod files;
@@ -15,14 +16,11 @@ mod graycodes;
 mod health;
 pub use health::metrics_only;
 mod jobs;
-pub mod listen;
 mod listing;
-pub mod middleware;
 mod oneup;
 pub mod openapi;
 mod pages;
 mod printruns;
-pub mod renders;
 mod resource;
 mod respond;
 mod wordlists;
@@ -45,6 +43,7 @@ use tower_http::timeout::TimeoutLayer;
 use crate::jobs::{Queue, TierLimits};
 use crate::metrics::Metrics;
 use crate::store::Store;
+use edge::{admission, bodyrate, caller, middleware, renders};
 use error::ApiError;
 
 /// Largest request body accepted (word list uploads have their own).

@@ -10,7 +10,7 @@ use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::caller::Caller;
+use super::edge::caller::Caller;
 use super::error::ApiError;
 use super::extract::{self, media_type, read_body};
 use super::files::{self, Asked, Download, File, Product, Query};

@@ -10,7 +10,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 
-use super::caller::Caller;
+use super::edge::caller::Caller;
 use super::error::ApiError;
 use super::extract::Json as JsonBody;
 use super::listing::{listed_owner, ListQuery, Next, Page};

@@ -16,7 +16,7 @@ use utoipa::openapi::schema::{Schema, SchemaType};
 use utoipa::openapi::RefOr;
 use utoipa::{PartialSchema, ToSchema};
 
-use super::caller::Caller;
+use super::edge::caller::Caller;
 use super::error::ApiError;
 use super::jobs::JobSummaryView;
 use super::listing::{listed_owner, Next, Page};
@@ -350,7 +350,7 @@ macro_rules! show_resource {
         )]
         pub(crate) async fn $handler(
             state: axum::extract::State<$crate::http::AppState>,
-            caller: $crate::http::caller::Caller,
+            caller: $crate::http::edge::caller::Caller,
             id: axum::extract::Path<String>,
         ) -> Result<axum::Json<$crate::http::resource::ResourceView>, $crate::http::error::ApiError> {
             $crate::http::resource::show::<$kind>(state, caller, id).await

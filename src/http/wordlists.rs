@@ -20,7 +20,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 
-use super::caller::Caller;
+use super::edge::caller::Caller;
 use super::error::ApiError;
 use super::respond::echo;
 use super::AppState;

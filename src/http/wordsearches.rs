@@ -11,7 +11,7 @@ use axum::Router;
 use serde::Serialize;
 
 use super::books::CoverQuery;
-use super::caller::Caller;
+use super::edge::caller::Caller;
 use super::error::ApiError;
 use super::extract::Json;
 use super::files::{self, Asked, Download, File, Product, Query};

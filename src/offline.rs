@@ -14,7 +14,7 @@ use crate::render::cover::Paper;
 use crate::render::foxbook::{answer_pdf, book_pdf, InteriorVersion};
 use crate::render::print::PrintOptions;
 use crate::render::printrun::{copy_files, ManifestLine, CSV_HEADER};
-use crate::render::zip::ZipStream;
+use crate::service::printruns::Archive;
 use crate::store::{BookRecord, Store};
 
 pub async fn print_book(args: &BookArgs) -> anyhow::Result<()> {
@@ -125,29 +125,27 @@ pub async fn print_run(args: &PrintRunArgs) -> anyhow::Result<()> {
     let mut sink = match (&args.out, &args.zip) {
         (Some(dir), _) => {
             std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-            Sink::Dir(dir.clone())
+            Sink::Dir(dir.clone(), String::from(CSV_HEADER))
         }
         (None, Some(path)) if path.as_os_str() == "-" => {
-            Sink::Zip(Box::new(std::io::stdout().lock()), ZipStream::new())
+            Sink::Zip(Box::new(std::io::stdout().lock()), Archive::default())
         }
         (None, Some(path)) => {
             let file = std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
-            Sink::Zip(Box::new(std::io::BufWriter::new(file)), ZipStream::new())
+            Sink::Zip(Box::new(std::io::BufWriter::new(file)), Archive::default())
         }
         (None, None) => unreachable!("checked above"),
     };
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
     let serials: Vec<String> = (0..args.copies).map(|_| Serial::from_bits(rand::random::<u64>()).to_string()).collect();
     let started = std::time::Instant::now();
-    let mut manifest = String::from(CSV_HEADER);
     for batch in serials.chunks(threads * 4) {
         for (files, line) in render_batch(secret.as_bytes(), batch, &plan, &opts, args.paper, threads)? {
-            sink.write(files)?;
-            manifest.push_str(&line.csv());
+            sink.write(files, &line)?;
         }
     }
     let order = registration(args, spec.clone(), opts, serials);
-    sink.finish(manifest.into_bytes(), serde_json::to_vec_pretty(&order)?)?;
+    sink.finish(&serde_json::to_vec_pretty(&order)?)?;
     eprintln!(
         "{} copies of {} pages: {:.1} s on {threads} threads",
         args.copies,
@@ -222,39 +220,40 @@ fn render_batch(
     })
 }
 
-/// Where a print run's files go: a directory, or a ZIP written as it is made.
+/// Where a print run's files go: a directory (with its manifest so far), or the run's
+/// archive written as it is made.
 enum Sink {
-    Dir(std::path::PathBuf),
-    Zip(Box<dyn std::io::Write>, ZipStream),
+    Dir(std::path::PathBuf, String),
+    Zip(Box<dyn std::io::Write>, Archive),
 }
 
 impl Sink {
-    fn write(&mut self, files: Vec<(String, Vec<u8>)>) -> anyhow::Result<()> {
-        for (name, bytes) in files {
-            match self {
-                Sink::Dir(dir) => {
+    fn write(&mut self, files: Vec<(String, Vec<u8>)>, line: &ManifestLine) -> anyhow::Result<()> {
+        match self {
+            Sink::Dir(dir, manifest) => {
+                for (name, bytes) in files {
                     let path = dir.join(&name);
                     if let Some(parent) = path.parent() {
                         std::fs::create_dir_all(parent)?;
                     }
                     write_file(&path, &bytes)?;
                 }
-                Sink::Zip(out, zip) => out.write_all(&zip.entry(&name, &bytes))?,
+                manifest.push_str(&line.csv());
             }
+            Sink::Zip(out, archive) => out.write_all(&archive.copy(&files, line))?,
         }
         Ok(())
     }
 
-    fn finish(self, manifest: Vec<u8>, order: Vec<u8>) -> anyhow::Result<()> {
+    /// Writes the manifest and `order`, the run's registration.
+    fn finish(self, order: &[u8]) -> anyhow::Result<()> {
         match self {
-            Sink::Dir(dir) => {
+            Sink::Dir(dir, manifest) => {
                 std::fs::write(dir.join("manifest.csv"), manifest)?;
                 std::fs::write(dir.join("printrun.json"), order)?;
             }
-            Sink::Zip(mut out, mut zip) => {
-                out.write_all(&zip.entry("manifest.csv", &manifest))?;
-                out.write_all(&zip.entry("printrun.json", &order))?;
-                out.write_all(&zip.finish())?;
+            Sink::Zip(mut out, archive) => {
+                out.write_all(&archive.finish(&[("printrun.json", order)]))?;
                 out.flush()?;
             }
         }

@@ -7,10 +7,10 @@ use anyhow::Context;
 use tokio::net::TcpListener;
 
 use crate::cli::ServeArgs;
-use crate::http::admission::CallerCaps;
-use crate::http::bodyrate::BodyRate;
-use crate::http::listen::ConnectionLimits;
-use crate::http::middleware::AllowedHosts;
+use crate::http::edge::admission::CallerCaps;
+use crate::http::edge::bodyrate::BodyRate;
+use crate::http::edge::listen::ConnectionLimits;
+use crate::http::edge::middleware::AllowedHosts;
 use crate::http::Quotas;
 use crate::http::{AppState, HttpLimits};
 use crate::jobs::pool::{self, PoolConfig, Shutdown};
@@ -99,7 +99,8 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     // IP addresses and localhost are always allowed; the names books send readers to too.
     let lookup_host =
         args.lookup_url.as_deref().and_then(|u| Some(axum::http::Uri::try_from(u).ok()?.host()?.to_string()));
-    let host_names = args.allowed_hosts.clone().unwrap_or_else(|| crate::http::middleware::own_host_names(args.bind));
+    let host_names =
+        args.allowed_hosts.clone().unwrap_or_else(|| crate::http::edge::middleware::own_host_names(args.bind));
     let limits = HttpLimits {
         request_timeout: seconds("--request-timeout-secs", args.request_timeout_secs)?,
         body_rate: BodyRate {
@@ -116,7 +117,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         hosts: AllowedHosts::new(host_names.into_iter().chain(lookup_host)),
     };
     anyhow::ensure!(args.max_connections != Some(0), "--max-connections must be at least 1");
-    let (max_connections, file_limit) = crate::http::listen::connection_bound(args.max_connections);
+    let (max_connections, file_limit) = crate::http::edge::listen::connection_bound(args.max_connections);
     let connection_limits = ConnectionLimits {
         header_timeout: seconds("--header-timeout-secs", args.header_timeout_secs)?,
         idle_timeout: seconds("--idle-timeout-secs", args.idle_timeout_secs)?,
@@ -137,8 +138,8 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     anyhow::ensure!(args.storage_per_address_mib >= 0, "--storage-per-address-mib must be at least 0");
     anyhow::ensure!(args.max_renders != Some(0), "--max-renders must be at least 1");
     anyhow::ensure!(args.renders_per_caller >= 1, "--renders-per-caller must be at least 1");
-    let renders = crate::http::renders::RenderLimits {
-        in_all: args.max_renders.unwrap_or_else(|| crate::http::renders::RenderLimits::default().in_all),
+    let renders = crate::http::edge::renders::RenderLimits {
+        in_all: args.max_renders.unwrap_or_else(|| crate::http::edge::renders::RenderLimits::default().in_all),
         per_caller: args.renders_per_caller,
         cache_bytes: args.render_cache_mib.saturating_mul(1 << 20),
     };
@@ -232,14 +233,14 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         lookup_url: args.default_lookup_url().into(),
         lookup_url_configured: args.lookup_url.is_some(),
         uploads: Default::default(),
-        renders: Arc::new(crate::http::renders::Renders::new(renders)),
+        renders: Arc::new(crate::http::edge::renders::Renders::new(renders)),
     };
     let metrics_listener = match args.metrics_bind {
         Some(addr) => Some(TcpListener::bind(addr).await.with_context(|| format!("binding {addr} (--metrics-bind)"))?),
         None => None,
     };
     let metrics_app = metrics_listener.is_some().then(|| crate::http::metrics_only(state.clone()));
-    let connections = crate::http::listen::Connections::new(max_connections);
+    let connections = crate::http::edge::listen::Connections::new(max_connections);
     let app = crate::http::router(state, &limits).layer(axum::Extension(connections.clone()));
     let listener = TcpListener::bind(args.bind).await.with_context(|| format!("binding {}", args.bind))?;
     let addr = listener.local_addr()?;
@@ -248,7 +249,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     tracing::info!(
         max_connections,
         open_file_limit = file_limit,
-        reserved = crate::http::listen::RESERVED_FDS,
+        reserved = crate::http::edge::listen::RESERVED_FDS,
         allowed_hosts = %limits.hosts.names(),
         "connection bound: at it, the oldest idle connection is closed for a new one"
     );
@@ -260,11 +261,11 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         tracing::info!(%addr, "serving /metrics without a key");
         println!("puzzlepress metrics on http://{addr}/metrics");
         let drain = shutdown.drain.clone();
-        tokio::spawn(crate::http::listen::serve(
+        tokio::spawn(crate::http::edge::listen::serve(
             listener,
             app,
             connection_limits,
-            crate::http::listen::Connections::new(max_connections),
+            crate::http::edge::listen::Connections::new(max_connections),
             Duration::from_secs(1),
             async move { drain.cancelled().await },
         ));
@@ -274,7 +275,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let drain = shutdown.drain.clone();
     // Open requests get as long to finish as any request may take.
     let requests_drain = limits.request_timeout + Duration::from_secs(1);
-    crate::http::listen::serve(listener, app, connection_limits, connections, requests_drain, async move {
+    crate::http::edge::listen::serve(listener, app, connection_limits, connections, requests_drain, async move {
         shutdown_signal().await;
         tracing::info!("shutting down: no new requests or jobs; running jobs may finish");
         drain.cancel();

@@ -12,9 +12,9 @@ use std::time::Duration;
 use axum::body::Body;
 use axum::http::{header, Request};
 use common::TestDb;
-use puzzlepress::http::admission::CallerCaps;
-use puzzlepress::http::bodyrate::BodyRate;
-use puzzlepress::http::middleware::AllowedHosts;
+use puzzlepress::http::edge::admission::CallerCaps;
+use puzzlepress::http::edge::bodyrate::BodyRate;
+use puzzlepress::http::edge::middleware::AllowedHosts;
 use puzzlepress::http::{AppState, HttpLimits, Quotas};
 use puzzlepress::jobs::{Queue, QueueLimits, Wake};
 use puzzlepress::metrics::Metrics;
@@ -68,14 +68,35 @@ fn the_generated_document_has_unique_operation_ids_and_no_test_routes() {
     }
 }
 
-/// Paths registered with `.route("…", …)` in src/http, but the test-only `/testing/*`.
+/// Paths registered in src/http (but the test-only `/testing/*`): with `.route("…", …)`,
+/// and a product's files with `files::routes::<Product>("base")`, one for each name in
+/// the product's `FILES`.
 fn routes_in_source() -> BTreeSet<String> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/http");
+    fn walk(dir: &std::path::Path, texts: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, texts);
+            } else {
+                texts.push(std::fs::read_to_string(path).unwrap());
+            }
+        }
+    }
+    let mut texts = Vec::new();
+    walk(std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/src/http")), &mut texts);
     let mut routes = BTreeSet::new();
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+    for text in &texts {
         for piece in text.split(".route(\"").skip(1) {
             routes.insert(piece.split('"').next().unwrap().to_string());
+        }
+        for piece in text.split("files::routes::<").skip(1) {
+            let (product, rest) = piece.split_once(">(\"").unwrap();
+            let base = rest.split('"').next().unwrap();
+            let declared = text.split(&format!("impl Product for {product} {{")).nth(1).expect(product);
+            let files = declared.split("const FILES").nth(1).unwrap().split("];").next().unwrap();
+            for name in files.split('"').skip(1).step_by(2).filter(|s| s.contains('.') && !s.contains('/')) {
+                routes.insert(format!("{base}/{name}"));
+            }
         }
     }
     routes.retain(|r| !r.starts_with("/testing/"));

@@ -9,24 +9,25 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 
-use super::caller::Caller;
+use super::edge::caller::Caller;
 use super::error::ApiError;
 use super::extract::OptionalJson;
+use super::files::{self, Asked, Download, File, Product, Query};
 use super::jobs::location as job_location;
 use super::listing::{listed_owner, ListQuery, Next, Page};
 use super::resource::Progress;
-use super::respond::{accepted, echo, idempotency_key, pdf_response};
+use super::respond::{accepted, echo};
 use super::AppState;
 use crate::jobs::kinds::books::BookParams;
 use crate::jobs::kinds::Books;
 use crate::jobs::SubmitError;
 use crate::puzzles::foxbook::{Serial, SerialError};
-use crate::puzzles::wordbook::{self, Shape, WordAnswer, WordBook, WordSpec};
+use crate::puzzles::wordbook::{self, Shape, WordAnswer, WordSpec};
 use crate::render;
 use crate::render::cover::Paper;
-use crate::render::foxbook::InteriorVersion;
 use crate::render::print::{Imprint, PrintOptions, Trim};
-use crate::service::books::{interior_version, plan_of, print_options};
+use crate::service::books::{ensure_printed, interior_version, plan_of, print_options, stored_answer, unpack};
+use crate::service::policy::Idempotency;
 use crate::service::timestamp;
 use crate::store::{BookRecord, JobState};
 
@@ -36,9 +37,7 @@ pub fn router() -> Router<AppState> {
         .route("/books/{serial}", get(show).delete(delete))
         .route("/books/{serial}/pages/{n}", get(page))
         .route("/books/{serial}/answer", get(answer))
-        .route("/books/{serial}/book.pdf", get(book_pdf))
-        .route("/books/{serial}/answer.pdf", get(answer_pdf))
-        .route("/books/{serial}/cover.pdf", get(cover_pdf))
+        .merge(files::routes::<Books>("/books/{serial}"))
 }
 
 /// The serial number in a book's URL.
@@ -267,7 +266,7 @@ pub(crate) struct BookOrder {
 pub(crate) async fn order(
     State(state): State<AppState>,
     caller: Caller,
-    headers: HeaderMap,
+    request: Idempotency,
     OptionalJson(order): OptionalJson<BookOrder>,
 ) -> Result<Response, ApiError> {
     caller.require_key("ordering a book")?;
@@ -280,7 +279,7 @@ pub(crate) async fn order(
         order.lookup_url,
         Imprint { author: order.author, copyright: order.copyright, isbn: order.isbn },
     )?;
-    let key = idempotency_key(&headers)?;
+    let key = request.key();
     // 50 random bits make a collision rare; the primary key makes it harmless: try again.
     for _ in 0..5 {
         let serial = Serial::from_bits(rand::random::<u64>()).to_string();
@@ -418,42 +417,6 @@ pub(crate) async fn delete(
     super::resource::delete_ended(&state, &what, &record.job_id, record.state).await
 }
 
-/// 409 unless the book is printed.
-fn ensure_printed(record: &BookRecord) -> Result<(), ApiError> {
-    if record.state == JobState::Succeeded {
-        return Ok(());
-    }
-    let pending = !record.state.is_terminal();
-    let detail = if pending {
-        format!("book {} is still printing ({}); try again shortly", record.serial, record.state.as_str())
-    } else {
-        format!(
-            "book {} was not printed: its job is {}{}",
-            record.serial,
-            record.state.as_str(),
-            record.error.as_deref().map(|e| format!(" ({e})")).unwrap_or_default()
-        )
-    };
-    Err(ApiError::Conflict { detail, retry_after: pending.then_some(1) })
-}
-
-/// A printed book's answer, read from its record (no pages needed).
-fn stored_answer(record: &BookRecord) -> Result<WordAnswer, ApiError> {
-    ensure_printed(record)?;
-    let corrupt = |what: String| ApiError::Internal(format!("book {}: {what}", record.serial));
-    serde_json::from_value(record.answer.clone().ok_or_else(|| corrupt("no answer".into()))?)
-        .map_err(|e| corrupt(e.to_string()))
-}
-
-/// Unpacks a printed book's pages (CPU work for a big book: call it off the async threads).
-pub(crate) fn unpack(record: BookRecord) -> Result<WordBook, ApiError> {
-    let answer = stored_answer(&record)?;
-    let corrupt = |what: String| ApiError::Internal(format!("book {}: {what}", record.serial));
-    let plan = plan_of(&record)?;
-    let packed = record.packed.as_deref().ok_or_else(|| corrupt("no pages".into()))?;
-    wordbook::unpack(&plan, packed, answer).map_err(|e| corrupt(e.to_string()))
-}
-
 /// One page of a book.
 #[derive(Serialize, utoipa::ToSchema)]
 #[schema(as = BookPage)]
@@ -558,16 +521,8 @@ pub(crate) async fn answer(
         (status = 503, response = super::openapi::Unavailable),
     )
 )]
-pub(crate) async fn book_pdf(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(serial): Path<String>,
-) -> Result<Response, ApiError> {
-    pdf(&state, &serial, &caller, true, "book", |book, serial, opts, version| {
-        render::foxbook::book_pdf(book, serial, opts, version)
-    })
-    .await
-}
+#[allow(dead_code)] // documents a route of the generic file handler
+pub(crate) fn book_pdf() {}
 
 #[utoipa::path(
     get,
@@ -583,52 +538,78 @@ pub(crate) async fn book_pdf(
         (status = 503, response = super::openapi::Unavailable),
     )
 )]
-pub(crate) async fn answer_pdf(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(serial): Path<String>,
-) -> Result<Response, ApiError> {
-    pdf(&state, &serial, &caller, false, "answer", |book, serial, opts, _| {
-        render::foxbook::answer_pdf(book, serial, opts)
-    })
-    .await
+#[allow(dead_code)] // documents a route of the generic file handler
+pub(crate) fn answer_pdf() {}
+
+impl Product for Books {
+    const FILES: &'static [File] = &[
+        File::pdf("book.pdf", Query::None),
+        File::pdf("answer.pdf", Query::None),
+        File::pdf("cover.pdf", Query::Paper),
+    ];
+
+    /// A book's PDFs, each rendered once however many download it at once and kept for
+    /// later downloads; its interior and cover only for a caller who may see its job.
+    async fn make<'a>(
+        state: &'a AppState,
+        caller: &'a Caller,
+        raw: &'a str,
+        file: &'static File,
+        asked: Asked,
+    ) -> Result<Download<'a>, ApiError> {
+        // The pages are read only if the PDF is not kept already.
+        let record = find(state, raw, false).await?;
+        let serial = record.serial.clone();
+        match file.name {
+            "book.pdf" => caller.require_owner(&record.owner, &format!("the book PDF of book {serial}"))?,
+            "cover.pdf" => return cover(state, caller, record, asked.paper).await,
+            _ => {}
+        }
+        ensure_printed(&record)?;
+        let name = file.name.trim_end_matches(".pdf");
+        let key = format!("{serial}/{name}");
+        let load = async move {
+            let record = state
+                .store
+                .book(&serial, true)
+                .await?
+                .ok_or_else(|| ApiError::not_found(format!("there is no book with serial number {serial}")))?;
+            let (opts, version) = (print_options(&record), interior_version(&record)?);
+            let render: files::Render = Box::new(move || {
+                let book = unpack(record)?;
+                Ok(match name {
+                    "book" => render::foxbook::book_pdf(&book, &serial, &opts, version),
+                    _ => render::foxbook::answer_pdf(&book, &serial, &opts),
+                })
+            });
+            Ok(render)
+        };
+        Ok(Download::loaded(format!("{name}-{}.pdf", record.serial), key, load))
+    }
 }
 
-/// A printed book's PDF, rendered within the render limits (`Renders`: one render however
-/// many download it at once, kept for later downloads); with `owner_only`, only for a
-/// caller who may see the book's job (others get 404).
-async fn pdf(
-    state: &AppState,
-    raw: &str,
+/// A book's cover, on `paper` (else a print run's copy on its run's, any other book on white).
+async fn cover<'a>(
+    state: &'a AppState,
     caller: &Caller,
-    owner_only: bool,
-    name: &str,
-    render: fn(&WordBook, &str, &PrintOptions, InteriorVersion) -> Vec<u8>,
-) -> Result<Response, ApiError> {
-    // The pages are read only if the PDF is not kept already.
-    let record = find(state, raw, false).await?;
-    if owner_only {
-        caller.require_owner(&record.owner, &format!("the {name} PDF of book {}", record.serial))?;
-    }
-    ensure_printed(&record)?;
-    let serial = record.serial;
-    let key = format!("{serial}/{name}");
-    let load = async {
-        state
-            .store
-            .book(&serial, true)
-            .await?
-            .ok_or_else(|| ApiError::not_found(format!("there is no book with serial number {serial}")))
+    record: BookRecord,
+    paper: Option<Paper>,
+) -> Result<Download<'a>, ApiError> {
+    caller.require_owner(&record.owner, &format!("the cover of book {}", record.serial))?;
+    let plan = plan_of(&record)?;
+    let opts = print_options(&record);
+    let paper = match (paper, &record.printrun) {
+        (Some(paper), _) => paper,
+        (None, Some(run)) => match state.store.printrun(run).await? {
+            Some(run) => crate::service::printruns::order_of(&run)?.paper,
+            None => Paper::default(),
+        },
+        (None, None) => Paper::default(),
     };
-    let bytes = state
-        .renders
-        .pdf(&caller.owner(), Some(&key), load, move |record| {
-            let (opts, version) = (print_options(&record), interior_version(&record)?);
-            let serial = record.serial.clone();
-            unpack(record).map(|book| render(&book, &serial, &opts, version))
-        })
-        .await?;
-    Ok(pdf_response(bytes, &format!("{name}-{serial}.pdf")))
+    let serial = record.serial;
+    let key = format!("{serial}/cover-{paper:?}");
+    let filename = format!("cover-{serial}.pdf");
+    Ok(Download::rendered(filename, key, move || Ok(render::cover::cover_pdf(&plan, &serial, &opts, paper))))
 }
 
 /// An ordered book checked (word, letters, shape and size within the caller's limits; the
@@ -701,33 +682,5 @@ impl CoverQuery {
         (status = 503, response = super::openapi::Unavailable),
     )
 )]
-pub(crate) async fn cover_pdf(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(serial): Path<String>,
-    RawQuery(query): RawQuery,
-) -> Result<Response, ApiError> {
-    let q = CoverQuery::parse(query.as_deref())?;
-    let record = find(&state, &serial, false).await?;
-    caller.require_owner(&record.owner, &format!("the cover of book {}", record.serial))?;
-    let plan = plan_of(&record)?;
-    let opts = print_options(&record);
-    let serial = record.serial;
-    // A copy of a print run is on its run's paper unless asked otherwise (its spine is
-    // the archive's).
-    let paper = match (q.paper, &record.printrun) {
-        (Some(paper), _) => paper,
-        (None, Some(run)) => match state.store.printrun(run).await? {
-            Some(run) => super::printruns::order_of(&run)?.paper,
-            None => Paper::default(),
-        },
-        (None, None) => Paper::default(),
-    };
-    let key = format!("{serial}/cover-{paper:?}");
-    let bytes = {
-        let serial = serial.clone();
-        let render = move |()| Ok(render::cover::cover_pdf(&plan, &serial, &opts, paper));
-        state.renders.pdf(&caller.owner(), Some(&key), async { Ok(()) }, render).await?
-    };
-    Ok(pdf_response(bytes, &format!("cover-{serial}.pdf")))
-}
+#[allow(dead_code)] // documents a route of the generic file handler
+pub(crate) fn cover_pdf() {}

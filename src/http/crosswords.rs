@@ -5,19 +5,20 @@
 use std::sync::Arc;
 
 use axum::extract::{Path, RawQuery, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
 use serde::Serialize;
 
-use super::caller::Caller;
+use super::edge::caller::Caller;
 use super::error::ApiError;
 use super::extract::Json;
+use super::files::{self, Asked, Download, File, Product, Query};
 use super::jobs::JobSummaryView;
 use super::listing::{ListQuery, Next};
 use super::resource::{self, finished_result, Resource};
-use super::respond::{blocking, echo, file_response, pdf_response, short_id, trim_query};
+use super::respond::{blocking, echo, short_id};
 use super::AppState;
 use crate::jobs::kinds::crossword::FillOutput;
 use crate::jobs::kinds::{CrosswordFills, CrosswordPatterns, WordSquares};
@@ -27,6 +28,7 @@ use crate::puzzles::crossword::{
 use crate::puzzles::monitor::Monitor;
 use crate::render;
 use crate::render::print::SheetSpec;
+use crate::service::policy::Idempotency;
 use crate::store::{NewWordList, OnInsert};
 
 pub fn router() -> Router<AppState> {
@@ -35,16 +37,61 @@ pub fn router() -> Router<AppState> {
         .route("/crosswords/patterns/{id}", get(show_patterns))
         .route("/crosswords/fills", post(fills).get(list_fills))
         .route("/crosswords/fills/{id}", get(show_fill).delete(delete_fill))
-        .route("/crosswords/fills/{id}/grid.pdf", get(grid_pdf))
-        .route("/crosswords/fills/{id}/solution.pdf", get(solution_pdf))
-        .route("/crosswords/fills/{id}/puzzle.puz", get(puzzle_puz))
-        .route("/crosswords/fills/{id}/puzzle.ipuz", get(puzzle_ipuz))
+        .merge(files::routes::<CrosswordFills>("/crosswords/fills/{id}"))
         .route("/wordsquares", post(word_squares))
         .route("/wordsquares/{id}", get(show_word_squares))
 }
 
 impl Resource for CrosswordPatterns {
     const WHAT: &'static str = "crossword pattern search";
+}
+
+impl Product for CrosswordFills {
+    const FILES: &'static [File] = &[
+        File::pdf("grid.pdf", Query::Trim),
+        File::pdf("solution.pdf", Query::Trim),
+        File { name: "puzzle.puz", content_type: "application/x-crossword", query: Query::None },
+        File { name: "puzzle.ipuz", content_type: "application/vnd.ipuz+json", query: Query::None },
+    ];
+
+    async fn make<'a>(
+        state: &'a AppState,
+        caller: &'a Caller,
+        id: &'a str,
+        file: &'static File,
+        asked: Asked,
+    ) -> Result<Download<'a>, ApiError> {
+        let trim = asked.trim;
+        if file.name == "grid.pdf" {
+            // The empty grid needs no fill: it is printed from the pattern asked for.
+            let job = resource::find::<CrosswordFills>(state, caller, id).await?;
+            let req = resource::stored_params::<CrosswordFills>(&job)?;
+            let grid =
+                req.pattern.to_grid().map_err(|e| ApiError::Internal(format!("fill {id}: stored pattern: {e}")))?;
+            let key = format!("crossword/{}/grid/{trim:?}", job.id);
+            let id = short_id(id);
+            return Ok(Download::rendered("crossword.pdf".into(), key, move || {
+                let texts = req.texts();
+                Ok(render::crossword::grid_pdf(&grid, &SheetSpec { title: texts.title, id: &id, trim }, &texts))
+            }));
+        }
+        let (req, fill) = finished_fill(state, caller, id).await?;
+        let write: fn(&Grid, &crossword::clues::Texts) -> Vec<u8> = match file.name {
+            "solution.pdf" => {
+                let key = format!("crossword/{}/solution/{trim:?}", id.to_ascii_lowercase());
+                let id = short_id(id);
+                return Ok(Download::rendered("crossword-solution.pdf".into(), key, move || {
+                    let texts = req.texts();
+                    Ok(render::crossword::solution_pdf(&fill, &SheetSpec { title: texts.title, id: &id, trim }, &texts))
+                }));
+            }
+            "puzzle.puz" => render::puz::puz,
+            _ => render::ipuz::ipuz,
+        };
+        let grid = filled_grid(id, &fill)?;
+        let filename = file.name.replace("puzzle", "crossword");
+        Ok(Download::written(filename, move || Ok(write(&grid, &req.texts()))))
+    }
 }
 
 impl Resource for CrosswordFills {
@@ -165,26 +212,8 @@ resource::show_resource!(
         (status = 503, response = super::openapi::Unavailable),
     )
 )]
-pub(crate) async fn grid_pdf(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(id): Path<String>,
-    RawQuery(query): RawQuery,
-) -> Result<Response, ApiError> {
-    let trim = trim_query(query.as_deref())?;
-    let job = resource::find::<CrosswordFills>(&state, &caller, &id).await?;
-    let req = resource::stored_params::<CrosswordFills>(&job)?;
-    let grid = req.pattern.to_grid().map_err(|e| ApiError::Internal(format!("fill {id}: stored pattern: {e}")))?;
-    let key = format!("crossword/{}/grid/{trim:?}", job.id);
-    let render = move |()| {
-        let id = short_id(&id);
-        let texts = req.texts();
-        let spec = SheetSpec { title: texts.title, id: &id, trim };
-        Ok(render::crossword::grid_pdf(&grid, &spec, &texts))
-    };
-    let bytes = state.renders.pdf(&caller.owner(), Some(&key), async { Ok(()) }, render).await?;
-    Ok(pdf_response(bytes, "crossword.pdf"))
-}
+#[allow(dead_code)] // documents a route of the generic file handler
+pub(crate) fn grid_pdf() {}
 
 /// The filled grid with its entries; 409 until the fill is found (or if none exists).
 #[utoipa::path(
@@ -203,24 +232,8 @@ pub(crate) async fn grid_pdf(
         (status = 503, response = super::openapi::Unavailable),
     )
 )]
-pub(crate) async fn solution_pdf(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(id): Path<String>,
-    RawQuery(query): RawQuery,
-) -> Result<Response, ApiError> {
-    let trim = trim_query(query.as_deref())?;
-    let (req, fill) = finished_fill(&state, &caller, &id).await?;
-    let key = format!("crossword/{}/solution/{trim:?}", id.to_ascii_lowercase());
-    let render = move |()| {
-        let id = short_id(&id);
-        let texts = req.texts();
-        let spec = SheetSpec { title: texts.title, id: &id, trim };
-        Ok(render::crossword::solution_pdf(&fill, &spec, &texts))
-    };
-    let bytes = state.renders.pdf(&caller.owner(), Some(&key), async { Ok(()) }, render).await?;
-    Ok(pdf_response(bytes, "crossword-solution.pdf"))
-}
+#[allow(dead_code)] // documents a route of the generic file handler
+pub(crate) fn solution_pdf() {}
 
 /// The Across Lite file of a fill; 409 until the fill is found (or if none exists).
 #[utoipa::path(
@@ -239,13 +252,8 @@ pub(crate) async fn solution_pdf(
         (status = 503, response = super::openapi::Unavailable),
     )
 )]
-pub(crate) async fn puzzle_puz(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(id): Path<String>,
-) -> Result<Response, ApiError> {
-    export(&state, &caller, &id, render::puz::puz, "application/x-crossword", "crossword.puz").await
-}
+#[allow(dead_code)] // documents a route of the generic file handler
+pub(crate) fn puzzle_puz() {}
 
 /// The ipuz file of a fill; 409 until the fill is found (or if none exists).
 #[utoipa::path(
@@ -264,28 +272,8 @@ pub(crate) async fn puzzle_puz(
         (status = 503, response = super::openapi::Unavailable),
     )
 )]
-pub(crate) async fn puzzle_ipuz(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(id): Path<String>,
-) -> Result<Response, ApiError> {
-    export(&state, &caller, &id, render::ipuz::ipuz, "application/vnd.ipuz+json", "crossword.ipuz").await
-}
-
-/// A finished fill written by `write` (the .puz or .ipuz writer) as a download.
-async fn export(
-    state: &AppState,
-    caller: &Caller,
-    id: &str,
-    write: fn(&Grid, &crossword::clues::Texts) -> Vec<u8>,
-    content_type: &'static str,
-    filename: &'static str,
-) -> Result<Response, ApiError> {
-    let (req, fill) = finished_fill(state, caller, id).await?;
-    let grid = filled_grid(id, &fill)?;
-    let bytes = blocking(move || write(&grid, &req.texts())).await?;
-    Ok(file_response(bytes, content_type, filename))
-}
+#[allow(dead_code)] // documents a route of the generic file handler
+pub(crate) fn puzzle_ipuz() {}
 
 /// The request and the fill of a finished fill job the caller may see (409 while it runs
 /// or when it found no fill).
@@ -351,7 +339,7 @@ type CheckFn<P> = fn(&P, Option<&WordList>, &crossword::Limits, &mut dyn Monitor
 async fn enqueue<K: Resource>(
     state: &AppState,
     caller: &Caller,
-    headers: &HeaderMap,
+    request: &Idempotency,
     req: K::Params,
     run: CheckFn<K::Params>,
 ) -> Result<Response, ApiError>
@@ -374,7 +362,7 @@ where
         }
         None => Vec::new(),
     };
-    resource::enqueue_with::<K>(state, caller, headers, &req, rows).await
+    resource::enqueue_with::<K>(state, caller, request, &req, rows).await
 }
 
 /// Requests that may carry a word list: inline `words`, or a stored list's id `wordlist`.
@@ -420,7 +408,7 @@ fn check<P: ListRequest>(
     if let Some((words @ Some(_), wordlist @ None)) = req.lists() {
         let list = crossword::inline_list(words.as_deref().unwrap_or_default(), limits)
             .map_err(|e| problem(e).unwrap_or_else(|| ApiError::Internal("an inline list failed".into())))?;
-        let new = super::wordlists::stored(list.to_text().into_bytes(), &list)?;
+        let new = crate::service::wordlists::stored(list.to_text().into_bytes(), &list)?;
         *words = None;
         *wordlist = Some(new.id.clone());
         let list = Arc::new(list);
@@ -481,10 +469,10 @@ async fn stored_list(state: &AppState, caller: &Caller, id: &str) -> Result<Arc<
 pub(crate) async fn patterns(
     State(state): State<AppState>,
     caller: Caller,
-    headers: HeaderMap,
+    request: Idempotency,
     Json(req): Json<PatternRequest>,
 ) -> Result<Response, ApiError> {
-    enqueue::<CrosswordPatterns>(&state, &caller, &headers, req, |r, list, l, p| {
+    enqueue::<CrosswordPatterns>(&state, &caller, &request, req, |r, list, l, p| {
         crossword::generate_patterns_with(r, list, l, p).map(drop)
     })
     .await
@@ -520,10 +508,10 @@ pub(crate) async fn patterns(
 pub(crate) async fn fills(
     State(state): State<AppState>,
     caller: Caller,
-    headers: HeaderMap,
+    request: Idempotency,
     Json(req): Json<FillRequest>,
 ) -> Result<Response, ApiError> {
-    enqueue::<CrosswordFills>(&state, &caller, &headers, req, |r, list, l, p| {
+    enqueue::<CrosswordFills>(&state, &caller, &request, req, |r, list, l, p| {
         crossword::fill_within(r, list, l, p).map(drop)
     })
     .await
@@ -552,10 +540,10 @@ pub(crate) async fn fills(
 pub(crate) async fn word_squares(
     State(state): State<AppState>,
     caller: Caller,
-    headers: HeaderMap,
+    request: Idempotency,
     Json(req): Json<WordSquareRequest>,
 ) -> Result<Response, ApiError> {
-    enqueue::<WordSquares>(&state, &caller, &headers, req, |r, list, l, p| {
+    enqueue::<WordSquares>(&state, &caller, &request, req, |r, list, l, p| {
         crossword::word_squares_within(r, list, l, p).map(drop)
     })
     .await

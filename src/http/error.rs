@@ -1,75 +1,17 @@
-//! The one error type of the HTTP layer, rendered as RFC 9457 `application/problem+json`.
+//! The API's one error type (defined in the service layer, which reports the same
+//! problems) rendered as RFC 9457 `application/problem+json`.
 
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
 use crate::jobs::{Refusal, SubmitError};
-use crate::store::StoreError;
+pub use crate::service::error::ApiError;
 
 pub const PROBLEM_JSON: &str = "application/problem+json";
 
 /// The longest `detail` a problem carries.
 const DETAIL_CHARS: usize = 1_000;
-
-/// Everything a handler can answer besides success.
-#[derive(Debug, thiserror::Error)]
-pub enum ApiError {
-    /// 400: the request cannot be read (malformed JSON, a mistyped serial…).
-    #[error("{title}: {detail}")]
-    BadRequest { title: &'static str, detail: String },
-    /// 422: well-formed, but a field is missing, of the wrong type or out of range.
-    #[error("{field}: {detail}")]
-    Invalid { field: String, detail: String },
-    /// 422: a line of a text body is not what was expected.
-    #[error("line {line}: {detail}")]
-    InvalidLine { line: usize, detail: String },
-    /// 401: a token is needed, or the one sent is unknown or revoked.
-    #[error("{detail}")]
-    Unauthorized { detail: String },
-    /// 403: the caller's key is valid, but what it asks for is another publisher's.
-    #[error("{detail}")]
-    Forbidden { detail: String },
-    /// 404: no such resource.
-    #[error("{detail}")]
-    NotFound { detail: String },
-    /// 409: the resource is not in a state that allows this (yet).
-    #[error("{detail}")]
-    Conflict { detail: String, retry_after: Option<u64> },
-    /// 408: the client sent its request too slowly.
-    #[error("{detail}")]
-    TooSlow { detail: String },
-    /// 413
-    #[error("{detail}")]
-    TooLarge { detail: String },
-    /// 415
-    #[error("{detail}")]
-    UnsupportedMediaType { detail: String },
-    /// 429: this caller has too much going on; try again later.
-    #[error("{detail}")]
-    TooMany { detail: String, retry_after: u64 },
-    /// 503: try again later.
-    #[error("{detail}")]
-    Unavailable { detail: String, retry_after: u64 },
-    /// 507: the caller keeps as much as they may.
-    #[error("{detail}")]
-    InsufficientStorage { detail: String },
-    /// The database failed: 503 when it is unreachable, else 500.
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    /// The queue refused a job: 503 when full, 422 for a reused idempotency key.
-    #[error(transparent)]
-    Submit(#[from] SubmitError),
-    /// 500: a bug; details go to the log, not the client.
-    #[error("{0}")]
-    Internal(String),
-}
-
-impl From<crate::service::books::Corrupt> for ApiError {
-    fn from(e: crate::service::books::Corrupt) -> ApiError {
-        ApiError::Internal(e.to_string())
-    }
-}
 
 /// RFC 9457 problem details.
 #[derive(Serialize, utoipa::ToSchema)]
@@ -96,18 +38,6 @@ pub struct Problem<'a> {
 }
 
 impl ApiError {
-    pub fn invalid(field: impl Into<String>, detail: impl Into<String>) -> Self {
-        ApiError::Invalid { field: field.into(), detail: detail.into() }
-    }
-
-    pub fn not_found(detail: impl Into<String>) -> Self {
-        ApiError::NotFound { detail: detail.into() }
-    }
-
-    pub fn bad_request(title: &'static str, detail: impl Into<String>) -> Self {
-        ApiError::BadRequest { title, detail: detail.into() }
-    }
-
     /// Store and queue errors as the answer they give clients.
     fn classified(self) -> ApiError {
         match self {

@@ -89,7 +89,7 @@ pub fn body_error(error: &(dyn std::error::Error + 'static), too_large_detail: &
         if e.is::<http_body_util::LengthLimitError>() {
             return Some(too_large(too_large_detail));
         }
-        if e.is::<super::bodyrate::TooSlow>() {
+        if e.is::<super::edge::bodyrate::TooSlow>() {
             return Some(ApiError::TooSlow {
                 detail: "the request body stopped arriving, or came more slowly than the minimum rate; send it at once"
                     .into(),

@@ -3,13 +3,12 @@
 //! `POST /foxhole/checks` tests a strategy at once and shows how the fox escapes it.
 
 use axum::extract::State;
-use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
 use serde::Deserialize;
 
-use super::caller::Caller;
+use super::edge::caller::Caller;
 use super::error::ApiError;
 use super::extract::Json;
 use super::resource::{self, Resource};
@@ -17,6 +16,7 @@ use super::AppState;
 use crate::jobs::kinds::foxhole::{holes_schema, Holes};
 use crate::jobs::kinds::FoxholeStrategies;
 use crate::puzzles::foxhole::{self, CheckOutcome};
+use crate::service::policy::Idempotency;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -62,11 +62,11 @@ resource::show_resource!(
 pub(crate) async fn strategy(
     State(state): State<AppState>,
     caller: Caller,
-    headers: HeaderMap,
+    request: Idempotency,
     Json(holes): Json<Holes>,
 ) -> Result<Response, ApiError> {
     holes.to_graph().map_err(|(field, msg)| ApiError::invalid(field, msg))?;
-    resource::enqueue::<FoxholeStrategies>(&state, &caller, &headers, &holes).await
+    resource::enqueue::<FoxholeStrategies>(&state, &caller, &request, &holes).await
 }
 
 /// Where the fox lives (`holes` or `graph`, as for a strategy search) and the strategy to

@@ -2,18 +2,18 @@
 //! `/graycodes/{id}`.
 
 use axum::extract::State;
-use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
 
-use super::caller::Caller;
+use super::edge::caller::Caller;
 use super::error::ApiError;
 use super::extract::Json;
 use super::resource::{self, Resource};
 use super::AppState;
 use crate::jobs::kinds::GrayCodes;
 use crate::puzzles::graycode::{self, GrayRequest};
+use crate::service::policy::Idempotency;
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/graycodes", post(create)).route("/graycodes/{id}", get(show))
@@ -60,10 +60,10 @@ resource::show_resource!(
 pub(crate) async fn create(
     State(state): State<AppState>,
     caller: Caller,
-    headers: HeaderMap,
+    request: Idempotency,
     Json(req): Json<GrayRequest>,
 ) -> Result<Response, ApiError> {
     graycode::validate_within(&req, &caller.limits(&state).graycode)
         .map_err(|e| ApiError::invalid(e.field(), e.to_string()))?;
-    resource::enqueue::<GrayCodes>(&state, &caller, &headers, &req).await
+    resource::enqueue::<GrayCodes>(&state, &caller, &request, &req).await
 }

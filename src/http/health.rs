@@ -9,7 +9,7 @@ use axum::routing::get;
 use axum::{Extension, Json, Router};
 use serde::Serialize;
 
-use super::caller::Caller;
+use super::edge::caller::Caller;
 use super::error::ApiError;
 use super::AppState;
 
@@ -60,7 +60,7 @@ pub(crate) async fn healthz() -> Json<Status> {
 pub(crate) async fn readyz(
     State(state): State<AppState>,
     Extension(RequestSlots(slots)): Extension<RequestSlots>,
-    connections: Option<Extension<super::listen::Connections>>,
+    connections: Option<Extension<super::edge::listen::Connections>>,
 ) -> Result<Json<Status>, ApiError> {
     if slots.available_permits() == 0 {
         return Err(ApiError::Unavailable { detail: "every request slot is taken".into(), retry_after: 1 });

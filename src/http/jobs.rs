@@ -11,7 +11,7 @@ use axum::{Json, Router};
 use serde::Serialize;
 use serde_json::value::RawValue;
 
-use super::caller::Caller;
+use super::edge::caller::Caller;
 use super::error::ApiError;
 use super::listing::{listed_owner, ListQuery, Next, Page};
 use super::resource::{route_of, Progress};
@@ -251,6 +251,29 @@ pub(crate) struct JobList {
 }
 
 /// The caller's jobs of every kind (an admin's: everyone's), newest first.
+/// The kind and state a listing of jobs is filtered by, each checked (422 naming it).
+fn filters(page: &Page) -> Result<(Option<String>, Option<JobState>), ApiError> {
+    let kinds = crate::jobs::kinds::registry().names();
+    let kind = page
+        .filter("kind")
+        .map(|kind| {
+            kinds.iter().find(|k| **k == kind).map(|k| k.to_string()).ok_or_else(|| {
+                ApiError::invalid("kind", format!("kind must be one of {} (got {})", kinds.join(", "), echo(kind)))
+            })
+        })
+        .transpose()?;
+    let job_state = page
+        .filter("state")
+        .map(|s| {
+            JobState::parse(s).ok_or_else(|| {
+                let states: Vec<_> = JobState::ALL.iter().map(|s| s.as_str()).collect();
+                ApiError::invalid("state", format!("state must be one of {} (got {})", states.join(", "), echo(s)))
+            })
+        })
+        .transpose()?;
+    Ok((kind, job_state))
+}
+
 #[utoipa::path(
     get,
     path = "/jobs",
@@ -272,24 +295,7 @@ pub(crate) async fn list(
 ) -> Result<Json<JobList>, ApiError> {
     caller.require_key("listing jobs")?;
     let page = Page::parse(query.as_deref(), &["kind", "state"])?;
-    let kinds = crate::jobs::kinds::registry().names();
-    let kind = page
-        .filter("kind")
-        .map(|kind| {
-            kinds.iter().find(|k| **k == kind).map(|k| k.to_string()).ok_or_else(|| {
-                ApiError::invalid("kind", format!("kind must be one of {} (got {})", kinds.join(", "), echo(kind)))
-            })
-        })
-        .transpose()?;
-    let job_state = page
-        .filter("state")
-        .map(|s| {
-            JobState::parse(s).ok_or_else(|| {
-                let states: Vec<_> = JobState::ALL.iter().map(|s| s.as_str()).collect();
-                ApiError::invalid("state", format!("state must be one of {} (got {})", states.join(", "), echo(s)))
-            })
-        })
-        .transpose()?;
+    let (kind, job_state) = filters(&page)?;
     let filter = JobFilter { owner: listed_owner(&caller), kind, state: job_state };
     let jobs = state.store.jobs_page(&filter, page.before, page.fetch()).await?;
     let (jobs, next) = page.finish("/jobs", jobs, |j| j.position);

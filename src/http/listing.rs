@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use super::caller::Caller;
+use super::edge::caller::Caller;
 use super::error::ApiError;
 use super::respond::echo;
 

@@ -1,27 +1,26 @@
-//! The HTTP API: one module per resource, each exposing `router()`. Handlers only parse,
-//! validate, enqueue and serialize; the work happens in `jobs` and `puzzles`.
+//! The HTTP API: one module per resource (books, printruns, oneup, …), each exposing
+//! `router()`, beside the generic pieces they share (`files`: every product's files;
+//! `resource` and `listing`: job-backed resources and their listings) and `edge`, what
+//! stands before every route. Handlers only authenticate, parse, validate, enqueue and
+//! serialize; the work happens in `service`, `jobs` and `puzzles`.
 
-pub mod admission;
-pub mod bodyrate;
 mod books;
-pub mod caller;
 mod crosswords;
 mod dictionaries;
+pub mod edge;
 pub mod error;
 pub mod extract;
+mod files;
 mod foxhole;
 mod graycodes;
 mod health;
 pub use health::metrics_only;
 mod jobs;
-pub mod listen;
 mod listing;
-pub mod middleware;
 mod oneup;
 pub mod openapi;
 mod pages;
 mod printruns;
-pub mod renders;
 mod resource;
 mod respond;
 mod wordlists;
@@ -44,6 +43,7 @@ use tower_http::timeout::TimeoutLayer;
 use crate::jobs::{Queue, TierLimits};
 use crate::metrics::Metrics;
 use crate::store::Store;
+use edge::{admission, bodyrate, caller, middleware, renders};
 use error::ApiError;
 
 /// Largest request body accepted (word list uploads have their own).
@@ -69,7 +69,7 @@ pub struct AppState {
     /// Whether the operator set `--lookup-url`; else print runs must name their own.
     pub lookup_url_configured: bool,
     /// Word list uploads being read, counted against their owners' quotas.
-    pub uploads: Arc<wordlists::Uploads>,
+    pub uploads: Arc<crate::service::wordlists::Uploads>,
     /// PDF renders for downloads: bounded, and book PDFs kept once rendered.
     pub renders: Arc<renders::Renders>,
 }
@@ -139,7 +139,7 @@ pub fn router(state: AppState, limits: &HttpLimits) -> Router {
     // each caller's uploads at once.
     let uploads =
         wordlists::router().layer(axum::middleware::from_fn_with_state(gate.clone(), admission::admit_upload));
-    let uploads = guard(uploads, wordlists::MAX_BYTES, limits.request_timeout.max(UPLOAD_TIMEOUT));
+    let uploads = guard(uploads, crate::service::wordlists::MAX_BYTES, limits.request_timeout.max(UPLOAD_TIMEOUT));
     // Dictionaries' entries come in bodies up to 4 MiB.
     let dictionaries = guard(dictionaries::router(), dictionaries::MAX_BYTES, limits.request_timeout);
     // The probes stay outside the limits above: they answer while slow or abusive clients
@@ -149,7 +149,7 @@ pub fn router(state: AppState, limits: &HttpLimits) -> Router {
         .merge(api)
         .merge(uploads)
         .merge(dictionaries)
-        .fallback(|| async { ApiError::not_found("no such route; see /openapi.yaml for the API") })
+        .fallback(|| async { no_route() })
         .with_state(state)
         .layer(
             ServiceBuilder::new()
@@ -163,4 +163,52 @@ pub fn router(state: AppState, limits: &HttpLimits) -> Router {
                 .layer(axum::middleware::from_fn(middleware::head_limits))
                 .layer(axum::middleware::from_fn_with_state(Arc::new(limits.hosts.clone()), middleware::allowed_hosts)),
         )
+}
+
+/// A path the API does not have.
+fn no_route() -> ApiError {
+    ApiError::not_found("no such route; see /openapi.yaml for the API")
+}
+
+#[cfg(test)]
+mod tests {
+    /// Handlers stay thin (authenticate, parse, validate, enqueue, serialize): the work
+    /// belongs in src/service or the engines. A handler is an `async fn` taking an axum
+    /// extractor.
+    #[test]
+    fn no_handler_is_longer_than_40_lines() {
+        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            for entry in std::fs::read_dir(dir).unwrap().map(Result::unwrap) {
+                let path = entry.path();
+                if path.is_dir() {
+                    walk(&path, out);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    out.push(path);
+                }
+            }
+        }
+        let mut files = Vec::new();
+        walk(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/http"), &mut files);
+        let extractors = ["State(", "caller: Caller", "Json(", "Path(", "RawQuery("];
+        let mut long = Vec::new();
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            let lines: Vec<&str> = text.lines().collect();
+            for (start, line) in lines.iter().enumerate() {
+                if !(line.starts_with("async fn")
+                    || line.starts_with("pub async fn")
+                    || line.starts_with("pub(crate) async fn"))
+                {
+                    continue;
+                }
+                let length = lines[start..].iter().position(|l| *l == "}").map_or(lines.len() - start, |n| n + 1);
+                let signature = lines[start..start + length].join("\n");
+                let signature = signature.split(") -> ").next().unwrap_or_default();
+                if length > 40 && extractors.iter().any(|e| signature.contains(e)) {
+                    long.push(format!("{}:{} ({length} lines)", file.display(), start + 1));
+                }
+            }
+        }
+        assert!(long.is_empty(), "handlers over 40 lines: {long:?}");
+    }
 }

@@ -3,20 +3,21 @@
 //! are read at their own URLs; and hints (`POST /oneup/hints`), answered at once.
 
 use axum::extract::{Path, RawQuery, Request, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::caller::Caller;
+use super::edge::caller::Caller;
 use super::error::ApiError;
 use super::extract::{self, media_type, read_body};
+use super::files::{self, Asked, Download, File, Product, Query};
 use super::jobs::JobSummaryView;
 use super::listing::{ListQuery, Next};
 use super::resource::{self, finished_result, Resource};
-use super::respond::{blocking, echo, job_seed, pdf_response, short_id, trim_query};
+use super::respond::{blocking, echo, short_id};
 use super::AppState;
 use crate::jobs::kinds::oneup::{GenerateParams, OneUpBookOutput, OneUpBookParams, SolveParams};
 use crate::jobs::kinds::{OneUpBooks, OneUpPuzzles, OneUpSolves};
@@ -27,6 +28,7 @@ use crate::puzzles::oneup::{
 use crate::render;
 use crate::render::oneup_book::{oneup_book_pdf, Entry};
 use crate::render::print::{Imprint, PrintOptions, SheetSpec, Trim};
+use crate::service::policy::Idempotency;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -35,11 +37,10 @@ pub fn router() -> Router<AppState> {
         .route("/oneup/puzzles", post(create_puzzle))
         .route("/oneup/hints", post(create_hint))
         .route("/oneup/puzzles/{id}", get(show_puzzle))
-        .route("/oneup/puzzles/{id}/puzzle.pdf", get(puzzle_pdf))
-        .route("/oneup/puzzles/{id}/solution.pdf", get(solution_pdf))
+        .merge(files::routes::<OneUpPuzzles>("/oneup/puzzles/{id}"))
         .route("/oneup/books", post(create_book).get(list_books))
         .route("/oneup/books/{id}", get(show_book).delete(delete_book))
-        .route("/oneup/books/{id}/book.pdf", get(book_pdf))
+        .merge(files::routes::<OneUpBooks>("/oneup/books/{id}"))
 }
 
 impl Resource for OneUpSolves {
@@ -57,6 +58,59 @@ impl Resource for OneUpBooks {
     const WHAT: &'static str = "One Up book";
     fn links(base: &str) -> Vec<(&'static str, String)> {
         vec![("book_pdf", format!("{base}/book.pdf"))]
+    }
+}
+
+impl Product for OneUpPuzzles {
+    const FILES: &'static [File] = &[File::pdf("puzzle.pdf", Query::Trim), File::pdf("solution.pdf", Query::Trim)];
+
+    async fn make<'a>(
+        state: &'a AppState,
+        caller: &'a Caller,
+        id: &'a str,
+        file: &'static File,
+        asked: Asked,
+    ) -> Result<Download<'a>, ApiError> {
+        let (puzzle, solution) = generated(state, caller, id).await?;
+        let (trim, which) = (asked.trim, file.name.trim_end_matches(".pdf"));
+        let key = format!("oneup/{}/{which}/{trim:?}", id.to_ascii_lowercase());
+        let id = short_id(id);
+        Ok(Download::rendered(format!("oneup-{which}.pdf"), key, move || {
+            let spec = SheetSpec { title: "One Up", id: &id, trim };
+            Ok(match which {
+                "puzzle" => render::oneup::puzzle_pdf(&puzzle, &spec),
+                _ => render::oneup::solution_pdf(&puzzle, &solution, &spec),
+            })
+        }))
+    }
+}
+
+impl Product for OneUpBooks {
+    const FILES: &'static [File] = &[File::pdf("book.pdf", Query::None)];
+
+    async fn make<'a>(
+        state: &'a AppState,
+        caller: &'a Caller,
+        id: &'a str,
+        _: &'static File,
+        _: Asked,
+    ) -> Result<Download<'a>, ApiError> {
+        let job = resource::find::<OneUpBooks>(state, caller, id).await?;
+        let book: OneUpBookOutput = finished_result(&job)?;
+        let params = resource::stored_params::<OneUpBooks>(&job)?;
+        let id = short_id(&job.id);
+        // A finished job's result never changes: its PDF is kept like a printed book's.
+        let key = format!("oneup/{}", job.id);
+        Ok(Download::rendered(format!("oneup-book-{id}.pdf"), key, move || {
+            let entries: Vec<Entry> = book.puzzles.iter().map(Entry::from).collect();
+            let opts = PrintOptions {
+                trim: params.trim,
+                title: params.title,
+                lookup_url: String::new(),
+                imprint: params.imprint,
+            };
+            Ok(oneup_book_pdf(&entries, &opts, &id))
+        }))
     }
 }
 
@@ -166,23 +220,8 @@ async fn generated(state: &AppState, caller: &Caller, id: &str) -> Result<(Puzzl
         (status = 503, response = super::openapi::Unavailable),
     )
 )]
-pub(crate) async fn puzzle_pdf(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(id): Path<String>,
-    RawQuery(query): RawQuery,
-) -> Result<Response, ApiError> {
-    let trim = trim_query(query.as_deref())?;
-    let (puzzle, _) = generated(&state, &caller, &id).await?;
-    let key = format!("oneup/{}/puzzle/{trim:?}", id.to_ascii_lowercase());
-    let render = move |()| {
-        let id = short_id(&id);
-        let spec = SheetSpec { title: "One Up", id: &id, trim };
-        Ok(render::oneup::puzzle_pdf(&puzzle, &spec))
-    };
-    let bytes = state.renders.pdf(&caller.owner(), Some(&key), async { Ok(()) }, render).await?;
-    Ok(pdf_response(bytes, "oneup-puzzle.pdf"))
-}
+#[allow(dead_code)] // documents a route of the generic file handler
+pub(crate) fn puzzle_pdf() {}
 
 #[utoipa::path(
     get,
@@ -198,23 +237,8 @@ pub(crate) async fn puzzle_pdf(
         (status = 503, response = super::openapi::Unavailable),
     )
 )]
-pub(crate) async fn solution_pdf(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(id): Path<String>,
-    RawQuery(query): RawQuery,
-) -> Result<Response, ApiError> {
-    let trim = trim_query(query.as_deref())?;
-    let (puzzle, solution) = generated(&state, &caller, &id).await?;
-    let key = format!("oneup/{}/solution/{trim:?}", id.to_ascii_lowercase());
-    let render = move |()| {
-        let id = short_id(&id);
-        let spec = SheetSpec { title: "One Up", id: &id, trim };
-        Ok(render::oneup::solution_pdf(&puzzle, &solution, &spec))
-    };
-    let bytes = state.renders.pdf(&caller.owner(), Some(&key), async { Ok(()) }, render).await?;
-    Ok(pdf_response(bytes, "oneup-solution.pdf"))
-}
+#[allow(dead_code)] // documents a route of the generic file handler
+pub(crate) fn solution_pdf() {}
 
 /// How to solve: the query of `POST /oneup/solves`.
 #[derive(Deserialize, Default, utoipa::IntoParams)]
@@ -304,10 +328,10 @@ pub(crate) async fn create_solve(
     State(state): State<AppState>,
     caller: Caller,
     RawQuery(query): RawQuery,
+    request: Idempotency,
     req: Request,
 ) -> Result<Response, ApiError> {
     let mut params = parse_query(query.as_deref(), &caller.limits(&state).oneup)?;
-    let headers = req.headers().clone();
     let kind = media_type(&req);
     let body = read_body(req, &state).await?;
     let text = std::str::from_utf8(&body)
@@ -323,7 +347,7 @@ pub(crate) async fn create_solve(
     }
     .map_err(parse_error)?;
     params.puzzle = puzzle.to_json();
-    resource::enqueue::<OneUpSolves>(&state, &caller, &headers, &params).await
+    resource::enqueue::<OneUpSolves>(&state, &caller, &request, &params).await
 }
 
 /// What to generate; every member is optional.
@@ -385,16 +409,16 @@ impl Default for PuzzleRequest {
 pub(crate) async fn create_puzzle(
     State(state): State<AppState>,
     caller: Caller,
-    headers: HeaderMap,
+    request: Idempotency,
     extract::OptionalJson(req): extract::OptionalJson<PuzzleRequest>,
 ) -> Result<Response, ApiError> {
     check_size(req.size)?;
     if let Some(level) = req.level {
         check_level(req.size, level, "level")?;
     }
-    let seed = job_seed(req.seed, &headers)?;
+    let seed = request.seed(req.seed);
     let params = GenerateParams { size: req.size, seed, level: req.level, clue_symmetry: req.clue_symmetry };
-    resource::enqueue::<OneUpPuzzles>(&state, &caller, &headers, &params).await
+    resource::enqueue::<OneUpPuzzles>(&state, &caller, &request, &params).await
 }
 
 fn check_size(size: usize) -> Result<(), ApiError> {
@@ -507,7 +531,7 @@ pub(crate) struct BookRequest {
 pub(crate) async fn create_book(
     State(state): State<AppState>,
     caller: Caller,
-    headers: HeaderMap,
+    request: Idempotency,
     extract::OptionalJson(req): extract::OptionalJson<BookRequest>,
 ) -> Result<Response, ApiError> {
     check_size(req.size)?;
@@ -525,7 +549,7 @@ pub(crate) async fn create_book(
             .map_err(|(field, detail)| ApiError::invalid(field, detail))?,
     };
     print.validate().map_err(|(field, detail)| ApiError::invalid(field, detail))?;
-    let seed = job_seed(req.seed, &headers)?;
+    let seed = request.seed(req.seed);
     let params = OneUpBookParams {
         levels,
         size: req.size,
@@ -535,7 +559,7 @@ pub(crate) async fn create_book(
         title: print.title,
         imprint: print.imprint,
     };
-    resource::enqueue::<OneUpBooks>(&state, &caller, &headers, &params).await
+    resource::enqueue::<OneUpBooks>(&state, &caller, &request, &params).await
 }
 
 impl Default for BookRequest {
@@ -591,33 +615,8 @@ fn book_levels(count: Option<usize>, levels: Option<LevelCounts>) -> Result<Leve
         (status = 503, response = super::openapi::Unavailable),
     )
 )]
-pub(crate) async fn book_pdf(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(id): Path<String>,
-) -> Result<Response, ApiError> {
-    let job = resource::find::<OneUpBooks>(&state, &caller, &id).await?;
-    let book: OneUpBookOutput = finished_result(&job)?;
-    let params = resource::stored_params::<OneUpBooks>(&job)?;
-    let id = short_id(&job.id);
-    // A finished job's result never changes: its PDF is kept like a printed book's.
-    let key = format!("oneup/{}", job.id);
-    let bytes = {
-        let id = id.clone();
-        let render = move |()| {
-            let entries: Vec<Entry> = book.puzzles.iter().map(Entry::from).collect();
-            let opts = PrintOptions {
-                trim: params.trim,
-                title: params.title,
-                lookup_url: String::new(),
-                imprint: params.imprint,
-            };
-            Ok(oneup_book_pdf(&entries, &opts, &id))
-        };
-        state.renders.pdf(&caller.owner(), Some(&key), async { Ok(()) }, render).await?
-    };
-    Ok(pdf_response(bytes, &format!("oneup-book-{id}.pdf")))
-}
+#[allow(dead_code)] // documents a route of the generic file handler
+pub(crate) fn book_pdf() {}
 
 /// A puzzle and how far a person has got with it.
 #[derive(Deserialize, utoipa::ToSchema)]

@@ -4,26 +4,26 @@
 
 use axum::body::{Body, Bytes};
 use axum::extract::{Path, RawQuery, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 
-use super::caller::Caller;
+use super::edge::caller::Caller;
 use super::error::ApiError;
 use super::extract::Json as JsonBody;
 use super::listing::{listed_owner, ListQuery, Next, Page};
-use super::respond::{accepted, blocking, echo, idempotency_key};
+use super::respond::{accepted, echo};
 use super::AppState;
 use crate::jobs::printruns::{PrintRunOrder, MAX_COPIES};
 use crate::puzzles::foxbook::Serial;
-use crate::puzzles::wordbook::{Shape, WordAnswer};
+use crate::puzzles::wordbook::Shape;
 use crate::render::cover::Paper;
 use crate::render::print::Trim;
-use crate::render::printrun::{copy_files, ManifestLine, CSV_HEADER};
-use crate::render::zip::ZipStream;
+use crate::render::printrun::{ManifestLine, CSV_HEADER};
+use crate::service::policy::Idempotency;
+use crate::service::printruns::{manifest, order_of, stream_archive};
 use crate::service::timestamp;
 use crate::store::{JobState, PrintRunCopy, PrintRunRecord};
 
@@ -135,11 +135,6 @@ fn run_state(run: &PrintRunRecord) -> JobState {
     } else {
         JobState::Queued
     }
-}
-
-pub(crate) fn order_of(run: &PrintRunRecord) -> Result<PrintRunOrder, ApiError> {
-    serde_json::from_str(&run.params)
-        .map_err(|e| ApiError::Internal(format!("print run {}: stored order: {e}", run.id)))
 }
 
 fn view(run: PrintRunRecord, copies: Vec<PrintRunCopy>) -> Result<PrintRunView, ApiError> {
@@ -318,25 +313,14 @@ pub(crate) async fn delete(
 pub(crate) async fn order(
     State(state): State<AppState>,
     caller: Caller,
-    headers: HeaderMap,
+    request: Idempotency,
     JsonBody(mut order): JsonBody<PrintRunOrder>,
 ) -> Result<Response, ApiError> {
     caller.require_key("ordering a print run")?;
     if !(1..=MAX_COPIES).contains(&order.copies) {
         return Err(ApiError::invalid("copies", format!("copies must be 1..{MAX_COPIES} (got {})", order.copies)));
     }
-    // Copies printed with this machine's own address would send every reader nowhere.
-    if order.lookup_url.is_none() && !state.lookup_url_configured {
-        return Err(ApiError::invalid(
-            "lookup_url",
-            format!(
-                "lookup_url is required: this server was not told its public address (--lookup-url), so copies \
-                 would print {} with their serial and QR code, which readers cannot reach; give the address where \
-                 readers look their copy's answer up (an empty string prints none)",
-                state.lookup_url
-            ),
-        ));
-    }
+    check_lookup_url(&state, &order)?;
     let (spec, print) = super::books::checked_book(
         &state,
         &caller,
@@ -351,10 +335,27 @@ pub(crate) async fn order(
     }
     let order = order.resolved(spec, print);
     let submitter = caller.submitter(&state.quotas);
-    let (run, _) = state.queue.order_printrun(&submitter, &order, idempotency_key(&headers)?).await?;
+    let (run, _) = state.queue.order_printrun(&submitter, &order, request.key()).await?;
     let copies = state.store.printrun_copies(&run.id, 0, COPIES_PER_PAGE).await?;
     let view = view(run, copies)?;
     Ok(accepted(&view.links.this.clone(), view))
+}
+
+/// 422 for an order without a lookup address when the server was not told its own:
+/// copies printed with this machine's own address would send every reader nowhere.
+fn check_lookup_url(state: &AppState, order: &PrintRunOrder) -> Result<(), ApiError> {
+    if order.lookup_url.is_some() || state.lookup_url_configured {
+        return Ok(());
+    }
+    Err(ApiError::invalid(
+        "lookup_url",
+        format!(
+            "lookup_url is required: this server was not told its public address (--lookup-url), so copies would \
+             print {} with their serial and QR code, which readers cannot reach; give the address where readers \
+             look their copy's answer up (an empty string prints none)",
+            state.lookup_url
+        ),
+    ))
 }
 
 /// The serials of copies printed offline, checked: one per copy, each well formed (read as
@@ -465,30 +466,6 @@ async fn printed(state: &AppState, caller: &Caller, id: &str) -> Result<PrintRun
     }
 }
 
-fn manifest_line(copy: PrintRunCopy, trim: Trim) -> Result<ManifestLine, ApiError> {
-    let corrupt = |what: &str| ApiError::Internal(format!("book {}: {what}", copy.serial));
-    let answer: WordAnswer = serde_json::from_value(copy.answer.clone().ok_or_else(|| corrupt("no answer"))?)
-        .map_err(|e| corrupt(&e.to_string()))?;
-    let interior_sha256 = copy.interior_sha256.clone().ok_or_else(|| corrupt("no interior hash"))?;
-    Ok(ManifestLine::new(&copy.serial, copy.pages, trim, &answer, interior_sha256))
-}
-
-/// Every copy's manifest line, read a page of copies at a time.
-async fn manifest(state: &AppState, run: &PrintRunRecord) -> Result<Vec<ManifestLine>, ApiError> {
-    let trim = order_of(run)?.trim;
-    let mut lines = Vec::with_capacity(run.copies as usize);
-    let mut after = 0;
-    loop {
-        let page = state.store.printrun_copies(&run.id, after, COPIES_PER_PAGE).await?;
-        let Some(last) = page.last().map(|c| c.copy) else { break };
-        after = last;
-        for copy in page {
-            lines.push(manifest_line(copy, trim)?);
-        }
-    }
-    Ok(lines)
-}
-
 #[utoipa::path(
     get,
     path = "/printruns/{id}/manifest.csv",
@@ -513,7 +490,7 @@ pub(crate) async fn manifest_csv(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let run = printed(&state, &caller, &id).await?;
-    let lines = manifest(&state, &run).await?;
+    let lines = manifest(&state.store, &run).await?;
     let csv: String = std::iter::once(CSV_HEADER.to_string()).chain(lines.iter().map(ManifestLine::csv)).collect();
     Ok(([(header::CONTENT_TYPE, "text/csv; charset=utf-8")], csv).into_response())
 }
@@ -537,32 +514,13 @@ pub(crate) async fn manifest_json(
     Path(id): Path<String>,
 ) -> Result<Json<ManifestView>, ApiError> {
     let run = printed(&state, &caller, &id).await?;
-    let copies = manifest(&state, &run).await?;
+    let copies = manifest(&state.store, &run).await?;
     Ok(Json(ManifestView { printrun: run.id, copies }))
 }
 
 /// Chunks of the archive in flight between the renderer and the connection: memory stays
 /// bounded however long the run, as a slow client slows the renderer down.
 const ARCHIVE_BUFFER: usize = 4;
-
-/// Copies one archive download renders at once, at most (one a core, up to this).
-const MAX_ARCHIVE_RENDERERS: usize = 4;
-
-/// One copy's files as the archive holds them, rendered off the async threads.
-async fn render_copy(state: &AppState, serial: String, paper: Paper) -> Result<Vec<(String, Vec<u8>)>, ApiError> {
-    let record =
-        state.store.book(&serial, true).await?.ok_or_else(|| ApiError::Internal(format!("book {serial} vanished")))?;
-    // Within the renders of all downloads (--max-renders).
-    let _renderer = state.renders.renderer().await;
-    blocking(move || {
-        let opts = crate::service::books::print_options(&record);
-        let version = crate::service::books::interior_version(&record)?;
-        let serial = record.serial.clone();
-        let book = super::books::unpack(record)?;
-        Ok(copy_files(&book, &serial, &opts, paper, version).0)
-    })
-    .await?
-}
 
 #[utoipa::path(
     get,
@@ -589,17 +547,22 @@ pub(crate) async fn archive(
     let run = printed(&state, &caller, &id).await?;
     // One of the caller's renders (--renders-per-caller) for as long as it streams.
     let slot = state.renders.hold_slot(&caller.owner())?;
-    let (tx, rx) = tokio::sync::mpsc::channel::<Result<Bytes, std::io::Error>>(ARCHIVE_BUFFER);
+    let (tx, mut rx) = tokio::sync::mpsc::channel::<Result<Bytes, std::io::Error>>(ARCHIVE_BUFFER);
     let filename = format!("printrun-{}.zip", run.id);
     tokio::spawn(async move {
         let _slot = slot;
-        if let Err(e) = stream_archive(&state, &run, &tx).await {
+        let renderer = || state.renders.renderer();
+        let send = |chunk| {
+            let tx = &tx;
+            async move { tx.send(Ok(chunk)).await.is_ok() }
+        };
+        if let Err(e) = stream_archive(&state.store, &run, renderer, send).await {
             // The status line is sent; all that is left is to cut the archive short.
             tracing::warn!(printrun = %run.id, error = %e, "print run archive stopped");
             let _ = tx.send(Err(std::io::Error::other(e.to_string()))).await;
         }
     });
-    let body = Body::from_stream(tokio_stream_of(rx));
+    let body = Body::from_stream(futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx)));
     Ok((
         StatusCode::OK,
         [
@@ -609,45 +572,4 @@ pub(crate) async fn archive(
         body,
     )
         .into_response())
-}
-
-fn tokio_stream_of(
-    mut rx: tokio::sync::mpsc::Receiver<Result<Bytes, std::io::Error>>,
-) -> impl futures_util::Stream<Item = Result<Bytes, std::io::Error>> {
-    futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx))
-}
-
-/// Renders copies' files off the async threads, a few at once (in copy order), and sends
-/// them as ZIP entries; stops when the client goes away.
-async fn stream_archive(
-    state: &AppState,
-    run: &PrintRunRecord,
-    tx: &tokio::sync::mpsc::Sender<Result<Bytes, std::io::Error>>,
-) -> Result<(), ApiError> {
-    let order = order_of(run)?;
-    let parallel = std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_ARCHIVE_RENDERERS);
-    let mut zip = ZipStream::new();
-    let mut csv = String::from(CSV_HEADER);
-    let mut after = 0;
-    loop {
-        let page = state.store.printrun_copies(&run.id, after, 100).await?;
-        let Some(last) = page.last().map(|c| c.copy) else { break };
-        after = last;
-        for copy in &page {
-            csv.push_str(&manifest_line(copy.clone(), order.trim)?.csv());
-        }
-        let mut files = futures_util::stream::iter(page)
-            .map(|copy| render_copy(state, copy.serial, order.paper))
-            .buffered(parallel);
-        while let Some(rendered) = files.next().await {
-            let chunk: Vec<u8> = rendered?.iter().flat_map(|(name, bytes)| zip.entry(name, bytes)).collect();
-            if tx.send(Ok(Bytes::from(chunk))).await.is_err() {
-                return Ok(()); // the client left
-            }
-        }
-    }
-    let mut end = zip.entry("manifest.csv", csv.as_bytes());
-    end.extend(zip.finish());
-    let _ = tx.send(Ok(Bytes::from(end))).await;
-    Ok(())
 }

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use axum::response::Response;
 use axum::Json;
 use serde::Serialize;
@@ -16,13 +16,14 @@ use utoipa::openapi::schema::{Schema, SchemaType};
 use utoipa::openapi::RefOr;
 use utoipa::{PartialSchema, ToSchema};
 
-use super::caller::Caller;
+use super::edge::caller::Caller;
 use super::error::ApiError;
 use super::jobs::JobSummaryView;
 use super::listing::{listed_owner, Next, Page};
-use super::respond::{accepted, echo, idempotency_key};
+use super::respond::{accepted, echo};
 use super::AppState;
 use crate::jobs::JobKind;
+use crate::service::policy::Idempotency;
 use crate::service::timestamp;
 use crate::store::{Job, JobFilter, JobState, OnInsert};
 
@@ -102,27 +103,28 @@ pub fn view<K: Resource>(job: Job) -> Result<ResourceView, ApiError> {
     })
 }
 
-/// Queues a job of kind `K` for `caller` with already validated `params`: 202 with the resource and its
-/// `Location`, honouring `Idempotency-Key`.
+/// Queues a job of kind `K` for `caller` with already validated `params`, settled for
+/// `request` (its seed drawn from it): 202 with the resource and its `Location`, honouring
+/// `Idempotency-Key`.
 pub async fn enqueue<K: Resource>(
     state: &AppState,
     caller: &Caller,
-    headers: &HeaderMap,
+    request: &Idempotency,
     params: &K::Params,
 ) -> Result<Response, ApiError> {
-    enqueue_with::<K>(state, caller, headers, params, Vec::new()).await
+    enqueue_with::<K>(state, caller, request, params, Vec::new()).await
 }
 
 /// [`enqueue`], storing `rows` with the job.
 pub async fn enqueue_with<K: Resource>(
     state: &AppState,
     caller: &Caller,
-    headers: &HeaderMap,
+    request: &Idempotency,
     params: &K::Params,
     rows: Vec<OnInsert>,
 ) -> Result<Response, ApiError> {
     let submitter = caller.submitter(&state.quotas);
-    let (job, _) = state.queue.submit_with::<K>(&submitter, params, idempotency_key(headers)?, rows).await?;
+    let (job, _) = state.queue.submit_with::<K>(&submitter, params, request.key(), rows).await?;
     let view = view::<K>(job)?;
     let location = view.links["self"].clone();
     Ok(accepted(&location, view))
@@ -348,7 +350,7 @@ macro_rules! show_resource {
         )]
         pub(crate) async fn $handler(
             state: axum::extract::State<$crate::http::AppState>,
-            caller: $crate::http::caller::Caller,
+            caller: $crate::http::edge::caller::Caller,
             id: axum::extract::Path<String>,
         ) -> Result<axum::Json<$crate::http::resource::ResourceView>, $crate::http::error::ApiError> {
             $crate::http::resource::show::<$kind>(state, caller, id).await

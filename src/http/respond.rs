@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use super::error::ApiError;
 use crate::puzzles::monitor::Monitor;
+use crate::service::policy::Idempotency;
 
 /// The optional `Idempotency-Key` header: a retried POST with the same key returns the
 /// resource the first one created.
@@ -22,19 +23,14 @@ pub fn idempotency_key(headers: &HeaderMap) -> Result<Option<String>, ApiError> 
     Ok(Some(key.to_string()))
 }
 
-/// The seed a generation job runs with: the client's, or one the server draws. Seeds stay
-/// below 2^53 so that JavaScript clients read them exactly; a retried request (same
-/// `Idempotency-Key`) draws the same seed, so that it matches the first one.
-pub fn job_seed(given: Option<u64>, headers: &HeaderMap) -> Result<u64, ApiError> {
-    let key = idempotency_key(headers)?;
-    Ok(given.unwrap_or_else(|| match &key {
-        Some(key) => {
-            use sha2::Digest;
-            let digest = sha2::Sha256::digest(key.as_bytes());
-            u64::from_le_bytes(digest[..8].try_into().unwrap_or_default()) >> 11
-        }
-        None => rand::random::<u64>() >> 11,
-    }))
+/// A request's `Idempotency-Key` (checked: 422 naming the header otherwise) and the
+/// seed drawn for it.
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Idempotency {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut axum::http::request::Parts, _: &S) -> Result<Self, ApiError> {
+        Ok(Idempotency::new(idempotency_key(&parts.headers)?))
+    }
 }
 
 /// 202 Accepted with a `Location` header and a JSON body.
@@ -46,18 +42,9 @@ pub fn accepted(location: &str, body: impl Serialize) -> Response {
     response
 }
 
-/// A PDF shown inline, saved as `filename` if the reader downloads it.
-pub fn pdf_response(bytes: impl Into<axum::body::Bytes>, filename: &str) -> Response {
-    body_response(bytes, "application/pdf", "inline", filename)
-}
-
-/// A file to save (`Content-Disposition: attachment`) as `filename`.
-pub fn file_response(bytes: Vec<u8>, content_type: &'static str, filename: &str) -> Response {
-    body_response(bytes, content_type, "attachment", filename)
-}
-
-/// `bytes` (shared, not copied, when they are a rendered PDF kept for other downloads).
-fn body_response(
+/// `bytes` (shared, not copied, when they are a rendered PDF kept for other downloads)
+/// as `content_type`, shown (`inline`) or saved (`attachment`) as `filename`.
+pub fn body_response(
     bytes: impl Into<axum::body::Bytes>,
     content_type: &'static str,
     disposition: &str,
@@ -101,10 +88,7 @@ pub fn short_id(id: &str) -> String {
     id.chars().take(8).collect::<String>().to_ascii_lowercase()
 }
 
-/// Runs CPU work (rendering, unpacking) off the async threads.
-pub async fn blocking<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Result<T, ApiError> {
-    tokio::task::spawn_blocking(work).await.map_err(|e| ApiError::Internal(format!("blocking task failed: {e}")))
-}
+pub use crate::service::blocking;
 
 /// How long a handler may spend checking a request by running its engine: what it cannot
 /// decide by then, a job decides.

@@ -2,17 +2,17 @@
 //! Compiled only with the `test-jobs` feature, so never served by a release binary.
 
 use axum::extract::State;
-use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
 
-use super::caller::Caller;
+use super::edge::caller::Caller;
 use super::error::ApiError;
 use super::extract::Json;
 use super::resource::{self, Resource};
 use super::AppState;
 use crate::jobs::kinds::testing::{Blocking, BlockingParams};
+use crate::service::policy::Idempotency;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -27,8 +27,8 @@ impl Resource for Blocking {
 async fn create(
     State(state): State<AppState>,
     caller: Caller,
-    headers: HeaderMap,
+    request: Idempotency,
     Json(params): Json<BlockingParams>,
 ) -> Result<Response, ApiError> {
-    resource::enqueue::<Blocking>(&state, &caller, &headers, &params).await
+    resource::enqueue::<Blocking>(&state, &caller, &request, &params).await
 }

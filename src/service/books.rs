@@ -1,10 +1,11 @@
-//! A stored Find the Fox book read back: its plan, how it is printed, and with which
-//! interior.
+//! A stored Find the Fox book read back: its plan, how it is printed, with which
+//! interior, its answer and its pages.
 
-use crate::puzzles::wordbook::{Plan, WordSpec};
+use super::error::ApiError;
+use crate::puzzles::wordbook::{self, Plan, WordAnswer, WordBook, WordSpec};
 use crate::render::foxbook::InteriorVersion;
 use crate::render::print::{Imprint, PrintOptions};
-use crate::store::BookRecord;
+use crate::store::{BookRecord, JobState};
 
 /// A stored book that no longer reads back: a damaged database or a bug, never the
 /// caller's fault.
@@ -54,4 +55,40 @@ pub fn print_options(record: &BookRecord) -> PrintOptions {
             isbn: record.isbn.clone(),
         },
     }
+}
+
+/// 409 unless the book is printed.
+pub fn ensure_printed(record: &BookRecord) -> Result<(), ApiError> {
+    if record.state == JobState::Succeeded {
+        return Ok(());
+    }
+    let pending = !record.state.is_terminal();
+    let detail = if pending {
+        format!("book {} is still printing ({}); try again shortly", record.serial, record.state.as_str())
+    } else {
+        format!(
+            "book {} was not printed: its job is {}{}",
+            record.serial,
+            record.state.as_str(),
+            record.error.as_deref().map(|e| format!(" ({e})")).unwrap_or_default()
+        )
+    };
+    Err(ApiError::Conflict { detail, retry_after: pending.then_some(1) })
+}
+
+/// A printed book's answer, read from its record (no pages needed).
+pub fn stored_answer(record: &BookRecord) -> Result<WordAnswer, ApiError> {
+    ensure_printed(record)?;
+    let corrupt = |what: String| ApiError::Internal(format!("book {}: {what}", record.serial));
+    serde_json::from_value(record.answer.clone().ok_or_else(|| corrupt("no answer".into()))?)
+        .map_err(|e| corrupt(e.to_string()))
+}
+
+/// Unpacks a printed book's pages (CPU work for a big book: call it off the async threads).
+pub fn unpack(record: BookRecord) -> Result<WordBook, ApiError> {
+    let answer = stored_answer(&record)?;
+    let corrupt = |what: String| ApiError::Internal(format!("book {}: {what}", record.serial));
+    let plan = plan_of(&record)?;
+    let packed = record.packed.as_deref().ok_or_else(|| corrupt("no pages".into()))?;
+    wordbook::unpack(&plan, packed, answer).map_err(|e| corrupt(e.to_string()))
 }

@@ -1,7 +1,17 @@
 //! What the server and the offline CLI share, below the HTTP layer: stored records read
-//! back as the domain's types, and how stored times are written for people.
+//! back as the domain's types, print-run archives, word-list ingestion, the errors they
+//! report, and how stored times are written for people.
 
 pub mod books;
+pub mod error;
+pub mod policy;
+pub mod printruns;
+pub mod wordlists;
+
+/// Runs CPU work (rendering, unpacking) off the async threads.
+pub async fn blocking<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Result<T, error::ApiError> {
+    tokio::task::spawn_blocking(work).await.map_err(|e| error::ApiError::Internal(format!("blocking task failed: {e}")))
+}
 
 /// RFC 3339 form of a stored millisecond time.
 pub fn timestamp(ms: i64) -> String {

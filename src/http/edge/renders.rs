@@ -16,7 +16,7 @@ use std::time::Duration;
 use axum::body::Bytes;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use super::error::ApiError;
+use crate::http::error::ApiError;
 
 /// How long a render waits to start (for the same render, or a free renderer) before 503.
 pub const WAIT: Duration = Duration::from_secs(10);

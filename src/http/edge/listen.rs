@@ -435,7 +435,7 @@ pub async fn serve(
 /// What a probes' connection answers to anything but the probes.
 fn every_connection_busy(max: usize) -> axum::response::Response {
     use axum::response::IntoResponse;
-    super::error::ApiError::Unavailable {
+    crate::http::error::ApiError::Unavailable {
         detail: format!("every connection (--max-connections {max}) has a request in flight; try again shortly"),
         retry_after: 1,
     }

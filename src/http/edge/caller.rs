@@ -15,8 +15,8 @@ use axum::http::request::Parts;
 use axum::http::HeaderMap;
 
 use super::admission::KeyLookup;
-use super::error::ApiError;
-use super::{AppState, Quotas};
+use crate::http::error::ApiError;
+use crate::http::{AppState, Quotas};
 use crate::jobs::{Submitter, Tier};
 use crate::keys::{token_hash, Role};
 use crate::puzzles::Limits;

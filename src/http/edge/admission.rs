@@ -17,7 +17,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use super::caller::bearer_token;
-use super::error::ApiError;
+use crate::http::error::ApiError;
 use crate::keys::{is_token_shaped, token_hash};
 use crate::store::{ApiKey, Store};
 

@@ -13,7 +13,7 @@ use tower_http::classify::{ServerErrorsAsFailures, SharedClassifier};
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
-use super::error::{problem, PROBLEM_JSON};
+use crate::http::error::{problem, PROBLEM_JSON};
 use crate::metrics::Metrics;
 
 /// A span per request carrying the `x-request-id` set by the request-id layer.

@@ -20,8 +20,9 @@ fn dictionary(c: &mut Criterion) {
         language: Language::ENGLISH,
     };
     let trim = Trim::parse("5.25x8").expect("a named trim");
-    let pdf =
-        || puzzlepress::render::dictionary::pdf(&book, trim, Heads::Outer, &mut Unmonitored).expect("not stopped");
+    let pdf = || {
+        puzzlepress::render::layouts::dictionary::pdf(&book, trim, Heads::Outer, &mut Unmonitored).expect("not stopped")
+    };
     // The book the script times (its report: the same pages and lines).
     let (_, layout) = pdf();
     assert_eq!((layout.report.pages, layout.report.lines), (198, 17_050), "the script's book");

@@ -5,8 +5,8 @@ use puzzlepress::puzzles::foxbook::diagnostics::{run_book_chain, run_chain, Chai
 use puzzlepress::puzzles::foxbook::{book_seed, book_seed_version, generate, generate_version, BookSpec, Serial};
 use puzzlepress::puzzles::monitor::Unmonitored;
 use puzzlepress::puzzles::wordbook::{self, WordSpec};
-use puzzlepress::render::cover::{cover_pdf, Paper};
-use puzzlepress::render::foxbook::{answer_pdf, book_pdf, InteriorVersion};
+use puzzlepress::render::layouts::cover::{cover_pdf, Paper};
+use puzzlepress::render::layouts::foxbook::{answer_pdf, book_pdf, InteriorVersion};
 use puzzlepress::render::print::PrintOptions;
 use std::hint::black_box;
 use std::time::Duration;

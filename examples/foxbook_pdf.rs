@@ -5,8 +5,8 @@
 use puzzlepress::puzzles::foxbook::Serial;
 use puzzlepress::puzzles::monitor::Unmonitored;
 use puzzlepress::puzzles::wordbook::{book_for, Shape, WordSpec};
-use puzzlepress::render::cover::{cover_pdf, Paper};
-use puzzlepress::render::foxbook::{answer_pdf, book_pdf, InteriorVersion};
+use puzzlepress::render::layouts::cover::{cover_pdf, Paper};
+use puzzlepress::render::layouts::foxbook::{answer_pdf, book_pdf, InteriorVersion};
 use puzzlepress::render::print::{default_title, PrintOptions, Trim};
 use std::time::Instant;
 

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use puzzlepress::puzzles::monitor::Unmonitored;
 use puzzlepress::puzzles::oneup::{generate_book, ClueSymmetry, LevelCounts};
-use puzzlepress::render::oneup_book::{oneup_book_pdf, Entry};
+use puzzlepress::render::layouts::oneup_book::{oneup_book_pdf, Entry};
 use puzzlepress::render::print::{PrintOptions, Trim};
 
 fn main() {

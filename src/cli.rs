@@ -326,7 +326,8 @@ impl PrintArgs {
             .map_err(|(field, e)| anyhow::anyhow!("--{field}: {e}"))?,
         };
         opts.validate().map_err(|(field, e)| anyhow::anyhow!("--{}: {e}", field.replace('_', "-")))?;
-        crate::render::foxbook::check_letter_size(spec.size(), trim).map_err(|e| anyhow::anyhow!("--trim: {e}"))?;
+        crate::render::layouts::foxbook::check_letter_size(spec.size(), trim)
+            .map_err(|e| anyhow::anyhow!("--trim: {e}"))?;
         Ok(opts)
     }
 }
@@ -341,8 +342,8 @@ pub struct PrintRunArgs {
     #[command(flatten)]
     pub print: PrintArgs,
     /// The paper the interiors are printed on (white or cream); it sets the covers' spine.
-    #[arg(long, default_value = "white", value_parser = crate::render::cover::Paper::parse)]
-    pub paper: crate::render::cover::Paper,
+    #[arg(long, default_value = "white", value_parser = crate::render::layouts::cover::Paper::parse)]
+    pub paper: crate::render::layouts::cover::Paper,
     /// Directory to write into (created if missing): DIR/SERIAL/interior.pdf, cover.pdf,
     /// answer.pdf and DIR/manifest.csv.
     #[arg(long, conflicts_with = "zip")]

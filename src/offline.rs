@@ -10,10 +10,10 @@ use crate::jobs::printruns::PrintRunOrder;
 use crate::puzzles::foxbook::Serial;
 use crate::puzzles::monitor::Unmonitored;
 use crate::puzzles::wordbook::{book_for, book_for_version, Plan, WordSpec};
-use crate::render::cover::Paper;
-use crate::render::foxbook::{answer_pdf, book_pdf, InteriorVersion};
+use crate::render::layouts::cover::Paper;
+use crate::render::layouts::foxbook::{answer_pdf, book_pdf, InteriorVersion};
+use crate::render::layouts::printrun::{copy_files, ManifestLine, CSV_HEADER};
 use crate::render::print::PrintOptions;
-use crate::render::printrun::{copy_files, ManifestLine, CSV_HEADER};
 use crate::service::printruns::Archive;
 use crate::store::{BookRecord, Store};
 
@@ -307,8 +307,9 @@ pub fn dictionary(args: &DictionaryArgs) -> anyhow::Result<()> {
     let heads = if args.both_heads { Heads::Both } else { Heads::Outer };
     // Entries were checked line by line; the title, author and preface are checked here.
     book.check_front().map_err(|(field, detail)| anyhow::anyhow!("--{field}: {detail}"))?;
-    let (pdf, layout) = crate::render::dictionary::pdf(&book, trim, heads, &mut crate::puzzles::monitor::Unmonitored)
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let (pdf, layout) =
+        crate::render::layouts::dictionary::pdf(&book, trim, heads, &mut crate::puzzles::monitor::Unmonitored)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
     let report = &layout.report;
     write_file(&args.out, &pdf)?;
     println!(
@@ -352,7 +353,8 @@ pub fn wordsearch(args: &WordSearchArgs) -> anyhow::Result<()> {
     if req.seed.is_none() {
         req.seed = Some(args.seed.unwrap_or_else(|| rand::random::<u64>() >> 11));
     }
-    let paper = crate::render::cover::Paper::parse(&args.paper).map_err(|e| anyhow::anyhow!("--paper: {e}"))?;
+    let paper =
+        crate::render::layouts::cover::Paper::parse(&args.paper).map_err(|e| anyhow::anyhow!("--paper: {e}"))?;
     // Checked as the server checks a request: the print options, then the puzzles. Each
     // refusal's detail names its field (a member of the request, or the flag that set it).
     let refused = |(_, detail): (String, String)| anyhow::anyhow!(detail);

@@ -24,7 +24,7 @@ use crate::jobs::SubmitError;
 use crate::puzzles::foxbook::{Serial, SerialError};
 use crate::puzzles::wordbook::{self, Shape, WordAnswer, WordSpec};
 use crate::render;
-use crate::render::cover::Paper;
+use crate::render::layouts::cover::Paper;
 use crate::render::print::{Imprint, PrintOptions, Trim};
 use crate::service::books::{ensure_printed, interior_version, plan_of, print_options, stored_answer, unpack};
 use crate::service::policy::Idempotency;
@@ -578,8 +578,8 @@ impl Product for Books {
             let render: files::Render = Box::new(move || {
                 let book = unpack(record)?;
                 Ok(match name {
-                    "book" => render::foxbook::book_pdf(&book, &serial, &opts, version),
-                    _ => render::foxbook::answer_pdf(&book, &serial, &opts),
+                    "book" => render::layouts::foxbook::book_pdf(&book, &serial, &opts, version),
+                    _ => render::layouts::foxbook::answer_pdf(&book, &serial, &opts),
                 })
             });
             Ok(render)
@@ -609,7 +609,7 @@ async fn cover<'a>(
     let serial = record.serial;
     let key = format!("{serial}/cover-{paper:?}");
     let filename = format!("cover-{serial}.pdf");
-    Ok(Download::rendered(filename, key, move || Ok(render::cover::cover_pdf(&plan, &serial, &opts, paper))))
+    Ok(Download::rendered(filename, key, move || Ok(render::layouts::cover::cover_pdf(&plan, &serial, &opts, paper))))
 }
 
 /// An ordered book checked (word, letters, shape and size within the caller's limits; the
@@ -637,7 +637,8 @@ pub(crate) fn checked_book(
         imprint: imprint.checked().map_err(|(field, detail)| ApiError::invalid(field, detail))?,
     };
     print.validate().map_err(|(field, detail)| ApiError::invalid(field, detail))?;
-    render::foxbook::check_letter_size(spec.size(), print.trim).map_err(|detail| ApiError::invalid("trim", detail))?;
+    render::layouts::foxbook::check_letter_size(spec.size(), print.trim)
+        .map_err(|detail| ApiError::invalid("trim", detail))?;
     Ok((spec, print))
 }
 

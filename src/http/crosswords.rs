@@ -72,7 +72,11 @@ impl Product for CrosswordFills {
             let id = short_id(id);
             return Ok(Download::rendered("crossword.pdf".into(), key, move || {
                 let texts = req.texts();
-                Ok(render::crossword::grid_pdf(&grid, &SheetSpec { title: texts.title, id: &id, trim }, &texts))
+                Ok(render::layouts::crossword::grid_pdf(
+                    &grid,
+                    &SheetSpec { title: texts.title, id: &id, trim },
+                    &texts,
+                ))
             }));
         }
         let (req, fill) = finished_fill(state, caller, id).await?;
@@ -82,11 +86,15 @@ impl Product for CrosswordFills {
                 let id = short_id(id);
                 return Ok(Download::rendered("crossword-solution.pdf".into(), key, move || {
                     let texts = req.texts();
-                    Ok(render::crossword::solution_pdf(&fill, &SheetSpec { title: texts.title, id: &id, trim }, &texts))
+                    Ok(render::layouts::crossword::solution_pdf(
+                        &fill,
+                        &SheetSpec { title: texts.title, id: &id, trim },
+                        &texts,
+                    ))
                 }));
             }
-            "puzzle.puz" => render::puz::puz,
-            _ => render::ipuz::ipuz,
+            "puzzle.puz" => render::exchange::puz::puz,
+            _ => render::exchange::ipuz::ipuz,
         };
         let grid = filled_grid(id, &fill)?;
         let filename = file.name.replace("puzzle", "crossword");

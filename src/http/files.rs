@@ -20,7 +20,7 @@ use super::edge::caller::Caller;
 use super::error::ApiError;
 use super::respond::{blocking, body_response, trim_query};
 use super::AppState;
-use crate::render::cover::Paper;
+use crate::render::layouts::cover::Paper;
 use crate::render::print::Trim;
 
 /// One of a product's files.

@@ -26,7 +26,7 @@ use crate::puzzles::oneup::{
     Placement, Puzzle, Step, Technique, MAX_BOOK_PUZZLES, MAX_SIZE, MIN_SIZE,
 };
 use crate::render;
-use crate::render::oneup_book::{oneup_book_pdf, Entry};
+use crate::render::layouts::oneup_book::{oneup_book_pdf, Entry};
 use crate::render::print::{Imprint, PrintOptions, SheetSpec, Trim};
 use crate::service::policy::Idempotency;
 
@@ -78,8 +78,8 @@ impl Product for OneUpPuzzles {
         Ok(Download::rendered(format!("oneup-{which}.pdf"), key, move || {
             let spec = SheetSpec { title: "One Up", id: &id, trim };
             Ok(match which {
-                "puzzle" => render::oneup::puzzle_pdf(&puzzle, &spec),
-                _ => render::oneup::solution_pdf(&puzzle, &solution, &spec),
+                "puzzle" => render::layouts::oneup::puzzle_pdf(&puzzle, &spec),
+                _ => render::layouts::oneup::solution_pdf(&puzzle, &solution, &spec),
             })
         }))
     }

@@ -16,7 +16,7 @@ use super::kinds::Books;
 use super::{Queue, SubmitError, Submitter};
 use crate::puzzles::foxbook::Serial;
 use crate::puzzles::wordbook::{Shape, WordSpec};
-use crate::render::cover::Paper;
+use crate::render::layouts::cover::Paper;
 use crate::render::print::{Imprint, PrintOptions, Trim};
 use crate::store::{NewPrintRun, PrintRunRecord};
 

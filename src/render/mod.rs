@@ -10,7 +10,3 @@ pub mod page;
 pub mod pdf;
 pub mod print;
 pub mod typeset;
-
-pub use exchange::{ipuz, puz, zip};
-pub use layouts::{cover, crossword, dictionary, foxbook, oneup, oneup_book, printrun, wordsearch};
-pub use print::isbn;

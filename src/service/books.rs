@@ -3,7 +3,7 @@
 
 use super::error::ApiError;
 use crate::puzzles::wordbook::{self, Plan, WordAnswer, WordBook, WordSpec};
-use crate::render::foxbook::InteriorVersion;
+use crate::render::layouts::foxbook::InteriorVersion;
 use crate::render::print::{Imprint, PrintOptions};
 use crate::store::{BookRecord, JobState};
 

@@ -12,10 +12,10 @@ use super::books::{interior_version, print_options, unpack};
 use super::error::ApiError;
 use crate::jobs::printruns::PrintRunOrder;
 use crate::puzzles::wordbook::WordAnswer;
-use crate::render::cover::Paper;
+use crate::render::exchange::zip::ZipStream;
+use crate::render::layouts::cover::Paper;
+use crate::render::layouts::printrun::{copy_files, ManifestLine, CSV_HEADER};
 use crate::render::print::Trim;
-use crate::render::printrun::{copy_files, ManifestLine, CSV_HEADER};
-use crate::render::zip::ZipStream;
 use crate::store::{PrintRunCopy, PrintRunRecord, Store};
 
 /// Copies read from the store at once for a manifest.

@@ -29,7 +29,7 @@ pub struct NewBook {
     pub author: Option<String>,
     pub copyright: Option<String>,
     pub isbn: Option<String>,
-    /// The renderer its interior is printed with (`render::foxbook::InteriorVersion`).
+    /// The renderer its interior is printed with (`render::layouts::foxbook::InteriorVersion`).
     pub interior_version: i64,
 }
 

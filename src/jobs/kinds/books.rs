@@ -8,7 +8,7 @@ use crate::jobs::{Context, JobKind, RunError};
 use crate::puzzles::monitor::Monitor;
 use crate::puzzles::wordbook::{self, WordSpec, WORD_GENERATOR_VERSION};
 use crate::render;
-use crate::render::foxbook::{book_pdf, InteriorVersion};
+use crate::render::layouts::foxbook::{book_pdf, InteriorVersion};
 use crate::render::print::PrintOptions;
 use crate::store::{NewBook, OnInsert, OnSuccess, PrintedBook};
 
@@ -80,7 +80,7 @@ impl JobKind for Books {
         // keeps its renderer, so it is the hash of every later download. Other books are
         // never in a manifest: they skip the rendering.
         let interior_sha256 = match &params.copy_of {
-            Some(_) => Some(render::printrun::sha256_hex(&book_pdf(
+            Some(_) => Some(render::layouts::printrun::sha256_hex(&book_pdf(
                 &printed.book,
                 &params.serial,
                 &params.print,

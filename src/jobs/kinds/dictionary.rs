@@ -195,10 +195,11 @@ impl DictionaryRequest {
         monitor: &mut dyn Monitor,
     ) -> Result<(Vec<u8>, typeset::Report), RunError> {
         let (book, trim, heads) = self.book(limits).map_err(|(_, detail)| RunError::Failed(detail))?;
-        let (pdf, layout) = crate::render::dictionary::pdf(&book, trim, heads, monitor).map_err(|e| match e {
-            typeset::Stopped::Cancelled => RunError::Cancelled,
-            typeset::Stopped::Entry(e) => RunError::Failed(e.to_string()),
-        })?;
+        let (pdf, layout) =
+            crate::render::layouts::dictionary::pdf(&book, trim, heads, monitor).map_err(|e| match e {
+                typeset::Stopped::Cancelled => RunError::Cancelled,
+                typeset::Stopped::Entry(e) => RunError::Failed(e.to_string()),
+            })?;
         Ok((pdf, layout.report))
     }
 }

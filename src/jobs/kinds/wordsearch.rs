@@ -9,9 +9,9 @@ use crate::puzzles::monitor::Monitor;
 use crate::puzzles::wordbook::Shape;
 use crate::puzzles::wordsearch::cost::{self, Limits};
 use crate::puzzles::wordsearch::{self, book, Filler, Level, Puzzle, Spec, Work};
-use crate::render::cover::{wrap_pdf, CoverText, Paper};
+use crate::render::layouts::cover::{wrap_pdf, CoverText, Paper};
+use crate::render::layouts::wordsearch::{book_pages, check_fit, printed_word, Entry, Print};
 use crate::render::print::{Imprint, PrintOptions, Trim};
-use crate::render::wordsearch::{book_pages, check_fit, printed_word, Entry, Print};
 
 pub struct WordSearches;
 
@@ -420,7 +420,7 @@ impl WordSearchBookRequest {
             .iter()
             .map(|p| Entry { title: p.title.as_deref(), level: p.level, puzzle: &p.puzzle })
             .collect();
-        Ok(crate::render::wordsearch::book_pdf(&entries, &opts, self.large_print, &out.code))
+        Ok(crate::render::layouts::wordsearch::book_pdf(&entries, &opts, self.large_print, &out.code))
     }
 
     /// The cover on `paper`, from a made book.

@@ -4,12 +4,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::foxbook::{fit_size, interior_pages, letter_list, pages_phrase, printed_serial, wrap_words};
+use super::foxbook::{interior_pages, letter_list, pages_phrase, printed_serial};
 use crate::puzzles::foxbook::BookSpec;
 use crate::puzzles::wordbook::Plan;
 use crate::render::page::{Document, Font, Paint, Rgb, Style};
 use crate::render::print::isbn::draw_barcode;
-use crate::render::print::{Area, PrintOptions, INCH};
+use crate::render::print::{fit_size, wrap_words, Area, PrintOptions, INCH};
 
 /// Paper the interior is printed on; it sets the spine's width.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]

@@ -3,11 +3,10 @@
 //! request gives clues, the clues in columns under "Across" and "Down" (on pages of their
 //! own after the grid's when they do not fit under it).
 
-use super::foxbook::wrap_words;
 use crate::puzzles::crossword::clues::Texts;
 use crate::puzzles::crossword::{Direction, Fill, Grid, Slot};
 use crate::render::page::{runs, Canvas, CellGrid, Document, Font, Paint, Rgb, Style};
-use crate::render::print::{Area, SheetSpec};
+use crate::render::print::{fit_size, wrap_words, Area, SheetSpec};
 
 /// Room for the title and subtitle above the grid.
 const HEADING: f32 = 54.0;
@@ -101,7 +100,7 @@ fn new_page<'d>(doc: &'d mut Document, spec: &SheetSpec, part: Option<&str>, aut
     let area = spec.area();
     let mid = area.center_x();
     let title = printable(spec.title);
-    let size = super::foxbook::fit_size(Font::SansBold, &title, 22.0, area.w);
+    let size = fit_size(Font::SansBold, &title, 22.0, area.w);
     c.text_centered(Style::new(Font::SansBold, size), mid, area.top() - 20.0, &title);
     let byline = (!author.is_empty()).then(|| format!("by {author}"));
     let subtitle = match (part, byline) {
@@ -109,7 +108,7 @@ fn new_page<'d>(doc: &'d mut Document, spec: &SheetSpec, part: Option<&str>, aut
         (p, b) => b.or(p.map(str::to_string)),
     };
     if let Some(s) = subtitle {
-        let size = super::foxbook::fit_size(Font::Sans, &s, 11.0, area.w);
+        let size = fit_size(Font::Sans, &s, 11.0, area.w);
         c.text_centered(Style::new(Font::Sans, size).color(Rgb::GREY), mid, area.top() - 40.0, &s);
     }
     spec.footer(c, part.unwrap_or("Puzzle"));

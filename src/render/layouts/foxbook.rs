@@ -11,7 +11,9 @@ use crate::puzzles::foxbook::{BookSpec, Serial};
 use crate::puzzles::wordbook::{direction_words, Plan, Shape, WordAnswer, WordBook, WordPage};
 use crate::render::page::{Canvas, Document, Font, Paint, Rgb, Style};
 use crate::render::pdf::{Compression, Options};
-use crate::render::print::{copyright_notice, padded_pages, Area, Layout, PrintOptions, Trim, TrimName, INCH};
+use crate::render::print::{
+    copyright_notice, fit_size, padded_pages, wrap_words, Area, Layout, PrintOptions, Trim, TrimName, INCH,
+};
 
 const GRID_FONT: Font = Font::Mono;
 const FOX_FONT: Font = Font::MonoBold;
@@ -267,46 +269,6 @@ pub fn pages_phrase(plan: &Plan) -> String {
         named => format!("{}-shaped ", named.name().unwrap_or("shaped")),
     };
     format!("{} {kind}pages of {} x {} letters", plan.pages, plan.mask.rows, plan.mask.cols)
-}
-
-/// The largest size up to `max` at which `text` fits in `width`.
-pub fn fit_size(font: Font, text: &str, max: f32, width: f32) -> f32 {
-    let at_one = font.width(text, 1.0);
-    if at_one <= 0.0 {
-        max
-    } else {
-        max.min(width / at_one)
-    }
-}
-
-/// `text` broken into lines no wider than `width`, between words (a word wider than a line
-/// is broken between characters).
-pub fn wrap_words(text: &str, style: Style, width: f32) -> Vec<String> {
-    let fits = |s: &str| style.font.width(s, style.size) <= width;
-    let mut lines: Vec<String> = Vec::new();
-    let mut line = String::new();
-    for word in text.split(' ') {
-        let candidate = if line.is_empty() { word.to_string() } else { format!("{line} {word}") };
-        if fits(&candidate) {
-            line = candidate;
-            continue;
-        }
-        if !line.is_empty() {
-            lines.push(std::mem::take(&mut line));
-        }
-        for ch in word.chars() {
-            line.push(ch);
-            if !fits(&line) && line.len() > 1 {
-                line.pop();
-                lines.push(std::mem::take(&mut line));
-                line.push(ch);
-            }
-        }
-    }
-    if !line.is_empty() {
-        lines.push(line);
-    }
-    lines
 }
 
 fn title_page(c: &mut Canvas, layout: &Layout, plan: &Plan, printed: &str, opts: &PrintOptions) {

@@ -3,7 +3,7 @@
 
 use crate::puzzles::oneup::Puzzle;
 use crate::render::page::{runs, Canvas, CellGrid, Document, Font, Rgb, Segment, Style};
-use crate::render::print::SheetSpec;
+use crate::render::print::{fit_size, SheetSpec};
 
 /// Room for the title, rule and legend above the grid, in points.
 const HEADING: f32 = 80.0;
@@ -37,13 +37,13 @@ fn page(puzzle: &Puzzle, solution: Option<&[String]>, spec: &SheetSpec) -> Vec<u
     let area = spec.area();
     let mid = area.center_x();
     let title = spec.title;
-    let size = super::foxbook::fit_size(Font::SansBold, title, 24.0, area.w);
+    let size = fit_size(Font::SansBold, title, 24.0, area.w);
     c.text_centered(Style::new(Font::SansBold, size), mid, area.top() - 22.0, title);
-    let rule = Style::new(Font::Sans, super::foxbook::fit_size(Font::Sans, RULE, 12.0, area.w));
+    let rule = Style::new(Font::Sans, fit_size(Font::Sans, RULE, 12.0, area.w));
     c.text_centered(rule, mid, area.top() - 46.0, RULE);
     if solution.is_some() {
         let legend = "Solution: the given digits are bold, the others light and blue.";
-        let style = Style::new(Font::Sans, super::foxbook::fit_size(Font::Sans, legend, 10.0, area.w));
+        let style = Style::new(Font::Sans, fit_size(Font::Sans, legend, 10.0, area.w));
         c.text_centered(style.color(Rgb::GREY), mid, area.top() - 64.0, legend);
     }
     draw_grid(c, puzzle, solution, area.shrink(HEADING, 0.0).tuple(), MAX_PITCH);

@@ -9,11 +9,13 @@
 //! the same rule decides what a request may ask (a large-print grid that does not fit is
 //! refused naming what fits) and what is printed.
 
-use super::foxbook::{fit_size, letter_size};
+use super::foxbook::letter_size;
 use crate::puzzles::crossword::words::normalise;
 use crate::puzzles::wordsearch::{Level, Puzzle};
 use crate::render::page::{Canvas, Document, Font, Paint, Rgb, Style};
-use crate::render::print::{padded_pages, puzzle_title_page, Area, Layout, PrintOptions, TitleText, Trim, INCH};
+use crate::render::print::{
+    fit_size, padded_pages, puzzle_title_page, Area, Layout, PrintOptions, TitleText, Trim, INCH,
+};
 
 const GRID_FONT: Font = Font::Mono;
 const WORD_FONT: Font = Font::MonoBold;

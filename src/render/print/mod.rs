@@ -352,7 +352,6 @@ pub struct TitleText<'a> {
 /// the levels, where the solutions are; these books have no title page back, so the
 /// copyright line and ISBN go at its foot.
 pub fn puzzle_title_page(c: &mut Canvas, area: Area, opts: &PrintOptions, text: &TitleText) {
-    use super::foxbook::{fit_size, wrap_words};
     let mid = area.center_x();
     let size = fit_size(Font::SansBold, &opts.title, 32.0, area.w);
     let mut y = area.top() - area.h * 0.15;
@@ -607,6 +606,46 @@ pub fn unreachable_lookup(lookup_url: &str) -> Option<String> {
              (the server's operator sets its public address with --lookup-url, or an order gives lookup_url)"
         )
     })
+}
+
+/// The largest size up to `max` at which `text` fits in `width`.
+pub fn fit_size(font: Font, text: &str, max: f32, width: f32) -> f32 {
+    let at_one = font.width(text, 1.0);
+    if at_one <= 0.0 {
+        max
+    } else {
+        max.min(width / at_one)
+    }
+}
+
+/// `text` broken into lines no wider than `width`, between words (a word wider than a line
+/// is broken between characters).
+pub fn wrap_words(text: &str, style: Style, width: f32) -> Vec<String> {
+    let fits = |s: &str| style.font.width(s, style.size) <= width;
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let candidate = if line.is_empty() { word.to_string() } else { format!("{line} {word}") };
+        if fits(&candidate) {
+            line = candidate;
+            continue;
+        }
+        if !line.is_empty() {
+            lines.push(std::mem::take(&mut line));
+        }
+        for ch in word.chars() {
+            line.push(ch);
+            if !fits(&line) && line.len() > 1 {
+                line.pop();
+                lines.push(std::mem::take(&mut line));
+                line.push(ch);
+            }
+        }
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
 }
 
 #[cfg(test)]

@@ -246,7 +246,7 @@ fn fox_book_pdfs_are_byte_stable() {
     let plan = WordSpec { pages: 3, rows: 8, cols: 9, ..WordSpec::default() }.validate().unwrap();
     let book =
         crate::puzzles::wordbook::book_for_version(b"render", "0000000000A", &plan, 1, &mut Unmonitored).unwrap().book;
-    let sha = |bytes: Vec<u8>| crate::render::printrun::sha256_hex(&bytes);
+    let sha = |bytes: Vec<u8>| crate::render::layouts::printrun::sha256_hex(&bytes);
     let o = opts(Trim::Named(TrimName::SixByNine));
     assert_eq!(
         sha(book_pdf(&book, "0000000000A", &o, InteriorVersion::V1)),
@@ -260,7 +260,12 @@ fn fox_book_pdfs_are_byte_stable() {
         sha(answer_pdf(&book, "0000000000A", &o)),
         "794ae68fe57ecbd49c550c71ae3df8398963a37456c6086786f6191ce42838d6"
     );
-    let cover = crate::render::cover::cover_pdf(&book.plan, "0000000000A", &o, crate::render::cover::Paper::Cream);
+    let cover = crate::render::layouts::cover::cover_pdf(
+        &book.plan,
+        "0000000000A",
+        &o,
+        crate::render::layouts::cover::Paper::Cream,
+    );
     assert_eq!(sha(cover), "f00ebdc349aacd7470c93b283556ec28bacca5c8f0779d471bb469f0abea8932");
 }
 
@@ -286,7 +291,12 @@ fn word_books_print_their_word_shape_and_letters() {
     let mut bold: Vec<char> = key.iter().filter(|s| s.font == FOX_FONT).flat_map(|s| s.text.chars()).collect();
     bold.sort();
     assert_eq!(bold, ['A', 'C', 'T']);
-    let cover = crate::render::cover::cover_pdf(&book.plan, "0000000000A", &o, crate::render::cover::Paper::White);
+    let cover = crate::render::layouts::cover::cover_pdf(
+        &book.plan,
+        "0000000000A",
+        &o,
+        crate::render::layouts::cover::Paper::White,
+    );
     let cover_text = shown(&pages(&cover)[0]).iter().map(|s| s.text.clone()).collect::<Vec<_>>().join(" ");
     assert!(cover_text.contains("One CAT in 3 pages") && cover_text.contains("C, A, T and S"), "{cover_text}");
 }
@@ -387,7 +397,12 @@ fn the_imprint_prints_where_books_print_it_and_only_when_given() {
         assert_eq!(listings(&a[2..]), listings(&b[2..]), "{version:?}: the puzzle pages are the same");
     }
     let cover = |o: &PrintOptions| {
-        crate::render::cover::cover_pdf(&book.plan, "0000000000A", o, crate::render::cover::Paper::White)
+        crate::render::layouts::cover::cover_pdf(
+            &book.plan,
+            "0000000000A",
+            o,
+            crate::render::layouts::cover::Paper::White,
+        )
     };
     let front = text(&pages(&cover(&with))[0]).join(" | ");
     assert!(front.contains("Find the Fox | Ada Fox"), "{front}");

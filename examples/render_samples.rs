@@ -6,8 +6,8 @@ use puzzlepress::puzzles::crossword::fill::{fill_grid, FillOptions};
 use puzzlepress::puzzles::crossword::{Grid, WordList};
 use puzzlepress::puzzles::monitor::Unmonitored;
 use puzzlepress::puzzles::oneup::{solve, Puzzle, EXAMPLE};
-use puzzlepress::render::print::{SheetSpec, Trim};
 use puzzlepress::render::layouts::{crossword, oneup};
+use puzzlepress::render::print::{SheetSpec, Trim};
 use std::time::Instant;
 
 /// The 15 x 15 pattern used in the crossword engine's tests.

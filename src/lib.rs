@@ -23,3 +23,21 @@ pub mod render;
 pub mod server;
 pub mod service;
 pub mod store;
+
+/// The Rust files below `dir` of the crate (e.g. `src/http`), for tests that read the code.
+#[cfg(test)]
+pub(crate) fn source_files(dir: &str) -> Vec<std::path::PathBuf> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap().map(Result::unwrap) {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(dir), &mut files);
+    files
+}

@@ -177,18 +177,7 @@ mod tests {
     /// extractor.
     #[test]
     fn no_handler_is_longer_than_40_lines() {
-        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-            for entry in std::fs::read_dir(dir).unwrap().map(Result::unwrap) {
-                let path = entry.path();
-                if path.is_dir() {
-                    walk(&path, out);
-                } else if path.extension().is_some_and(|e| e == "rs") {
-                    out.push(path);
-                }
-            }
-        }
-        let mut files = Vec::new();
-        walk(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/http"), &mut files);
+        let files = crate::source_files("src/http");
         let extractors = ["State(", "caller: Caller", "Json(", "Path(", "RawQuery("];
         let mut long = Vec::new();
         for file in files {

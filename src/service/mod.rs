@@ -26,19 +26,8 @@ mod tests {
     /// The HTTP layer is a leaf: only the server's wiring reaches into it.
     #[test]
     fn nothing_outside_the_http_layer_and_the_wiring_imports_it() {
-        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-            for entry in std::fs::read_dir(dir).unwrap().map(Result::unwrap) {
-                let path = entry.path();
-                if path.is_dir() {
-                    walk(&path, out);
-                } else if path.extension().is_some_and(|e| e == "rs") {
-                    out.push(path);
-                }
-            }
-        }
         let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-        let mut files = Vec::new();
-        walk(&src, &mut files);
+        let files = crate::source_files("src");
         let importers: Vec<String> = files
             .iter()
             .filter(|f| !f.starts_with(src.join("http")) && !f.ends_with("server.rs"))

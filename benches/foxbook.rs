@@ -60,8 +60,12 @@ fn books(c: &mut Criterion) {
     for (name, version) in [("book-pdf", InteriorVersion::CURRENT), ("book-pdf-v1", InteriorVersion::V1)] {
         g.bench_function(name, |b| b.iter(|| black_box(book_pdf(&book, &serial, &opts, version))));
     }
-    g.bench_function("answer-pdf", |b| b.iter(|| black_box(answer_pdf(&book, &serial, &opts))));
-    g.bench_function("cover-pdf", |b| b.iter(|| black_box(cover_pdf(&plan, &serial, &opts, Paper::White))));
+    g.bench_function("answer-pdf", |b| {
+        b.iter(|| black_box(answer_pdf(&book, &serial, &opts, InteriorVersion::CURRENT.prose())))
+    });
+    g.bench_function("cover-pdf", |b| {
+        b.iter(|| black_box(cover_pdf(&plan, &serial, &opts, Paper::White, InteriorVersion::CURRENT.prose())))
+    });
     g.bench_function("sample+text+pdfs", |b| {
         b.iter_batched(
             || {
@@ -73,7 +77,7 @@ fn books(c: &mut Criterion) {
                 black_box((
                     book.text(),
                     book_pdf(&book, &serial, &opts, InteriorVersion::CURRENT),
-                    answer_pdf(&book, &serial, &opts),
+                    answer_pdf(&book, &serial, &opts, InteriorVersion::CURRENT.prose()),
                 ))
             },
             BatchSize::SmallInput,

@@ -6,6 +6,7 @@ use puzzlepress::jobs::kinds::wordsearch::{BookPuzzleRequest, WordSearchBookRequ
 use puzzlepress::puzzles::monitor::Unmonitored;
 use puzzlepress::puzzles::wordsearch::cost::Limits;
 use puzzlepress::puzzles::wordsearch::{generate, Level, Spec};
+use puzzlepress::render::print::LayoutVersion;
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -67,7 +68,7 @@ fn book(c: &mut Criterion) {
                 ..WordSearchBookRequest::default()
             };
             let book = req.make(&Limits::UNLIMITED, &mut Unmonitored).unwrap();
-            black_box(req.book_pdf(&book).unwrap())
+            black_box(req.book_pdf(&book, LayoutVersion::CURRENT).unwrap())
         })
     });
     g.finish();

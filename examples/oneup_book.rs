@@ -7,7 +7,7 @@ use std::time::Instant;
 use puzzlepress::puzzles::monitor::Unmonitored;
 use puzzlepress::puzzles::oneup::{generate_book, ClueSymmetry, LevelCounts};
 use puzzlepress::render::layouts::oneup_book::{oneup_book_pdf, Entry};
-use puzzlepress::render::print::{PrintOptions, Trim};
+use puzzlepress::render::print::{LayoutVersion, PrintOptions, Trim};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -20,7 +20,7 @@ fn main() {
     let entries: Vec<Entry> = book.iter().map(Entry::from).collect();
     let opts = PrintOptions { trim, title: "One Up".into(), lookup_url: String::new(), ..Default::default() };
     let start = Instant::now();
-    let pdf = oneup_book_pdf(&entries, &opts, "sample");
+    let pdf = oneup_book_pdf(&entries, &opts, "sample", LayoutVersion::CURRENT.prose());
     let rendered = start.elapsed();
     std::fs::write(&out, &pdf).unwrap();
     println!(

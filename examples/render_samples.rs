@@ -7,7 +7,7 @@ use puzzlepress::puzzles::crossword::{Grid, WordList};
 use puzzlepress::puzzles::monitor::Unmonitored;
 use puzzlepress::puzzles::oneup::{solve, Puzzle, EXAMPLE};
 use puzzlepress::render::layouts::{crossword, oneup};
-use puzzlepress::render::print::{SheetSpec, Trim};
+use puzzlepress::render::print::{LayoutVersion, SheetSpec, Trim};
 use std::time::Instant;
 
 /// The 15 x 15 pattern used in the crossword engine's tests.
@@ -42,8 +42,8 @@ fn main() {
         println!("{name:24} {ms:7.3} ms  {:6} bytes", pdf.len());
     };
     let trim = Trim::parse(&std::env::args().nth(2).unwrap_or_else(|| "letter".into())).unwrap();
-    let one_up = SheetSpec { title: "One Up, 7 July 2024", id: "example", trim };
-    let cross = SheetSpec { title: "Crossword", id: "example", trim };
+    let one_up = SheetSpec { title: "One Up, 7 July 2024", id: "example", trim, prose: LayoutVersion::CURRENT.prose() };
+    let cross = SheetSpec { title: "Crossword", id: "example", trim, prose: LayoutVersion::CURRENT.prose() };
     write("oneup.pdf", &|| oneup::puzzle_pdf(&puzzle, &one_up));
     write("oneup-solution.pdf", &|| oneup::solution_pdf(&puzzle, &solution, &one_up));
     write("crossword.pdf", &|| crossword::grid_pdf(&grid, &cross, &Texts::default()));

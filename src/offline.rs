@@ -59,7 +59,7 @@ pub async fn print_book(args: &BookArgs) -> anyhow::Result<()> {
     let files: [(&str, Vec<u8>); 4] = [
         ("book.txt", book.text().into_bytes()),
         ("book.pdf", book_pdf(&book, &serial, &opts, interior)),
-        ("answer.pdf", answer_pdf(&book, &serial, &opts)),
+        ("answer.pdf", answer_pdf(&book, &serial, &opts, interior.prose())),
         ("answer.json", serde_json::to_vec(&book.answer)?),
     ];
     for (name, bytes) in files {
@@ -363,8 +363,9 @@ pub fn wordsearch(args: &WordSearchArgs) -> anyhow::Result<()> {
     let book = req
         .make(&crate::puzzles::wordsearch::cost::Limits::UNLIMITED, &mut crate::puzzles::monitor::Unmonitored)
         .map_err(|e| anyhow::anyhow!("{e}"))?;
-    let pdf = req.book_pdf(&book).map_err(refused)?;
-    let cover = req.cover_pdf(&book, paper).map_err(refused)?;
+    let layout = crate::render::print::LayoutVersion::CURRENT;
+    let pdf = req.book_pdf(&book, layout).map_err(refused)?;
+    let cover = req.cover_pdf(&book, paper, layout).map_err(refused)?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
     let write = |name: &str, bytes: &[u8]| write_file(&args.out.join(name), bytes);
     write("book.pdf", &pdf)?;

@@ -32,6 +32,7 @@ fn job(n: u64) -> NewJob {
         wordlist: None,
         on_insert: Vec::new(),
         admission: Admission::UNLIMITED,
+        layout_version: 1,
     }
 }
 
@@ -91,6 +92,18 @@ async fn lifecycle_of_a_job() {
         assert_eq!((attempts[0].attempt, attempts[0].owner.as_str()), (1, "w1"));
         assert_eq!((attempts[0].started_at, attempts[0].ended_at), (2_000, Some(4_000)));
         assert_eq!(attempts[0].outcome.as_deref(), Some("succeeded"));
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_job_keeps_the_layout_version_it_was_queued_with() {
+    on_both(|db| async move {
+        let store = store(&db, &Clock::manual(1_000)).await;
+        let old = store.insert_job(&job(1)).await.unwrap().0;
+        let new = store.insert_job(&NewJob { layout_version: 2, ..job(2) }).await.unwrap().0;
+        assert_eq!((old.layout_version, new.layout_version), (1, 2));
+        assert_eq!(store.job(&new.id).await.unwrap().unwrap().layout_version, 2);
     })
     .await;
 }

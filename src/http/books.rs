@@ -579,7 +579,7 @@ impl Product for Books {
                 let book = unpack(record)?;
                 Ok(match name {
                     "book" => render::layouts::foxbook::book_pdf(&book, &serial, &opts, version),
-                    _ => render::layouts::foxbook::answer_pdf(&book, &serial, &opts),
+                    _ => render::layouts::foxbook::answer_pdf(&book, &serial, &opts, version.prose()),
                 })
             });
             Ok(render)
@@ -597,7 +597,7 @@ async fn cover<'a>(
 ) -> Result<Download<'a>, ApiError> {
     caller.require_owner(&record.owner, &format!("the cover of book {}", record.serial))?;
     let plan = plan_of(&record)?;
-    let opts = print_options(&record);
+    let (opts, prose) = (print_options(&record), interior_version(&record)?.prose());
     let paper = match (paper, &record.printrun) {
         (Some(paper), _) => paper,
         (None, Some(run)) => match state.store.printrun(run).await? {
@@ -609,7 +609,9 @@ async fn cover<'a>(
     let serial = record.serial;
     let key = format!("{serial}/cover-{paper:?}");
     let filename = format!("cover-{serial}.pdf");
-    Ok(Download::rendered(filename, key, move || Ok(render::layouts::cover::cover_pdf(&plan, &serial, &opts, paper))))
+    Ok(Download::rendered(filename, key, move || {
+        Ok(render::layouts::cover::cover_pdf(&plan, &serial, &opts, paper, prose))
+    }))
 }
 
 /// An ordered book checked (word, letters, shape and size within the caller's limits; the

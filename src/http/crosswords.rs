@@ -27,7 +27,7 @@ use crate::puzzles::crossword::{
 };
 use crate::puzzles::monitor::Monitor;
 use crate::render;
-use crate::render::print::SheetSpec;
+use crate::render::print::{LayoutVersion, SheetSpec};
 use crate::service::policy::Idempotency;
 use crate::store::{NewWordList, OnInsert};
 
@@ -69,26 +69,26 @@ impl Product for CrosswordFills {
             let grid =
                 req.pattern.to_grid().map_err(|e| ApiError::Internal(format!("fill {id}: stored pattern: {e}")))?;
             let key = format!("crossword/{}/grid/{trim:?}", job.id);
-            let id = short_id(id);
+            let (id, prose) = (short_id(id), resource::layout_of(&job)?.prose());
             return Ok(Download::rendered("crossword.pdf".into(), key, move || {
                 let texts = req.texts();
                 Ok(render::layouts::crossword::grid_pdf(
                     &grid,
-                    &SheetSpec { title: texts.title, id: &id, trim },
+                    &SheetSpec { title: texts.title, id: &id, trim, prose },
                     &texts,
                 ))
             }));
         }
-        let (req, fill) = finished_fill(state, caller, id).await?;
+        let (req, fill, layout) = finished_fill(state, caller, id).await?;
         let write: fn(&Grid, &crossword::clues::Texts) -> Vec<u8> = match file.name {
             "solution.pdf" => {
                 let key = format!("crossword/{}/solution/{trim:?}", id.to_ascii_lowercase());
-                let id = short_id(id);
+                let (id, prose) = (short_id(id), layout.prose());
                 return Ok(Download::rendered("crossword-solution.pdf".into(), key, move || {
                     let texts = req.texts();
                     Ok(render::layouts::crossword::solution_pdf(
                         &fill,
-                        &SheetSpec { title: texts.title, id: &id, trim },
+                        &SheetSpec { title: texts.title, id: &id, trim, prose },
                         &texts,
                     ))
                 }));
@@ -285,14 +285,19 @@ pub(crate) fn puzzle_ipuz() {}
 
 /// The request and the fill of a finished fill job the caller may see (409 while it runs
 /// or when it found no fill).
-async fn finished_fill(state: &AppState, caller: &Caller, id: &str) -> Result<(FillRequest, Fill), ApiError> {
+/// A finished fill's request, fill and layout.
+async fn finished_fill(
+    state: &AppState,
+    caller: &Caller,
+    id: &str,
+) -> Result<(FillRequest, Fill, LayoutVersion), ApiError> {
     let job = resource::find::<CrosswordFills>(state, caller, id).await?;
     let output: FillOutput = finished_result(&job)?;
     let fill = output.fill().map_err(|reason| ApiError::Conflict {
         detail: format!("fill {id} found no filling: {reason}"),
         retry_after: None,
     })?;
-    Ok((resource::stored_params::<CrosswordFills>(&job)?, fill))
+    Ok((resource::stored_params::<CrosswordFills>(&job)?, fill, resource::layout_of(&job)?))
 }
 
 /// The filled grid as the engine numbers it: the fill's letters as fixed letters.

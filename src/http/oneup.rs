@@ -28,6 +28,7 @@ use crate::puzzles::oneup::{
 use crate::render;
 use crate::render::layouts::oneup_book::{oneup_book_pdf, Entry};
 use crate::render::print::{Imprint, PrintOptions, SheetSpec, Trim};
+use crate::render::typeset::prose::Breaking;
 use crate::service::policy::Idempotency;
 
 pub fn router() -> Router<AppState> {
@@ -76,7 +77,7 @@ impl Product for OneUpPuzzles {
         let key = format!("oneup/{}/{which}/{trim:?}", id.to_ascii_lowercase());
         let id = short_id(id);
         Ok(Download::rendered(format!("oneup-{which}.pdf"), key, move || {
-            let spec = SheetSpec { title: "One Up", id: &id, trim };
+            let spec = SheetSpec { title: "One Up", id: &id, trim, prose: Breaking::Optimal };
             Ok(match which {
                 "puzzle" => render::layouts::oneup::puzzle_pdf(&puzzle, &spec),
                 _ => render::layouts::oneup::solution_pdf(&puzzle, &solution, &spec),
@@ -98,7 +99,7 @@ impl Product for OneUpBooks {
         let job = resource::find::<OneUpBooks>(state, caller, id).await?;
         let book: OneUpBookOutput = finished_result(&job)?;
         let params = resource::stored_params::<OneUpBooks>(&job)?;
-        let id = short_id(&job.id);
+        let (id, layout) = (short_id(&job.id), resource::layout_of(&job)?);
         // A finished job's result never changes: its PDF is kept like a printed book's.
         let key = format!("oneup/{}", job.id);
         Ok(Download::rendered(format!("oneup-book-{id}.pdf"), key, move || {
@@ -109,7 +110,7 @@ impl Product for OneUpBooks {
                 lookup_url: String::new(),
                 imprint: params.imprint,
             };
-            Ok(oneup_book_pdf(&entries, &opts, &id))
+            Ok(oneup_book_pdf(&entries, &opts, &id, layout.prose()))
         }))
     }
 }

@@ -23,6 +23,7 @@ use super::listing::{listed_owner, Next, Page};
 use super::respond::{accepted, echo};
 use super::AppState;
 use crate::jobs::JobKind;
+use crate::render::print::LayoutVersion;
 use crate::service::policy::Idempotency;
 use crate::service::timestamp;
 use crate::store::{Job, JobFilter, JobState, OnInsert};
@@ -227,6 +228,12 @@ pub fn finished_result<T: serde::de::DeserializeOwned>(job: &Job) -> Result<T, A
 pub fn stored_params<K: JobKind>(job: &Job) -> Result<K::Params, ApiError> {
     serde_json::from_str(&job.params)
         .map_err(|e| ApiError::Internal(format!("job {}: stored request does not parse: {e}", job.id)))
+}
+
+/// The layout a job's files are printed with (the one it was queued under).
+pub fn layout_of(job: &Job) -> Result<LayoutVersion, ApiError> {
+    LayoutVersion::from_number(job.layout_version)
+        .ok_or_else(|| ApiError::Internal(format!("job {}: unknown layout version {}", job.id, job.layout_version)))
 }
 
 /// The schema of kind `K`'s [`ResourceView`]: `request` is a `P` (the kind's params, as

@@ -47,15 +47,15 @@ impl Product for WordSearchBooks {
         let job = resource::find::<WordSearchBooks>(state, caller, id).await?;
         let book: WordSearchBookOutput = finished_result(&job)?;
         let req = resource::stored_params::<WordSearchBooks>(&job)?;
-        let id = short_id(&job.id);
+        let (id, layout) = (short_id(&job.id), resource::layout_of(&job)?);
         if file.name == "book.pdf" {
             let key = format!("wordsearch/{}", job.id);
-            let render = move || req.book_pdf(&book).map_err(stored_request);
+            let render = move || req.book_pdf(&book, layout).map_err(stored_request);
             return Ok(Download::rendered(format!("wordsearch-book-{id}.pdf"), key, render));
         }
         let paper = asked.paper.unwrap_or_default();
         let key = format!("wordsearch/{}/cover-{paper:?}", job.id);
-        let render = move || req.cover_pdf(&book, paper).map_err(stored_request);
+        let render = move || req.cover_pdf(&book, paper, layout).map_err(stored_request);
         Ok(Download::rendered(format!("wordsearch-cover-{id}.pdf"), key, render))
     }
 }

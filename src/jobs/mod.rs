@@ -175,6 +175,7 @@ impl Queue {
                     wordlist: K::wordlist(params).map(str::to_string),
                     on_insert: K::on_insert(params).into_iter().chain(rows).collect(),
                     admission: self.admission(by),
+                    layout_version: crate::render::print::LayoutVersion::CURRENT.number(),
                 };
                 self.store.insert_job(&new).await?
             }

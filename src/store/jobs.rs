@@ -70,6 +70,8 @@ pub struct Job {
     pub created_at: i64,
     pub started_at: Option<i64>,
     pub finished_at: Option<i64>,
+    /// The layout its files are printed with (`render::print::LayoutVersion`'s number).
+    pub layout_version: i64,
 }
 
 /// Which limits a job was accepted under, and so runs with.
@@ -119,6 +121,8 @@ pub struct NewJob {
     pub on_insert: Vec<OnInsert>,
     /// The limits the job is admitted under, checked in the transaction that queues it.
     pub admission: Admission,
+    /// The layout its files will be printed with.
+    pub layout_version: i64,
 }
 
 /// How many jobs may be waiting when one more is queued: checked atomically with the
@@ -267,7 +271,7 @@ pub struct Attempt {
 }
 
 const JOB_COLUMNS: &str = "id, kind, owner, params, state, attempts, cancel_requested, progress_done, \
-     progress_total, error, result, created_at, started_at, finished_at";
+     progress_total, error, result, created_at, started_at, finished_at, layout_version";
 
 #[derive(sqlx::FromRow)]
 struct JobRow {
@@ -285,6 +289,7 @@ struct JobRow {
     created_at: i64,
     started_at: Option<i64>,
     finished_at: Option<i64>,
+    layout_version: i64,
 }
 
 impl TryFrom<JobRow> for Job {
@@ -305,6 +310,7 @@ impl TryFrom<JobRow> for Job {
             created_at: r.created_at,
             started_at: r.started_at,
             finished_at: r.finished_at,
+            layout_version: r.layout_version,
         })
     }
 }
@@ -496,8 +502,8 @@ impl Store {
         }
         let id = uuid::Uuid::new_v4().to_string();
         let insert_job = self.sql(&format!(
-            "INSERT INTO jobs (id, kind, params, state, max_attempts, idempotency_key, created_at, owner, tier, wordlist) \
-             VALUES ($2, $3, $4, 'queued', $5, $6, {{NOW}}, $7, $8, $9) RETURNING {JOB_COLUMNS}"
+            "INSERT INTO jobs (id, kind, params, state, max_attempts, idempotency_key, created_at, owner, tier, wordlist, \
+             layout_version) VALUES ($2, $3, $4, 'queued', $5, $6, {{NOW}}, $7, $8, $9, $10) RETURNING {JOB_COLUMNS}"
         ));
         let insert_book = self.sql(
             "INSERT INTO books (serial, job_id, generator_version, pages, rows, cols, trim_size, title, lookup_url, \
@@ -525,6 +531,7 @@ impl Store {
                     .bind(&new.owner)
                     .bind(new.tier.as_str())
                     .bind(&new.wordlist)
+                    .bind(new.layout_version)
                     .fetch_one(&mut *tx)
                     .await?;
                 // Read first: a known owner's row is often locked by a claim taking its turn,

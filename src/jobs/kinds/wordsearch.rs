@@ -11,7 +11,7 @@ use crate::puzzles::wordsearch::cost::{self, Limits};
 use crate::puzzles::wordsearch::{self, book, Filler, Level, Puzzle, Spec, Work};
 use crate::render::layouts::cover::{wrap_pdf, CoverText, Paper};
 use crate::render::layouts::wordsearch::{book_pages, check_fit, printed_word, Entry, Print};
-use crate::render::print::{Imprint, PrintOptions, Trim};
+use crate::render::print::{Imprint, LayoutVersion, PrintOptions, Trim};
 
 pub struct WordSearches;
 
@@ -412,19 +412,24 @@ impl WordSearchBookRequest {
         sha2::Sha256::digest(&json)[..4].iter().map(|b| format!("{b:02x}")).collect()
     }
 
-    /// The interior and its pages, from a made book.
-    pub fn book_pdf(&self, out: &WordSearchBookOutput) -> Result<Vec<u8>, FieldError> {
+    /// The interior and its pages, from a made book, in `layout`.
+    pub fn book_pdf(&self, out: &WordSearchBookOutput, layout: LayoutVersion) -> Result<Vec<u8>, FieldError> {
         let opts = self.print_options()?;
         let entries: Vec<Entry> = out
             .puzzles
             .iter()
             .map(|p| Entry { title: p.title.as_deref(), level: p.level, puzzle: &p.puzzle })
             .collect();
-        Ok(crate::render::layouts::wordsearch::book_pdf(&entries, &opts, self.large_print, &out.code))
+        Ok(crate::render::layouts::wordsearch::book_pdf(&entries, &opts, self.large_print, &out.code, layout.prose()))
     }
 
-    /// The cover on `paper`, from a made book.
-    pub fn cover_pdf(&self, out: &WordSearchBookOutput, paper: Paper) -> Result<Vec<u8>, FieldError> {
+    /// The cover on `paper`, from a made book, in `layout`.
+    pub fn cover_pdf(
+        &self,
+        out: &WordSearchBookOutput,
+        paper: Paper,
+        layout: LayoutVersion,
+    ) -> Result<Vec<u8>, FieldError> {
         let opts = self.print_options()?;
         let n = out.puzzles.len();
         let words: usize = out.puzzles.iter().map(|p| p.puzzle.words.len()).sum();
@@ -439,7 +444,7 @@ impl WordSearchBookRequest {
             code_label: "Book".into(),
             code: out.code.clone(),
         };
-        Ok(wrap_pdf(&text, &opts, out.pages, paper))
+        Ok(wrap_pdf(&text, &opts, out.pages, paper, layout.prose()))
     }
 }
 

@@ -9,7 +9,8 @@ use crate::puzzles::foxbook::BookSpec;
 use crate::puzzles::wordbook::Plan;
 use crate::render::page::{Document, Font, Paint, Rgb, Style};
 use crate::render::print::isbn::draw_barcode;
-use crate::render::print::{fit_size, wrap_words, Area, PrintOptions, INCH};
+use crate::render::print::{fit_size, Area, PrintOptions, INCH};
+use crate::render::typeset::prose::{lines, Breaking};
 
 /// Paper the interior is printed on; it sets the spine's width.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -98,8 +99,8 @@ pub struct CoverText {
     pub code: String,
 }
 
-/// The cover of the book `serial` of `plan`.
-pub fn cover_pdf(plan: &Plan, serial: &str, opts: &PrintOptions, paper: Paper) -> Vec<u8> {
+/// The cover of the book `serial` of `plan`, its prose broken as its interior's.
+pub fn cover_pdf(plan: &Plan, serial: &str, opts: &PrintOptions, paper: Paper, prose: Breaking) -> Vec<u8> {
     let spec = plan.size();
     let word = String::from_utf8_lossy(&plan.word);
     let text = CoverText {
@@ -114,13 +115,13 @@ pub fn cover_pdf(plan: &Plan, serial: &str, opts: &PrintOptions, paper: Paper) -
         code_label: "Serial number".into(),
         code: printed_serial(serial),
     };
-    wrap_pdf(&text, opts, interior_pages(spec.pages), paper)
+    wrap_pdf(&text, opts, interior_pages(spec.pages), paper, prose)
 }
 
 /// A cover for an interior of `pages` pages: the title (and author) on the front, the title
 /// and code on the spine when it is wide enough, the blurb, code, lookup address and ISBN
-/// barcode on the back.
-pub fn wrap_pdf(text: &CoverText, opts: &PrintOptions, pages: usize, paper: Paper) -> Vec<u8> {
+/// barcode on the back; the blurb broken into lines by `prose`.
+pub fn wrap_pdf(text: &CoverText, opts: &PrintOptions, pages: usize, paper: Paper, prose: Breaking) -> Vec<u8> {
     let g = CoverGeometry::for_pages(pages, opts, paper);
     let printed = &text.code;
     let mut doc = Document::new();
@@ -171,7 +172,7 @@ pub fn wrap_pdf(text: &CoverText, opts: &PrintOptions, pages: usize, paper: Pape
     let inner = Area { x: b.x + SAFE, y: b.y + SAFE, w: b.w - 2.0 * SAFE, h: b.h - 2.0 * SAFE };
     let body = Style::new(Font::Sans, 11.0).color(INK);
     let mut y = inner.top() - 14.0;
-    for line in wrap_words(&text.blurb, body, inner.w) {
+    for line in lines(&text.blurb, body, inner.w, prose) {
         c.text(body, inner.x, y, &line);
         y -= 15.0;
     }
@@ -183,7 +184,7 @@ pub fn wrap_pdf(text: &CoverText, opts: &PrintOptions, pages: usize, paper: Pape
         y -= 22.0;
         c.text(Style::new(Font::Sans, 9.0).color(INK), inner.x, y, "Find the answer at");
         let mono = Style::new(Font::Mono, 9.0).color(INK);
-        for line in wrap_words(&opts.lookup_url, mono, inner.w) {
+        for line in lines(&opts.lookup_url, mono, inner.w, prose) {
             y -= 12.0;
             c.text(mono, inner.x, y, &line);
         }

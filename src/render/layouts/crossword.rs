@@ -6,7 +6,8 @@
 use crate::puzzles::crossword::clues::Texts;
 use crate::puzzles::crossword::{Direction, Fill, Grid, Slot};
 use crate::render::page::{runs, Canvas, CellGrid, Document, Font, Paint, Rgb, Style};
-use crate::render::print::{fit_size, wrap_words, Area, SheetSpec};
+use crate::render::print::{fit_size, Area, SheetSpec};
+use crate::render::typeset::prose::{self, Breaking};
 
 /// Room for the title and subtitle above the grid.
 const HEADING: f32 = 54.0;
@@ -54,6 +55,7 @@ pub fn grid_pdf(grid: &Grid, spec: &SheetSpec, texts: &Texts) -> Vec<u8> {
         // `slots` lists the across ones first, like the entry list.
         entries: slots.iter().map(entry).collect(),
         down_from: slots.iter().position(|s| s.dir == Direction::Down).unwrap_or(slots.len()),
+        prose: spec.prose,
         clues,
         author: printable(texts.author.trim()),
     };
@@ -87,6 +89,7 @@ pub fn solution_pdf(fill: &Fill, spec: &SheetSpec, texts: &Texts) -> Vec<u8> {
             .collect(),
         entries: entries.map(|(e, dir)| (format!("{} {dir} {}", e.number, e.word), String::new())).collect(),
         down_from: fill.across.len(),
+        prose: spec.prose,
         clues: false,
         author: printable(texts.author.trim()),
     };
@@ -153,6 +156,8 @@ struct Sheet {
     /// the number and the text the clue, wrapped beside it.
     entries: Vec<(String, String)>,
     down_from: usize,
+    /// How clues break into lines.
+    prose: Breaking,
     /// Whether the entries are clues: wrapped into columns under headings.
     clues: bool,
     /// The byline's author as the fonts print it; empty for none.
@@ -239,7 +244,8 @@ impl Sheet {
             lines.push(Line { text: name.to_string(), font: HEADING_FONT, indent: 0.0 });
             for (number, clue) in group {
                 let indent = LIST_FONT.width(&format!("{number} "), size);
-                let mut wrapped = wrap_words(clue, Style::new(LIST_FONT, size), width - indent).into_iter();
+                let mut wrapped =
+                    prose::lines(clue, Style::new(LIST_FONT, size), width - indent, self.prose).into_iter();
                 lines.push(plain(&format!("{number} {}", wrapped.next().unwrap_or_default())));
                 lines.extend(wrapped.map(|text| Line { text, font: LIST_FONT, indent }));
             }
@@ -367,7 +373,7 @@ mod tests {
     }
 
     fn spec(title: &str) -> SheetSpec<'_> {
-        SheetSpec { title, id: "", trim: Trim::default() }
+        SheetSpec { title, id: "", trim: Trim::default(), prose: Breaking::Optimal }
     }
 
     /// No clues.
@@ -466,6 +472,7 @@ mod tests {
                 numbers: vec![],
                 entries,
                 down_from: words / 2,
+                prose: Breaking::Optimal,
                 clues: false,
                 author: String::new(),
             };
@@ -550,7 +557,7 @@ mod tests {
         let clues = clues_of(&grid, 12);
         let texts = Texts { clues: Some(&clues), ..Texts::default() };
         for trim in [Trim::default(), Trim::parse("6x9").unwrap()] {
-            let spec = SheetSpec { title: "Long", id: "ab12", trim };
+            let spec = SheetSpec { title: "Long", id: "ab12", trim, prose: Breaking::Optimal };
             let pdf = grid_pdf(&grid, &spec, &texts);
             assert_eq!(pdf, grid_pdf(&grid, &spec, &texts));
             let pages = pages(&pdf);

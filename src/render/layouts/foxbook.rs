@@ -12,8 +12,9 @@ use crate::puzzles::wordbook::{direction_words, Plan, Shape, WordAnswer, WordBoo
 use crate::render::page::{Canvas, Document, Font, Paint, Rgb, Style};
 use crate::render::pdf::{Compression, Options};
 use crate::render::print::{
-    copyright_notice, fit_size, padded_pages, wrap_words, Area, Layout, PrintOptions, Trim, TrimName, INCH,
+    copyright_notice, fit_size, padded_pages, Area, Layout, PrintOptions, Trim, TrimName, INCH,
 };
+use crate::render::typeset::prose::{lines, Breaking};
 
 const GRID_FONT: Font = Font::Mono;
 const FOX_FONT: Font = Font::MonoBold;
@@ -119,11 +120,14 @@ pub enum InteriorVersion {
     /// one for left-hand pages, a grid row one string, Huffman-only compression: the same
     /// page to the eye, half the bytes and several times faster.
     V2 = 2,
+    /// Version 2 with its prose (title page, answer help, answer key) set by the
+    /// typesetter's total fit instead of filling each line in turn.
+    V3 = 3,
 }
 
 impl InteriorVersion {
     /// The renderer new books are printed with.
-    pub const CURRENT: InteriorVersion = InteriorVersion::V2;
+    pub const CURRENT: InteriorVersion = InteriorVersion::V3;
 
     pub fn number(self) -> u32 {
         self as u32
@@ -133,7 +137,16 @@ impl InteriorVersion {
         match n {
             1 => Some(InteriorVersion::V1),
             2 => Some(InteriorVersion::V2),
+            3 => Some(InteriorVersion::V3),
             _ => None,
+        }
+    }
+
+    /// How the version breaks its prose into lines (its cover's and answer key's too).
+    pub fn prose(self) -> Breaking {
+        match self {
+            InteriorVersion::V1 | InteriorVersion::V2 => Breaking::FirstFit,
+            InteriorVersion::V3 => Breaking::Optimal,
         }
     }
 }
@@ -148,10 +161,10 @@ pub fn book_pdf(book: &WordBook, serial: &str, opts: &PrintOptions, version: Int
     let mut doc = Document::new();
     doc.set_title(&format!("{} {printed}", opts.title));
     let c = doc.add_page(layout.size);
-    title_page(c, &layout, &book.plan, &printed, opts);
+    title_page(c, &layout, &book.plan, &printed, opts, version.prose());
     layout.footer(c, 1, "", &trace);
     let c = doc.add_page(layout.size);
-    answer_help_page(c, &layout, serial, &printed, opts);
+    answer_help_page(c, &layout, serial, &printed, opts, version.prose());
     layout.footer(c, 2, "", &trace);
     match version {
         InteriorVersion::V1 => {
@@ -162,7 +175,7 @@ pub fn book_pdf(book: &WordBook, serial: &str, opts: &PrintOptions, version: Int
                 layout.footer(c, n, &format!("Page {}", i + 1), &trace);
             }
         }
-        InteriorVersion::V2 => grid_pages(&mut doc, &layout, &book.pages, &trace),
+        InteriorVersion::V2 | InteriorVersion::V3 => grid_pages(&mut doc, &layout, &book.pages, &trace),
     }
     for n in FRONT_PAGES + book.pages.len() + 1..=total {
         let c = doc.add_page(layout.size);
@@ -204,7 +217,7 @@ fn grid_pages(doc: &mut Document, layout: &Layout, pages: &[WordPage], trace: &s
 
 /// The answer key: one page naming the word's page, row, column and direction, with that
 /// page's grid and the word bold, dark red and outlined (it reads in black and white).
-pub fn answer_pdf(book: &WordBook, serial: &str, opts: &PrintOptions) -> Vec<u8> {
+pub fn answer_pdf(book: &WordBook, serial: &str, opts: &PrintOptions, prose: Breaking) -> Vec<u8> {
     let layout = Layout::new(opts.trim, 1);
     let printed = printed_serial(serial);
     let a = &book.answer;
@@ -221,7 +234,7 @@ pub fn answer_pdf(book: &WordBook, serial: &str, opts: &PrintOptions) -> Vec<u8>
     c.text_centered(Style::new(Font::Sans, 10.0), mid, y, &format!("Serial {printed}"));
     let line = answer_sentence(a);
     let style = Style::new(Font::Sans, 11.0);
-    for text in wrap_words(&line, style, area.w) {
+    for text in lines(&line, style, area.w, prose) {
         y -= 16.0;
         c.text_centered(style, mid, y, &text);
     }
@@ -271,7 +284,7 @@ pub fn pages_phrase(plan: &Plan) -> String {
     format!("{} {kind}pages of {} x {} letters", plan.pages, plan.mask.rows, plan.mask.cols)
 }
 
-fn title_page(c: &mut Canvas, layout: &Layout, plan: &Plan, printed: &str, opts: &PrintOptions) {
+fn title_page(c: &mut Canvas, layout: &Layout, plan: &Plan, printed: &str, opts: &PrintOptions, prose: Breaking) {
     let area = layout.body(1);
     let mid = area.center_x();
     let size = fit_size(Font::SansBold, &opts.title, 36.0, area.w);
@@ -285,7 +298,7 @@ fn title_page(c: &mut Canvas, layout: &Layout, plan: &Plan, printed: &str, opts:
     y -= 40.0;
     let body = Style::new(Font::Sans, 11.0);
     let intro = title_intro(plan);
-    for line in wrap_words(&intro, body, area.w.min(5.0 * INCH)) {
+    for line in lines(&intro, body, area.w.min(5.0 * INCH), prose) {
         c.text_centered(body, mid, y, &line);
         y -= 16.0;
     }
@@ -311,7 +324,14 @@ fn title_intro(plan: &Plan) -> String {
 }
 
 /// The back of the title page: how to find the answer.
-fn answer_help_page(c: &mut Canvas, layout: &Layout, serial: &str, printed: &str, opts: &PrintOptions) {
+fn answer_help_page(
+    c: &mut Canvas,
+    layout: &Layout,
+    serial: &str,
+    printed: &str,
+    opts: &PrintOptions,
+    prose: Breaking,
+) {
     let area = layout.body(2);
     let mid = area.center_x();
     let head = Style::new(Font::SansBold, 14.0);
@@ -325,7 +345,7 @@ fn answer_help_page(c: &mut Canvas, layout: &Layout, serial: &str, printed: &str
         "The answer to this book is filed under its serial number. Look it up at the address below, or scan the code."
             .to_string()
     };
-    for line in wrap_words(&text, body, area.w.min(4.5 * INCH)) {
+    for line in lines(&text, body, area.w.min(4.5 * INCH), prose) {
         c.text_centered(body, mid, y, &line);
         y -= 14.0;
     }
@@ -338,7 +358,7 @@ fn answer_help_page(c: &mut Canvas, layout: &Layout, serial: &str, printed: &str
     }
     y -= 22.0;
     let mono = Style::new(Font::Mono, 9.0);
-    for line in wrap_words(&opts.lookup_url, mono, area.w) {
+    for line in lines(&opts.lookup_url, mono, area.w, prose) {
         c.text_centered(mono, mid, y, &line);
         y -= 12.0;
     }

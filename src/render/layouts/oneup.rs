@@ -128,9 +128,10 @@ mod tests {
     use crate::puzzles::oneup::{solve, EXAMPLE};
     use crate::render::pdf::testing::{numbers, ops, pages, shown};
     use crate::render::print::Trim;
+    use crate::render::typeset::prose::Breaking;
 
     fn spec(title: &str) -> SheetSpec<'_> {
-        SheetSpec { title, id: "", trim: Trim::default() }
+        SheetSpec { title, id: "", trim: Trim::default(), prose: Breaking::Optimal }
     }
 
     fn example() -> (Puzzle, Vec<String>) {

@@ -7,6 +7,7 @@ use super::oneup::draw_grid;
 use crate::puzzles::oneup::{Generated, Level, Puzzle};
 use crate::render::page::{Canvas, Document, Font, Style};
 use crate::render::print::{padded_pages, puzzle_title_page, Area, Layout, PrintOptions, TitleText, Trim, INCH};
+use crate::render::typeset::prose::Breaking;
 
 /// The rules, in full, on the first page.
 pub const RULES: &str = "Each row and each column is split by thick walls into regions; a region of n cells \
@@ -61,7 +62,7 @@ fn level_name(level: Level) -> &'static str {
 
 /// The book; `entries` in the order they are numbered (by increasing level); `id` traces a
 /// loose page to its book in every footer.
-pub fn oneup_book_pdf(entries: &[Entry], opts: &PrintOptions, id: &str) -> Vec<u8> {
+pub fn oneup_book_pdf(entries: &[Entry], opts: &PrintOptions, id: &str, prose: Breaking) -> Vec<u8> {
     let trim = opts.trim;
     let total = book_pages(entries.len(), trim);
     let layout = Layout::new(trim, total);
@@ -73,7 +74,7 @@ pub fn oneup_book_pdf(entries: &[Entry], opts: &PrintOptions, id: &str) -> Vec<u
     let first_solutions = 2 + puzzle_pages;
 
     let c = doc.add_page(layout.size);
-    title_page(c, layout.body(1), entries, opts, first_solutions);
+    title_page(c, layout.body(1), entries, opts, first_solutions, prose);
     layout.footer(c, 1, "", &trace);
     let mut n = 1;
     for (p, chunk) in entries.chunks(per_page).enumerate() {
@@ -113,7 +114,14 @@ pub fn oneup_book_pdf(entries: &[Entry], opts: &PrintOptions, id: &str) -> Vec<u
     doc.finish()
 }
 
-fn title_page(c: &mut Canvas, area: Area, entries: &[Entry], opts: &PrintOptions, solutions_page: usize) {
+fn title_page(
+    c: &mut Canvas,
+    area: Area,
+    entries: &[Entry],
+    opts: &PrintOptions,
+    solutions_page: usize,
+    prose: Breaking,
+) {
     let mut levels = Vec::new();
     let mut first = 1;
     for level in Level::ALL {
@@ -126,7 +134,7 @@ fn title_page(c: &mut Canvas, area: Area, entries: &[Entry], opts: &PrintOptions
         first += k;
     }
     let count = format!("{} One Up puzzles", entries.len());
-    puzzle_title_page(c, area, opts, &TitleText { count, how_to_play: RULES, levels, solutions_page });
+    puzzle_title_page(c, area, opts, &TitleText { count, how_to_play: RULES, levels, solutions_page }, prose);
 }
 
 #[cfg(test)]
@@ -153,8 +161,8 @@ mod tests {
         for (trim, per_page) in [(Trim::Named(TrimName::Letter), 4), (Trim::Named(TrimName::SixByNine), 2)] {
             let opts =
                 PrintOptions { trim, title: "One Up Book".into(), lookup_url: String::new(), ..Default::default() };
-            let pdf = oneup_book_pdf(&entries, &opts, "B1");
-            assert_eq!(pdf, oneup_book_pdf(&entries, &opts, "B1"), "byte-stable");
+            let pdf = oneup_book_pdf(&entries, &opts, "B1", Breaking::Optimal);
+            assert_eq!(pdf, oneup_book_pdf(&entries, &opts, "B1", Breaking::Optimal), "byte-stable");
             let doc = pages(&pdf);
             assert_eq!(doc.len(), book_pages(6, trim));
             assert_eq!(doc.len() % 2, 0);

@@ -99,8 +99,8 @@ pub fn copy_files(
     let line = ManifestLine::new(serial, book.pages.len() as i64, opts.trim, &book.answer, sha256_hex(&interior));
     let files = vec![
         (format!("{serial}/interior.pdf"), interior),
-        (format!("{serial}/cover.pdf"), cover_pdf(&book.plan, serial, opts, paper)),
-        (format!("{serial}/answer.pdf"), answer_pdf(book, serial, opts)),
+        (format!("{serial}/cover.pdf"), cover_pdf(&book.plan, serial, opts, paper, version.prose())),
+        (format!("{serial}/answer.pdf"), answer_pdf(book, serial, opts, version.prose())),
     ];
     (files, line)
 }

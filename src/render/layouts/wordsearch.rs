@@ -16,6 +16,7 @@ use crate::render::page::{Canvas, Document, Font, Paint, Rgb, Style};
 use crate::render::print::{
     fit_size, padded_pages, puzzle_title_page, Area, Layout, PrintOptions, TitleText, Trim, INCH,
 };
+use crate::render::typeset::prose::Breaking;
 
 const GRID_FONT: Font = Font::Mono;
 const WORD_FONT: Font = Font::MonoBold;
@@ -195,7 +196,7 @@ pub const HOW_TO_PLAY: &str = "Every word of a puzzle's list is hidden in its gr
      the words spell nothing rude.";
 
 /// The book; `book_id` traces a loose page to its book in every footer.
-pub fn book_pdf(entries: &[Entry], opts: &PrintOptions, large_print: bool, book_id: &str) -> Vec<u8> {
+pub fn book_pdf(entries: &[Entry], opts: &PrintOptions, large_print: bool, book_id: &str, prose: Breaking) -> Vec<u8> {
     let trim = opts.trim;
     let print = Print::new(large_print);
     let total = book_pages(entries.len(), trim, print);
@@ -206,7 +207,7 @@ pub fn book_pdf(entries: &[Entry], opts: &PrintOptions, large_print: bool, book_
     let first_solutions = FIRST_PUZZLE_PAGE + entries.len();
 
     let c = doc.add_page(layout.size);
-    title_page(c, layout.body(1), entries, opts, first_solutions);
+    title_page(c, layout.body(1), entries, opts, first_solutions, prose);
     layout.footer(c, 1, "", &trace);
     for (i, entry) in entries.iter().enumerate() {
         let n = FIRST_PUZZLE_PAGE + i;
@@ -307,7 +308,14 @@ fn solution(c: &mut Canvas, cell: Area, number: usize, entry: &Entry, print: Pri
     }
 }
 
-fn title_page(c: &mut Canvas, area: Area, entries: &[Entry], opts: &PrintOptions, solutions_page: usize) {
+fn title_page(
+    c: &mut Canvas,
+    area: Area,
+    entries: &[Entry],
+    opts: &PrintOptions,
+    solutions_page: usize,
+    prose: Breaking,
+) {
     let mut levels = Vec::new();
     for level in [Level::Easy, Level::Medium, Level::Hard, Level::Expert] {
         let k = entries.iter().filter(|e| e.level == level).count();
@@ -326,7 +334,7 @@ fn title_page(c: &mut Canvas, area: Area, entries: &[Entry], opts: &PrintOptions
         1 => "1 word search".to_string(),
         n => format!("{n} word searches"),
     };
-    puzzle_title_page(c, area, opts, &TitleText { count, how_to_play: HOW_TO_PLAY, levels, solutions_page });
+    puzzle_title_page(c, area, opts, &TitleText { count, how_to_play: HOW_TO_PLAY, levels, solutions_page }, prose);
 }
 
 #[cfg(test)]
@@ -404,8 +412,8 @@ mod tests {
             .collect();
         let opts =
             PrintOptions { trim: Trim::Named(TrimName::SixByNine), title: "Garden Words".into(), ..Default::default() };
-        let pdf = book_pdf(&entries, &opts, false, "ab12cd34");
-        assert_eq!(pdf, book_pdf(&entries, &opts, false, "ab12cd34"));
+        let pdf = book_pdf(&entries, &opts, false, "ab12cd34", Breaking::Optimal);
+        assert_eq!(pdf, book_pdf(&entries, &opts, false, "ab12cd34", Breaking::Optimal));
         let doc = pages(&pdf);
         assert_eq!(doc.len(), 24);
         let text = |i: usize| shown(&doc[i]).iter().map(|s| s.text.clone()).collect::<Vec<_>>().join(" | ");

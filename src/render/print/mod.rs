@@ -9,6 +9,7 @@ use utoipa::ToSchema;
 pub mod isbn;
 
 use crate::render::page::{Canvas, Font, Rgb, Style};
+use crate::render::typeset::prose::{lines, Breaking};
 use isbn::Isbn;
 
 /// Points per inch.
@@ -338,6 +339,42 @@ pub fn copyright_notice(c: &mut Canvas, area: Area, imprint: &Imprint) -> f32 {
     }
 }
 
+/// The layout a product's files are printed with. A product keeps the version it was made
+/// under (stored with it), so its files keep their bytes when layouts change; new products
+/// take [`LayoutVersion::CURRENT`]. (Fox-book interiors have their own versions,
+/// `layouts::foxbook::InteriorVersion`.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LayoutVersion {
+    /// Prose filled into each line in turn: products made before layouts were versioned.
+    V1 = 1,
+    /// Prose set by the typesetter's total fit.
+    V2 = 2,
+}
+
+impl LayoutVersion {
+    pub const CURRENT: LayoutVersion = LayoutVersion::V2;
+
+    pub fn number(self) -> i64 {
+        self as i64
+    }
+
+    pub fn from_number(n: i64) -> Option<LayoutVersion> {
+        match n {
+            1 => Some(LayoutVersion::V1),
+            2 => Some(LayoutVersion::V2),
+            _ => None,
+        }
+    }
+
+    /// How the version breaks prose into lines.
+    pub fn prose(self) -> Breaking {
+        match self {
+            LayoutVersion::V1 => Breaking::FirstFit,
+            LayoutVersion::V2 => Breaking::Optimal,
+        }
+    }
+}
+
 /// What a puzzle book's title page says under its title and author.
 pub struct TitleText<'a> {
     /// How many puzzles, e.g. "12 One Up puzzles".
@@ -351,7 +388,7 @@ pub struct TitleText<'a> {
 /// A puzzle book's title page (One Up, word search): title, author, the count, how to play,
 /// the levels, where the solutions are; these books have no title page back, so the
 /// copyright line and ISBN go at its foot.
-pub fn puzzle_title_page(c: &mut Canvas, area: Area, opts: &PrintOptions, text: &TitleText) {
+pub fn puzzle_title_page(c: &mut Canvas, area: Area, opts: &PrintOptions, text: &TitleText, prose: Breaking) {
     let mid = area.center_x();
     let size = fit_size(Font::SansBold, &opts.title, 32.0, area.w);
     let mut y = area.top() - area.h * 0.15;
@@ -365,7 +402,7 @@ pub fn puzzle_title_page(c: &mut Canvas, area: Area, opts: &PrintOptions, text: 
     y -= 36.0;
     c.text_centered(Style::new(Font::SansBold, 13.0), mid, y, "How to play");
     let body = Style::new(Font::Sans, 11.0);
-    for line in wrap_words(text.how_to_play, body, area.w.min(5.0 * INCH)) {
+    for line in lines(text.how_to_play, body, area.w.min(5.0 * INCH), prose) {
         y -= 16.0;
         c.text_centered(body, mid, y, &line);
     }
@@ -403,6 +440,8 @@ pub struct SheetSpec<'a> {
     pub title: &'a str,
     pub id: &'a str,
     pub trim: Trim,
+    /// How the sheet's prose (clues) breaks into lines: its product's layout version's way.
+    pub prose: Breaking,
 }
 
 impl SheetSpec<'_> {
@@ -616,36 +655,6 @@ pub fn fit_size(font: Font, text: &str, max: f32, width: f32) -> f32 {
     } else {
         max.min(width / at_one)
     }
-}
-
-/// `text` broken into lines no wider than `width`, between words (a word wider than a line
-/// is broken between characters).
-pub fn wrap_words(text: &str, style: Style, width: f32) -> Vec<String> {
-    let fits = |s: &str| style.font.width(s, style.size) <= width;
-    let mut lines: Vec<String> = Vec::new();
-    let mut line = String::new();
-    for word in text.split(' ') {
-        let candidate = if line.is_empty() { word.to_string() } else { format!("{line} {word}") };
-        if fits(&candidate) {
-            line = candidate;
-            continue;
-        }
-        if !line.is_empty() {
-            lines.push(std::mem::take(&mut line));
-        }
-        for ch in word.chars() {
-            line.push(ch);
-            if !fits(&line) && line.len() > 1 {
-                line.pop();
-                lines.push(std::mem::take(&mut line));
-                line.push(ch);
-            }
-        }
-    }
-    if !line.is_empty() {
-        lines.push(line);
-    }
-    lines
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ pub mod items;
 pub mod linebreak;
 pub mod pages;
 pub mod paragraph;
+pub mod prose;
 pub mod sample;
 
 pub use book::{typeset, typeset_monitored, Book, Design, Heads, Report, Stopped, Typeset};

@@ -14,7 +14,7 @@ use crate::render::pdf::{Compression, Options};
 use crate::render::print::{
     copyright_notice, fit_size, padded_pages, Area, Layout, PrintOptions, Trim, TrimName, INCH,
 };
-use crate::render::typeset::prose::{lines, Breaking};
+use crate::render::typeset::prose::{centred_lines, Breaking};
 
 const GRID_FONT: Font = Font::Mono;
 const FOX_FONT: Font = Font::MonoBold;
@@ -234,7 +234,7 @@ pub fn answer_pdf(book: &WordBook, serial: &str, opts: &PrintOptions, prose: Bre
     c.text_centered(Style::new(Font::Sans, 10.0), mid, y, &format!("Serial {printed}"));
     let line = answer_sentence(a);
     let style = Style::new(Font::Sans, 11.0);
-    for text in lines(&line, style, area.w, prose) {
+    for text in centred_lines(&line, style, area.w, prose) {
         y -= 16.0;
         c.text_centered(style, mid, y, &text);
     }
@@ -298,7 +298,7 @@ fn title_page(c: &mut Canvas, layout: &Layout, plan: &Plan, printed: &str, opts:
     y -= 40.0;
     let body = Style::new(Font::Sans, 11.0);
     let intro = title_intro(plan);
-    for line in lines(&intro, body, area.w.min(5.0 * INCH), prose) {
+    for line in centred_lines(&intro, body, area.w.min(5.0 * INCH), prose) {
         c.text_centered(body, mid, y, &line);
         y -= 16.0;
     }
@@ -345,7 +345,7 @@ fn answer_help_page(
         "The answer to this book is filed under its serial number. Look it up at the address below, or scan the code."
             .to_string()
     };
-    for line in lines(&text, body, area.w.min(4.5 * INCH), prose) {
+    for line in centred_lines(&text, body, area.w.min(4.5 * INCH), prose) {
         c.text_centered(body, mid, y, &line);
         y -= 14.0;
     }
@@ -358,7 +358,7 @@ fn answer_help_page(
     }
     y -= 22.0;
     let mono = Style::new(Font::Mono, 9.0);
-    for line in lines(&opts.lookup_url, mono, area.w, prose) {
+    for line in centred_lines(&opts.lookup_url, mono, area.w, prose) {
         c.text_centered(mono, mid, y, &line);
         y -= 12.0;
     }

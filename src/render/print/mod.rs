@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 pub mod isbn;
 
 use crate::render::page::{Canvas, Font, Rgb, Style};
-use crate::render::typeset::prose::{lines, Breaking};
+use crate::render::typeset::prose::{centred_lines, Breaking};
 use isbn::Isbn;
 
 /// Points per inch.
@@ -402,7 +402,7 @@ pub fn puzzle_title_page(c: &mut Canvas, area: Area, opts: &PrintOptions, text: 
     y -= 36.0;
     c.text_centered(Style::new(Font::SansBold, 13.0), mid, y, "How to play");
     let body = Style::new(Font::Sans, 11.0);
-    for line in lines(text.how_to_play, body, area.w.min(5.0 * INCH), prose) {
+    for line in centred_lines(text.how_to_play, body, area.w.min(5.0 * INCH), prose) {
         y -= 16.0;
         c.text_centered(body, mid, y, &line);
     }

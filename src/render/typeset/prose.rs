@@ -26,7 +26,20 @@ pub fn lines(text: &str, style: Style, measure: f32, breaking: Breaking) -> Vec<
     let width = |s: &str| style.font.width(s, style.size);
     match breaking {
         Breaking::FirstFit => first_fit(text, &width, measure),
-        Breaking::Optimal => optimal(text, &width, measure, style.size),
+        Breaking::Optimal => optimal(text, &width, measure, 3.0 * style.size, false),
+    }
+}
+
+/// [`lines`] for text centred on the page (titles, help, answers): total fit judges the
+/// last line too, so the lines come out of even length instead of a full line over a
+/// short one.
+pub fn centred_lines(text: &str, style: Style, measure: f32, breaking: Breaking) -> Vec<String> {
+    let width = |s: &str| style.font.width(s, style.size);
+    match breaking {
+        Breaking::FirstFit => first_fit(text, &width, measure),
+        // A rag of half the measure: any two lines may balance, at a cost growing with
+        // the gaps' cubes.
+        Breaking::Optimal => optimal(text, &width, measure, measure / 2.0, true),
     }
 }
 
@@ -83,12 +96,13 @@ enum Piece {
     Rest(String),
 }
 
-fn optimal(text: &str, width: &dyn Fn(&str) -> f32, measure: f32, size: f32) -> Vec<String> {
+/// Total fit with a `rag` of stretch at each line's end; the last line's as well with
+/// `balanced`, else it may be as short as it comes.
+fn optimal(text: &str, width: &dyn Fn(&str) -> f32, measure: f32, rag: f32, balanced: bool) -> Vec<String> {
     let fits = |s: &str| width(s) <= measure;
     let space = width(" ");
     // The paper's ragged right: each break may leave up to `rag` of stretch at a line's
     // end, which the glue after it takes back when the line goes on.
-    let rag = 3.0 * size;
     let (mut items, mut pieces) = (Vec::new(), Vec::new());
     for word in text.split(' ').filter(|w| !w.is_empty()) {
         if !pieces.is_empty() {
@@ -111,7 +125,11 @@ fn optimal(text: &str, width: &dyn Fn(&str) -> f32, measure: f32, size: f32) -> 
     }
     // TeX's \parfillskip, after a penalty that keeps a line from ending before it.
     items.push(Item::Penalty { width: 0.0, penalty: INFINITY, flagged: false });
-    items.push(Item::Glue { width: 0.0, stretch: 0.0, shrink: 0.0, fill: true });
+    items.push(if balanced {
+        Item::Glue { width: 0.0, stretch: rag, shrink: 0.0, fill: false }
+    } else {
+        Item::Glue { width: 0.0, stretch: 0.0, shrink: 0.0, fill: true }
+    });
     items.push(Item::Penalty { width: 0.0, penalty: -INFINITY, flagged: false });
     let params = Params { hyphenation: false, ..Params::default() };
     let breaks = break_lines(&items, [measure; 2], &params, false)
@@ -176,13 +194,28 @@ mod tests {
     }
 
     #[test]
+    fn centred_lines_balance() {
+        let style = Style::new(Font::Sans, 10.0);
+        let text = "The answer to this book is filed under its serial number. Look it up at the address below.";
+        let measure = 0.8 * style.font.width(text, 10.0);
+        let widths = |ls: Vec<String>| ls.iter().map(|l| style.font.width(l, 10.0)).collect::<Vec<_>>();
+        let left = widths(lines(text, style, measure, Breaking::Optimal));
+        let centred = widths(centred_lines(text, style, measure, Breaking::Optimal));
+        assert!(left.len() == 2 && left[1] < 0.4 * left[0], "{left:?}");
+        assert!(centred.len() == 2 && (centred[0] - centred[1]).abs() < 0.2 * centred[0], "{centred:?}");
+        assert!(centred.iter().all(|&w| w <= measure));
+        // One line stays one line.
+        assert_eq!(centred_lines("Happy hunting!", style, 300.0, Breaking::Optimal), ["Happy hunting!"]);
+    }
+
+    #[test]
     fn words_wider_than_a_line_break_between_letters() {
         let style = Style::new(Font::Mono, 10.0);
         let url = "https://example.com/answers/a-very-long-path-with-no-spaces-at-all";
         for breaking in [Breaking::FirstFit, Breaking::Optimal] {
-            let lines = lines(url, style, 60.0, breaking);
+            let lines = [lines(url, style, 60.0, breaking), centred_lines(url, style, 60.0, breaking)].concat();
             assert!(lines.len() > 3, "{lines:?}");
-            assert_eq!(lines.concat(), url);
+            assert_eq!(lines.concat(), [url, url].concat());
             assert!(lines.iter().all(|l| style.font.width(l, 10.0) <= 60.0));
         }
         // A single glyph wider than the line still prints.

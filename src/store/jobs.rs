@@ -464,6 +464,15 @@ const FINISH: &str = "UPDATE jobs SET state = $2, result = $3, error = $4, finis
      stored_bytes = COALESCE(length(CAST(params AS BLOB)) + $9, 0) \
      WHERE id = $7 AND lease_owner = $8 AND state = 'running'";
 
+/// Binds `$1` to `$8` of [`FINISH`] and [`PG_FINISH`], `$end` being (clock, state, result,
+/// error, progress done and total, job id, lease owner).
+macro_rules! bind_end {
+    ($query:expr, $end:expr) => {{
+        let (now, state, result, error, done, total, id, owner) = $end;
+        $query.bind(now).bind(state).bind(result).bind(error).bind(done).bind(total).bind(id).bind(owner)
+    }};
+}
+
 /// Stores a printed book (`$6`, of job `$7`): its packed pages, answer and hashes.
 const PRINT_BOOK: &str = "UPDATE books SET packed = $2, answer = $3, content_hash = $4, interior_sha256 = $5, \
      finished_at = {NOW} WHERE serial = $6 AND job_id = $7";
@@ -912,19 +921,12 @@ impl Store {
             (result.map_or(0, str::len) + printed + file.map_or(0, |f| f.1.len())) as i64
         });
         let now = self.clock_param();
+        let end = (now, state.as_str(), result, error, done, total, id, owner);
         let finished = match &self.pool {
             // One statement, one round trip and one commit.
             Pool::Postgres(p) => {
                 let finish = self.sql(PG_FINISH);
-                let n: i64 = sqlx::query_scalar(&finish)
-                    .bind(now)
-                    .bind(state.as_str())
-                    .bind(result)
-                    .bind(error)
-                    .bind(done)
-                    .bind(total)
-                    .bind(id)
-                    .bind(owner)
+                let n: i64 = bind_end!(sqlx::query_scalar(&finish), end)
                     .bind(outcome.label())
                     .bind(book.map(|b| &b.packed))
                     .bind(book.map(|b| &b.answer))
@@ -941,19 +943,8 @@ impl Store {
             Pool::Sqlite(p) => {
                 let (update, end_attempt, print_book) = (self.sql(FINISH), self.sql(END_ATTEMPT), self.sql(PRINT_BOOK));
                 let mut tx = p.begin().await?;
-                let updated = sqlx::query(&update)
-                    .bind(now)
-                    .bind(state.as_str())
-                    .bind(result)
-                    .bind(error)
-                    .bind(done)
-                    .bind(total)
-                    .bind(id)
-                    .bind(owner)
-                    .bind(stored)
-                    .execute(&mut *tx)
-                    .await?
-                    .rows_affected();
+                let updated =
+                    bind_end!(sqlx::query(&update), end).bind(stored).execute(&mut *tx).await?.rows_affected();
                 if updated != 1 {
                     return Ok(false);
                 }

@@ -5,24 +5,17 @@ use super::segments::{count_fox, Direction, Segment};
 use super::spec::{BookSpec, SpecError};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use utoipa::ToSchema;
 
-/// Where the one FOX is. All numbers are 1-based; `row`/`col` are those of the letter F,
-/// `direction` points from F towards X, and `cells` lists `[row, col]` of F, O and X.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+/// Where the one FOX is, as the engine finds it (the API serves it as a word book's
+/// [`WordAnswer`](crate::puzzles::wordbook::WordAnswer)). All numbers are 1-based: `row`/`col`
+/// are those of the letter F, `direction` points from F towards X, and `cells` lists
+/// `[row, col]` of F, O and X.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Answer {
-    /// The page holding FOX (1-based).
-    #[schema(minimum = 1)]
     pub page: u32,
-    /// Row of the F (1-based).
-    #[schema(minimum = 1)]
     pub row: u32,
-    /// Column of the F (1-based).
-    #[schema(minimum = 1)]
     pub col: u32,
     pub direction: Direction,
-    /// `[row, col]` of F, O and X.
-    #[schema(value_type = Vec<Vec<u32>>, min_items = 3, max_items = 3)]
     pub cells: [[u32; 2]; 3],
 }
 

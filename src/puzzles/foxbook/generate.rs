@@ -78,10 +78,10 @@ fn sample(spec: BookSpec, seed: [u8; 32], schedule: Schedule, progress: &mut dyn
     let (pages, rows, cols) = (spec.pages as usize, spec.rows as usize, spec.cols as usize);
     let fox_index = Rng::stream(seed, STREAM_BOOK).index(pages);
     let mut meter = Meter::new(progress, pages, rows * cols, BURN_IN_SWEEPS, SPACING_SWEEPS);
-    let lambda = lambda_log2(rows, cols);
+    let draw = Draw { pages, rows, cols, lambda: lambda_log2(rows, cols), seed };
     let (fox_page, others) = match schedule {
-        Schedule::TwoChains => two_chains(pages, rows, cols, lambda, seed, &mut meter)?,
-        Schedule::FourWords => four_words(pages, rows, cols, lambda, seed, &mut meter)?,
+        Schedule::TwoChains => two_chains(draw, &mut meter)?,
+        Schedule::FourWords => four_words(draw, &mut meter)?,
     };
     let mut all = others;
     all.insert(fox_index, fox_page);
@@ -92,16 +92,20 @@ fn sample(spec: BookSpec, seed: [u8; 32], schedule: Schedule, progress: &mut dyn
     Ok(Book { spec, pages: all, answer })
 }
 
-/// Version 1: the fox page and `pages - 1` others, from a one-word at-most-one-FOX chain and
-/// then, if its harvest is short, a one-word FOX-free chain.
-fn two_chains(
+/// What a schedule draws a book's pages with: the book's shape, the fox chain's λ, the seed.
+#[derive(Clone, Copy)]
+struct Draw {
     pages: usize,
     rows: usize,
     cols: usize,
     lambda: u32,
     seed: [u8; 32],
-    meter: &mut Meter,
-) -> Result<(Page, Vec<Page>), Cancelled> {
+}
+
+/// Version 1: the fox page and `pages - 1` others, from a one-word at-most-one-FOX chain and
+/// then, if its harvest is short, a one-word FOX-free chain.
+fn two_chains(draw: Draw, meter: &mut Meter) -> Result<(Page, Vec<Page>), Cancelled> {
+    let Draw { pages, rows, cols, lambda, seed } = draw;
     let mut fox = OneWord::fox(rows, cols, lambda, Rng::stream(seed, STREAM_FOX));
     let mut others: Vec<Page> = Vec::with_capacity(pages - 1);
     let mut sweeps = BURN_IN_SWEEPS;
@@ -134,14 +138,8 @@ pub(crate) const FOUR_WORDS_FREE: Lanes<4> = Lanes([!0xFFFF, !0, !0, !0]);
 
 /// Version 2: the fox page and `pages - 1` others from one four-word chain
 /// ([`FOUR_WORDS_FREE`]).
-fn four_words(
-    pages: usize,
-    rows: usize,
-    cols: usize,
-    lambda: u32,
-    seed: [u8; 32],
-    meter: &mut Meter,
-) -> Result<(Page, Vec<Page>), Cancelled> {
+fn four_words(draw: Draw, meter: &mut Meter) -> Result<(Page, Vec<Page>), Cancelled> {
+    let Draw { pages, rows, cols, lambda, seed } = draw;
     let mut chain = FourWords::streamed(rows, cols, lambda, FOUR_WORDS_FREE, Rng::stream(seed, STREAM_FOX));
     // At least 240 pages per reading.
     let readings = (pages - 1).div_ceil(240).max(1);

@@ -146,29 +146,28 @@ fn strip_o_marginals(h: usize, w: usize) -> Vec<Vec<f64>> {
             next[ia * n + ib] = cols.iter().filter(|&&c| across_ok(a, b, c)).map(|c| pos[c]).collect();
         }
     }
+    // Counts by state after each of the w - 2 steps that add a column, from all ones.
+    let sweep = |step: &dyn Fn(&[u128]) -> Vec<u128>| {
+        let mut counts = vec![vec![1u128; n * n]];
+        for _ in 2..w {
+            let after = step(counts.last().unwrap());
+            counts.push(after);
+        }
+        counts
+    };
     // forward[j][(a, b)]: valid prefixes whose columns j-1, j are a, b.
-    let mut forward = vec![vec![1u128; n * n]];
-    for _ in 2..w {
-        let prev = forward.last().unwrap();
+    let forward = sweep(&|prev| {
         let mut f = vec![0u128; n * n];
         for s in 0..n * n {
-            let ib = s % n;
             for &ic in &next[s] {
-                f[ib * n + ic] += prev[s];
+                f[(s % n) * n + ic] += prev[s];
             }
         }
-        forward.push(f);
-    }
-    let mut backward = vec![vec![1u128; n * n]];
-    for _ in 2..w {
-        let later = backward.last().unwrap();
-        let mut b = vec![0u128; n * n];
-        for s in 0..n * n {
-            let ib = s % n;
-            b[s] = next[s].iter().map(|&ic| later[ib * n + ic]).sum();
-        }
-        backward.push(b);
-    }
+        f
+    });
+    // backward[j][(a, b)], once reversed: valid suffixes whose columns j, j+1 are a, b.
+    let mut backward =
+        sweep(&|later| (0..n * n).map(|s| next[s].iter().map(|&ic| later[(s % n) * n + ic]).sum()).collect());
     backward.reverse();
     let z: u128 = forward[w - 2].iter().sum();
     let mut marg = vec![vec![0.0; w]; h];

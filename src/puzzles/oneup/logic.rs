@@ -410,6 +410,26 @@ impl<'a> Board<'a> {
         }
     }
 
+    /// A subset step on `cells` removing `eliminate` (none: no step), told by `say` from the
+    /// cells' places.
+    fn subset_step(
+        &self,
+        cells: &[usize],
+        eliminate: Vec<Elimination>,
+        say: impl FnOnce(&str) -> String,
+    ) -> Option<Step> {
+        if eliminate.is_empty() {
+            return None;
+        }
+        Some(Step {
+            technique: Technique::Subset,
+            text: self.words(|| say(&cells.iter().map(|&j| self.at(j)).collect::<Vec<_>>().join("; "))),
+            place: None,
+            eliminate,
+            cells: cells.iter().map(|&j| self.cell(j)).collect(),
+        })
+    }
+
     /// Naked, then hidden, pairs and triples inside a region.
     fn subset(&self) -> Option<Step> {
         for (r, cells) in self.layout.regions.iter().enumerate() {
@@ -430,25 +450,17 @@ impl<'a> Board<'a> {
                         .flat_map(|&j| digits(self.cand[j] & union).map(move |d| (j, d)))
                         .map(|(j, d)| self.elimination(j, d))
                         .collect();
-                    if eliminate.is_empty() {
-                        continue;
-                    }
-                    let places: Vec<String> = chosen.iter().map(|&j| self.at(j)).collect();
-                    return Some(Step {
-                        technique: Technique::Subset,
-                        text: self.words(|| {
-                            format!(
-                                "{} can hold only {} between them, so no other cell of {} holds {}",
-                                places.join("; "),
-                                Self::list(digits(union)),
-                                self.names[r],
-                                if k == 2 { "either" } else { "any of them" }
-                            )
-                        }),
-                        place: None,
-                        eliminate,
-                        cells: chosen.iter().map(|&j| self.cell(j)).collect(),
+                    let step = self.subset_step(&chosen, eliminate, |places| {
+                        format!(
+                            "{places} can hold only {} between them, so no other cell of {} holds {}",
+                            Self::list(digits(union)),
+                            self.names[r],
+                            if k == 2 { "either" } else { "any of them" }
+                        )
                     });
+                    if step.is_some() {
+                        return step;
+                    }
                 }
             }
             // Hidden: k digits the region still needs that fit only k cells.
@@ -470,24 +482,16 @@ impl<'a> Board<'a> {
                         .flat_map(|&j| digits(self.cand[j] & !mask).map(move |d| (j, d)))
                         .map(|(j, d)| self.elimination(j, d))
                         .collect();
-                    if eliminate.is_empty() {
-                        continue;
-                    }
-                    let at: Vec<String> = places.iter().map(|&j| self.at(j)).collect();
-                    return Some(Step {
-                        technique: Technique::Subset,
-                        text: self.words(|| {
-                            format!(
-                                "in {}, {} fit only {}, so those cells hold nothing else",
-                                self.names[r],
-                                Self::list(ds.iter().copied()),
-                                at.join("; ")
-                            )
-                        }),
-                        place: None,
-                        eliminate,
-                        cells: places.iter().map(|&j| self.cell(j)).collect(),
+                    let step = self.subset_step(&places, eliminate, |at| {
+                        format!(
+                            "in {}, {} fit only {at}, so those cells hold nothing else",
+                            self.names[r],
+                            Self::list(ds.iter().copied())
+                        )
                     });
+                    if step.is_some() {
+                        return step;
+                    }
                 }
             }
         }

@@ -29,16 +29,33 @@ fn empty_input() {
     }
 }
 
-#[test]
-fn bad_label() {
-    assert_text(&edited(|l| l[2] = "12#22222".into()), ErrorKind::Label, 3, "'#' at position 3");
-}
+/// The example with one line replaced: (0-based index, its new text, the error's kind,
+/// the line it names, text its message holds).
+const LINE_REPLACED: [(usize, &str, ErrorKind, usize, &str); 16] = [
+    (2, "12#22222", ErrorKind::Label, 3, "'#' at position 3"),
+    (2, "1222222", ErrorKind::LineLength, 3, "expected 8 row-region labels"),
+    (12, "112121211", ErrorKind::LineLength, 13, "found 9"),
+    (4, "1 1111111", ErrorKind::LineLength, 5, "without spaces"),
+    (18, "nine clues", ErrorKind::NotANumber, 19, "clue count 'nine'"),
+    (21, "3 x 1", ErrorKind::NotANumber, 22, "clue column 'x'"),
+    (21, "3 -3 1", ErrorKind::NotANumber, 22, "'-3'"),
+    (23, "4 6", ErrorKind::MissingNumber, 24, "found only 2"),
+    (18, "10", ErrorKind::ClueCount, 19, "says 10 clues, but only 9"),
+    (18, "8", ErrorKind::ClueCount, 28, "more clue lines than the 8"),
+    (18, "65", ErrorKind::ClueCount, 19, "at most 64"),
+    (20, "2 9 5", ErrorKind::ClueOutsideGrid, 21, "row 2, column 9"),
+    (20, "0 1 1", ErrorKind::ClueOutsideGrid, 21, "outside the 8 x 8 grid"),
+    // Cell (3, 1) is a row region of 1 cell.
+    (20, "3 1 2", ErrorKind::ClueDigit, 21, "must be 1 to 1"),
+    (20, "2 2 0", ErrorKind::ClueDigit, 21, "digit 0"),
+    (20, "2 2 300", ErrorKind::ClueDigit, 21, "300"),
+];
 
 #[test]
-fn wrong_line_length() {
-    assert_text(&edited(|l| l[2] = "1222222".into()), ErrorKind::LineLength, 3, "expected 8 row-region labels");
-    assert_text(&edited(|l| l[12] = "112121211".into()), ErrorKind::LineLength, 13, "found 9");
-    assert_text(&edited(|l| l[4] = "1 1111111".into()), ErrorKind::LineLength, 5, "without spaces");
+fn one_line_replaced() {
+    for (index, text, kind, line, needle) in LINE_REPLACED {
+        assert_text(&edited(|l| l[index] = text.into()), kind, line, needle);
+    }
 }
 
 #[test]
@@ -75,39 +92,6 @@ fn truncated_input() {
     assert_text(&rows_only, ErrorKind::UnexpectedEnd, 8, "blank line and then the column regions");
     let no_count: String = EXAMPLE.lines().take(18).map(|l| format!("{l}\n")).collect();
     assert_text(&no_count, ErrorKind::UnexpectedEnd, 18, "number of clues");
-}
-
-#[test]
-fn non_numeric_tokens() {
-    assert_text(&edited(|l| l[18] = "nine clues".into()), ErrorKind::NotANumber, 19, "clue count 'nine'");
-    assert_text(&edited(|l| l[21] = "3 x 1".into()), ErrorKind::NotANumber, 22, "clue column 'x'");
-    assert_text(&edited(|l| l[21] = "3 -3 1".into()), ErrorKind::NotANumber, 22, "'-3'");
-}
-
-#[test]
-fn missing_clue_number() {
-    assert_text(&edited(|l| l[23] = "4 6".into()), ErrorKind::MissingNumber, 24, "found only 2");
-}
-
-#[test]
-fn clue_count_mismatch() {
-    assert_text(&edited(|l| l[18] = "10".into()), ErrorKind::ClueCount, 19, "says 10 clues, but only 9");
-    assert_text(&edited(|l| l[18] = "8".into()), ErrorKind::ClueCount, 28, "more clue lines than the 8");
-    assert_text(&edited(|l| l[18] = "65".into()), ErrorKind::ClueCount, 19, "at most 64");
-}
-
-#[test]
-fn clue_outside_grid() {
-    assert_text(&edited(|l| l[20] = "2 9 5".into()), ErrorKind::ClueOutsideGrid, 21, "row 2, column 9");
-    assert_text(&edited(|l| l[20] = "0 1 1".into()), ErrorKind::ClueOutsideGrid, 21, "outside the 8 x 8 grid");
-}
-
-#[test]
-fn clue_digit_too_large_or_zero() {
-    // Cell (3, 1) is a row region of 1 cell.
-    assert_text(&edited(|l| l[20] = "3 1 2".into()), ErrorKind::ClueDigit, 21, "must be 1 to 1");
-    assert_text(&edited(|l| l[20] = "2 2 0".into()), ErrorKind::ClueDigit, 21, "digit 0");
-    assert_text(&edited(|l| l[20] = "2 2 300".into()), ErrorKind::ClueDigit, 21, "300");
 }
 
 #[test]
@@ -152,67 +136,65 @@ fn json_syntax_error_has_a_line() {
 
 #[test]
 fn json_field_errors() {
-    let mut v = example_json();
-    v.as_object_mut().unwrap().remove("clues");
-    assert_json(v, ErrorKind::MissingField, "clues", "missing");
-
-    let mut v = example_json();
-    v["clues"][1]["digit"] = "5".into();
-    assert_json(v, ErrorKind::WrongType, "clues[1].digit", "string \"5\", expected a whole number");
-
-    let mut v = example_json();
-    v["clues"][1]["row"] = (-2).into();
-    assert_json(v, ErrorKind::WrongType, "clues[1].row", "integer `-2`, expected a whole number");
-
-    let mut v = example_json();
-    v["clues"][4]["digit"] = 300.into();
-    assert_json(v, ErrorKind::ClueDigit, "clues[4].digit", "digit 300");
-
-    let mut v = example_json();
-    v["clues"][0]["colour"] = 1.into();
-    assert_json(v, ErrorKind::UnknownField, "clues[0].colour", "expected one of `row`, `col`, `digit`");
-
-    // Objects only: serde would otherwise take a struct's fields as an array in order.
-    let mut v = example_json();
-    v["clues"][0] = serde_json::json!([1, 2, 3]);
-    assert_json(v, ErrorKind::WrongType, "clues[0]", "expected a clue object");
-
-    let mut v = example_json();
-    v["clues"][2].as_object_mut().unwrap().remove("col");
-    assert_json(v, ErrorKind::MissingField, "clues[2].col", "missing");
-
-    let mut v = example_json();
-    v["rows"] = 1.into();
-    assert_json(v, ErrorKind::UnknownField, "rows", "unknown field");
-
-    let mut v = example_json();
-    v["row_regions"].as_array_mut().unwrap().pop();
-    assert_json(v, ErrorKind::GridShape, "row_regions", "needs 8 lines, found 7");
-
-    let mut v = example_json();
-    v["col_regions"][2] = "1121212".into();
-    assert_json(v, ErrorKind::LineLength, "col_regions[2]", "found 7");
-
-    let mut v = example_json();
-    v["row_regions"][5] = 7.into();
-    assert_json(v, ErrorKind::WrongType, "row_regions[5]", "integer `7`, expected a string");
-
-    let mut v = example_json();
-    v["col_regions"] = "11111111".into();
-    assert_json(v, ErrorKind::WrongType, "col_regions", "expected a sequence");
-
-    let mut v = example_json();
-    v["clues"][0]["row"] = 9.into();
-    assert_json(v, ErrorKind::ClueOutsideGrid, "clues[0]", "row 9");
-
-    let mut v = example_json();
-    v["clues"][3]["digit"] = 9.into();
-    assert_json(v, ErrorKind::ClueDigit, "clues[3]", "digit 9");
-
-    let mut v = example_json();
-    let first = v["clues"][0].clone();
-    v["clues"].as_array_mut().unwrap().push(first);
-    assert_json(v, ErrorKind::DuplicateClue, "clues[9]", "(clues[0])");
+    // Each case: how the example changes, the error's kind, the field it names, text its
+    // message holds.
+    type Edit = fn(&mut serde_json::Value);
+    let cases: [(Edit, ErrorKind, &str, &str); 15] = [
+        (|v| drop(v.as_object_mut().unwrap().remove("clues")), ErrorKind::MissingField, "clues", "missing"),
+        (
+            |v| v["clues"][1]["digit"] = "5".into(),
+            ErrorKind::WrongType,
+            "clues[1].digit",
+            "string \"5\", expected a whole number",
+        ),
+        (
+            |v| v["clues"][1]["row"] = (-2).into(),
+            ErrorKind::WrongType,
+            "clues[1].row",
+            "integer `-2`, expected a whole number",
+        ),
+        (|v| v["clues"][4]["digit"] = 300.into(), ErrorKind::ClueDigit, "clues[4].digit", "digit 300"),
+        (
+            |v| v["clues"][0]["colour"] = 1.into(),
+            ErrorKind::UnknownField,
+            "clues[0].colour",
+            "expected one of `row`, `col`, `digit`",
+        ),
+        // Objects only: serde would otherwise take a struct's fields as an array in order.
+        (|v| v["clues"][0] = serde_json::json!([1, 2, 3]), ErrorKind::WrongType, "clues[0]", "expected a clue object"),
+        (
+            |v| drop(v["clues"][2].as_object_mut().unwrap().remove("col")),
+            ErrorKind::MissingField,
+            "clues[2].col",
+            "missing",
+        ),
+        (|v| v["rows"] = 1.into(), ErrorKind::UnknownField, "rows", "unknown field"),
+        (
+            |v| drop(v["row_regions"].as_array_mut().unwrap().pop()),
+            ErrorKind::GridShape,
+            "row_regions",
+            "needs 8 lines, found 7",
+        ),
+        (|v| v["col_regions"][2] = "1121212".into(), ErrorKind::LineLength, "col_regions[2]", "found 7"),
+        (|v| v["row_regions"][5] = 7.into(), ErrorKind::WrongType, "row_regions[5]", "integer `7`, expected a string"),
+        (|v| v["col_regions"] = "11111111".into(), ErrorKind::WrongType, "col_regions", "expected a sequence"),
+        (|v| v["clues"][0]["row"] = 9.into(), ErrorKind::ClueOutsideGrid, "clues[0]", "row 9"),
+        (|v| v["clues"][3]["digit"] = 9.into(), ErrorKind::ClueDigit, "clues[3]", "digit 9"),
+        (
+            |v| {
+                let first = v["clues"][0].clone();
+                v["clues"].as_array_mut().unwrap().push(first);
+            },
+            ErrorKind::DuplicateClue,
+            "clues[9]",
+            "(clues[0])",
+        ),
+    ];
+    for (edit, kind, field, needle) in cases {
+        let mut v = example_json();
+        edit(&mut v);
+        assert_json(v, kind, field, needle);
+    }
 
     let e = json_err("[1, 2]");
     assert_eq!((e.kind, e.field.as_deref(), e.line), (ErrorKind::WrongType, None, None));

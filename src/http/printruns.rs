@@ -13,7 +13,8 @@ use serde::{Deserialize, Serialize};
 use super::edge::caller::Caller;
 use super::error::ApiError;
 use super::extract::Json as JsonBody;
-use super::listing::{listed_owner, ListQuery, Next, Page};
+use super::listing::{self, listed_owner, Listed, Listing, Next, Page};
+use super::resource::Submit;
 use super::respond::{accepted, echo};
 use super::AppState;
 use crate::jobs::printruns::{PrintRunOrder, MAX_COPIES};
@@ -22,14 +23,13 @@ use crate::puzzles::wordbook::Shape;
 use crate::render::layouts::cover::Paper;
 use crate::render::layouts::printrun::{ManifestLine, CSV_HEADER};
 use crate::render::print::Trim;
-use crate::service::policy::Idempotency;
 use crate::service::printruns::{manifest, order_of, stream_archive};
 use crate::service::timestamp;
 use crate::store::{JobState, PrintRunCopy, PrintRunRecord};
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/printruns", post(order).get(list))
+        .route("/printruns", post(order).get(listing::list::<PrintRuns>))
         .route("/printruns/{id}", get(show).delete(delete))
         .route("/printruns/{id}/manifest.csv", get(manifest_csv))
         .route("/printruns/{id}/manifest.json", get(manifest_json))
@@ -214,41 +214,29 @@ impl PrintRunSummary {
     }
 }
 
-/// A page of the caller's print runs.
-#[derive(Serialize, utoipa::ToSchema)]
-#[schema(as = PrintRunList)]
-pub(crate) struct PrintRunList {
-    /// Newest first.
-    printruns: Vec<PrintRunSummary>,
-    #[serde(flatten)]
-    next: Next,
-}
+/// The caller's print runs, as listed.
+pub(crate) struct PrintRuns;
 
-#[utoipa::path(
-    get,
-    path = "/printruns",
-    tag = "books",
-    summary = "The print runs you ordered, newest first, a page at a time.",
-    description = "Publishers see their own runs, admins everyone's: each run's state, counts and links. Runs are \
-                   kept until their owner deletes them. Follow `next` for the following page.",
-    params(ListQuery),
-    responses(
-        (status = 200, description = "A page of print runs.", body = PrintRunList),
-        (status = 422, response = super::openapi::Invalid),
-        (status = 503, response = super::openapi::Unavailable),
-    )
-)]
-pub(crate) async fn list(
-    State(state): State<AppState>,
-    caller: Caller,
-    RawQuery(query): RawQuery,
-) -> Result<Json<PrintRunList>, ApiError> {
-    caller.require_key("listing print runs")?;
-    let page = Page::parse(query.as_deref(), &[])?;
-    let runs = state.store.printruns_page(listed_owner(&caller).as_deref(), page.before, page.fetch()).await?;
-    let (runs, next) = page.finish("/printruns", runs, |r| r.position);
-    let printruns = runs.into_iter().map(PrintRunSummary::new).collect::<Result<_, _>>()?;
-    Ok(Json(PrintRunList { printruns, next }))
+impl Listed for PrintRuns {
+    type Item = PrintRunSummary;
+    const LISTING: Listing =
+        Listing::of("printruns", "PrintRunList", "The print runs you ordered, newest first, a page at a time.")
+            .called("print runs")
+            .tagged("books")
+            .described(
+                "Publishers see their own runs, admins everyone's: each run's state, counts and links. Runs are kept \
+                 until their owner deletes them. Follow `next` for the following page.",
+            );
+
+    fn route() -> String {
+        "/printruns".into()
+    }
+
+    async fn items(state: &AppState, caller: &Caller, page: &Page) -> Result<(Vec<PrintRunSummary>, Next), ApiError> {
+        let runs = state.store.printruns_page(listed_owner(caller).as_deref(), page.before, page.fetch()).await?;
+        let (runs, next) = page.finish("/printruns", runs, |r| r.position);
+        Ok((runs.into_iter().map(PrintRunSummary::new).collect::<Result<_, _>>()?, next))
+    }
 }
 
 #[utoipa::path(
@@ -262,9 +250,7 @@ pub(crate) async fn list(
     params(("id" = String, Path, description = "The run's id.")),
     responses(
         (status = 204, description = "Deleted."),
-        (status = 404, response = super::openapi::NotFound),
         (status = 409, response = super::openapi::Conflict),
-        (status = 503, response = super::openapi::Unavailable),
     )
 )]
 pub(crate) async fn delete(
@@ -295,25 +281,15 @@ pub(crate) async fn delete(
     description = "Each copy is an ordinary book (its own random serial and seed), printed by a book job. Copies \
                    are queued 64 at a time, so a long run shares the workers fairly with other callers. An \
                    `Idempotency-Key` makes a retried order return the same run.",
-    params(super::openapi::IdempotencyKey),
     request_body(content = PrintRunOrder, content_type = "application/json",
         example = json!({"copies": 3, "pages": 24, "rows": 16, "cols": 12, "trim": "6x9", "title": "Find the Fox", "paper": "cream"})),
     responses(
         (status = 202, description = "Ordered; follow it at `Location`.", body = PrintRunView,
             headers(("Location" = String, description = "`/printruns/{id}`"))),
-        (status = 400, response = super::openapi::BadRequest),
-        (status = 401, response = super::openapi::Unauthorized),
-        (status = 413, response = super::openapi::TooLarge),
-        (status = 415, response = super::openapi::UnsupportedMediaType),
-        (status = 422, response = super::openapi::Invalid),
-        (status = 429, response = super::openapi::TooMany),
-        (status = 503, response = super::openapi::Unavailable),
     )
 )]
 pub(crate) async fn order(
-    State(state): State<AppState>,
-    caller: Caller,
-    request: Idempotency,
+    Submit { state, caller, request }: Submit,
     JsonBody(mut order): JsonBody<PrintRunOrder>,
 ) -> Result<Response, ApiError> {
     caller.require_key("ordering a print run")?;
@@ -415,9 +391,7 @@ pub(crate) struct ShowQuery {
     params(("id" = String, Path, description = "The run's id."), ShowQuery),
     responses(
         (status = 200, description = "The run.", body = PrintRunView),
-        (status = 404, response = super::openapi::NotFound),
         (status = 422, response = super::openapi::Invalid),
-        (status = 503, response = super::openapi::Unavailable),
     )
 )]
 pub(crate) async fn show(
@@ -479,9 +453,7 @@ async fn printed(state: &AppState, caller: &Caller, id: &str) -> Result<PrintRun
     params(("id" = String, Path, description = "The run's id.")),
     responses(
         (status = 200, description = "CSV.", content_type = "text/csv"),
-        (status = 404, response = super::openapi::NotFound),
         (status = 409, response = super::openapi::NotPrinted),
-        (status = 503, response = super::openapi::Unavailable),
     )
 )]
 pub(crate) async fn manifest_csv(
@@ -503,9 +475,7 @@ pub(crate) async fn manifest_csv(
     params(("id" = String, Path, description = "The run's id.")),
     responses(
         (status = 200, description = "The manifest.", body = ManifestView),
-        (status = 404, response = super::openapi::NotFound),
         (status = 409, response = super::openapi::NotPrinted),
-        (status = 503, response = super::openapi::Unavailable),
     )
 )]
 pub(crate) async fn manifest_json(
@@ -534,9 +504,7 @@ const ARCHIVE_BUFFER: usize = 4;
     params(("id" = String, Path, description = "The run's id.")),
     responses(
         (status = 200, description = "ZIP.", content_type = "application/zip"),
-        (status = 404, response = super::openapi::NotFound),
         (status = 409, response = super::openapi::NotPrinted),
-        (status = 503, response = super::openapi::Unavailable),
     )
 )]
 pub(crate) async fn archive(

@@ -112,12 +112,6 @@ pub(crate) struct UploadQuery {
         (status = 201, description = "Stored; it is at `Location`.", body = WordListView,
             headers(("Location" = String, description = "`/wordlists/{id}`"))),
         (status = 200, description = "The caller had this list already.", body = WordListView),
-        (status = 400, response = super::openapi::BadRequest),
-        (status = 413, response = super::openapi::TooLarge),
-        (status = 415, response = super::openapi::UnsupportedMediaType),
-        (status = 422, response = super::openapi::Invalid),
-        (status = 429, response = super::openapi::TooMany),
-        (status = 503, response = super::openapi::Unavailable),
     )
 )]
 pub(crate) async fn upload(
@@ -162,7 +156,6 @@ pub(crate) async fn upload(
     summary = "The caller's word lists.",
     responses(
         (status = 200, description = "The caller's lists, newest first.", body = WordListsView),
-        (status = 503, response = super::openapi::Unavailable),
     )
 )]
 pub(crate) async fn list(State(state): State<AppState>, caller: Caller) -> Result<Response, ApiError> {
@@ -189,8 +182,6 @@ pub(crate) async fn visible(state: &AppState, caller: &Caller, id: &str) -> Resu
     params(("id" = String, Path, description = "The list's id.")),
     responses(
         (status = 200, description = "The list.", body = WordListView),
-        (status = 404, response = super::openapi::NotFound),
-        (status = 503, response = super::openapi::Unavailable),
     )
 )]
 pub(crate) async fn show(
@@ -210,8 +201,6 @@ pub(crate) async fn show(
     params(("id" = String, Path, description = "The list's id.")),
     responses(
         (status = 204, description = "Deleted."),
-        (status = 404, response = super::openapi::NotFound),
-        (status = 503, response = super::openapi::Unavailable),
     )
 )]
 pub(crate) async fn remove(

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::edge::caller::Caller;
 use super::error::ApiError;
+use super::extract::Call;
 use super::extract::OptionalJson;
 use super::files::{self, Asked, Download, File, Id, Product, Query};
 use super::jobs::location as job_location;
@@ -335,14 +336,9 @@ async fn find(state: &AppState, raw: &str, with_pages: bool) -> Result<BookRecor
     params(SerialParam),
     responses(
         (status = 200, description = "The book.", body = BookView),
-        (status = 400, response = super::openapi::BadSerial),
     )
 )]
-pub(crate) async fn show(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(serial): Path<String>,
-) -> Result<Json<BookView>, ApiError> {
+pub(crate) async fn show(Call { state, caller }: Call, Path(serial): Path<String>) -> Result<Json<BookView>, ApiError> {
     Ok(Json(BookView::new(find(&state, &serial, false).await?, &caller)))
 }
 
@@ -357,15 +353,10 @@ pub(crate) async fn show(
     params(SerialParam),
     responses(
         (status = 204, description = "Deleted."),
-        (status = 400, response = super::openapi::BadSerial),
         (status = 409, response = super::openapi::Conflict),
     )
 )]
-pub(crate) async fn delete(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(serial): Path<String>,
-) -> Result<StatusCode, ApiError> {
+pub(crate) async fn delete(Call { state, caller }: Call, Path(serial): Path<String>) -> Result<StatusCode, ApiError> {
     let record = find(&state, &serial, false).await?;
     if !caller.may_see(&record.owner) {
         return Err(ApiError::not_found(format!("there is no book with serial number {}", record.serial)));
@@ -405,14 +396,12 @@ pub(crate) struct PageView {
             (PageView = "application/json"),
             (String = "text/plain"),
         )),
-        (status = 400, response = super::openapi::BadSerial),
         (status = 403, response = super::openapi::NotYours),
         (status = 409, response = super::openapi::NotPrinted),
     )
 )]
 pub(crate) async fn page(
-    State(state): State<AppState>,
-    caller: Caller,
+    Call { state, caller }: Call,
     Path((serial, n)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
@@ -455,7 +444,6 @@ pub(crate) async fn page(
     params(SerialParam),
     responses(
         (status = 200, description = "The answer.", body = WordAnswer),
-        (status = 400, response = super::openapi::BadSerial),
         (status = 409, response = super::openapi::NotPrinted),
     )
 )]

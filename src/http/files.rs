@@ -9,7 +9,7 @@ use std::future::Future;
 use std::pin::Pin;
 
 use axum::body::Bytes;
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{Path, RawQuery};
 use axum::http::Uri;
 use axum::response::Response;
 use axum::routing::get;
@@ -19,6 +19,7 @@ use utoipa::openapi::path::{HttpMethod, Paths};
 use super::books::CoverQuery;
 use super::edge::caller::Caller;
 use super::error::ApiError;
+use super::extract::Call;
 use super::respond::{blocking, body_response, trim_query};
 use super::AppState;
 use crate::render::layouts::cover::Paper;
@@ -81,7 +82,7 @@ impl File {
 pub enum Id {
     /// `{id}`, a job's uuid, described.
     Uuid(&'static str),
-    /// `{serial}`, a book's serial number (400 when malformed).
+    /// `{serial}`, a book's serial number.
     Serial,
 }
 
@@ -195,9 +196,9 @@ pub fn document<P: Product>(paths: &mut Paths) {
     use utoipa::openapi::path::OperationBuilder;
     use utoipa::openapi::{Content, Ref, RefOr, ResponseBuilder, Responses};
     use utoipa::IntoParams;
-    let (id, malformed) = match P::ID {
-        Id::Uuid(description) => (vec![super::openapi::uuid_id(description)], None),
-        Id::Serial => (super::books::SerialParam::into_params(|| None), Some("BadSerial")),
+    let id = match P::ID {
+        Id::Uuid(description) => vec![super::openapi::uuid_id(description)],
+        Id::Serial => super::books::SerialParam::into_params(|| None),
     };
     for file in P::FILES {
         let mut params = id.clone();
@@ -211,7 +212,6 @@ pub fn document<P: Product>(paths: &mut Paths) {
         let mut responses = Responses::new();
         responses.responses.insert("200".into(), ok.build().into());
         let refs = [
-            ("400", malformed),
             ("403", file.publisher_only.then_some("NotYours")),
             ("409", file.waits.then_some(P::NOT_MADE)),
             ("422", (file.query != Query::None).then_some("Invalid")),
@@ -233,8 +233,7 @@ pub fn document<P: Product>(paths: &mut Paths) {
 
 /// The one handler of every product's files: the file is the path's last segment.
 async fn download<P: Product>(
-    State(state): State<AppState>,
-    caller: Caller,
+    Call { state, caller }: Call,
     Path(id): Path<String>,
     uri: Uri,
     RawQuery(query): RawQuery,

@@ -2,14 +2,13 @@
 //! (read at `/foxhole/strategies/{id}`);
 //! `POST /foxhole/checks` tests a strategy at once and shows how the fox escapes it.
 
-use axum::extract::State;
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
 use serde::Deserialize;
 
-use super::edge::caller::Caller;
 use super::error::ApiError;
+use super::extract::Call;
 use super::extract::Json;
 use super::resource::{self, Resource, Submit};
 use super::AppState;
@@ -88,8 +87,7 @@ impl utoipa::ToSchema for CheckRequest {}
     )
 )]
 pub(crate) async fn check(
-    State(state): State<AppState>,
-    caller: Caller,
+    Call { state, caller }: Call,
     Json(req): Json<CheckRequest>,
 ) -> Result<axum::Json<CheckOutcome>, ApiError> {
     let graph = Holes { holes: req.holes, graph: req.graph }

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use axum::extract::{Path, State};
+use axum::extract::Path;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -15,6 +15,7 @@ use utoipa::IntoParams;
 
 use super::edge::caller::Caller;
 use super::error::ApiError;
+use super::extract::Call;
 use super::listing::{listed_owner, Listed, Listing, Next, Page};
 use super::resource::{route_of, Progress};
 use super::respond::echo;
@@ -137,11 +138,7 @@ async fn find(state: &AppState, caller: &Caller, id: &str) -> Result<Job, ApiErr
         (status = 200, description = "The job.", body = JobView),
     )
 )]
-pub(crate) async fn show(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(id): Path<String>,
-) -> Result<Json<JobView>, ApiError> {
+pub(crate) async fn show(Call { state, caller }: Call, Path(id): Path<String>) -> Result<Json<JobView>, ApiError> {
     let job = find(&state, &caller, &id).await?;
     let attempts = state.store.attempts(&id).await?;
     Ok(Json(job_view(job, attempts)?))
@@ -163,11 +160,7 @@ pub(crate) async fn show(
         (status = 409, response = super::openapi::Conflict),
     )
 )]
-pub(crate) async fn cancel(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(id): Path<String>,
-) -> Result<Response, ApiError> {
+pub(crate) async fn cancel(Call { state, caller }: Call, Path(id): Path<String>) -> Result<Response, ApiError> {
     let before = find(&state, &caller, &id).await?;
     if before.state.is_terminal() {
         return Err(ApiError::Conflict {

@@ -3,7 +3,7 @@
 //! first, `limit` at a time, and an opaque `cursor` (the previous page's `next_cursor`) to
 //! continue; `next` is the following page's address, with the same filters.
 
-use axum::extract::{RawQuery, State};
+use axum::extract::RawQuery;
 use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -12,6 +12,7 @@ use utoipa::{PartialSchema, ToSchema};
 
 use super::edge::caller::Caller;
 use super::error::ApiError;
+use super::extract::Call;
 use super::respond::echo;
 use super::AppState;
 
@@ -142,8 +143,6 @@ pub struct Listing {
     /// The name of a page's schema.
     schema: &'static str,
     list: Doc,
-    /// Its tag in the API description (default: the route's first segment).
-    tag: Option<&'static str>,
     /// The web page a browser's visit (`Accept` naming `text/html`) gets instead, if any.
     web_page: Option<&'static str>,
     /// `DELETE {route}/{id}`, if their owner may delete them, and what `{id}` is.
@@ -153,7 +152,7 @@ pub struct Listing {
 impl Listing {
     pub const fn of(member: &'static str, schema: &'static str, summary: &'static str) -> Listing {
         let list = Doc { summary, description: "" };
-        Listing { member, what: member, schema, list, tag: None, web_page: None, delete: None }
+        Listing { member, what: member, schema, list, web_page: None, delete: None }
     }
 
     pub const fn called(self, what: &'static str) -> Listing {
@@ -162,10 +161,6 @@ impl Listing {
 
     pub const fn described(self, description: &'static str) -> Listing {
         Listing { list: Doc { description, ..self.list }, ..self }
-    }
-
-    pub const fn tagged(self, tag: &'static str) -> Listing {
-        Listing { tag: Some(tag), ..self }
     }
 
     pub const fn web_page(self, page: &'static str) -> Listing {
@@ -220,8 +215,7 @@ impl<T: Serialize> Serialize for ListPage<T> {
 
 /// `GET {route}`: a page of the caller's items (an admin's: everyone's), newest first.
 pub async fn list<L: Listed>(
-    State(state): State<AppState>,
-    caller: Caller,
+    Call { state, caller }: Call,
     headers: HeaderMap,
     RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
@@ -247,7 +241,7 @@ pub fn document<L: Listed>(doc: &mut utoipa::openapi::OpenApi) {
     use utoipa::IntoParams;
     let listing = &L::LISTING;
     let route = L::route();
-    let tag = listing.tag.unwrap_or_else(|| route.split('/').nth(1).unwrap_or_default()).to_string();
+    let tag = route.split('/').nth(1).unwrap_or_default().to_string();
     let refer = |name: &str| RefOr::Ref(Ref::from_response_name(name));
     let items = ArrayBuilder::new().items(Ref::from_schema_name(L::Item::name())).description(Some("Newest first."));
     let page = AllOfBuilder::new()

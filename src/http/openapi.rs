@@ -99,8 +99,14 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
     listing::document::<WordSearchBooks>(&mut doc);
     queued_responses(&mut doc.paths);
     for (path, item) in doc.paths.paths.iter_mut() {
+        // Print runs are documented with books, word lists with the crosswords they fill.
+        let tag =
+            [("/printruns", "books"), ("/wordlists", "crosswords")].into_iter().find(|(p, _)| path.starts_with(p));
         for (method, op) in [("get", &mut item.get), ("post", &mut item.post), ("delete", &mut item.delete)] {
             if let Some(op) = op {
+                if let Some((_, tag)) = tag {
+                    op.tags = Some(vec![tag.to_string()]);
+                }
                 op.operation_id = Some(operation_id(method, path));
                 idempotent(op);
                 accepted_has_location(op);
@@ -164,7 +170,7 @@ fn required(mut header: Header) -> Header {
 
 /// Operations that know their caller read `Authorization: Bearer` (a bad token is 401)
 /// and the database (503 while it is unreachable), and those on one resource answer 404
-/// when there is none (or the caller may not see it);
+/// when there is none (or the caller may not see it), 400 for a serial mistyped;
 /// those that queue a job do so for their caller, who may have too many already (429).
 fn caller_responses(path: &str, op: &mut Operation) {
     let knows_caller = [
@@ -193,6 +199,9 @@ fn caller_responses(path: &str, op: &mut Operation) {
         add("503", "Unavailable");
         if path.contains('{') {
             add("404", "NotFound");
+        }
+        if path.contains("{serial}") {
+            add("400", "BadSerial");
         }
         op.security =
             Some(vec![SecurityRequirement::default(), SecurityRequirement::new("bearer", Vec::<String>::new())]);

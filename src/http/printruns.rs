@@ -3,7 +3,7 @@
 //! master answer key) and a ZIP of every copy's files come once all are printed.
 
 use axum::body::{Body, Bytes};
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{Path, RawQuery};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::edge::caller::Caller;
 use super::error::ApiError;
+use super::extract::Call;
 use super::extract::Json as JsonBody;
 use super::listing::{self, listed_owner, Listed, Listing, Next, Page};
 use super::resource::Submit;
@@ -222,7 +223,6 @@ impl Listed for PrintRuns {
     const LISTING: Listing =
         Listing::of("printruns", "PrintRunList", "The print runs you ordered, newest first, a page at a time.")
             .called("print runs")
-            .tagged("books")
             .described(
                 "Publishers see their own runs, admins everyone's: each run's state, counts and links. Runs are kept \
                  until their owner deletes them. Follow `next` for the following page.",
@@ -242,7 +242,6 @@ impl Listed for PrintRuns {
 #[utoipa::path(
     delete,
     path = "/printruns/{id}",
-    tag = "books",
     summary = "Delete a print run you ordered, with every copy.",
     description = "204; the run, its manifest and archive, and every copy (its book, pages, answer and PDFs) are \
                    gone (404 from then on). A run still printing (copies queued or running, or still to be \
@@ -253,11 +252,7 @@ impl Listed for PrintRuns {
         (status = 409, response = super::openapi::Conflict),
     )
 )]
-pub(crate) async fn delete(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(id): Path<String>,
-) -> Result<StatusCode, ApiError> {
+pub(crate) async fn delete(Call { state, caller }: Call, Path(id): Path<String>) -> Result<StatusCode, ApiError> {
     let run = find(&state, &caller, &id).await?;
     if state.store.delete_printrun(&run.id).await? {
         return Ok(StatusCode::NO_CONTENT);
@@ -276,7 +271,6 @@ pub(crate) async fn delete(
 #[utoipa::path(
     post,
     path = "/printruns",
-    tag = "books",
     summary = "Order a print run: many copies of a book, each a different book with its own serial.",
     description = "Each copy is an ordinary book (its own random serial and seed), printed by a book job. Copies \
                    are queued 64 at a time, so a long run shares the workers fairly with other callers. An \
@@ -386,7 +380,6 @@ pub(crate) struct ShowQuery {
 #[utoipa::path(
     get,
     path = "/printruns/{id}",
-    tag = "books",
     summary = "A print run: its state, counts and copies (a page of 1,000 at a time).",
     params(("id" = String, Path, description = "The run's id."), ShowQuery),
     responses(
@@ -395,8 +388,7 @@ pub(crate) struct ShowQuery {
     )
 )]
 pub(crate) async fn show(
-    State(state): State<AppState>,
-    caller: Caller,
+    Call { state, caller }: Call,
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
 ) -> Result<Json<PrintRunView>, ApiError> {
@@ -443,7 +435,6 @@ async fn printed(state: &AppState, caller: &Caller, id: &str) -> Result<PrintRun
 #[utoipa::path(
     get,
     path = "/printruns/{id}/manifest.csv",
-    tag = "books",
     summary = "The run's master answer key: a line per copy with where its fox is and its interior's hash.",
     description = "A header line, then \
                    `serial,puzzle_pages,interior_pages,trim,word,page,row,col,direction,interior_sha256` per copy, \
@@ -456,11 +447,7 @@ async fn printed(state: &AppState, caller: &Caller, id: &str) -> Result<PrintRun
         (status = 409, response = super::openapi::NotPrinted),
     )
 )]
-pub(crate) async fn manifest_csv(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(id): Path<String>,
-) -> Result<Response, ApiError> {
+pub(crate) async fn manifest_csv(Call { state, caller }: Call, Path(id): Path<String>) -> Result<Response, ApiError> {
     let run = printed(&state, &caller, &id).await?;
     let lines = manifest(&state.store, &run).await?;
     let csv: String = std::iter::once(CSV_HEADER.to_string()).chain(lines.iter().map(ManifestLine::csv)).collect();
@@ -470,7 +457,6 @@ pub(crate) async fn manifest_csv(
 #[utoipa::path(
     get,
     path = "/printruns/{id}/manifest.json",
-    tag = "books",
     summary = "The run's manifest as JSON (the same lines as manifest.csv).",
     params(("id" = String, Path, description = "The run's id.")),
     responses(
@@ -479,8 +465,7 @@ pub(crate) async fn manifest_csv(
     )
 )]
 pub(crate) async fn manifest_json(
-    State(state): State<AppState>,
-    caller: Caller,
+    Call { state, caller }: Call,
     Path(id): Path<String>,
 ) -> Result<Json<ManifestView>, ApiError> {
     let run = printed(&state, &caller, &id).await?;
@@ -495,7 +480,6 @@ const ARCHIVE_BUFFER: usize = 4;
 #[utoipa::path(
     get,
     path = "/printruns/{id}/archive.zip",
-    tag = "books",
     summary = "Every copy's files in one ZIP, streamed as it is made.",
     description = "`SERIAL/interior.pdf`, `SERIAL/cover.pdf` (on the run's paper) and `SERIAL/answer.pdf` for each \
                    copy, in copy order, then `manifest.csv`. \
@@ -507,11 +491,7 @@ const ARCHIVE_BUFFER: usize = 4;
         (status = 409, response = super::openapi::NotPrinted),
     )
 )]
-pub(crate) async fn archive(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(id): Path<String>,
-) -> Result<Response, ApiError> {
+pub(crate) async fn archive(Call { state, caller }: Call, Path(id): Path<String>) -> Result<Response, ApiError> {
     let run = printed(&state, &caller, &id).await?;
     // One of the caller's renders (--renders-per-caller) for as long as it streams.
     let slot = state.renders.hold_slot(&caller.owner())?;

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use axum::extract::{FromRequestParts, Path, State};
+use axum::extract::{FromRequestParts, Path};
 use axum::http::request::Parts;
 use axum::http::StatusCode;
 use axum::response::Response;
@@ -19,6 +19,7 @@ use utoipa::{PartialSchema, ToSchema};
 
 use super::edge::caller::Caller;
 use super::error::ApiError;
+use super::extract::Call;
 use super::jobs::JobSummaryView;
 use super::listing::{listed_owner, Listed, Listing, Next, Page};
 use super::respond::{accepted, echo};
@@ -123,9 +124,9 @@ impl FromRequestParts<AppState> for Submit {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        let caller = Caller::from_request_parts(parts, state).await?;
-        let request = Idempotency::from_request_parts(parts, state).await?;
-        Ok(Submit { state: state.clone(), caller, request })
+        let Call { state, caller } = Call::from_request_parts(parts, state).await?;
+        let request = Idempotency::from_request_parts(parts, &state).await?;
+        Ok(Submit { state, caller, request })
     }
 }
 
@@ -171,8 +172,7 @@ pub async fn find<K: Resource>(state: &AppState, caller: &Caller, id: &str) -> R
 
 /// `GET {route}/{id}`.
 pub async fn show<K: Resource>(
-    State(state): State<AppState>,
-    caller: Caller,
+    Call { state, caller }: Call,
     Path(id): Path<String>,
 ) -> Result<Json<ResourceView>, ApiError> {
     Ok(Json(view::<K>(find::<K>(&state, &caller, &id).await?)?))
@@ -207,11 +207,7 @@ impl<K: Kept> Listed for K {
 }
 
 /// `DELETE {route}/{id}`: deletes the caller's resource of kind `K` once its job has ended.
-pub async fn delete<K: Kept>(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(id): Path<String>,
-) -> Result<StatusCode, ApiError> {
+pub async fn delete<K: Kept>(Call { state, caller }: Call, Path(id): Path<String>) -> Result<StatusCode, ApiError> {
     let job = find::<K>(&state, &caller, &id).await?;
     delete_ended(&state, &format!("{} {}", K::WHAT, job.id), &job.id, job.state).await
 }
@@ -383,11 +379,10 @@ macro_rules! show_resource {
             )
         )]
         pub(crate) async fn $handler(
-            state: axum::extract::State<$crate::http::AppState>,
-            caller: $crate::http::edge::caller::Caller,
+            call: $crate::http::extract::Call,
             id: axum::extract::Path<String>,
         ) -> Result<axum::Json<$crate::http::resource::ResourceView>, $crate::http::error::ApiError> {
-            $crate::http::resource::show::<$kind>(state, caller, id).await
+            $crate::http::resource::show::<$kind>(call, id).await
         }
     };
 }

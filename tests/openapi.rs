@@ -69,8 +69,8 @@ fn the_generated_document_has_unique_operation_ids_and_no_test_routes() {
 }
 
 /// Paths registered in src/http (but the test-only `/testing/*`): with `.route("…", …)`,
-/// and a product's files with `files::routes::<Product>("base")`, one for each name in
-/// the product's `FILES`.
+/// and a product's files with `files::routes::<Product>()`, one under its `BASE` for each
+/// name in its `FILES`.
 fn routes_in_source() -> BTreeSet<String> {
     fn walk(dir: &std::path::Path, texts: &mut Vec<String>) {
         for entry in std::fs::read_dir(dir).unwrap() {
@@ -90,11 +90,13 @@ fn routes_in_source() -> BTreeSet<String> {
             routes.insert(piece.split('"').next().unwrap().to_string());
         }
         for piece in text.split("files::routes::<").skip(1) {
-            let (product, rest) = piece.split_once(">(\"").unwrap();
-            let base = rest.split('"').next().unwrap();
+            let product = piece.split_once(">()").unwrap().0;
             let declared = text.split(&format!("impl Product for {product} {{")).nth(1).expect(product);
+            let base = declared.split("const BASE: &'static str = \"").nth(1).unwrap().split('"').next().unwrap();
             let files = declared.split("const FILES").nth(1).unwrap().split("];").next().unwrap();
-            for name in files.split('"').skip(1).step_by(2).filter(|s| s.contains('.') && !s.contains('/')) {
+            // Each file's name is the first argument of its `File::pdf(` or `File::of(`.
+            for file in files.split("File::").skip(1) {
+                let name = file.split('"').nth(1).unwrap();
                 routes.insert(format!("{base}/{name}"));
             }
         }

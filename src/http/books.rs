@@ -2,7 +2,7 @@
 //! /books`), follow it, read its pages and answer, and download the printable PDFs — all
 //! keyed by the book's serial number.
 
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -11,11 +11,12 @@ use serde::{Deserialize, Serialize};
 
 use super::edge::caller::Caller;
 use super::error::ApiError;
+use super::extract::Call;
 use super::extract::OptionalJson;
-use super::files::{self, Asked, Download, File, Product, Query};
+use super::files::{self, Asked, Download, File, Id, Product, Query};
 use super::jobs::location as job_location;
-use super::listing::{listed_owner, ListQuery, Next, Page};
-use super::resource::Progress;
+use super::listing::{self, listed_owner, Listed, Listing, Next, Page};
+use super::resource::{Progress, Submit};
 use super::respond::{accepted, echo};
 use super::AppState;
 use crate::jobs::kinds::books::BookParams;
@@ -27,17 +28,16 @@ use crate::render;
 use crate::render::layouts::cover::Paper;
 use crate::render::print::{Imprint, PrintOptions, Trim};
 use crate::service::books::{ensure_printed, interior_version, plan_of, print_options, stored_answer, unpack};
-use crate::service::policy::Idempotency;
 use crate::service::timestamp;
 use crate::store::{BookRecord, JobState};
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/books", post(order).get(list))
+        .route("/books", post(order).get(listing::list::<Books>))
         .route("/books/{serial}", get(show).delete(delete))
         .route("/books/{serial}/pages/{n}", get(page))
         .route("/books/{serial}/answer", get(answer))
-        .merge(files::routes::<Books>("/books/{serial}"))
+        .merge(files::routes::<Books>())
 }
 
 /// The serial number in a book's URL.
@@ -241,13 +241,11 @@ pub(crate) struct BookOrder {
 #[utoipa::path(
     post,
     path = "/books",
-    tag = "books",
     summary = "Order a unique Find the Fox book (or Find the Cat, on heart-shaped pages, ...).",
     description = "The book gets a random serial number and is printed by a job. The body is optional; missing \
                    members take the defaults (FOX on F, O and X, 200 pages of 32 x 20). The word appears exactly \
                    once in the whole book: along any of the 8 directions through consecutive letter cells. An \
                    `Idempotency-Key` makes a retried order return the same serial.",
-    params(super::openapi::IdempotencyKey),
     request_body(content = BookOrder, content_type = "application/json", examples(
         ("fox" = (summary = "A small Find the Fox book", value = json!({"pages": 3, "rows": 8, "cols": 8, "trim": "6x9"}))),
         ("cat" = (summary = "Find the Cat on heart-shaped pages", value = json!({"word": "CAT", "letters": "CATS", "shape": "heart", "pages": 24, "rows": 24, "cols": 24}))),
@@ -256,17 +254,10 @@ pub(crate) struct BookOrder {
     responses(
         (status = 202, description = "Ordered. Follow the book at `Location` (or its job).", body = BookView,
             headers(("Location" = String, description = "`/books/{serial}`"))),
-        (status = 400, response = super::openapi::BadRequest),
-        (status = 413, response = super::openapi::TooLarge),
-        (status = 415, response = super::openapi::UnsupportedMediaType),
-        (status = 422, response = super::openapi::Invalid),
-        (status = 503, response = super::openapi::Unavailable),
     )
 )]
 pub(crate) async fn order(
-    State(state): State<AppState>,
-    caller: Caller,
-    request: Idempotency,
+    Submit { state, caller, request }: Submit,
     OptionalJson(order): OptionalJson<BookOrder>,
 ) -> Result<Response, ApiError> {
     caller.require_key("ordering a book")?;
@@ -299,41 +290,23 @@ pub(crate) async fn order(
     Err(ApiError::Internal("could not find a free serial number in 5 tries".into()))
 }
 
-/// A page of the caller's books.
-#[derive(Serialize, utoipa::ToSchema)]
-#[schema(as = BookList)]
-pub(crate) struct BookList {
-    /// Newest first.
-    books: Vec<BookView>,
-    #[serde(flatten)]
-    next: Next,
-}
+impl Listed for Books {
+    type Item = BookView;
+    const LISTING: Listing = Listing::of("books", "BookList", "The books you ordered, newest first, a page at a time.")
+        .described(
+            "Publishers see their own books, admins everyone's. Follow `next` (or pass `next_cursor` as `cursor`) for \
+             the following page.",
+        );
 
-/// The caller's books (an admin's: everyone's), newest first, a page at a time.
-#[utoipa::path(
-    get,
-    path = "/books",
-    tag = "books",
-    summary = "The books you ordered, newest first, a page at a time.",
-    description = "Publishers see their own books, admins everyone's. Follow `next` (or pass `next_cursor` as \
-                   `cursor`) for the following page.",
-    params(ListQuery),
-    responses(
-        (status = 200, description = "A page of books.", body = BookList),
-        (status = 422, response = super::openapi::Invalid),
-        (status = 503, response = super::openapi::Unavailable),
-    )
-)]
-pub(crate) async fn list(
-    State(state): State<AppState>,
-    caller: Caller,
-    RawQuery(query): RawQuery,
-) -> Result<Json<BookList>, ApiError> {
-    caller.require_key("listing books")?;
-    let page = Page::parse(query.as_deref(), &[])?;
-    let books = state.store.books(listed_owner(&caller).as_deref(), page.before, page.fetch()).await?;
-    let (books, next) = page.finish("/books", books, |b| b.position);
-    Ok(Json(BookList { books: books.into_iter().map(|b| BookView::new(b, &caller)).collect(), next }))
+    fn route() -> String {
+        "/books".into()
+    }
+
+    async fn items(state: &AppState, caller: &Caller, page: &Page) -> Result<(Vec<BookView>, Next), ApiError> {
+        let books = state.store.books(listed_owner(caller).as_deref(), page.before, page.fetch()).await?;
+        let (books, next) = page.finish("/books", books, |b| b.position);
+        Ok((books.into_iter().map(|b| BookView::new(b, caller)).collect(), next))
+    }
 }
 
 /// Reads a serial as people type it: 400 if mistyped or malformed.
@@ -359,28 +332,19 @@ async fn find(state: &AppState, raw: &str, with_pages: bool) -> Result<BookRecor
 #[utoipa::path(
     get,
     path = "/books/{serial}",
-    tag = "books",
     summary = "A book's state and printing progress.",
     params(SerialParam),
     responses(
         (status = 200, description = "The book.", body = BookView),
-        (status = 400, response = super::openapi::BadSerial),
-        (status = 404, response = super::openapi::NotFound),
-        (status = 503, response = super::openapi::Unavailable),
     )
 )]
-pub(crate) async fn show(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(serial): Path<String>,
-) -> Result<Json<BookView>, ApiError> {
+pub(crate) async fn show(Call { state, caller }: Call, Path(serial): Path<String>) -> Result<Json<BookView>, ApiError> {
     Ok(Json(BookView::new(find(&state, &serial, false).await?, &caller)))
 }
 
 #[utoipa::path(
     delete,
     path = "/books/{serial}",
-    tag = "books",
     summary = "Delete a book you ordered.",
     description = "204; the book, its pages, answer and PDFs are gone (404 from then on). A copy of a print run \
                    is 409: it is deleted with its run (`DELETE /printruns/{id}`). A book still printing is 409: \
@@ -389,17 +353,10 @@ pub(crate) async fn show(
     params(SerialParam),
     responses(
         (status = 204, description = "Deleted."),
-        (status = 400, response = super::openapi::BadSerial),
-        (status = 404, response = super::openapi::NotFound),
         (status = 409, response = super::openapi::Conflict),
-        (status = 503, response = super::openapi::Unavailable),
     )
 )]
-pub(crate) async fn delete(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(serial): Path<String>,
-) -> Result<StatusCode, ApiError> {
+pub(crate) async fn delete(Call { state, caller }: Call, Path(serial): Path<String>) -> Result<StatusCode, ApiError> {
     let record = find(&state, &serial, false).await?;
     if !caller.may_see(&record.owner) {
         return Err(ApiError::not_found(format!("there is no book with serial number {}", record.serial)));
@@ -432,7 +389,6 @@ pub(crate) struct PageView {
 #[utoipa::path(
     get,
     path = "/books/{serial}/pages/{n}",
-    tag = "books",
     summary = "One page of a printed book (`Accept: text/plain` for the rows as lines).",
     params(SerialParam, ("n" = u32, Path, minimum = 1, description = "1-based page number; a page the book does not have is answered 404.")),
     responses(
@@ -440,16 +396,12 @@ pub(crate) struct PageView {
             (PageView = "application/json"),
             (String = "text/plain"),
         )),
-        (status = 400, response = super::openapi::BadSerial),
-        (status = 404, response = super::openapi::NotFound),
         (status = 403, response = super::openapi::NotYours),
         (status = 409, response = super::openapi::NotPrinted),
-        (status = 503, response = super::openapi::Unavailable),
     )
 )]
 pub(crate) async fn page(
-    State(state): State<AppState>,
-    caller: Caller,
+    Call { state, caller }: Call,
     Path((serial, n)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
@@ -488,15 +440,11 @@ pub(crate) async fn page(
 #[utoipa::path(
     get,
     path = "/books/{serial}/answer",
-    tag = "books",
     summary = "Where the word is (the fox, in a Find the Fox book).",
     params(SerialParam),
     responses(
         (status = 200, description = "The answer.", body = WordAnswer),
-        (status = 400, response = super::openapi::BadSerial),
-        (status = 404, response = super::openapi::NotFound),
         (status = 409, response = super::openapi::NotPrinted),
-        (status = 503, response = super::openapi::Unavailable),
     )
 )]
 pub(crate) async fn answer(
@@ -506,63 +454,38 @@ pub(crate) async fn answer(
     Ok(Json(stored_answer(&find(&state, &serial, false).await?)?))
 }
 
-#[utoipa::path(
-    get,
-    path = "/books/{serial}/book.pdf",
-    tag = "books",
-    summary = "The printable book (title page with the serial, then one grid a page).",
-    params(SerialParam),
-    responses(
-        (status = 200, description = "PDF.", content_type = "application/pdf"),
-        (status = 400, response = super::openapi::BadSerial),
-        (status = 404, response = super::openapi::NotFound),
-        (status = 403, response = super::openapi::NotYours),
-        (status = 409, response = super::openapi::NotPrinted),
-        (status = 503, response = super::openapi::Unavailable),
-    )
-)]
-#[allow(dead_code)] // documents a route of the generic file handler
-pub(crate) fn book_pdf() {}
-
-#[utoipa::path(
-    get,
-    path = "/books/{serial}/answer.pdf",
-    tag = "books",
-    summary = "The answer key (the word's page with the word bold, red and outlined).",
-    params(SerialParam),
-    responses(
-        (status = 200, description = "PDF.", content_type = "application/pdf"),
-        (status = 400, response = super::openapi::BadSerial),
-        (status = 404, response = super::openapi::NotFound),
-        (status = 409, response = super::openapi::NotPrinted),
-        (status = 503, response = super::openapi::Unavailable),
-    )
-)]
-#[allow(dead_code)] // documents a route of the generic file handler
-pub(crate) fn answer_pdf() {}
-
 impl Product for Books {
+    const BASE: &'static str = "/books/{serial}";
+    const ID: Id = Id::Serial;
+    const NOT_MADE: &'static str = "NotPrinted";
     const FILES: &'static [File] = &[
-        File::pdf("book.pdf", Query::None),
-        File::pdf("answer.pdf", Query::None),
-        File::pdf("cover.pdf", Query::Paper),
+        File::pdf("book.pdf", Query::None, "The printable book (title page with the serial, then one grid a page).")
+            .publisher_only(),
+        File::pdf("answer.pdf", Query::None, "The answer key (the word's page with the word bold, red and outlined)."),
+        File::pdf(
+            "cover.pdf",
+            Query::Paper,
+            "The paperback cover: back, spine and front as one wrap with 0.125 in bleed.",
+        )
+        .described(
+            "The spine's width is the interior's page count times the paper's thickness; it carries text from 79 \
+             pages. The front has the title and the author; the back the serial, the lookup address and a 2 x 1.2 in \
+             box at its lower right holding the ISBN's EAN-13 barcode (blank without an ISBN). TrimBox and BleedBox \
+             are set.",
+        )
+        .at_once()
+        .publisher_only(),
     ];
 
     /// A book's PDFs, each rendered once however many download it at once and kept for
     /// later downloads; its interior and cover only for a caller who may see its job.
-    async fn make<'a>(
-        state: &'a AppState,
-        caller: &'a Caller,
-        raw: &'a str,
-        file: &'static File,
-        asked: Asked,
-    ) -> Result<Download<'a>, ApiError> {
+    async fn make(Asked { state, caller, id: raw, file, paper, .. }: Asked<'_>) -> Result<Download<'_>, ApiError> {
         // The pages are read only if the PDF is not kept already.
         let record = find(state, raw, false).await?;
         let serial = record.serial.clone();
         match file.name {
             "book.pdf" => caller.require_owner(&record.owner, &format!("the book PDF of book {serial}"))?,
-            "cover.pdf" => return cover(state, caller, record, asked.paper).await,
+            "cover.pdf" => return cover(state, caller, record, paper).await,
             _ => {}
         }
         ensure_printed(&record)?;
@@ -665,25 +588,3 @@ impl CoverQuery {
         })
     }
 }
-
-#[utoipa::path(
-    get,
-    path = "/books/{serial}/cover.pdf",
-    tag = "books",
-    summary = "The paperback cover: back, spine and front as one wrap with 0.125 in bleed.",
-    description = "The spine's width is the interior's page count times the paper's thickness; it carries text from \
-                   79 pages. The front has the title and the author; the back the serial, the lookup address and a \
-                   2 x 1.2 in box at its lower right holding the ISBN's EAN-13 barcode (blank without an ISBN). \
-                   TrimBox and BleedBox are set.",
-    params(SerialParam, CoverQuery),
-    responses(
-        (status = 200, description = "PDF.", content_type = "application/pdf"),
-        (status = 400, response = super::openapi::BadSerial),
-        (status = 404, response = super::openapi::NotFound),
-        (status = 403, response = super::openapi::NotYours),
-        (status = 422, response = super::openapi::Invalid),
-        (status = 503, response = super::openapi::Unavailable),
-    )
-)]
-#[allow(dead_code)] // documents a route of the generic file handler
-pub(crate) fn cover_pdf() {}

@@ -4,20 +4,16 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Path, RawQuery, State};
-use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
-use serde::Serialize;
 
 use super::edge::caller::Caller;
 use super::error::ApiError;
 use super::extract::Json;
-use super::files::{self, Asked, Download, File, Product, Query};
-use super::jobs::JobSummaryView;
-use super::listing::{ListQuery, Next};
-use super::resource::{self, finished_result, Resource};
+use super::files::{self, Asked, Download, File, Id, Product, Query};
+use super::listing::{self, Listing};
+use super::resource::{self, finished_result, Kept, Resource, Submit};
 use super::respond::{blocking, echo, short_id};
 use super::AppState;
 use crate::jobs::kinds::crossword::FillOutput;
@@ -28,16 +24,15 @@ use crate::puzzles::crossword::{
 use crate::puzzles::monitor::Monitor;
 use crate::render;
 use crate::render::print::{LayoutVersion, SheetSpec};
-use crate::service::policy::Idempotency;
 use crate::store::{NewWordList, OnInsert};
 
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/crosswords/patterns", post(patterns))
         .route("/crosswords/patterns/{id}", get(show_patterns))
-        .route("/crosswords/fills", post(fills).get(list_fills))
-        .route("/crosswords/fills/{id}", get(show_fill).delete(delete_fill))
-        .merge(files::routes::<CrosswordFills>("/crosswords/fills/{id}"))
+        .route("/crosswords/fills", post(fills).get(listing::list::<CrosswordFills>))
+        .route("/crosswords/fills/{id}", get(show_fill).delete(resource::delete::<CrosswordFills>))
+        .merge(files::routes::<CrosswordFills>())
         .route("/wordsquares", post(word_squares))
         .route("/wordsquares/{id}", get(show_word_squares))
 }
@@ -47,21 +42,55 @@ impl Resource for CrosswordPatterns {
 }
 
 impl Product for CrosswordFills {
+    const BASE: &'static str = "/crosswords/fills/{id}";
+    const ID: Id = Id::Uuid("The fill's id.");
     const FILES: &'static [File] = &[
-        File::pdf("grid.pdf", Query::Trim),
-        File::pdf("solution.pdf", Query::Trim),
-        File { name: "puzzle.puz", content_type: "application/x-crossword", query: Query::None },
-        File { name: "puzzle.ipuz", content_type: "application/vnd.ipuz+json", query: Query::None },
+        File::pdf(
+            "grid.pdf",
+            Query::Trim,
+            "The empty numbered grid of a fill's pattern, with its clues (or its entry list).",
+        )
+        .described(
+            "Titled with the request's `title`, and the byline \"by AUTHOR\" under it when the request has an \
+             `author`; the request's `clues` under Across and Down (on pages of their own after the grid's when they \
+             do not fit under it; an entry without a clue shows its length), else each entry's length. The PDF's \
+             fonts hold ASCII: typographic punctuation prints in its ASCII form, accented Latin letters without \
+             their accents.",
+        )
+        .at_once(),
+        File::pdf(
+            "solution.pdf",
+            Query::Trim,
+            "The filled grid with its across and down words (409 until filled, or if no fill exists).",
+        )
+        .described(
+            "Titled with the request's `title`, \"Solution\" under it with the byline \"by AUTHOR\" when the request \
+             has an `author`.",
+        ),
+        File::of(
+            "puzzle.puz",
+            "application/x-crossword",
+            "Across Lite file.",
+            "The fill as an Across Lite .puz file (409 until filled, or if no fill exists).",
+        )
+        .described(
+            "Version 1.3, Latin-1 strings (typographic quotes and dashes become ASCII, other characters outside \
+             Latin-1 `?`): title, author, copyright, the request's clues (empty for the entries in `clues_missing`) \
+             and notes, with the header, CIB and masked checksums.",
+        ),
+        File::of(
+            "puzzle.ipuz",
+            "application/vnd.ipuz+json",
+            "ipuz file.",
+            "The fill as an ipuz (crossword#1) file (409 until filled, or if no fill exists).",
+        )
+        .described(
+            "ipuz v2 JSON: `dimensions`, the numbered empty grid (`puzzle`), the `solution`, the clues under `Across` \
+             and `Down` (empty for the entries in `clues_missing`), title, author, copyright and notes.",
+        ),
     ];
 
-    async fn make<'a>(
-        state: &'a AppState,
-        caller: &'a Caller,
-        id: &'a str,
-        file: &'static File,
-        asked: Asked,
-    ) -> Result<Download<'a>, ApiError> {
-        let trim = asked.trim;
+    async fn make(Asked { state, caller, id, file, trim, .. }: Asked<'_>) -> Result<Download<'_>, ApiError> {
         if file.name == "grid.pdf" {
             // The empty grid needs no fill: it is printed from the pattern asked for.
             let job = resource::find::<CrosswordFills>(state, caller, id).await?;
@@ -114,6 +143,22 @@ impl Resource for CrosswordFills {
     }
 }
 
+impl Kept for CrosswordFills {
+    const LISTING: Listing =
+        Listing::of("fills", "CrosswordFillList", "The fills you asked for, newest first, a page at a time.")
+            .described(
+                "Publishers see their own fills, admins everyone's: each fill's state and links (its PDFs, .puz and \
+                 .ipuz files, its job). Fills are kept, with their exports and the word list they read, until their \
+                 owner deletes them. Follow `next` for the following page.",
+            )
+            .deleted(
+                "The fill's id.",
+                "Delete a fill you asked for.",
+                "204; the fill and its exports are gone (404 from then on). A fill still queued or searching is 409: \
+                 cancel its job first (`DELETE /jobs/{id}`).",
+            );
+}
+
 impl Resource for WordSquares {
     const WHAT: &'static str = "word square search";
 }
@@ -136,62 +181,6 @@ resource::show_resource!(
     "A fill's state and, once done, the filled grid (or why there is none)."
 );
 
-/// A page of the caller's fills.
-#[derive(Serialize, utoipa::ToSchema)]
-pub(crate) struct CrosswordFillList {
-    /// Newest first.
-    fills: Vec<JobSummaryView>,
-    #[serde(flatten)]
-    next: Next,
-}
-
-#[utoipa::path(
-    get,
-    path = "/crosswords/fills",
-    tag = "crosswords",
-    summary = "The fills you asked for, newest first, a page at a time.",
-    description = "Publishers see their own fills, admins everyone's: each fill's state and links (its PDFs, \
-                   .puz and .ipuz files, its job). Fills are kept, with their exports and the word list they \
-                   read, until their owner deletes them. Follow `next` for the following page.",
-    params(ListQuery),
-    responses(
-        (status = 200, description = "A page of fills.", body = CrosswordFillList),
-        (status = 422, response = super::openapi::Invalid),
-        (status = 503, response = super::openapi::Unavailable),
-    )
-)]
-pub(crate) async fn list_fills(
-    State(state): State<AppState>,
-    caller: Caller,
-    RawQuery(query): RawQuery,
-) -> Result<axum::Json<CrosswordFillList>, ApiError> {
-    let (fills, next) = resource::list::<CrosswordFills>(&state, &caller, query.as_deref(), "fills").await?;
-    Ok(axum::Json(CrosswordFillList { fills, next }))
-}
-
-#[utoipa::path(
-    delete,
-    path = "/crosswords/fills/{id}",
-    tag = "crosswords",
-    summary = "Delete a fill you asked for.",
-    description = "204; the fill and its exports are gone (404 from then on). A fill still queued or searching is \
-                   409: cancel its job first (`DELETE /jobs/{id}`).",
-    params(("id" = uuid::Uuid, Path, description = "The fill's id.")),
-    responses(
-        (status = 204, description = "Deleted."),
-        (status = 404, response = super::openapi::NotFound),
-        (status = 409, response = super::openapi::Conflict),
-        (status = 503, response = super::openapi::Unavailable),
-    )
-)]
-pub(crate) async fn delete_fill(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(id): Path<String>,
-) -> Result<StatusCode, ApiError> {
-    resource::delete::<CrosswordFills>(&state, &caller, &id).await
-}
-
 resource::show_resource!(
     show_word_squares,
     WordSquares,
@@ -200,88 +189,6 @@ resource::show_resource!(
     "crosswords",
     "A word square search's state and, once done, its squares."
 );
-
-/// The printable empty grid of a fill job's pattern (available as soon as it is queued).
-#[utoipa::path(
-    get,
-    path = "/crosswords/fills/{id}/grid.pdf",
-    tag = "crosswords",
-    summary = "The empty numbered grid of a fill's pattern, with its clues (or its entry list).",
-    description = "Titled with the request's `title`, and the byline \"by AUTHOR\" under it when the request has an \
-                   `author`; the request's `clues` under Across and Down (on pages of their own after the grid's \
-                   when they do not fit under it; an entry without a clue shows its length), else each entry's \
-                   length. The PDF's fonts hold ASCII: typographic punctuation prints in its ASCII form, accented Latin letters \
-                   without their accents.",
-    params(("id" = uuid::Uuid, Path, description = "The fill's id."), super::respond::TrimQuery),
-    responses(
-        (status = 200, description = "PDF.", content_type = "application/pdf"),
-        (status = 422, response = super::openapi::Invalid),
-        (status = 404, response = super::openapi::NotFound),
-        (status = 503, response = super::openapi::Unavailable),
-    )
-)]
-#[allow(dead_code)] // documents a route of the generic file handler
-pub(crate) fn grid_pdf() {}
-
-/// The filled grid with its entries; 409 until the fill is found (or if none exists).
-#[utoipa::path(
-    get,
-    path = "/crosswords/fills/{id}/solution.pdf",
-    tag = "crosswords",
-    summary = "The filled grid with its across and down words (409 until filled, or if no fill exists).",
-    description = "Titled with the request's `title`, \"Solution\" under it with the byline \"by AUTHOR\" when the \
-                   request has an `author`.",
-    params(("id" = uuid::Uuid, Path, description = "The fill's id."), super::respond::TrimQuery),
-    responses(
-        (status = 200, description = "PDF.", content_type = "application/pdf"),
-        (status = 422, response = super::openapi::Invalid),
-        (status = 404, response = super::openapi::NotFound),
-        (status = 409, response = super::openapi::Conflict),
-        (status = 503, response = super::openapi::Unavailable),
-    )
-)]
-#[allow(dead_code)] // documents a route of the generic file handler
-pub(crate) fn solution_pdf() {}
-
-/// The Across Lite file of a fill; 409 until the fill is found (or if none exists).
-#[utoipa::path(
-    get,
-    path = "/crosswords/fills/{id}/puzzle.puz",
-    tag = "crosswords",
-    summary = "The fill as an Across Lite .puz file (409 until filled, or if no fill exists).",
-    description = "Version 1.3, Latin-1 strings (typographic quotes and dashes become ASCII, other characters \
-                   outside Latin-1 `?`): title, author, copyright, the request's clues (empty for the entries in \
-                   `clues_missing`) and notes, with the header, CIB and masked checksums.",
-    params(("id" = uuid::Uuid, Path, description = "The fill's id.")),
-    responses(
-        (status = 200, description = "Across Lite file.", content_type = "application/x-crossword"),
-        (status = 404, response = super::openapi::NotFound),
-        (status = 409, response = super::openapi::Conflict),
-        (status = 503, response = super::openapi::Unavailable),
-    )
-)]
-#[allow(dead_code)] // documents a route of the generic file handler
-pub(crate) fn puzzle_puz() {}
-
-/// The ipuz file of a fill; 409 until the fill is found (or if none exists).
-#[utoipa::path(
-    get,
-    path = "/crosswords/fills/{id}/puzzle.ipuz",
-    tag = "crosswords",
-    summary = "The fill as an ipuz (crossword#1) file (409 until filled, or if no fill exists).",
-    description = "ipuz v2 JSON: `dimensions`, the numbered empty grid (`puzzle`), the `solution`, the clues \
-                   under `Across` and `Down` (empty for the entries in `clues_missing`), title, author, copyright \
-                   and notes.",
-    params(("id" = uuid::Uuid, Path, description = "The fill's id.")),
-    responses(
-        (status = 200, description = "ipuz file.", content_type = "application/vnd.ipuz+json"),
-        (status = 404, response = super::openapi::NotFound),
-        (status = 409, response = super::openapi::Conflict),
-        (status = 503, response = super::openapi::Unavailable),
-    )
-)]
-#[allow(dead_code)] // documents a route of the generic file handler
-pub(crate) fn puzzle_ipuz() {}
 
 /// The request and the fill of a finished fill job the caller may see (409 while it runs
 /// or when it found no fill).
@@ -349,33 +256,27 @@ type CheckFn<P> = fn(&P, Option<&WordList>, &crossword::Limits, &mut dyn Monitor
 /// with the uploaded list it names (`wordlist`, which the caller must be able to see), then
 /// queues it. A full queue or quota is answered first: validation (indexing a word list)
 /// costs more than the check.
-async fn enqueue<K: Resource>(
-    state: &AppState,
-    caller: &Caller,
-    request: &Idempotency,
-    req: K::Params,
-    run: CheckFn<K::Params>,
-) -> Result<Response, ApiError>
+async fn enqueue<K: Resource>(submit: Submit, req: K::Params, run: CheckFn<K::Params>) -> Result<Response, ApiError>
 where
     K::Params: ListRequest + Sync,
 {
-    state.queue.admit(&caller.submitter(&state.quotas)).await?;
+    submit.admit().await?;
     let mut req = req;
     let named = req.lists().and_then(|(_, wordlist)| wordlist.clone());
     let stored = match named {
-        Some(id) => Some(stored_list(state, caller, &id).await?),
+        Some(id) => Some(stored_list(&submit.state, &submit.caller, &id).await?),
         None => None,
     };
-    let limits = caller.limits(state).crossword.clone();
+    let limits = submit.limits().crossword.clone();
     let (req, inline) = blocking(move || check(req, stored, &limits, run)).await??;
     let rows = match inline {
         Some((new, list)) => {
-            state.wordlists.insert(&new.id, list);
+            submit.state.wordlists.insert(&new.id, list);
             vec![OnInsert::WordList(new)]
         }
         None => Vec::new(),
     };
-    resource::enqueue_with::<K>(state, caller, request, &req, rows).await
+    submit.enqueue_with::<K>(&req, rows).await
 }
 
 /// Requests that may carry a word list: inline `words`, or a stored list's id `wordlist`.
@@ -444,7 +345,6 @@ async fn stored_list(state: &AppState, caller: &Caller, id: &str) -> Result<Arc<
 #[utoipa::path(
     post,
     path = "/crosswords/patterns",
-    tag = "crosswords",
     summary = "Queue the sampling (or enumeration) of black/white crossword patterns.",
     description = "Square grids of side 5..21 with `mirror` (default) or `rotational` symmetry, no 2x2 block of one \
                    colour, no word of length 1 or 2 (every white square is in a word of 3 or more across or down; a \
@@ -462,30 +362,15 @@ async fn stored_list(state: &AppState, caller: &Caller, id: &str) -> Result<Arc<
                    (the bundled list, `words` or `wordlist`, `min_score`, `allow_offensive`, within \
                    `fill_max_nodes`), each with its `fill`. `count` must be a number; patterns not square or \
                    outside 5..21 have no `hex`.",
-    params(super::openapi::IdempotencyKey),
     request_body(content = PatternRequest, content_type = "application/json",
         examples(
             ("seed" = (value = json!({"size": 15, "max_len": 9, "symmetry": "mirror", "count": 3, "seed": 1}))),
             ("american" = (value = json!({"rules": "american", "rows": 15, "cols": 15, "count": 2, "seed": 1,
                 "fillable": true}))),
         )),
-    responses(
-        (status = 202, description = "Queued; follow it at `Location`.", body = CrosswordPatternSearch,
-            headers(("Location" = String, description = "`/crosswords/patterns/{id}`"))),
-        (status = 400, response = super::openapi::BadRequest),
-        (status = 413, response = super::openapi::TooLarge),
-        (status = 415, response = super::openapi::UnsupportedMediaType),
-        (status = 422, response = super::openapi::Invalid),
-        (status = 503, response = super::openapi::Unavailable),
-    )
 )]
-pub(crate) async fn patterns(
-    State(state): State<AppState>,
-    caller: Caller,
-    request: Idempotency,
-    Json(req): Json<PatternRequest>,
-) -> Result<Response, ApiError> {
-    enqueue::<CrosswordPatterns>(&state, &caller, &request, req, |r, list, l, p| {
+pub(crate) async fn patterns(submit: Submit, Json(req): Json<PatternRequest>) -> Result<Response, ApiError> {
+    enqueue::<CrosswordPatterns>(submit, req, |r, list, l, p| {
         crossword::generate_patterns_with(r, list, l, p).map(drop)
     })
     .await
@@ -494,7 +379,6 @@ pub(crate) async fn patterns(
 #[utoipa::path(
     post,
     path = "/crosswords/fills",
-    tag = "crosswords",
     summary = "Queue filling a pattern from a word list.",
     description = "Every across and down slot gets a distinct word from the list (the bundled English list by \
                    default, or `words`), crossings agree, with standard numbering. A fill that does not exist, or is \
@@ -505,59 +389,22 @@ pub(crate) async fn patterns(
                    the `pattern` with the texts: every square is a locked letter, so it is filled at once with the \
                    same words. The PDFs are at `grid_pdf` and `solution_pdf` of its links, the Across Lite and ipuz \
                    files at `puz` and `ipuz`.",
-    params(super::openapi::IdempotencyKey),
     request_body(content = FillRequest, content_type = "application/json",
         example = json!({"pattern": "3EF9C51EBFAFAAF8FE37577BFB9D5CEFEF75763F8FAAFAFEBC51CFBEg", "seed": 1})),
-    responses(
-        (status = 202, description = "Queued; follow it at `Location`.", body = CrosswordFill,
-            headers(("Location" = String, description = "`/crosswords/fills/{id}`"))),
-        (status = 400, response = super::openapi::BadRequest),
-        (status = 413, response = super::openapi::TooLarge),
-        (status = 415, response = super::openapi::UnsupportedMediaType),
-        (status = 422, response = super::openapi::Invalid),
-        (status = 503, response = super::openapi::Unavailable),
-    )
 )]
-pub(crate) async fn fills(
-    State(state): State<AppState>,
-    caller: Caller,
-    request: Idempotency,
-    Json(req): Json<FillRequest>,
-) -> Result<Response, ApiError> {
-    enqueue::<CrosswordFills>(&state, &caller, &request, req, |r, list, l, p| {
-        crossword::fill_within(r, list, l, p).map(drop)
-    })
-    .await
+pub(crate) async fn fills(submit: Submit, Json(req): Json<FillRequest>) -> Result<Response, ApiError> {
+    enqueue::<CrosswordFills>(submit, req, |r, list, l, p| crossword::fill_within(r, list, l, p).map(drop)).await
 }
 
 #[utoipa::path(
     post,
     path = "/wordsquares",
-    tag = "crosswords",
     summary = "Queue finding word squares.",
     description = "Squares of side 3..7 whose rows and columns are all words (rows need not equal columns; with \
                    `distinct` (default true) all 2n words differ). `count` squares are sampled (seeded), or \
                    `\"all\"` counts them (`total`).",
-    params(super::openapi::IdempotencyKey),
     request_body(content = WordSquareRequest, content_type = "application/json", example = json!({"size": 4, "seed": 2})),
-    responses(
-        (status = 202, description = "Queued; follow it at `Location`.", body = WordSquareSearch,
-            headers(("Location" = String, description = "`/wordsquares/{id}`"))),
-        (status = 400, response = super::openapi::BadRequest),
-        (status = 413, response = super::openapi::TooLarge),
-        (status = 415, response = super::openapi::UnsupportedMediaType),
-        (status = 422, response = super::openapi::Invalid),
-        (status = 503, response = super::openapi::Unavailable),
-    )
 )]
-pub(crate) async fn word_squares(
-    State(state): State<AppState>,
-    caller: Caller,
-    request: Idempotency,
-    Json(req): Json<WordSquareRequest>,
-) -> Result<Response, ApiError> {
-    enqueue::<WordSquares>(&state, &caller, &request, req, |r, list, l, p| {
-        crossword::word_squares_within(r, list, l, p).map(drop)
-    })
-    .await
+pub(crate) async fn word_squares(submit: Submit, Json(req): Json<WordSquareRequest>) -> Result<Response, ApiError> {
+    enqueue::<WordSquares>(submit, req, |r, list, l, p| crossword::word_squares_within(r, list, l, p).map(drop)).await
 }

@@ -4,20 +4,17 @@
 //! set (the PDF its job kept), `GET /dictionaries` lists the caller's and
 //! `DELETE /dictionaries/{id}` deletes one (with its PDF).
 
-use axum::extract::{DefaultBodyLimit, Path, RawQuery, Request, State};
-use axum::http::{HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::extract::{DefaultBodyLimit, RawQuery, Request};
+use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
-use super::edge::caller::Caller;
 use super::error::ApiError;
 use super::extract::{body_error, media_type, parse_json};
-use super::files::{self, Asked, Download, File, Product, Query};
-use super::jobs::JobSummaryView;
-use super::listing::{ListQuery, Next};
-use super::resource::{self, finished_result, Resource};
+use super::files::{self, Asked, Download, File, Id, Product, Query};
+use super::listing::{self, Listing};
+use super::resource::{self, finished_result, Kept, Resource, Submit};
 use super::respond::{blocking, echo};
 use super::AppState;
 use crate::jobs::kinds::dictionary::{DictionaryOutput, DictionaryRequest, EntryRequest, HeadsRequest, BOOK_PDF};
@@ -25,7 +22,6 @@ use crate::jobs::kinds::Dictionaries;
 use crate::puzzles::monitor::Unmonitored;
 use crate::puzzles::DictionaryLimits;
 use crate::render::typeset::parse_lines;
-use crate::service::policy::Idempotency;
 
 /// Largest body the route reads at all; each tier has its own maximum within it
 /// (`dictionary.max_bytes`).
@@ -33,21 +29,25 @@ pub const MAX_BYTES: usize = 4 << 20;
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/dictionaries", post(create).layer(DefaultBodyLimit::max(MAX_BYTES)).get(list))
-        .route("/dictionaries/{id}", get(show).delete(remove))
-        .merge(files::routes::<Dictionaries>("/dictionaries/{id}"))
+        .route("/dictionaries", post(create).layer(DefaultBodyLimit::max(MAX_BYTES)).get(listing::list::<Dictionaries>))
+        .route("/dictionaries/{id}", get(show).delete(resource::delete::<Dictionaries>))
+        .merge(files::routes::<Dictionaries>())
 }
 
 impl Product for Dictionaries {
-    const FILES: &'static [File] = &[File::pdf("book.pdf", Query::None)];
+    const BASE: &'static str = "/dictionaries/{id}";
+    const ID: Id = Id::Uuid("The dictionary's id.");
+    const FILES: &'static [File] = &[File::pdf(
+        "book.pdf",
+        Query::None,
+        "The dictionary as a print-ready PDF (409 until it is set).",
+    )
+    .described(
+        "The PDF its job set and kept: the same bytes as `puzzlepress dictionary` gives for the same entries, title, \
+         author, language, trim and heads.",
+    )];
 
-    async fn make<'a>(
-        state: &'a AppState,
-        caller: &'a Caller,
-        id: &'a str,
-        _: &'static File,
-        _: Asked,
-    ) -> Result<Download<'a>, ApiError> {
+    async fn make(Asked { state, caller, id, .. }: Asked<'_>) -> Result<Download<'_>, ApiError> {
         let job = resource::find::<Dictionaries>(state, caller, id).await?;
         let _: DictionaryOutput = finished_result(&job)?;
         let filename = "dictionary.pdf".to_string();
@@ -71,6 +71,27 @@ impl Resource for Dictionaries {
     fn links(base: &str) -> Vec<(&'static str, String)> {
         vec![("book_pdf", format!("{base}/book.pdf"))]
     }
+}
+
+impl Kept for Dictionaries {
+    const LISTING: Listing = Listing::of(
+        "dictionaries",
+        "DictionaryList",
+        "The dictionaries you asked for, newest first, a page at a time.",
+    )
+    .described(
+        "Publishers see their own, admins everyone's: each one's state and links. Dictionaries are kept until \
+                 their owner deletes them. Follow `next` for the following page. A request whose `Accept` names \
+                 `text/html` (a browser's visit) gets the web page that makes dictionaries.",
+    )
+    // A browser's visit is the page that makes dictionaries.
+    .web_page("dictionaries.html")
+    .deleted(
+        "The dictionary's id.",
+        "Delete a dictionary you asked for.",
+        "204; the dictionary is gone (404 from then on). One still queued or being set is 409: cancel its job \
+                 first (`DELETE /jobs/{id}`).",
+    );
 }
 
 resource::show_resource!(
@@ -104,7 +125,6 @@ pub(crate) struct TextQuery {
 #[utoipa::path(
     post,
     path = "/dictionaries",
-    tag = "dictionaries",
     summary = "Queue typesetting a dictionary as a print-ready book.",
     description = "The entries as JSON (`entries`: headwords with senses, each a part of speech and a \
                    definition), or as a `text/plain; charset=utf-8` body, one entry a line, \
@@ -117,7 +137,7 @@ pub(crate) struct TextQuery {
                    500 entries and 256 KiB without (422 naming `entries`; 413 for the body). An entry with a \
                    character the font (DejaVu Serif Condensed: Latin-1 and Latin Extended-A) lacks is 422 naming \
                    `entries[i]`. The PDF is at `book_pdf` of its links once set.",
-    params(super::openapi::IdempotencyKey, TextQuery),
+    params(TextQuery),
     request_body(
         content(
             (DictionaryRequest = "application/json", example = json!({"title": "A Small Glossary", "author": "A. Compiler",
@@ -127,28 +147,13 @@ pub(crate) struct TextQuery {
             (String = "text/plain", example = "abandon;v.;to give up completely\nabase;v.;to lower in rank\n"),
         )
     ),
-    responses(
-        (status = 202, description = "Queued; follow it at `Location`.", body = Dictionary,
-            headers(("Location" = String, description = "`/dictionaries/{id}`"))),
-        (status = 400, response = super::openapi::BadRequest),
-        (status = 413, response = super::openapi::TooLarge),
-        (status = 415, response = super::openapi::UnsupportedMediaType),
-        (status = 422, response = super::openapi::Invalid),
-        (status = 503, response = super::openapi::Unavailable),
-    )
 )]
-pub(crate) async fn create(
-    State(state): State<AppState>,
-    caller: Caller,
-    idempotency: Idempotency,
-    RawQuery(query): RawQuery,
-    request: Request,
-) -> Result<Response, ApiError> {
-    let limits = caller.limits(&state).dictionary;
+pub(crate) async fn create(submit: Submit, RawQuery(query): RawQuery, request: Request) -> Result<Response, ApiError> {
+    let limits = submit.limits().dictionary;
     let req = read_request(request, query.as_deref(), &limits).await?;
-    state.queue.admit(&caller.submitter(&state.quotas)).await?;
+    submit.admit().await?;
     let req = blocking(move || req.book(&limits).map(|_| req)).await?.map_err(|(f, d)| ApiError::invalid(f, d))?;
-    resource::enqueue::<Dictionaries>(&state, &caller, &idempotency, &req).await
+    submit.enqueue::<Dictionaries>(&req).await
 }
 
 /// A text body and its query as a request (422 naming `line` or the query parameter).
@@ -223,86 +228,3 @@ async fn read_request(
         }
     })
 }
-
-/// A page of the caller's dictionaries.
-#[derive(Serialize, utoipa::ToSchema)]
-pub(crate) struct DictionaryList {
-    /// Newest first.
-    dictionaries: Vec<JobSummaryView>,
-    #[serde(flatten)]
-    next: Next,
-}
-
-#[utoipa::path(
-    get,
-    path = "/dictionaries",
-    tag = "dictionaries",
-    summary = "The dictionaries you asked for, newest first, a page at a time.",
-    description = "Publishers see their own, admins everyone's: each one's state and links. Dictionaries are \
-                   kept until their owner deletes them. Follow `next` for the following page. A request whose \
-                   `Accept` names `text/html` (a browser's visit) gets the web page that makes dictionaries.",
-    params(ListQuery),
-    responses(
-        (status = 200, description = "A page of dictionaries; the web page for a browser.", content(
-            (DictionaryList = "application/json"), (String = "text/html"))),
-        (status = 422, response = super::openapi::Invalid),
-        (status = 503, response = super::openapi::Unavailable),
-    )
-)]
-pub(crate) async fn list(
-    State(state): State<AppState>,
-    caller: Caller,
-    headers: HeaderMap,
-    RawQuery(query): RawQuery,
-) -> Result<Response, ApiError> {
-    // A browser's visit is the page that makes dictionaries.
-    if super::pages::wants_page(&headers) {
-        return super::pages::negotiated_page("dictionaries.html", &headers);
-    }
-    let (dictionaries, next) =
-        resource::list::<Dictionaries>(&state, &caller, query.as_deref(), "dictionaries").await?;
-    let mut response = axum::Json(DictionaryList { dictionaries, next }).into_response();
-    response.headers_mut().insert(axum::http::header::VARY, axum::http::HeaderValue::from_static("accept"));
-    Ok(response)
-}
-
-#[utoipa::path(
-    delete,
-    path = "/dictionaries/{id}",
-    tag = "dictionaries",
-    summary = "Delete a dictionary you asked for.",
-    description = "204; the dictionary is gone (404 from then on). One still queued or being set is 409: cancel \
-                   its job first (`DELETE /jobs/{id}`).",
-    params(("id" = uuid::Uuid, Path, description = "The dictionary's id.")),
-    responses(
-        (status = 204, description = "Deleted."),
-        (status = 404, response = super::openapi::NotFound),
-        (status = 409, response = super::openapi::Conflict),
-        (status = 503, response = super::openapi::Unavailable),
-    )
-)]
-pub(crate) async fn remove(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(id): Path<String>,
-) -> Result<StatusCode, ApiError> {
-    resource::delete::<Dictionaries>(&state, &caller, &id).await
-}
-
-#[utoipa::path(
-    get,
-    path = "/dictionaries/{id}/book.pdf",
-    tag = "dictionaries",
-    summary = "The dictionary as a print-ready PDF (409 until it is set).",
-    description = "The PDF its job set and kept: the same bytes as `puzzlepress dictionary` gives for the same \
-                   entries, title, author, language, trim and heads.",
-    params(("id" = uuid::Uuid, Path, description = "The dictionary's id.")),
-    responses(
-        (status = 200, description = "PDF.", content_type = "application/pdf"),
-        (status = 404, response = super::openapi::NotFound),
-        (status = 409, response = super::openapi::Conflict),
-        (status = 503, response = super::openapi::Unavailable),
-    )
-)]
-#[allow(dead_code)] // documents a route of the generic file handler
-pub(crate) fn book_pdf() {}

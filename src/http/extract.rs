@@ -1,11 +1,28 @@
-//! Request-body extractors whose rejections speak problem+json and name the field at fault.
+//! Request-body extractors whose rejections speak problem+json and name the field at fault,
+//! and [`Call`], what most handlers start from.
 
 use axum::body::Bytes;
-use axum::extract::{FromRequest, Request};
+use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::{header, StatusCode};
 use serde::de::DeserializeOwned;
 
+use super::edge::caller::Caller;
 use super::error::ApiError;
+use super::AppState;
+
+/// A call to the API: the server's state and who calls.
+pub struct Call {
+    pub state: AppState,
+    pub caller: Caller,
+}
+
+impl FromRequestParts<AppState> for Call {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut axum::http::request::Parts, state: &AppState) -> Result<Self, ApiError> {
+        Ok(Call { state: state.clone(), caller: Caller::from_request_parts(parts, state).await? })
+    }
+}
 
 /// A JSON body (`Content-Type: application/json`), parsed with the path of any bad field.
 pub struct Json<T>(pub T);

@@ -9,32 +9,81 @@ use std::future::Future;
 use std::pin::Pin;
 
 use axum::body::Bytes;
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{Path, RawQuery};
 use axum::http::Uri;
 use axum::response::Response;
 use axum::routing::get;
 use axum::Router;
+use utoipa::openapi::path::{HttpMethod, Paths};
 
 use super::books::CoverQuery;
 use super::edge::caller::Caller;
 use super::error::ApiError;
+use super::extract::Call;
 use super::respond::{blocking, body_response, trim_query};
 use super::AppState;
 use crate::render::layouts::cover::Paper;
 use crate::render::print::Trim;
 
-/// One of a product's files.
+/// One of a product's files, and what the API description says of it.
 pub struct File {
     /// Its name in the product's URL (`book.pdf`).
     pub name: &'static str,
     pub content_type: &'static str,
     pub query: Query,
+    /// The file in a few words (`PDF.`), its summary and its description (empty: none).
+    pub what: &'static str,
+    pub summary: &'static str,
+    pub description: &'static str,
+    /// Made only once its product is (409 until then).
+    pub waits: bool,
+    /// Only for the product's publisher (403 for others).
+    pub publisher_only: bool,
 }
 
 impl File {
-    pub const fn pdf(name: &'static str, query: Query) -> File {
-        File { name, content_type: "application/pdf", query }
+    pub const fn pdf(name: &'static str, query: Query, summary: &'static str) -> File {
+        File::of(name, "application/pdf", "PDF.", summary).query(query)
     }
+
+    /// A file of `content_type` without a query.
+    pub const fn of(name: &'static str, content_type: &'static str, what: &'static str, summary: &'static str) -> File {
+        File {
+            name,
+            content_type,
+            query: Query::None,
+            what,
+            summary,
+            description: "",
+            waits: true,
+            publisher_only: false,
+        }
+    }
+
+    const fn query(self, query: Query) -> File {
+        File { query, ..self }
+    }
+
+    pub const fn described(self, description: &'static str) -> File {
+        File { description, ..self }
+    }
+
+    /// A file made as soon as its product is asked for.
+    pub const fn at_once(self) -> File {
+        File { waits: false, ..self }
+    }
+
+    pub const fn publisher_only(self) -> File {
+        File { publisher_only: true, ..self }
+    }
+}
+
+/// How a product's id stands in its URL.
+pub enum Id {
+    /// `{id}`, a job's uuid, described.
+    Uuid(&'static str),
+    /// `{serial}`, a book's serial number.
+    Serial,
 }
 
 /// What a file's query may hold.
@@ -48,19 +97,23 @@ pub enum Query {
     Paper,
 }
 
-/// What a file's query asked for.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct Asked {
+/// A file asked for: `file` of product `id`, for `caller`, and what its query holds.
+pub struct Asked<'a> {
+    pub state: &'a AppState,
+    pub caller: &'a Caller,
+    pub id: &'a str,
+    pub file: &'static File,
     pub trim: Trim,
     pub paper: Option<Paper>,
 }
 
 impl Query {
-    fn parse(self, raw: Option<&str>) -> Result<Asked, ApiError> {
+    /// The trim and paper `raw` asks for (422 naming what is wrong).
+    fn parse(self, raw: Option<&str>) -> Result<(Trim, Option<Paper>), ApiError> {
         Ok(match self {
-            Query::None => Asked::default(),
-            Query::Trim => Asked { trim: trim_query(raw)?, ..Asked::default() },
-            Query::Paper => Asked { paper: CoverQuery::parse(raw)?.paper, ..Asked::default() },
+            Query::None => (Trim::default(), None),
+            Query::Trim => (trim_query(raw)?, None),
+            Query::Paper => (Trim::default(), CoverQuery::parse(raw)?.paper),
         })
     }
 }
@@ -118,38 +171,77 @@ impl<'a> Download<'a> {
 
 /// A product with files.
 pub trait Product: Send + Sync + 'static {
+    /// The product's URL (its id a path parameter), under which its files are; its first
+    /// segment is their tag in the API description.
+    const BASE: &'static str;
+    const ID: Id;
+    /// The response while it is not made (`NotPrinted` for a book).
+    const NOT_MADE: &'static str = "Conflict";
     const FILES: &'static [File];
 
-    /// `file` of product `id` for `caller`, as `asked`: 404 for a product the caller may
-    /// not see, 409 while it is not made yet.
-    fn make<'a>(
-        state: &'a AppState,
-        caller: &'a Caller,
-        id: &'a str,
-        file: &'static File,
-        asked: Asked,
-    ) -> impl Future<Output = Result<Download<'a>, ApiError>> + Send + 'a;
+    /// The file `asked` for: 404 for a product the caller may not see, 409 while it is
+    /// not made yet.
+    fn make(asked: Asked<'_>) -> impl Future<Output = Result<Download<'_>, ApiError>> + Send + '_;
 }
 
-/// `GET {base}/{file}` for each of `P`'s files (`base` ends with the product's id).
-pub fn routes<P: Product>(base: &str) -> Router<AppState> {
+/// `GET {base}/{file}` for each of `P`'s files.
+pub fn routes<P: Product>() -> Router<AppState> {
     P::FILES
         .iter()
-        .fold(Router::new(), |router, file| router.route(&format!("{base}/{}", file.name), get(download::<P>)))
+        .fold(Router::new(), |router, file| router.route(&format!("{}/{}", P::BASE, file.name), get(download::<P>)))
+}
+
+/// Documents `GET {base}/{file}` for each of `P`'s files in `paths`.
+pub fn document<P: Product>(paths: &mut Paths) {
+    use utoipa::openapi::path::OperationBuilder;
+    use utoipa::openapi::{Content, Ref, RefOr, ResponseBuilder, Responses};
+    use utoipa::IntoParams;
+    let id = match P::ID {
+        Id::Uuid(description) => vec![super::openapi::uuid_id(description)],
+        Id::Serial => super::books::SerialParam::into_params(|| None),
+    };
+    for file in P::FILES {
+        let mut params = id.clone();
+        params.extend(match file.query {
+            Query::None => Vec::new(),
+            Query::Trim => super::respond::TrimQuery::into_params(|| None),
+            Query::Paper => CoverQuery::into_params(|| None),
+        });
+        let ok =
+            ResponseBuilder::new().description(file.what).content(file.content_type, Content::new(None::<RefOr<_>>));
+        let mut responses = Responses::new();
+        responses.responses.insert("200".into(), ok.build().into());
+        let refs = [
+            ("403", file.publisher_only.then_some("NotYours")),
+            ("409", file.waits.then_some(P::NOT_MADE)),
+            ("422", (file.query != Query::None).then_some("Invalid")),
+        ];
+        for (status, name) in refs {
+            if let Some(name) = name {
+                responses.responses.insert(status.into(), RefOr::Ref(Ref::from_response_name(name)));
+            }
+        }
+        let operation = OperationBuilder::new()
+            .tag(P::BASE.split('/').nth(1).unwrap_or_default())
+            .summary(Some(file.summary))
+            .description((!file.description.is_empty()).then_some(file.description))
+            .parameters(Some(params))
+            .responses(responses);
+        paths.add_path_operation(format!("{}/{}", P::BASE, file.name), vec![HttpMethod::Get], operation.build());
+    }
 }
 
 /// The one handler of every product's files: the file is the path's last segment.
 async fn download<P: Product>(
-    State(state): State<AppState>,
-    caller: Caller,
+    Call { state, caller }: Call,
     Path(id): Path<String>,
     uri: Uri,
     RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
     let name = uri.path().rsplit('/').next().unwrap_or_default();
     let file = P::FILES.iter().find(|f| f.name == name).ok_or_else(super::no_route)?;
-    let asked = file.query.parse(query.as_deref())?;
-    let download = P::make(&state, &caller, &id, file, asked).await?;
+    let (trim, paper) = file.query.parse(query.as_deref())?;
+    let download = P::make(Asked { state: &state, caller: &caller, id: &id, file, trim, paper }).await?;
     let bytes = match download.made {
         Made::Kept(bytes) => bytes,
         Made::Rendered { key, load } => state.renders.pdf(&caller.owner(), Some(&key), load, |render| render()).await?,

@@ -2,21 +2,19 @@
 //! (read at `/foxhole/strategies/{id}`);
 //! `POST /foxhole/checks` tests a strategy at once and shows how the fox escapes it.
 
-use axum::extract::State;
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
 use serde::Deserialize;
 
-use super::edge::caller::Caller;
 use super::error::ApiError;
+use super::extract::Call;
 use super::extract::Json;
-use super::resource::{self, Resource};
+use super::resource::{self, Resource, Submit};
 use super::AppState;
 use crate::jobs::kinds::foxhole::{holes_schema, Holes};
 use crate::jobs::kinds::FoxholeStrategies;
 use crate::puzzles::foxhole::{self, CheckOutcome};
-use crate::service::policy::Idempotency;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -41,32 +39,16 @@ resource::show_resource!(
 #[utoipa::path(
     post,
     path = "/foxhole/strategies",
-    tag = "foxhole",
     summary = "Queue a search for the shortest strategy that surely catches the fox.",
     description = "Breadth-first search over the sets of holes the fox could be in. Holes are 0-based.",
-    params(super::openapi::IdempotencyKey),
     request_body(content = Holes, content_type = "application/json", examples(
         ("line" = (value = json!({"holes": 5}))),
         ("graph" = (value = json!({"graph": [[1], [0, 2], [1, 3], [2, 4], [3]]}))),
     )),
-    responses(
-        (status = 202, description = "Queued; follow it at `Location`.", body = FoxholeStrategy,
-            headers(("Location" = String, description = "`/foxhole/strategies/{id}`"))),
-        (status = 400, response = super::openapi::BadRequest),
-        (status = 413, response = super::openapi::TooLarge),
-        (status = 415, response = super::openapi::UnsupportedMediaType),
-        (status = 422, response = super::openapi::Invalid),
-        (status = 503, response = super::openapi::Unavailable),
-    )
 )]
-pub(crate) async fn strategy(
-    State(state): State<AppState>,
-    caller: Caller,
-    request: Idempotency,
-    Json(holes): Json<Holes>,
-) -> Result<Response, ApiError> {
+pub(crate) async fn strategy(submit: Submit, Json(holes): Json<Holes>) -> Result<Response, ApiError> {
     holes.to_graph().map_err(|(field, msg)| ApiError::invalid(field, msg))?;
-    resource::enqueue::<FoxholeStrategies>(&state, &caller, &request, &holes).await
+    submit.enqueue::<FoxholeStrategies>(&holes).await
 }
 
 /// Where the fox lives (`holes` or `graph`, as for a strategy search) and the strategy to
@@ -97,21 +79,15 @@ impl utoipa::ToSchema for CheckRequest {}
 #[utoipa::path(
     post,
     path = "/foxhole/checks",
-    tag = "foxhole",
     summary = "Check a strategy at once; if it fails, show one way the fox escapes.",
     request_body(content = CheckRequest, content_type = "application/json",
         example = json!({"holes": 5, "inspections": [1, 2, 3, 1, 2, 3]})),
     responses(
         (status = 200, description = "Whether the fox is surely caught, and if not, one escape path.", body = CheckOutcome),
-        (status = 400, response = super::openapi::BadRequest),
-        (status = 413, response = super::openapi::TooLarge),
-        (status = 415, response = super::openapi::UnsupportedMediaType),
-        (status = 422, response = super::openapi::Invalid),
     )
 )]
 pub(crate) async fn check(
-    State(state): State<AppState>,
-    caller: Caller,
+    Call { state, caller }: Call,
     Json(req): Json<CheckRequest>,
 ) -> Result<axum::Json<CheckOutcome>, ApiError> {
     let graph = Holes { holes: req.holes, graph: req.graph }

@@ -1,19 +1,16 @@
 //! `POST /graycodes`: list (a page at a time) or count Gray codes, as a job read at
 //! `/graycodes/{id}`.
 
-use axum::extract::State;
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
 
-use super::edge::caller::Caller;
 use super::error::ApiError;
 use super::extract::Json;
-use super::resource::{self, Resource};
+use super::resource::{self, Resource, Submit};
 use super::AppState;
 use crate::jobs::kinds::GrayCodes;
 use crate::puzzles::graycode::{self, GrayRequest};
-use crate::service::policy::Idempotency;
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/graycodes", post(create)).route("/graycodes/{id}", get(show))
@@ -35,35 +32,19 @@ resource::show_resource!(
 #[utoipa::path(
     post,
     path = "/graycodes",
-    tag = "graycodes",
     summary = "Queue a listing (one page) or a count of Gray codes.",
     description = "Sequences of `length` distinct `bits`-bit codes in which neighbours differ in exactly one bit, \
                    optionally `circular` (last and first differ in one bit too; needs an even length) and optionally \
                    starting at code 0. Listings come in lexicographic order, a page of `limit` at a time; pass the \
                    result's `next_cursor` as `cursor` for the next page. Every search is bounded by `node_budget`: a \
                    count that runs out of budget is marked `count_is_lower_bound` with a `reason`.",
-    params(super::openapi::IdempotencyKey),
     request_body(content = GrayRequest, content_type = "application/json", examples(
         ("count" = (value = json!({"bits": 4, "length": 16, "circular": true, "start_at_zero": true, "count_only": true}))),
         ("list" = (value = json!({"bits": 3, "length": 8, "start_at_zero": true, "limit": 5}))),
     )),
-    responses(
-        (status = 202, description = "Queued; follow it at `Location`.", body = GrayCodeSearch,
-            headers(("Location" = String, description = "`/graycodes/{id}`"))),
-        (status = 400, response = super::openapi::BadRequest),
-        (status = 413, response = super::openapi::TooLarge),
-        (status = 415, response = super::openapi::UnsupportedMediaType),
-        (status = 422, response = super::openapi::Invalid),
-        (status = 503, response = super::openapi::Unavailable),
-    )
 )]
-pub(crate) async fn create(
-    State(state): State<AppState>,
-    caller: Caller,
-    request: Idempotency,
-    Json(req): Json<GrayRequest>,
-) -> Result<Response, ApiError> {
-    graycode::validate_within(&req, &caller.limits(&state).graycode)
+pub(crate) async fn create(submit: Submit, Json(req): Json<GrayRequest>) -> Result<Response, ApiError> {
+    graycode::validate_within(&req, &submit.limits().graycode)
         .map_err(|e| ApiError::invalid(e.field(), e.to_string()))?;
-    resource::enqueue::<GrayCodes>(&state, &caller, &request, &req).await
+    submit.enqueue::<GrayCodes>(&req).await
 }

@@ -3,17 +3,20 @@
 
 use std::collections::BTreeMap;
 
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::Path;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use serde::Serialize;
 use serde_json::value::RawValue;
+use utoipa::openapi::path::Parameter;
+use utoipa::IntoParams;
 
 use super::edge::caller::Caller;
 use super::error::ApiError;
-use super::listing::{listed_owner, ListQuery, Next, Page};
+use super::extract::Call;
+use super::listing::{listed_owner, Listed, Listing, Next, Page};
 use super::resource::{route_of, Progress};
 use super::respond::echo;
 use super::AppState;
@@ -23,7 +26,7 @@ use crate::service::timestamp;
 use crate::store::{Attempt, Job, JobFilter, JobState, JobSummary};
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/jobs", get(list)).route("/jobs/{id}", get(show).delete(cancel))
+    Router::new().route("/jobs", get(super::listing::list::<Jobs>)).route("/jobs/{id}", get(show).delete(cancel))
 }
 
 /// A job as clients see it.
@@ -129,20 +132,13 @@ async fn find(state: &AppState, caller: &Caller, id: &str) -> Result<Job, ApiErr
 #[utoipa::path(
     get,
     path = "/jobs/{id}",
-    tag = "jobs",
     summary = "A job's state, progress, attempts and result.",
     params(("id" = uuid::Uuid, Path, description = "The job's id.")),
     responses(
         (status = 200, description = "The job.", body = JobView),
-        (status = 404, response = super::openapi::NotFound),
-        (status = 503, response = super::openapi::Unavailable),
     )
 )]
-pub(crate) async fn show(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(id): Path<String>,
-) -> Result<Json<JobView>, ApiError> {
+pub(crate) async fn show(Call { state, caller }: Call, Path(id): Path<String>) -> Result<Json<JobView>, ApiError> {
     let job = find(&state, &caller, &id).await?;
     let attempts = state.store.attempts(&id).await?;
     Ok(Json(job_view(job, attempts)?))
@@ -154,7 +150,6 @@ pub(crate) async fn show(
 #[utoipa::path(
     delete,
     path = "/jobs/{id}",
-    tag = "jobs",
     summary = "Cancel a job.",
     description = "A queued job is cancelled at once (200). A running job is asked to stop at its next progress \
                    point (202; poll until it is `cancelled`). A finished job gives 409.",
@@ -162,16 +157,10 @@ pub(crate) async fn show(
     responses(
         (status = 200, description = "Cancelled.", body = JobView),
         (status = 202, description = "Cancellation requested; the job is still running.", body = JobView),
-        (status = 404, response = super::openapi::NotFound),
         (status = 409, response = super::openapi::Conflict),
-        (status = 503, response = super::openapi::Unavailable),
     )
 )]
-pub(crate) async fn cancel(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(id): Path<String>,
-) -> Result<Response, ApiError> {
+pub(crate) async fn cancel(Call { state, caller }: Call, Path(id): Path<String>) -> Result<Response, ApiError> {
     let before = find(&state, &caller, &id).await?;
     if before.state.is_terminal() {
         return Err(ApiError::Conflict {
@@ -240,17 +229,9 @@ pub(crate) struct JobListFilter {
     state: Option<JobState>,
 }
 
-/// A page of the caller's jobs.
-#[derive(Serialize, utoipa::ToSchema)]
-#[schema(as = JobList)]
-pub(crate) struct JobList {
-    /// Newest first.
-    jobs: Vec<JobSummaryView>,
-    #[serde(flatten)]
-    next: Next,
-}
-
 /// The caller's jobs of every kind (an admin's: everyone's), newest first.
+pub(crate) struct Jobs;
+
 /// The kind and state a listing of jobs is filtered by, each checked (422 naming it).
 fn filters(page: &Page) -> Result<(Option<String>, Option<JobState>), ApiError> {
     let kinds = crate::jobs::kinds::registry().names();
@@ -274,41 +255,39 @@ fn filters(page: &Page) -> Result<(Option<String>, Option<JobState>), ApiError> 
     Ok((kind, job_state))
 }
 
-#[utoipa::path(
-    get,
-    path = "/jobs",
-    tag = "jobs",
-    summary = "Your jobs of every kind, newest first, a page at a time.",
-    description = "Publishers see their own jobs, admins everyone's; `kind` and `state` narrow the list. Each \
-                   links to what it makes (`links.resource`). Follow `next` for the following page.",
-    params(ListQuery, JobListFilter),
-    responses(
-        (status = 200, description = "A page of jobs.", body = JobList),
-        (status = 422, response = super::openapi::Invalid),
-        (status = 503, response = super::openapi::Unavailable),
-    )
-)]
-pub(crate) async fn list(
-    State(state): State<AppState>,
-    caller: Caller,
-    RawQuery(query): RawQuery,
-) -> Result<Json<JobList>, ApiError> {
-    caller.require_key("listing jobs")?;
-    let page = Page::parse(query.as_deref(), &["kind", "state"])?;
-    let (kind, job_state) = filters(&page)?;
-    let filter = JobFilter { owner: listed_owner(&caller), kind, state: job_state };
-    let jobs = state.store.jobs_page(&filter, page.before, page.fetch()).await?;
-    let (jobs, next) = page.finish("/jobs", jobs, |j| j.position);
-    let jobs = jobs
-        .into_iter()
-        .map(|job| {
-            let resource = match &job.serial {
-                Some(serial) if job.kind == Books::NAME => format!("/books/{serial}"),
-                _ => format!("{}/{}", route_of(&job.kind), job.id),
-            };
-            let links = BTreeMap::from([("self", location(&job.id)), ("resource", resource)]);
-            JobSummaryView::new(job, links)
-        })
-        .collect();
-    Ok(Json(JobList { jobs, next }))
+impl Listed for Jobs {
+    type Item = JobSummaryView;
+    const LISTING: Listing = Listing::of("jobs", "JobList", "Your jobs of every kind, newest first, a page at a time.")
+        .described(
+            "Publishers see their own jobs, admins everyone's; `kind` and `state` narrow the list. Each links to what \
+             it makes (`links.resource`). Follow `next` for the following page.",
+        );
+    const FILTERS: &'static [&'static str] = &["kind", "state"];
+
+    fn route() -> String {
+        "/jobs".into()
+    }
+
+    fn filters() -> Vec<Parameter> {
+        JobListFilter::into_params(|| None)
+    }
+
+    async fn items(state: &AppState, caller: &Caller, page: &Page) -> Result<(Vec<JobSummaryView>, Next), ApiError> {
+        let (kind, job_state) = filters(page)?;
+        let filter = JobFilter { owner: listed_owner(caller), kind, state: job_state };
+        let jobs = state.store.jobs_page(&filter, page.before, page.fetch()).await?;
+        let (jobs, next) = page.finish("/jobs", jobs, |j| j.position);
+        let jobs = jobs
+            .into_iter()
+            .map(|job| {
+                let resource = match &job.serial {
+                    Some(serial) if job.kind == Books::NAME => format!("/books/{serial}"),
+                    _ => format!("{}/{}", route_of(&job.kind), job.id),
+                };
+                let links = BTreeMap::from([("self", location(&job.id)), ("resource", resource)]);
+                JobSummaryView::new(job, links)
+            })
+            .collect();
+        Ok((jobs, next))
+    }
 }

@@ -3,11 +3,18 @@
 //! first, `limit` at a time, and an opaque `cursor` (the previous page's `next_cursor`) to
 //! continue; `next` is the following page's address, with the same filters.
 
+use axum::extract::RawQuery;
+use axum::http::{header, HeaderMap, HeaderValue};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
 use serde::Serialize;
+use utoipa::{PartialSchema, ToSchema};
 
 use super::edge::caller::Caller;
 use super::error::ApiError;
+use super::extract::Call;
 use super::respond::echo;
+use super::AppState;
 
 /// Items a page holds at most.
 pub const MAX_LIMIT: i64 = 100;
@@ -35,10 +42,10 @@ pub(crate) struct ListQuery {
 pub(crate) struct Next {
     /// Pass as `cursor` for the next page; null on the last page.
     #[schema(required = true)]
-    next_cursor: Option<String>,
+    pub(crate) next_cursor: Option<String>,
     /// The next page's address (with the same `limit` and filters); null on the last page.
     #[schema(required = true)]
-    next: Option<String>,
+    pub(crate) next: Option<String>,
 }
 
 /// A listing's request, read from its query.
@@ -119,6 +126,165 @@ impl Page {
         });
         (items, Next { next_cursor, next })
     }
+}
+
+/// A summary and a description (empty: none) in the API description.
+pub struct Doc {
+    summary: &'static str,
+    description: &'static str,
+}
+
+/// What a listing's pages hold and how it is documented (and, for resources their owner
+/// deletes, `DELETE {route}/{id}`).
+pub struct Listing {
+    /// The member of a page that holds its items (`fills`), and what messages call them.
+    member: &'static str,
+    what: &'static str,
+    /// The name of a page's schema.
+    schema: &'static str,
+    list: Doc,
+    /// The web page a browser's visit (`Accept` naming `text/html`) gets instead, if any.
+    web_page: Option<&'static str>,
+    /// `DELETE {route}/{id}`, if their owner may delete them, and what `{id}` is.
+    delete: Option<(Doc, &'static str)>,
+}
+
+impl Listing {
+    pub const fn of(member: &'static str, schema: &'static str, summary: &'static str) -> Listing {
+        let list = Doc { summary, description: "" };
+        Listing { member, what: member, schema, list, web_page: None, delete: None }
+    }
+
+    pub const fn called(self, what: &'static str) -> Listing {
+        Listing { what, ..self }
+    }
+
+    pub const fn described(self, description: &'static str) -> Listing {
+        Listing { list: Doc { description, ..self.list }, ..self }
+    }
+
+    pub const fn web_page(self, page: &'static str) -> Listing {
+        Listing { web_page: Some(page), ..self }
+    }
+
+    /// Deleted by `DELETE {route}/{id}`, `id` described as `id`.
+    pub const fn deleted(self, id: &'static str, summary: &'static str, description: &'static str) -> Listing {
+        Listing { delete: Some((Doc { summary, description }, id)), ..self }
+    }
+}
+
+/// Something a caller lists a page at a time at `route()`.
+pub(crate) trait Listed: Send + Sync + 'static {
+    type Item: Serialize + ToSchema + Send;
+    const LISTING: Listing;
+    /// The filters it takes besides `limit` and `cursor`.
+    const FILTERS: &'static [&'static str] = &[];
+
+    fn route() -> String;
+
+    /// The filters' documentation.
+    fn filters() -> Vec<utoipa::openapi::path::Parameter> {
+        Vec::new()
+    }
+
+    /// The caller's items on `page`, and where the listing goes on.
+    fn items<'a>(
+        state: &'a AppState,
+        caller: &'a Caller,
+        page: &'a Page,
+    ) -> impl std::future::Future<Output = Result<(Vec<Self::Item>, Next), ApiError>> + Send + 'a;
+}
+
+/// A page of a listing: its items under the listing's member, then where it goes on.
+struct ListPage<T> {
+    member: &'static str,
+    items: Vec<T>,
+    next: Next,
+}
+
+impl<T: Serialize> Serialize for ListPage<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(3))?;
+        map.serialize_entry(self.member, &self.items)?;
+        map.serialize_entry("next_cursor", &self.next.next_cursor)?;
+        map.serialize_entry("next", &self.next.next)?;
+        map.end()
+    }
+}
+
+/// `GET {route}`: a page of the caller's items (an admin's: everyone's), newest first.
+pub async fn list<L: Listed>(
+    Call { state, caller }: Call,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+) -> Result<Response, ApiError> {
+    let listing = &L::LISTING;
+    if let Some(page) = listing.web_page.filter(|_| super::pages::wants_page(&headers)) {
+        return super::pages::negotiated_page(page, &headers);
+    }
+    caller.require_key(&format!("listing {}", listing.what))?;
+    let page = Page::parse(query.as_deref(), L::FILTERS)?;
+    let (items, next) = L::items(&state, &caller, &page).await?;
+    let mut response = Json(ListPage { member: listing.member, items, next }).into_response();
+    if listing.web_page.is_some() {
+        response.headers_mut().insert(header::VARY, HeaderValue::from_static("accept"));
+    }
+    Ok(response)
+}
+
+/// Documents `L`'s listing (and deletion) in `doc`.
+pub fn document<L: Listed>(doc: &mut utoipa::openapi::OpenApi) {
+    use utoipa::openapi::path::{HttpMethod, OperationBuilder};
+    use utoipa::openapi::schema::{AllOfBuilder, ArrayBuilder, ObjectBuilder, Type};
+    use utoipa::openapi::{Content, Ref, RefOr, ResponseBuilder, Responses};
+    use utoipa::IntoParams;
+    let listing = &L::LISTING;
+    let route = L::route();
+    let tag = route.split('/').nth(1).unwrap_or_default().to_string();
+    let refer = |name: &str| RefOr::Ref(Ref::from_response_name(name));
+    let items = ArrayBuilder::new().items(Ref::from_schema_name(L::Item::name())).description(Some("Newest first."));
+    let page = AllOfBuilder::new()
+        .item(Ref::from_schema_name(Next::name()))
+        .item(ObjectBuilder::new().schema_type(Type::Object).property(listing.member, items).required(listing.member))
+        .description(Some(format!("A page of the caller's {}.", listing.what)));
+    let components = doc.components.get_or_insert_with(Default::default);
+    let mut schemas = vec![(Next::name().into(), Next::schema()), (L::Item::name().into(), L::Item::schema())];
+    L::Item::schemas(&mut schemas);
+    for (name, schema) in schemas {
+        components.schemas.entry(name).or_insert(schema);
+    }
+    components.schemas.insert(listing.schema.into(), page.into());
+    let browser = if listing.web_page.is_some() { "; the web page for a browser" } else { "" };
+    let mut ok = ResponseBuilder::new()
+        .description(format!("A page of {}{browser}.", listing.what))
+        .content("application/json", Content::new(Some(Ref::from_schema_name(listing.schema))));
+    if listing.web_page.is_some() {
+        ok = ok.content("text/html", Content::new(Some(ObjectBuilder::new().schema_type(Type::String))));
+    }
+    let mut responses = Responses::new();
+    responses.responses.insert("200".into(), ok.build().into());
+    responses.responses.insert("422".into(), refer("Invalid"));
+    let mut params = ListQuery::into_params(|| None);
+    params.extend(L::filters());
+    let get = OperationBuilder::new()
+        .tag(tag.clone())
+        .summary(Some(listing.list.summary))
+        .description((!listing.list.description.is_empty()).then_some(listing.list.description))
+        .parameters(Some(params))
+        .responses(responses);
+    doc.paths.add_path_operation(&route, vec![HttpMethod::Get], get.build());
+    let Some((delete, id)) = &listing.delete else { return };
+    let mut responses = Responses::new();
+    responses.responses.insert("204".into(), ResponseBuilder::new().description("Deleted.").build().into());
+    responses.responses.insert("409".into(), refer("Conflict"));
+    let operation = OperationBuilder::new()
+        .tag(tag)
+        .summary(Some(delete.summary))
+        .description(Some(delete.description))
+        .parameters(Some([super::openapi::uuid_id(id)]))
+        .responses(responses);
+    doc.paths.add_path_operation(format!("{route}/{{id}}"), vec![HttpMethod::Delete], operation.build());
 }
 
 /// Whose items `caller` lists: their own, or everyone's (`None`) for an admin.

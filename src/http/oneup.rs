@@ -2,21 +2,19 @@
 //! (`POST /oneup/puzzles`) and books of them (`POST /oneup/books`), all jobs whose results
 //! are read at their own URLs; and hints (`POST /oneup/hints`), answered at once.
 
-use axum::extract::{Path, RawQuery, Request, State};
-use axum::http::StatusCode;
+use axum::extract::{RawQuery, Request};
 use axum::response::Response;
 use axum::routing::{get, post};
-use axum::{Json, Router};
-use serde::{Deserialize, Serialize};
+use axum::Router;
+use serde::Deserialize;
 use serde_json::Value;
 
 use super::edge::caller::Caller;
 use super::error::ApiError;
 use super::extract::{self, media_type, read_body};
-use super::files::{self, Asked, Download, File, Product, Query};
-use super::jobs::JobSummaryView;
-use super::listing::{ListQuery, Next};
-use super::resource::{self, finished_result, Resource};
+use super::files::{self, Asked, Download, File, Id, Product, Query};
+use super::listing::{self, Listing};
+use super::resource::{self, finished_result, Kept, Resource, Submit};
 use super::respond::{blocking, echo, short_id};
 use super::AppState;
 use crate::jobs::kinds::oneup::{GenerateParams, OneUpBookOutput, OneUpBookParams, SolveParams};
@@ -29,7 +27,6 @@ use crate::render;
 use crate::render::layouts::oneup_book::{oneup_book_pdf, Entry};
 use crate::render::print::{Imprint, PrintOptions, SheetSpec, Trim};
 use crate::render::typeset::prose::Breaking;
-use crate::service::policy::Idempotency;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -38,10 +35,10 @@ pub fn router() -> Router<AppState> {
         .route("/oneup/puzzles", post(create_puzzle))
         .route("/oneup/hints", post(create_hint))
         .route("/oneup/puzzles/{id}", get(show_puzzle))
-        .merge(files::routes::<OneUpPuzzles>("/oneup/puzzles/{id}"))
-        .route("/oneup/books", post(create_book).get(list_books))
-        .route("/oneup/books/{id}", get(show_book).delete(delete_book))
-        .merge(files::routes::<OneUpBooks>("/oneup/books/{id}"))
+        .merge(files::routes::<OneUpPuzzles>())
+        .route("/oneup/books", post(create_book).get(listing::list::<OneUpBooks>))
+        .route("/oneup/books/{id}", get(show_book).delete(resource::delete::<OneUpBooks>))
+        .merge(files::routes::<OneUpBooks>())
 }
 
 impl Resource for OneUpSolves {
@@ -62,18 +59,37 @@ impl Resource for OneUpBooks {
     }
 }
 
-impl Product for OneUpPuzzles {
-    const FILES: &'static [File] = &[File::pdf("puzzle.pdf", Query::Trim), File::pdf("solution.pdf", Query::Trim)];
+impl Kept for OneUpBooks {
+    const LISTING: Listing =
+        Listing::of("books", "OneUpBookList", "The One Up books you generated, newest first, a page at a time.")
+            .called("One Up books")
+            .described(
+                "Publishers see their own books, admins everyone's: each book's state and links (its PDF, its job). \
+                 Books are kept until their owner deletes them. Follow `next` for the following page.",
+            )
+            .deleted(
+                "The book's id.",
+                "Delete a One Up book you generated.",
+                "204; the book and its PDF are gone (404 from then on). A book still queued or being generated is \
+                 409: cancel its job first (`DELETE /jobs/{id}`).",
+            );
+}
 
-    async fn make<'a>(
-        state: &'a AppState,
-        caller: &'a Caller,
-        id: &'a str,
-        file: &'static File,
-        asked: Asked,
-    ) -> Result<Download<'a>, ApiError> {
+impl Product for OneUpPuzzles {
+    const BASE: &'static str = "/oneup/puzzles/{id}";
+    const ID: Id = Id::Uuid("The puzzle's id.");
+    const FILES: &'static [File] = &[
+        File::pdf(
+            "puzzle.pdf",
+            Query::Trim,
+            "A generated puzzle, printable (walls drawn thick, clues printed; 409 until generated).",
+        ),
+        File::pdf("solution.pdf", Query::Trim, "The generated puzzle's solution filled in (409 until generated)."),
+    ];
+
+    async fn make(Asked { state, caller, id, file, trim, .. }: Asked<'_>) -> Result<Download<'_>, ApiError> {
         let (puzzle, solution) = generated(state, caller, id).await?;
-        let (trim, which) = (asked.trim, file.name.trim_end_matches(".pdf"));
+        let which = file.name.trim_end_matches(".pdf");
         let key = format!("oneup/{}/{which}/{trim:?}", id.to_ascii_lowercase());
         let id = short_id(id);
         Ok(Download::rendered(format!("oneup-{which}.pdf"), key, move || {
@@ -87,15 +103,12 @@ impl Product for OneUpPuzzles {
 }
 
 impl Product for OneUpBooks {
-    const FILES: &'static [File] = &[File::pdf("book.pdf", Query::None)];
+    const BASE: &'static str = "/oneup/books/{id}";
+    const ID: Id = Id::Uuid("The book's id.");
+    const FILES: &'static [File] =
+        &[File::pdf("book.pdf", Query::None, "The print-ready book (409 until its puzzles are generated).")];
 
-    async fn make<'a>(
-        state: &'a AppState,
-        caller: &'a Caller,
-        id: &'a str,
-        _: &'static File,
-        _: Asked,
-    ) -> Result<Download<'a>, ApiError> {
+    async fn make(Asked { state, caller, id, .. }: Asked<'_>) -> Result<Download<'_>, ApiError> {
         let job = resource::find::<OneUpBooks>(state, caller, id).await?;
         let book: OneUpBookOutput = finished_result(&job)?;
         let params = resource::stored_params::<OneUpBooks>(&job)?;
@@ -142,61 +155,6 @@ resource::show_resource!(
     "A book's state and progress (in puzzles) and, once done, its puzzles in print order with solutions and levels."
 );
 
-/// A page of the caller's One Up books.
-#[derive(Serialize, utoipa::ToSchema)]
-pub(crate) struct OneUpBookList {
-    /// Newest first.
-    books: Vec<JobSummaryView>,
-    #[serde(flatten)]
-    next: Next,
-}
-
-#[utoipa::path(
-    get,
-    path = "/oneup/books",
-    tag = "oneup",
-    summary = "The One Up books you generated, newest first, a page at a time.",
-    description = "Publishers see their own books, admins everyone's: each book's state and links (its PDF, its \
-                   job). Books are kept until their owner deletes them. Follow `next` for the following page.",
-    params(ListQuery),
-    responses(
-        (status = 200, description = "A page of books.", body = OneUpBookList),
-        (status = 422, response = super::openapi::Invalid),
-        (status = 503, response = super::openapi::Unavailable),
-    )
-)]
-pub(crate) async fn list_books(
-    State(state): State<AppState>,
-    caller: Caller,
-    RawQuery(query): RawQuery,
-) -> Result<Json<OneUpBookList>, ApiError> {
-    let (books, next) = resource::list::<OneUpBooks>(&state, &caller, query.as_deref(), "One Up books").await?;
-    Ok(Json(OneUpBookList { books, next }))
-}
-
-#[utoipa::path(
-    delete,
-    path = "/oneup/books/{id}",
-    tag = "oneup",
-    summary = "Delete a One Up book you generated.",
-    description = "204; the book and its PDF are gone (404 from then on). A book still queued or being generated \
-                   is 409: cancel its job first (`DELETE /jobs/{id}`).",
-    params(("id" = uuid::Uuid, Path, description = "The book's id.")),
-    responses(
-        (status = 204, description = "Deleted."),
-        (status = 404, response = super::openapi::NotFound),
-        (status = 409, response = super::openapi::Conflict),
-        (status = 503, response = super::openapi::Unavailable),
-    )
-)]
-pub(crate) async fn delete_book(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(id): Path<String>,
-) -> Result<StatusCode, ApiError> {
-    resource::delete::<OneUpBooks>(&state, &caller, &id).await
-}
-
 /// A generated puzzle and its solution, once its job has succeeded.
 async fn generated(state: &AppState, caller: &Caller, id: &str) -> Result<(Puzzle, Vec<String>), ApiError> {
     let job = resource::find::<OneUpPuzzles>(state, caller, id).await?;
@@ -206,40 +164,6 @@ async fn generated(state: &AppState, caller: &Caller, id: &str) -> Result<(Puzzl
     let solution = serde_json::from_value(result["solution"].clone()).map_err(|_| corrupt("solution"))?;
     Ok((puzzle, solution))
 }
-
-#[utoipa::path(
-    get,
-    path = "/oneup/puzzles/{id}/puzzle.pdf",
-    tag = "oneup",
-    summary = "A generated puzzle, printable (walls drawn thick, clues printed; 409 until generated).",
-    params(("id" = uuid::Uuid, Path, description = "The puzzle's id."), super::respond::TrimQuery),
-    responses(
-        (status = 200, description = "PDF.", content_type = "application/pdf"),
-        (status = 422, response = super::openapi::Invalid),
-        (status = 404, response = super::openapi::NotFound),
-        (status = 409, response = super::openapi::Conflict),
-        (status = 503, response = super::openapi::Unavailable),
-    )
-)]
-#[allow(dead_code)] // documents a route of the generic file handler
-pub(crate) fn puzzle_pdf() {}
-
-#[utoipa::path(
-    get,
-    path = "/oneup/puzzles/{id}/solution.pdf",
-    tag = "oneup",
-    summary = "The generated puzzle's solution filled in (409 until generated).",
-    params(("id" = uuid::Uuid, Path, description = "The puzzle's id."), super::respond::TrimQuery),
-    responses(
-        (status = 200, description = "PDF.", content_type = "application/pdf"),
-        (status = 422, response = super::openapi::Invalid),
-        (status = 404, response = super::openapi::NotFound),
-        (status = 409, response = super::openapi::Conflict),
-        (status = 503, response = super::openapi::Unavailable),
-    )
-)]
-#[allow(dead_code)] // documents a route of the generic file handler
-pub(crate) fn solution_pdf() {}
 
 /// How to solve: the query of `POST /oneup/solves`.
 #[derive(Deserialize, Default, utoipa::IntoParams)]
@@ -297,7 +221,6 @@ fn parse_error(e: ParseError) -> ApiError {
 #[utoipa::path(
     post,
     path = "/oneup/solves",
-    tag = "oneup",
     summary = "Queue a solve of a One Up puzzle.",
     description = "The body is the puzzle in the original text format (`text/plain`: row-region lines, a blank \
                    line, column-region lines, a blank line, the clue count and one `row col digit` line per clue; \
@@ -306,7 +229,7 @@ fn parse_error(e: ParseError) -> ApiError {
                    the Metropolis sampler (`seed`, `max_steps`, `temperature`). A puzzle with no solution ends \
                    `succeeded` with `solution: null` and a `reason`. Parse errors are answered at once: 422 naming \
                    the `line` (text) or `field` (JSON), 400 for malformed JSON.",
-    params(SolveQuery, super::openapi::IdempotencyKey),
+    params(SolveQuery),
     request_body(content(
         (String = "text/plain", example = json!(crate::puzzles::oneup::EXAMPLE)),
         (Puzzle = "application/json", example = json!({
@@ -315,26 +238,15 @@ fn parse_error(e: ParseError) -> ApiError {
             "clues": [{"row": 1, "col": 1, "digit": 1}]
         })),
     )),
-    responses(
-        (status = 202, description = "Queued; follow it at `Location`.", body = OneUpSolve,
-            headers(("Location" = String, description = "`/oneup/solves/{id}`"))),
-        (status = 400, response = super::openapi::BadRequest),
-        (status = 413, response = super::openapi::TooLarge),
-        (status = 415, response = super::openapi::UnsupportedMediaType),
-        (status = 422, response = super::openapi::Invalid),
-        (status = 503, response = super::openapi::Unavailable),
-    )
 )]
 pub(crate) async fn create_solve(
-    State(state): State<AppState>,
-    caller: Caller,
+    submit: Submit,
     RawQuery(query): RawQuery,
-    request: Idempotency,
     req: Request,
 ) -> Result<Response, ApiError> {
-    let mut params = parse_query(query.as_deref(), &caller.limits(&state).oneup)?;
+    let mut params = parse_query(query.as_deref(), &submit.limits().oneup)?;
     let kind = media_type(&req);
-    let body = read_body(req, &state).await?;
+    let body = read_body(req, &submit.state).await?;
     let text = std::str::from_utf8(&body)
         .map_err(|_| ApiError::bad_request("Unreadable body", "the body is not UTF-8 text"))?;
     let puzzle = match kind.as_str() {
@@ -348,7 +260,7 @@ pub(crate) async fn create_solve(
     }
     .map_err(parse_error)?;
     params.puzzle = puzzle.to_json();
-    resource::enqueue::<OneUpSolves>(&state, &caller, &request, &params).await
+    submit.enqueue::<OneUpSolves>(&params).await
 }
 
 /// What to generate; every member is optional.
@@ -388,38 +300,25 @@ impl Default for PuzzleRequest {
 #[utoipa::path(
     post,
     path = "/oneup/puzzles",
-    tag = "oneup",
     summary = "Queue the generation of a new puzzle with exactly one solution, at a chosen level.",
     description = "Random walls (1 to 3 regions a row and column), a random filling, then a minimal set of clues \
                    (in pairs through the centre with `clue_symmetry: rotational`); puzzles are drawn until one has \
                    the `level` asked for, graded by the human-style solver. The same request and seed give the \
                    same puzzle; without a seed the server draws one (from the `Idempotency-Key` if given, so a \
                    retry matches). The body is optional.",
-    params(super::openapi::IdempotencyKey),
     request_body(content = PuzzleRequest, content_type = "application/json", example = json!({"size": 8, "seed": 42, "level": "medium", "clue_symmetry": "rotational"})),
-    responses(
-        (status = 202, description = "Queued; follow it at `Location`.", body = OneUpGenerated,
-            headers(("Location" = String, description = "`/oneup/puzzles/{id}`"))),
-        (status = 400, response = super::openapi::BadRequest),
-        (status = 413, response = super::openapi::TooLarge),
-        (status = 415, response = super::openapi::UnsupportedMediaType),
-        (status = 422, response = super::openapi::Invalid),
-        (status = 503, response = super::openapi::Unavailable),
-    )
 )]
 pub(crate) async fn create_puzzle(
-    State(state): State<AppState>,
-    caller: Caller,
-    request: Idempotency,
+    submit: Submit,
     extract::OptionalJson(req): extract::OptionalJson<PuzzleRequest>,
 ) -> Result<Response, ApiError> {
     check_size(req.size)?;
     if let Some(level) = req.level {
         check_level(req.size, level, "level")?;
     }
-    let seed = request.seed(req.seed);
+    let seed = submit.request.seed(req.seed);
     let params = GenerateParams { size: req.size, seed, level: req.level, clue_symmetry: req.clue_symmetry };
-    resource::enqueue::<OneUpPuzzles>(&state, &caller, &request, &params).await
+    submit.enqueue::<OneUpPuzzles>(&params).await
 }
 
 fn check_size(size: usize) -> Result<(), ApiError> {
@@ -506,7 +405,6 @@ pub(crate) struct BookRequest {
 #[utoipa::path(
     post,
     path = "/oneup/books",
-    tag = "oneup",
     summary = "Queue a print-ready book of One Up puzzles at chosen levels.",
     description = "The puzzles are generated like `POST /oneup/puzzles`, each with exactly one solution at its \
                    level, and printed by increasing level under the fox books' print rules (trim, mirrored \
@@ -517,22 +415,10 @@ pub(crate) struct BookRequest {
                    The body is optional: 100 puzzles of 8 x 8, 25 of each level, on letter pages. A book whose \
                    puzzles would take longer to generate than the caller's limit (60 s with a key; estimated from \
                    each level's rate at the size) is refused with 422 naming `levels`.",
-    params(super::openapi::IdempotencyKey),
     request_body(content = BookRequest, content_type = "application/json", example = json!({"count": 12, "levels": {"easy": 4, "medium": 4, "hard": 2, "expert": 2}, "trim": "6x9", "title": "One Up for the Train", "seed": 7})),
-    responses(
-        (status = 202, description = "Queued; follow it at `Location`.", body = OneUpBook,
-            headers(("Location" = String, description = "`/oneup/books/{id}`"))),
-        (status = 400, response = super::openapi::BadRequest),
-        (status = 413, response = super::openapi::TooLarge),
-        (status = 415, response = super::openapi::UnsupportedMediaType),
-        (status = 422, response = super::openapi::Invalid),
-        (status = 503, response = super::openapi::Unavailable),
-    )
 )]
 pub(crate) async fn create_book(
-    State(state): State<AppState>,
-    caller: Caller,
-    request: Idempotency,
+    submit: Submit,
     extract::OptionalJson(req): extract::OptionalJson<BookRequest>,
 ) -> Result<Response, ApiError> {
     check_size(req.size)?;
@@ -540,7 +426,7 @@ pub(crate) async fn create_book(
     for level in Level::ALL.into_iter().filter(|&l| levels.get(l) > 0) {
         check_level(req.size, level, &format!("levels.{}", level.as_str()))?;
     }
-    check_book_time(req.size, &levels, req.clue_symmetry, caller.limits(&state).oneup.max_book_seconds)?;
+    check_book_time(req.size, &levels, req.clue_symmetry, submit.limits().oneup.max_book_seconds)?;
     let print = PrintOptions {
         trim: req.trim,
         title: req.title.map_or_else(|| "One Up".to_string(), |t| t.trim().to_string()),
@@ -550,7 +436,7 @@ pub(crate) async fn create_book(
             .map_err(|(field, detail)| ApiError::invalid(field, detail))?,
     };
     print.validate().map_err(|(field, detail)| ApiError::invalid(field, detail))?;
-    let seed = request.seed(req.seed);
+    let seed = submit.request.seed(req.seed);
     let params = OneUpBookParams {
         levels,
         size: req.size,
@@ -560,7 +446,7 @@ pub(crate) async fn create_book(
         title: print.title,
         imprint: print.imprint,
     };
-    resource::enqueue::<OneUpBooks>(&state, &caller, &request, &params).await
+    submit.enqueue::<OneUpBooks>(&params).await
 }
 
 impl Default for BookRequest {
@@ -603,22 +489,6 @@ fn book_levels(count: Option<usize>, levels: Option<LevelCounts>) -> Result<Leve
     }
 }
 
-#[utoipa::path(
-    get,
-    path = "/oneup/books/{id}/book.pdf",
-    tag = "oneup",
-    summary = "The print-ready book (409 until its puzzles are generated).",
-    params(("id" = uuid::Uuid, Path, description = "The book's id.")),
-    responses(
-        (status = 200, description = "PDF.", content_type = "application/pdf"),
-        (status = 404, response = super::openapi::NotFound),
-        (status = 409, response = super::openapi::Conflict),
-        (status = 503, response = super::openapi::Unavailable),
-    )
-)]
-#[allow(dead_code)] // documents a route of the generic file handler
-pub(crate) fn book_pdf() {}
-
 /// A puzzle and how far a person has got with it.
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -656,7 +526,6 @@ pub(crate) struct HintView {
 #[utoipa::path(
     post,
     path = "/oneup/hints",
-    tag = "oneup",
     summary = "The next logical step from a partly solved grid, in words.",
     description = "The hint is the easiest technique of the ladder that makes progress (hidden single, naked \
                    single, pair or triple, region wing, short trial), continued until it places a digit: \
@@ -666,12 +535,7 @@ pub(crate) struct HintView {
     request_body(content = HintRequest, content_type = "application/json"),
     responses(
         (status = 200, description = "The hint.", body = HintView),
-        (status = 400, response = super::openapi::BadRequest),
         (status = 409, response = super::openapi::Conflict),
-        (status = 413, response = super::openapi::TooLarge),
-        (status = 415, response = super::openapi::UnsupportedMediaType),
-        (status = 422, response = super::openapi::Invalid),
-        (status = 503, response = super::openapi::Unavailable),
     )
 )]
 pub(crate) async fn create_hint(

@@ -16,7 +16,11 @@ use utoipa::OpenApi;
 
 use super::error::{Problem, PROBLEM_JSON};
 use super::{
-    books, crosswords, dictionaries, foxhole, graycodes, health, jobs, oneup, printruns, wordlists, wordsearches,
+    books, crosswords, dictionaries, files, foxhole, graycodes, health, jobs, listing, oneup, printruns, wordlists,
+    wordsearches,
+};
+use crate::jobs::kinds::{
+    Books, CrosswordFills, Dictionaries, OneUpBooks, OneUpPuzzles, WordSearchBooks, WordSearches,
 };
 
 #[derive(OpenApi)]
@@ -44,22 +48,17 @@ use super::{
     paths(
         page_find_the_fox, page_order, page_book_viewer, page_foxhole, page_oneup, page_crosswords, page_wordsearch, static_file,
         health::healthz, health::readyz, health::metrics, health::openapi_yaml,
-        jobs::list, jobs::show, jobs::cancel,
-        books::order, books::list, books::show, books::delete, books::page, books::answer, books::book_pdf, books::answer_pdf,
-        printruns::order, printruns::list, printruns::show, printruns::delete, printruns::manifest_csv, printruns::manifest_json, printruns::archive,
-        books::cover_pdf,
+        jobs::show, jobs::cancel,
+        books::order, books::show, books::delete, books::page, books::answer,
+        printruns::order, printruns::show, printruns::delete, printruns::manifest_csv, printruns::manifest_json, printruns::archive,
         oneup::create_solve, oneup::show_solve, oneup::create_puzzle, oneup::show_puzzle, oneup::create_hint,
-        oneup::puzzle_pdf, oneup::solution_pdf, oneup::create_book, oneup::list_books, oneup::show_book,
-        oneup::delete_book, oneup::book_pdf,
-        crosswords::patterns, crosswords::show_patterns, crosswords::fills, crosswords::list_fills, crosswords::show_fill,
-        crosswords::delete_fill,
-        crosswords::grid_pdf, crosswords::solution_pdf, crosswords::puzzle_puz, crosswords::puzzle_ipuz, crosswords::word_squares, crosswords::show_word_squares,
+        oneup::create_book, oneup::show_book,
+        crosswords::patterns, crosswords::show_patterns, crosswords::fills, crosswords::show_fill, crosswords::word_squares, crosswords::show_word_squares,
         wordlists::upload, wordlists::list, wordlists::show, wordlists::remove,
         foxhole::strategy, foxhole::show_strategy, foxhole::check,
         graycodes::create, graycodes::show,
-        dictionaries::create, dictionaries::list, dictionaries::show, dictionaries::remove, dictionaries::book_pdf,
-        wordsearches::create, wordsearches::list, wordsearches::show, wordsearches::create_book, wordsearches::list_books,
-        wordsearches::show_book, wordsearches::delete_book, wordsearches::book_pdf, wordsearches::cover_pdf,
+        dictionaries::create, dictionaries::show,
+        wordsearches::create, wordsearches::show, wordsearches::create_book, wordsearches::show_book,
     ),
     components(
         schemas(Problem),
@@ -82,11 +81,36 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
         );
     }
     doc.info.contact = None;
+    // Every product's files, from what it declares of them.
+    files::document::<Books>(&mut doc.paths);
+    files::document::<CrosswordFills>(&mut doc.paths);
+    files::document::<Dictionaries>(&mut doc.paths);
+    files::document::<OneUpPuzzles>(&mut doc.paths);
+    files::document::<OneUpBooks>(&mut doc.paths);
+    files::document::<WordSearchBooks>(&mut doc.paths);
+    // Every listing (and the deletion of job-backed resources).
+    listing::document::<Books>(&mut doc);
+    listing::document::<jobs::Jobs>(&mut doc);
+    listing::document::<printruns::PrintRuns>(&mut doc);
+    listing::document::<CrosswordFills>(&mut doc);
+    listing::document::<Dictionaries>(&mut doc);
+    listing::document::<OneUpBooks>(&mut doc);
+    listing::document::<WordSearches>(&mut doc);
+    listing::document::<WordSearchBooks>(&mut doc);
+    queued_responses(&mut doc.paths);
     for (path, item) in doc.paths.paths.iter_mut() {
+        // Print runs are documented with books, word lists with the crosswords they fill.
+        let tag =
+            [("/printruns", "books"), ("/wordlists", "crosswords")].into_iter().find(|(p, _)| path.starts_with(p));
         for (method, op) in [("get", &mut item.get), ("post", &mut item.post), ("delete", &mut item.delete)] {
             if let Some(op) = op {
+                if let Some((_, tag)) = tag {
+                    op.tags = Some(vec![tag.to_string()]);
+                }
                 op.operation_id = Some(operation_id(method, path));
+                idempotent(op);
                 accepted_has_location(op);
+                body_responses(op);
                 caller_responses(path, op);
                 edge_responses(path, method, op);
             }
@@ -122,6 +146,21 @@ pub fn yaml() -> &'static str {
     YAML.get_or_init(|| openapi().to_yaml().expect("the API description serializes"))
 }
 
+/// The path parameter `{id}` of a job-backed resource, described.
+pub(crate) fn uuid_id(description: &str) -> utoipa::openapi::path::Parameter {
+    use utoipa::openapi::path::{ParameterBuilder, ParameterIn};
+    use utoipa::openapi::schema::{KnownFormat, SchemaFormat};
+    let uuid =
+        ObjectBuilder::new().schema_type(Type::String).format(Some(SchemaFormat::KnownFormat(KnownFormat::Uuid)));
+    ParameterBuilder::new()
+        .name("id")
+        .parameter_in(ParameterIn::Path)
+        .description(Some(description))
+        .required(Required::True)
+        .schema(Some(uuid))
+        .build()
+}
+
 /// utoipa's `Header` has no `required`: it is carried as an extension, which serializes
 /// as a member of the header object like any other.
 fn required(mut header: Header) -> Header {
@@ -130,7 +169,8 @@ fn required(mut header: Header) -> Header {
 }
 
 /// Operations that know their caller read `Authorization: Bearer` (a bad token is 401)
-/// and the database (503 while it is unreachable);
+/// and the database (503 while it is unreachable), and those on one resource answer 404
+/// when there is none (or the caller may not see it), 400 for a serial mistyped;
 /// those that queue a job do so for their caller, who may have too many already (429).
 fn caller_responses(path: &str, op: &mut Operation) {
     let knows_caller = [
@@ -153,10 +193,16 @@ fn caller_responses(path: &str, op: &mut Operation) {
     if knows_caller {
         op.responses.responses.insert("401".into(), RefOr::Ref(Ref::from_response_name("Unauthorized")));
         // Knowing the caller reads the database (is the service closed? whose token?).
-        op.responses
-            .responses
-            .entry("503".into())
-            .or_insert_with(|| RefOr::Ref(Ref::from_response_name("Unavailable")));
+        let mut add = |status: &str, name: &str| {
+            op.responses.responses.entry(status.into()).or_insert_with(|| RefOr::Ref(Ref::from_response_name(name)));
+        };
+        add("503", "Unavailable");
+        if path.contains('{') {
+            add("404", "NotFound");
+        }
+        if path.contains("{serial}") {
+            add("400", "BadSerial");
+        }
         op.security =
             Some(vec![SecurityRequirement::default(), SecurityRequirement::new("bearer", Vec::<String>::new())]);
     }
@@ -192,6 +238,58 @@ fn edge_responses(path: &str, method: &str, op: &mut Operation) {
     }
     if method == "post" {
         add("413", "TooLarge");
+    }
+}
+
+/// A POST that declares no answer queues a job-backed resource: 202 with the resource (as
+/// `GET {path}/{id}` shows it) at `Location`.
+fn queued_responses(paths: &mut utoipa::openapi::path::Paths) {
+    let mut queued = Vec::new();
+    for (path, item) in &paths.paths {
+        let Some(post) = item.post.as_ref().filter(|op| op.responses.responses.is_empty()) else { continue };
+        let shown = paths.paths.get(&format!("{path}/{{id}}")).and_then(|item| item.get.as_ref());
+        let Some(RefOr::T(view)) = shown.and_then(|op| op.responses.responses.get("200")) else {
+            panic!("POST {path} declares no answer, and there is no GET {path}/{{id}} to say what it queues")
+        };
+        let location = HeaderBuilder::new()
+            .schema(Some(ObjectBuilder::new().schema_type(Type::String)))
+            .description(Some(format!("`{path}/{{id}}`")))
+            .build();
+        let mut accepted =
+            ResponseBuilder::new().description("Queued; follow it at `Location`.").header("Location", location).build();
+        accepted.content = view.content.clone();
+        let mut post = post.clone();
+        post.responses.responses.insert("202".into(), accepted.into());
+        queued.push((path.clone(), post));
+    }
+    for (path, post) in queued {
+        if let Some(item) = paths.paths.get_mut(&path) {
+            item.post = Some(post);
+        }
+    }
+}
+
+/// An operation that queues a job (202) takes an `Idempotency-Key`.
+fn idempotent(op: &mut Operation) {
+    use utoipa::IntoParams;
+    if op.responses.responses.contains_key("202") && op.request_body.is_some() {
+        let params = op.parameters.get_or_insert_with(Vec::new);
+        if !params.iter().any(|p| matches!(p, RefOr::T(p) if p.name == "Idempotency-Key")) {
+            params.extend(IdempotencyKey::into_params(|| None).into_iter().map(RefOr::T));
+        }
+    }
+}
+
+/// What reading a request body may answer: 400 (unreadable), 413 (too large), 415 (a media
+/// type the operation does not read) and 422 (a member at fault).
+fn body_responses(op: &mut Operation) {
+    if op.request_body.is_none() {
+        return;
+    }
+    for (status, name) in
+        [("400", "BadRequest"), ("413", "TooLarge"), ("415", "UnsupportedMediaType"), ("422", "Invalid")]
+    {
+        op.responses.responses.entry(status.into()).or_insert_with(|| RefOr::Ref(Ref::from_response_name(name)));
     }
 }
 

@@ -3,7 +3,7 @@
 //! master answer key) and a ZIP of every copy's files come once all are printed.
 
 use axum::body::{Body, Bytes};
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{Path, RawQuery};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -12,8 +12,10 @@ use serde::{Deserialize, Serialize};
 
 use super::edge::caller::Caller;
 use super::error::ApiError;
+use super::extract::Call;
 use super::extract::Json as JsonBody;
-use super::listing::{listed_owner, ListQuery, Next, Page};
+use super::listing::{self, listed_owner, Listed, Listing, Next, Page};
+use super::resource::Submit;
 use super::respond::{accepted, echo};
 use super::AppState;
 use crate::jobs::printruns::{PrintRunOrder, MAX_COPIES};
@@ -22,14 +24,13 @@ use crate::puzzles::wordbook::Shape;
 use crate::render::layouts::cover::Paper;
 use crate::render::layouts::printrun::{ManifestLine, CSV_HEADER};
 use crate::render::print::Trim;
-use crate::service::policy::Idempotency;
 use crate::service::printruns::{manifest, order_of, stream_archive};
 use crate::service::timestamp;
 use crate::store::{JobState, PrintRunCopy, PrintRunRecord};
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/printruns", post(order).get(list))
+        .route("/printruns", post(order).get(listing::list::<PrintRuns>))
         .route("/printruns/{id}", get(show).delete(delete))
         .route("/printruns/{id}/manifest.csv", get(manifest_csv))
         .route("/printruns/{id}/manifest.json", get(manifest_json))
@@ -214,47 +215,33 @@ impl PrintRunSummary {
     }
 }
 
-/// A page of the caller's print runs.
-#[derive(Serialize, utoipa::ToSchema)]
-#[schema(as = PrintRunList)]
-pub(crate) struct PrintRunList {
-    /// Newest first.
-    printruns: Vec<PrintRunSummary>,
-    #[serde(flatten)]
-    next: Next,
-}
+/// The caller's print runs, as listed.
+pub(crate) struct PrintRuns;
 
-#[utoipa::path(
-    get,
-    path = "/printruns",
-    tag = "books",
-    summary = "The print runs you ordered, newest first, a page at a time.",
-    description = "Publishers see their own runs, admins everyone's: each run's state, counts and links. Runs are \
-                   kept until their owner deletes them. Follow `next` for the following page.",
-    params(ListQuery),
-    responses(
-        (status = 200, description = "A page of print runs.", body = PrintRunList),
-        (status = 422, response = super::openapi::Invalid),
-        (status = 503, response = super::openapi::Unavailable),
-    )
-)]
-pub(crate) async fn list(
-    State(state): State<AppState>,
-    caller: Caller,
-    RawQuery(query): RawQuery,
-) -> Result<Json<PrintRunList>, ApiError> {
-    caller.require_key("listing print runs")?;
-    let page = Page::parse(query.as_deref(), &[])?;
-    let runs = state.store.printruns_page(listed_owner(&caller).as_deref(), page.before, page.fetch()).await?;
-    let (runs, next) = page.finish("/printruns", runs, |r| r.position);
-    let printruns = runs.into_iter().map(PrintRunSummary::new).collect::<Result<_, _>>()?;
-    Ok(Json(PrintRunList { printruns, next }))
+impl Listed for PrintRuns {
+    type Item = PrintRunSummary;
+    const LISTING: Listing =
+        Listing::of("printruns", "PrintRunList", "The print runs you ordered, newest first, a page at a time.")
+            .called("print runs")
+            .described(
+                "Publishers see their own runs, admins everyone's: each run's state, counts and links. Runs are kept \
+                 until their owner deletes them. Follow `next` for the following page.",
+            );
+
+    fn route() -> String {
+        "/printruns".into()
+    }
+
+    async fn items(state: &AppState, caller: &Caller, page: &Page) -> Result<(Vec<PrintRunSummary>, Next), ApiError> {
+        let runs = state.store.printruns_page(listed_owner(caller).as_deref(), page.before, page.fetch()).await?;
+        let (runs, next) = page.finish("/printruns", runs, |r| r.position);
+        Ok((runs.into_iter().map(PrintRunSummary::new).collect::<Result<_, _>>()?, next))
+    }
 }
 
 #[utoipa::path(
     delete,
     path = "/printruns/{id}",
-    tag = "books",
     summary = "Delete a print run you ordered, with every copy.",
     description = "204; the run, its manifest and archive, and every copy (its book, pages, answer and PDFs) are \
                    gone (404 from then on). A run still printing (copies queued or running, or still to be \
@@ -262,16 +249,10 @@ pub(crate) async fn list(
     params(("id" = String, Path, description = "The run's id.")),
     responses(
         (status = 204, description = "Deleted."),
-        (status = 404, response = super::openapi::NotFound),
         (status = 409, response = super::openapi::Conflict),
-        (status = 503, response = super::openapi::Unavailable),
     )
 )]
-pub(crate) async fn delete(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(id): Path<String>,
-) -> Result<StatusCode, ApiError> {
+pub(crate) async fn delete(Call { state, caller }: Call, Path(id): Path<String>) -> Result<StatusCode, ApiError> {
     let run = find(&state, &caller, &id).await?;
     if state.store.delete_printrun(&run.id).await? {
         return Ok(StatusCode::NO_CONTENT);
@@ -290,30 +271,19 @@ pub(crate) async fn delete(
 #[utoipa::path(
     post,
     path = "/printruns",
-    tag = "books",
     summary = "Order a print run: many copies of a book, each a different book with its own serial.",
     description = "Each copy is an ordinary book (its own random serial and seed), printed by a book job. Copies \
                    are queued 64 at a time, so a long run shares the workers fairly with other callers. An \
                    `Idempotency-Key` makes a retried order return the same run.",
-    params(super::openapi::IdempotencyKey),
     request_body(content = PrintRunOrder, content_type = "application/json",
         example = json!({"copies": 3, "pages": 24, "rows": 16, "cols": 12, "trim": "6x9", "title": "Find the Fox", "paper": "cream"})),
     responses(
         (status = 202, description = "Ordered; follow it at `Location`.", body = PrintRunView,
             headers(("Location" = String, description = "`/printruns/{id}`"))),
-        (status = 400, response = super::openapi::BadRequest),
-        (status = 401, response = super::openapi::Unauthorized),
-        (status = 413, response = super::openapi::TooLarge),
-        (status = 415, response = super::openapi::UnsupportedMediaType),
-        (status = 422, response = super::openapi::Invalid),
-        (status = 429, response = super::openapi::TooMany),
-        (status = 503, response = super::openapi::Unavailable),
     )
 )]
 pub(crate) async fn order(
-    State(state): State<AppState>,
-    caller: Caller,
-    request: Idempotency,
+    Submit { state, caller, request }: Submit,
     JsonBody(mut order): JsonBody<PrintRunOrder>,
 ) -> Result<Response, ApiError> {
     caller.require_key("ordering a print run")?;
@@ -410,19 +380,15 @@ pub(crate) struct ShowQuery {
 #[utoipa::path(
     get,
     path = "/printruns/{id}",
-    tag = "books",
     summary = "A print run: its state, counts and copies (a page of 1,000 at a time).",
     params(("id" = String, Path, description = "The run's id."), ShowQuery),
     responses(
         (status = 200, description = "The run.", body = PrintRunView),
-        (status = 404, response = super::openapi::NotFound),
         (status = 422, response = super::openapi::Invalid),
-        (status = 503, response = super::openapi::Unavailable),
     )
 )]
 pub(crate) async fn show(
-    State(state): State<AppState>,
-    caller: Caller,
+    Call { state, caller }: Call,
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
 ) -> Result<Json<PrintRunView>, ApiError> {
@@ -469,7 +435,6 @@ async fn printed(state: &AppState, caller: &Caller, id: &str) -> Result<PrintRun
 #[utoipa::path(
     get,
     path = "/printruns/{id}/manifest.csv",
-    tag = "books",
     summary = "The run's master answer key: a line per copy with where its fox is and its interior's hash.",
     description = "A header line, then \
                    `serial,puzzle_pages,interior_pages,trim,word,page,row,col,direction,interior_sha256` per copy, \
@@ -479,16 +444,10 @@ async fn printed(state: &AppState, caller: &Caller, id: &str) -> Result<PrintRun
     params(("id" = String, Path, description = "The run's id.")),
     responses(
         (status = 200, description = "CSV.", content_type = "text/csv"),
-        (status = 404, response = super::openapi::NotFound),
         (status = 409, response = super::openapi::NotPrinted),
-        (status = 503, response = super::openapi::Unavailable),
     )
 )]
-pub(crate) async fn manifest_csv(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(id): Path<String>,
-) -> Result<Response, ApiError> {
+pub(crate) async fn manifest_csv(Call { state, caller }: Call, Path(id): Path<String>) -> Result<Response, ApiError> {
     let run = printed(&state, &caller, &id).await?;
     let lines = manifest(&state.store, &run).await?;
     let csv: String = std::iter::once(CSV_HEADER.to_string()).chain(lines.iter().map(ManifestLine::csv)).collect();
@@ -498,19 +457,15 @@ pub(crate) async fn manifest_csv(
 #[utoipa::path(
     get,
     path = "/printruns/{id}/manifest.json",
-    tag = "books",
     summary = "The run's manifest as JSON (the same lines as manifest.csv).",
     params(("id" = String, Path, description = "The run's id.")),
     responses(
         (status = 200, description = "The manifest.", body = ManifestView),
-        (status = 404, response = super::openapi::NotFound),
         (status = 409, response = super::openapi::NotPrinted),
-        (status = 503, response = super::openapi::Unavailable),
     )
 )]
 pub(crate) async fn manifest_json(
-    State(state): State<AppState>,
-    caller: Caller,
+    Call { state, caller }: Call,
     Path(id): Path<String>,
 ) -> Result<Json<ManifestView>, ApiError> {
     let run = printed(&state, &caller, &id).await?;
@@ -525,7 +480,6 @@ const ARCHIVE_BUFFER: usize = 4;
 #[utoipa::path(
     get,
     path = "/printruns/{id}/archive.zip",
-    tag = "books",
     summary = "Every copy's files in one ZIP, streamed as it is made.",
     description = "`SERIAL/interior.pdf`, `SERIAL/cover.pdf` (on the run's paper) and `SERIAL/answer.pdf` for each \
                    copy, in copy order, then `manifest.csv`. \
@@ -534,16 +488,10 @@ const ARCHIVE_BUFFER: usize = 4;
     params(("id" = String, Path, description = "The run's id.")),
     responses(
         (status = 200, description = "ZIP.", content_type = "application/zip"),
-        (status = 404, response = super::openapi::NotFound),
         (status = 409, response = super::openapi::NotPrinted),
-        (status = 503, response = super::openapi::Unavailable),
     )
 )]
-pub(crate) async fn archive(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(id): Path<String>,
-) -> Result<Response, ApiError> {
+pub(crate) async fn archive(Call { state, caller }: Call, Path(id): Path<String>) -> Result<Response, ApiError> {
     let run = printed(&state, &caller, &id).await?;
     // One of the caller's renders (--renders-per-caller) for as long as it streams.
     let slot = state.renders.hold_slot(&caller.owner())?;

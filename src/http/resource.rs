@@ -6,7 +6,8 @@
 
 use std::collections::BTreeMap;
 
-use axum::extract::{Path, State};
+use axum::extract::{FromRequestParts, Path};
+use axum::http::request::Parts;
 use axum::http::StatusCode;
 use axum::response::Response;
 use axum::Json;
@@ -18,11 +19,13 @@ use utoipa::{PartialSchema, ToSchema};
 
 use super::edge::caller::Caller;
 use super::error::ApiError;
+use super::extract::Call;
 use super::jobs::JobSummaryView;
-use super::listing::{listed_owner, Next, Page};
+use super::listing::{listed_owner, Listed, Listing, Next, Page};
 use super::respond::{accepted, echo};
 use super::AppState;
 use crate::jobs::JobKind;
+use crate::puzzles::Limits;
 use crate::render::print::LayoutVersion;
 use crate::service::policy::Idempotency;
 use crate::service::timestamp;
@@ -84,11 +87,17 @@ fn raw(what: &str, id: &str, text: String) -> Result<Box<RawValue>, ApiError> {
     RawValue::from_string(text).map_err(|e| ApiError::Internal(format!("job {id}: stored {what} is not JSON: {e}")))
 }
 
-pub fn view<K: Resource>(job: Job) -> Result<ResourceView, ApiError> {
-    let base = location::<K>(&job.id);
+/// The links of resource `id` of kind `K`: `self`, `job` and the kind's own.
+fn links<K: Resource>(id: &str) -> BTreeMap<&'static str, String> {
+    let base = location::<K>(id);
     let mut links: BTreeMap<&'static str, String> = K::links(&base).into_iter().collect();
-    links.insert("job", super::jobs::location(&job.id));
+    links.insert("job", super::jobs::location(id));
     links.insert("self", base);
+    links
+}
+
+pub fn view<K: Resource>(job: Job) -> Result<ResourceView, ApiError> {
+    let links = links::<K>(&job.id);
     Ok(ResourceView {
         request: raw("request", &job.id, job.params)?,
         result: job.result.map(|r| raw("result", &job.id, r)).transpose()?,
@@ -104,31 +113,53 @@ pub fn view<K: Resource>(job: Job) -> Result<ResourceView, ApiError> {
     })
 }
 
-/// Queues a job of kind `K` for `caller` with already validated `params`, settled for
-/// `request` (its seed drawn from it): 202 with the resource and its `Location`, honouring
-/// `Idempotency-Key`.
-pub async fn enqueue<K: Resource>(
-    state: &AppState,
-    caller: &Caller,
-    request: &Idempotency,
-    params: &K::Params,
-) -> Result<Response, ApiError> {
-    enqueue_with::<K>(state, caller, request, params, Vec::new()).await
+/// What a request that queues a job brings besides its body: the server, its caller, and
+/// its idempotency (its key and the seed drawn for it).
+pub struct Submit {
+    pub state: AppState,
+    pub caller: Caller,
+    pub request: Idempotency,
 }
 
-/// [`enqueue`], storing `rows` with the job.
-pub async fn enqueue_with<K: Resource>(
-    state: &AppState,
-    caller: &Caller,
-    request: &Idempotency,
-    params: &K::Params,
-    rows: Vec<OnInsert>,
-) -> Result<Response, ApiError> {
-    let submitter = caller.submitter(&state.quotas);
-    let (job, _) = state.queue.submit_with::<K>(&submitter, params, request.key(), rows).await?;
-    let view = view::<K>(job)?;
-    let location = view.links["self"].clone();
-    Ok(accepted(&location, view))
+impl FromRequestParts<AppState> for Submit {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let Call { state, caller } = Call::from_request_parts(parts, state).await?;
+        let request = Idempotency::from_request_parts(parts, &state).await?;
+        Ok(Submit { state, caller, request })
+    }
+}
+
+impl Submit {
+    /// The caller's limits.
+    pub fn limits(&self) -> &Limits {
+        self.caller.limits(&self.state)
+    }
+
+    /// 503 or 429 now if the queue or the caller's quota is full: before a costly check.
+    pub async fn admit(&self) -> Result<(), ApiError> {
+        Ok(self.state.queue.admit(&self.caller.submitter(&self.state.quotas)).await?)
+    }
+
+    /// Queues a job of kind `K` with already validated `params` (its seed drawn from the
+    /// request): 202 with the resource and its `Location`, honouring `Idempotency-Key`.
+    pub async fn enqueue<K: Resource>(&self, params: &K::Params) -> Result<Response, ApiError> {
+        self.enqueue_with::<K>(params, Vec::new()).await
+    }
+
+    /// [`Submit::enqueue`], storing `rows` with the job.
+    pub async fn enqueue_with<K: Resource>(
+        &self,
+        params: &K::Params,
+        rows: Vec<OnInsert>,
+    ) -> Result<Response, ApiError> {
+        let submitter = self.caller.submitter(&self.state.quotas);
+        let (job, _) = self.state.queue.submit_with::<K>(&submitter, params, self.request.key(), rows).await?;
+        let view = view::<K>(job)?;
+        let location = view.links["self"].clone();
+        Ok(accepted(&location, view))
+    }
 }
 
 /// The job behind resource `id` of kind `K` (another kind's id is as unknown here as a
@@ -142,43 +173,44 @@ pub async fn find<K: Resource>(state: &AppState, caller: &Caller, id: &str) -> R
 
 /// `GET {route}/{id}`.
 pub async fn show<K: Resource>(
-    State(state): State<AppState>,
-    caller: Caller,
+    Call { state, caller }: Call,
     Path(id): Path<String>,
 ) -> Result<Json<ResourceView>, ApiError> {
     Ok(Json(view::<K>(find::<K>(&state, &caller, &id).await?)?))
 }
 
-/// `GET {route}`: a page of the caller's resources of kind `K` (an admin's: everyone's),
-/// newest first; `what` names them in the message to a caller without a key.
-pub async fn list<K: Resource>(
-    state: &AppState,
-    caller: &Caller,
-    query: Option<&str>,
-    what: &str,
-) -> Result<(Vec<JobSummaryView>, Next), ApiError> {
-    caller.require_key(&format!("listing {what}"))?;
-    let page = Page::parse(query, &[])?;
-    let filter = JobFilter { owner: listed_owner(caller), kind: Some(K::NAME.into()), state: None };
-    let jobs = state.store.jobs_page(&filter, page.before, page.fetch()).await?;
-    let (jobs, next) = page.finish(&route::<K>(), jobs, |j| j.position);
-    let views = jobs
-        .into_iter()
-        .map(|job| {
-            let base = location::<K>(&job.id);
-            let mut links: BTreeMap<&'static str, String> = K::links(&base).into_iter().collect();
-            links.insert("job", super::jobs::location(&job.id));
-            links.insert("self", base);
-            JobSummaryView::new(job, links)
-        })
-        .collect();
-    Ok((views, next))
+/// A job kind whose resources their owner lists (`GET {route}`), and perhaps deletes.
+pub trait Kept: Resource {
+    const LISTING: Listing;
+}
+
+impl<K: Kept> Listed for K {
+    type Item = JobSummaryView;
+    const LISTING: Listing = K::LISTING;
+
+    fn route() -> String {
+        route::<K>()
+    }
+
+    async fn items(state: &AppState, caller: &Caller, page: &Page) -> Result<(Vec<JobSummaryView>, Next), ApiError> {
+        let filter = JobFilter { owner: listed_owner(caller), kind: Some(K::NAME.into()), state: None };
+        let jobs = state.store.jobs_page(&filter, page.before, page.fetch()).await?;
+        let (jobs, next) = page.finish(&route::<K>(), jobs, |j| j.position);
+        let items = jobs
+            .into_iter()
+            .map(|job| {
+                let links = links::<K>(&job.id);
+                JobSummaryView::new(job, links)
+            })
+            .collect();
+        Ok((items, next))
+    }
 }
 
 /// `DELETE {route}/{id}`: deletes the caller's resource of kind `K` once its job has ended.
-pub async fn delete<K: Resource>(state: &AppState, caller: &Caller, id: &str) -> Result<StatusCode, ApiError> {
-    let job = find::<K>(state, caller, id).await?;
-    delete_ended(state, &format!("{} {}", K::WHAT, job.id), &job.id, job.state).await
+pub async fn delete<K: Kept>(Call { state, caller }: Call, Path(id): Path<String>) -> Result<StatusCode, ApiError> {
+    let job = find::<K>(&state, &caller, &id).await?;
+    delete_ended(&state, &format!("{} {}", K::WHAT, job.id), &job.id, job.state).await
 }
 
 /// Deletes `what`, a product made by job `job_id` now in `job_state`: 204, or 409 while the
@@ -351,16 +383,13 @@ macro_rules! show_resource {
             params(("id" = uuid::Uuid, Path, description = "The resource's id (the id of its job).")),
             responses(
                 (status = 200, description = "The resource: its job's state and progress, the request and, once done, the result.", body = $view),
-                (status = 404, response = $crate::http::openapi::NotFound),
-                (status = 503, response = $crate::http::openapi::Unavailable),
             )
         )]
         pub(crate) async fn $handler(
-            state: axum::extract::State<$crate::http::AppState>,
-            caller: $crate::http::edge::caller::Caller,
+            call: $crate::http::extract::Call,
             id: axum::extract::Path<String>,
         ) -> Result<axum::Json<$crate::http::resource::ResourceView>, $crate::http::error::ApiError> {
-            $crate::http::resource::show::<$kind>(state, caller, id).await
+            $crate::http::resource::show::<$kind>(call, id).await
         }
     };
 }

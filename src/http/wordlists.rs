@@ -13,7 +13,7 @@
 use std::collections::BTreeMap;
 
 use axum::body::Body;
-use axum::extract::{DefaultBodyLimit, Path, RawQuery, State};
+use axum::extract::{DefaultBodyLimit, Path, RawQuery};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use super::edge::caller::Caller;
 use super::error::ApiError;
+use super::extract::Call;
 use super::respond::echo;
 use super::AppState;
 use crate::service::timestamp;
@@ -89,7 +90,6 @@ pub(crate) struct UploadQuery {
 #[utoipa::path(
     post,
     path = "/wordlists",
-    tag = "crosswords",
     summary = "Upload a scored word list for fills and word squares.",
     description = "The body is `text/plain` (UTF-8): one entry a line, `entry;score` with a score of \
                    0..100 (a line without one scores 50); blank lines and lines starting with `#` are skipped. \
@@ -112,17 +112,10 @@ pub(crate) struct UploadQuery {
         (status = 201, description = "Stored; it is at `Location`.", body = WordListView,
             headers(("Location" = String, description = "`/wordlists/{id}`"))),
         (status = 200, description = "The caller had this list already.", body = WordListView),
-        (status = 400, response = super::openapi::BadRequest),
-        (status = 413, response = super::openapi::TooLarge),
-        (status = 415, response = super::openapi::UnsupportedMediaType),
-        (status = 422, response = super::openapi::Invalid),
-        (status = 429, response = super::openapi::TooMany),
-        (status = 503, response = super::openapi::Unavailable),
     )
 )]
 pub(crate) async fn upload(
-    State(state): State<AppState>,
-    caller: Caller,
+    Call { state, caller }: Call,
     RawQuery(query): RawQuery,
     headers: HeaderMap,
     body: Body,
@@ -158,14 +151,12 @@ pub(crate) async fn upload(
 #[utoipa::path(
     get,
     path = "/wordlists",
-    tag = "crosswords",
     summary = "The caller's word lists.",
     responses(
         (status = 200, description = "The caller's lists, newest first.", body = WordListsView),
-        (status = 503, response = super::openapi::Unavailable),
     )
 )]
-pub(crate) async fn list(State(state): State<AppState>, caller: Caller) -> Result<Response, ApiError> {
+pub(crate) async fn list(Call { state, caller }: Call) -> Result<Response, ApiError> {
     let rows = state.store.wordlists_of(&caller.owner()).await?;
     let wordlists = rows.into_iter().map(view).collect::<Result<_, _>>()?;
     Ok(Json(WordListsView { wordlists }).into_response())
@@ -184,20 +175,13 @@ pub(crate) async fn visible(state: &AppState, caller: &Caller, id: &str) -> Resu
 #[utoipa::path(
     get,
     path = "/wordlists/{id}",
-    tag = "crosswords",
     summary = "One word list: its name, entries by length and hash.",
     params(("id" = String, Path, description = "The list's id.")),
     responses(
         (status = 200, description = "The list.", body = WordListView),
-        (status = 404, response = super::openapi::NotFound),
-        (status = 503, response = super::openapi::Unavailable),
     )
 )]
-pub(crate) async fn show(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(id): Path<String>,
-) -> Result<Response, ApiError> {
+pub(crate) async fn show(Call { state, caller }: Call, Path(id): Path<String>) -> Result<Response, ApiError> {
     let record = visible(&state, &caller, &id).await?;
     Ok(Json(view(record)?).into_response())
 }
@@ -205,20 +189,13 @@ pub(crate) async fn show(
 #[utoipa::path(
     delete,
     path = "/wordlists/{id}",
-    tag = "crosswords",
     summary = "Delete the caller's copy of a word list (other owners keep theirs).",
     params(("id" = String, Path, description = "The list's id.")),
     responses(
         (status = 204, description = "Deleted."),
-        (status = 404, response = super::openapi::NotFound),
-        (status = 503, response = super::openapi::Unavailable),
     )
 )]
-pub(crate) async fn remove(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(id): Path<String>,
-) -> Result<Response, ApiError> {
+pub(crate) async fn remove(Call { state, caller }: Call, Path(id): Path<String>) -> Result<Response, ApiError> {
     if !state.store.delete_wordlist(&caller.owner(), &id).await? {
         return Err(ApiError::not_found(format!("you have no word list {}", echo(&id))));
     }

@@ -134,12 +134,7 @@ impl InteriorVersion {
     }
 
     pub fn from_number(n: i64) -> Option<InteriorVersion> {
-        match n {
-            1 => Some(InteriorVersion::V1),
-            2 => Some(InteriorVersion::V2),
-            3 => Some(InteriorVersion::V3),
-            _ => None,
-        }
+        [InteriorVersion::V1, InteriorVersion::V2, InteriorVersion::V3].into_iter().find(|v| i64::from(v.number()) == n)
     }
 
     /// How the version breaks its prose into lines (its cover's and answer key's too).

@@ -5,7 +5,7 @@
 
 use super::oneup::draw_grid;
 use crate::puzzles::oneup::{Generated, Level, Puzzle};
-use crate::render::page::{Canvas, Document, Font, Style};
+use crate::render::page::{Document, Font, Style};
 use crate::render::print::{padded_pages, puzzle_title_page, Area, Layout, PrintOptions, TitleText, Trim, INCH};
 use crate::render::typeset::prose::Breaking;
 
@@ -74,7 +74,7 @@ pub fn oneup_book_pdf(entries: &[Entry], opts: &PrintOptions, id: &str, prose: B
     let first_solutions = 2 + puzzle_pages;
 
     let c = doc.add_page(layout.size);
-    title_page(c, layout.body(1), entries, opts, first_solutions, prose);
+    puzzle_title_page(c, layout.body(1), opts, &title_text(entries, first_solutions), prose);
     layout.footer(c, 1, "", &trace);
     let mut n = 1;
     for (p, chunk) in entries.chunks(per_page).enumerate() {
@@ -114,14 +114,8 @@ pub fn oneup_book_pdf(entries: &[Entry], opts: &PrintOptions, id: &str, prose: B
     doc.finish()
 }
 
-fn title_page(
-    c: &mut Canvas,
-    area: Area,
-    entries: &[Entry],
-    opts: &PrintOptions,
-    solutions_page: usize,
-    prose: Breaking,
-) {
+/// What the title page says of the book's puzzles.
+fn title_text<'a>(entries: &[Entry], solutions_page: usize) -> TitleText<'a> {
     let mut levels = Vec::new();
     let mut first = 1;
     for level in Level::ALL {
@@ -134,7 +128,7 @@ fn title_page(
         first += k;
     }
     let count = format!("{} One Up puzzles", entries.len());
-    puzzle_title_page(c, area, opts, &TitleText { count, how_to_play: RULES, levels, solutions_page }, prose);
+    TitleText { count, how_to_play: RULES, levels, solutions_page }
 }
 
 #[cfg(test)]

@@ -207,7 +207,7 @@ pub fn book_pdf(entries: &[Entry], opts: &PrintOptions, large_print: bool, book_
     let first_solutions = FIRST_PUZZLE_PAGE + entries.len();
 
     let c = doc.add_page(layout.size);
-    title_page(c, layout.body(1), entries, opts, first_solutions, prose);
+    puzzle_title_page(c, layout.body(1), opts, &title_text(entries, first_solutions), prose);
     layout.footer(c, 1, "", &trace);
     for (i, entry) in entries.iter().enumerate() {
         let n = FIRST_PUZZLE_PAGE + i;
@@ -308,14 +308,8 @@ fn solution(c: &mut Canvas, cell: Area, number: usize, entry: &Entry, print: Pri
     }
 }
 
-fn title_page(
-    c: &mut Canvas,
-    area: Area,
-    entries: &[Entry],
-    opts: &PrintOptions,
-    solutions_page: usize,
-    prose: Breaking,
-) {
+/// What the title page says of the book's puzzles.
+fn title_text<'a>(entries: &[Entry], solutions_page: usize) -> TitleText<'a> {
     let mut levels = Vec::new();
     for level in [Level::Easy, Level::Medium, Level::Hard, Level::Expert] {
         let k = entries.iter().filter(|e| e.level == level).count();
@@ -334,7 +328,7 @@ fn title_page(
         1 => "1 word search".to_string(),
         n => format!("{n} word searches"),
     };
-    puzzle_title_page(c, area, opts, &TitleText { count, how_to_play: HOW_TO_PLAY, levels, solutions_page }, prose);
+    TitleText { count, how_to_play: HOW_TO_PLAY, levels, solutions_page }
 }
 
 #[cfg(test)]

@@ -359,11 +359,7 @@ impl LayoutVersion {
     }
 
     pub fn from_number(n: i64) -> Option<LayoutVersion> {
-        match n {
-            1 => Some(LayoutVersion::V1),
-            2 => Some(LayoutVersion::V2),
-            _ => None,
-        }
+        [LayoutVersion::V1, LayoutVersion::V2].into_iter().find(|v| v.number() == n)
     }
 
     /// How the version breaks prose into lines.

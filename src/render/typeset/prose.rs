@@ -56,14 +56,11 @@ fn first_fit(text: &str, width: &dyn Fn(&str) -> f32, measure: f32) -> Vec<Strin
         if !line.is_empty() {
             lines.push(std::mem::take(&mut line));
         }
-        for ch in word.chars() {
-            line.push(ch);
-            // (Bytes, not characters: the lines stored books were printed with.)
-            if !fits(&line) && line.len() > 1 {
-                line.pop();
+        for piece in split_word(word, &fits) {
+            if !line.is_empty() || piece.is_empty() {
                 lines.push(std::mem::take(&mut line));
-                line.push(ch);
             }
+            line = piece;
         }
     }
     if !line.is_empty() {
@@ -72,13 +69,14 @@ fn first_fit(text: &str, width: &dyn Fn(&str) -> f32, measure: f32) -> Vec<Strin
     lines
 }
 
-/// `word` in pieces that each fit (a piece of one character whether it fits or not).
+/// `word` in pieces that each fit, or of one character. (A lone character of more than one
+/// byte that does not fit leaves an empty piece before it: first fit printed that line.)
 fn split_word(word: &str, fits: &dyn Fn(&str) -> bool) -> Vec<String> {
     let mut pieces = Vec::new();
     let mut piece = String::new();
     for ch in word.chars() {
         piece.push(ch);
-        if !fits(&piece) && piece.chars().nth(1).is_some() {
+        if !fits(&piece) && piece.len() > 1 {
             piece.pop();
             pieces.push(std::mem::take(&mut piece));
             piece.push(ch);
@@ -110,7 +108,7 @@ fn optimal(text: &str, width: &dyn Fn(&str) -> f32, measure: f32, rag: f32, bala
             items.push(Item::Penalty { width: 0.0, penalty: 0.0, flagged: false });
             items.push(Item::Glue { width: space, stretch: -rag, shrink: 0.0, fill: false });
         }
-        for (i, part) in split_word(word, &fits).into_iter().enumerate() {
+        for (i, part) in split_word(word, &fits).into_iter().filter(|p| !p.is_empty()).enumerate() {
             if i > 0 {
                 // Pieces of a word too wide for a line: a break between them costs nothing.
                 items.push(Item::Glue { width: 0.0, stretch: rag, shrink: 0.0, fill: false });

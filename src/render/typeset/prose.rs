@@ -72,6 +72,9 @@ fn first_fit(text: &str, width: &dyn Fn(&str) -> f32, measure: f32) -> Vec<Strin
 /// `word` in pieces that each fit, or of one character. (A lone character of more than one
 /// byte that does not fit leaves an empty piece before it: first fit printed that line.)
 fn split_word(word: &str, fits: &dyn Fn(&str) -> bool) -> Vec<String> {
+    if fits(word) {
+        return vec![word.to_string()];
+    }
     let mut pieces = Vec::new();
     let mut piece = String::new();
     for ch in word.chars() {
@@ -98,11 +101,17 @@ enum Piece {
 /// `balanced`, else it may be as short as it comes.
 fn optimal(text: &str, width: &dyn Fn(&str) -> f32, measure: f32, rag: f32, balanced: bool) -> Vec<String> {
     let fits = |s: &str| width(s) <= measure;
+    let words: Vec<&str> = text.split(' ').filter(|w| !w.is_empty()).collect();
+    // Text that fits one line is best on one: more lines only add gaps.
+    let joined = words.join(" ");
+    if fits(&joined) {
+        return if joined.is_empty() { Vec::new() } else { vec![joined] };
+    }
     let space = width(" ");
     // The paper's ragged right: each break may leave up to `rag` of stretch at a line's
     // end, which the glue after it takes back when the line goes on.
-    let (mut items, mut pieces) = (Vec::new(), Vec::new());
-    for word in text.split(' ').filter(|w| !w.is_empty()) {
+    let (mut items, mut pieces) = (Vec::with_capacity(3 * words.len() + 3), Vec::with_capacity(words.len()));
+    for word in words {
         if !pieces.is_empty() {
             items.push(Item::Glue { width: 0.0, stretch: rag, shrink: 0.0, fill: false });
             items.push(Item::Penalty { width: 0.0, penalty: 0.0, flagged: false });

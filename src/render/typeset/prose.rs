@@ -26,7 +26,9 @@ pub fn lines(text: &str, style: Style, measure: f32, breaking: Breaking) -> Vec<
     let width = |s: &str| style.font.width(s, style.size);
     match breaking {
         Breaking::FirstFit => first_fit(text, &width, measure),
-        Breaking::Optimal => optimal(text, &width, measure, 3.0 * style.size, false),
+        Breaking::Optimal => {
+            remembered(text, style, measure, false, || optimal(text, &width, measure, 3.0 * style.size, false))
+        }
     }
 }
 
@@ -39,8 +41,32 @@ pub fn centred_lines(text: &str, style: Style, measure: f32, breaking: Breaking)
         Breaking::FirstFit => first_fit(text, &width, measure),
         // A rag of half the measure: any two lines may balance, at a cost growing with
         // the gaps' cubes.
-        Breaking::Optimal => optimal(text, &width, measure, measure / 2.0, true),
+        Breaking::Optimal => {
+            remembered(text, style, measure, true, || optimal(text, &width, measure, measure / 2.0, true))
+        }
     }
+}
+
+/// The lines of a paragraph set before on this thread, else `set`'s: every copy of a print
+/// run repeats its title page, help and cover text, which need setting once.
+fn remembered(text: &str, style: Style, measure: f32, centred: bool, set: impl FnOnce() -> Vec<String>) -> Vec<String> {
+    type Key = (String, crate::render::page::Font, u32, u32, bool);
+    thread_local! {
+        static SET: std::cell::RefCell<std::collections::HashMap<Key, Vec<String>>> = Default::default();
+    }
+    let key = (text.to_string(), style.font, style.size.to_bits(), measure.to_bits(), centred);
+    if let Some(lines) = SET.with_borrow(|set| set.get(&key).cloned()) {
+        return lines;
+    }
+    let lines = set();
+    SET.with_borrow_mut(|set| {
+        // A bound on what a thread keeps: a book's few paragraphs, not every clue ever set.
+        if set.len() >= 64 {
+            set.clear();
+        }
+        set.insert(key, lines.clone());
+    });
+    lines
 }
 
 fn first_fit(text: &str, width: &dyn Fn(&str) -> f32, measure: f32) -> Vec<String> {

@@ -153,9 +153,6 @@ fn optimal(text: &str, width: &dyn Fn(&str) -> f32, measure: f32, rag: f32, bala
             pieces.push(if i == 0 { Piece::Word(part) } else { Piece::Rest(part) });
         }
     }
-    if pieces.is_empty() {
-        return Vec::new();
-    }
     // TeX's \parfillskip, after a penalty that keeps a line from ending before it.
     items.push(Item::Penalty { width: 0.0, penalty: INFINITY, flagged: false });
     items.push(if balanced {

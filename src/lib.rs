@@ -10,6 +10,7 @@
 //! - [`probe`]: `puzzlepress health`, the container health check.
 
 pub mod cli;
+mod fields;
 pub mod http;
 pub mod jobs;
 pub mod keys;

@@ -183,58 +183,47 @@ impl BookView {
     }
 }
 
-/// A book order: its word, letters and pages, and how it is printed; every member is
-/// optional.
-#[derive(Deserialize, Default, utoipa::ToSchema)]
-#[serde(default, deny_unknown_fields)]
-pub(crate) struct BookOrder {
-    /// The word hidden exactly once in the book: 2 to 8 letters A-Z (lower case is read
-    /// as upper).
-    #[schema(pattern = "^[A-Za-z]{2,8}$", default = "FOX")]
-    word: Option<String>,
-    /// The letters the pages are made of: distinct, at most 8, containing the word's
-    /// (default: the word's own letters). A word that could not be avoided on them is
-    /// refused, saying which letter to add.
-    #[schema(pattern = "^[A-Za-z]{1,8}$", example = "CATS")]
-    letters: Option<String>,
-    /// Default `rectangle`.
-    shape: Option<Shape>,
-    /// Pages of puzzles.
-    #[schema(minimum = 1, maximum = 1000, default = 200)]
-    pages: Option<u32>,
-    /// Rows of letters on a page (default 32, or a mask's rows).
-    #[schema(minimum = 3, maximum = 64, default = 32)]
-    rows: Option<u32>,
-    /// Columns of letters on a page (default 20, or a mask's width).
-    #[schema(minimum = 3, maximum = 64, default = 20)]
-    cols: Option<u32>,
-    /// The printed page size (default `letter`). A grid whose letters would print below
-    /// 7 pt on it is refused, naming the trims and sizes that fit.
-    #[schema(default = "letter")]
-    trim: Trim,
-    /// Printed on the title page, the answer key and the cover: 1 to 60 printable ASCII
-    /// characters. Default: "Find the" and the word ("Find the Cat").
-    #[schema(default = "Find the Fox", min_length = 1, max_length = 60)]
-    title: Option<String>,
-    /// Where readers look the answer up (http:// or https://, at most 200 characters),
-    /// printed with the serial and as a QR code for `lookup_url?serial=SERIAL`; an empty
-    /// string prints none. Default: the server's `--lookup-url`.
-    #[schema(max_length = 200)]
-    lookup_url: Option<String>,
-    /// Printed under the title on the title page and the front cover: at most 100 printable
-    /// ASCII characters. Default: none.
-    #[schema(max_length = 100, example = "Ada Fox")]
-    author: Option<String>,
-    /// The copyright line, printed as given at the foot of the title page's back: at most
-    /// 120 printable ASCII characters or © (drawn, as the fonts have no glyph for it).
-    /// Default: none.
-    #[schema(max_length = 120, example = "© 2026 Example Press")]
-    copyright: Option<String>,
-    /// ISBN-10 or ISBN-13 with its check digit, hyphens and spaces allowed (stored without
-    /// them): printed under the copyright line, and as an EAN-13 barcode on the back cover
-    /// (an ISBN-10 as its ISBN-13). Default: none.
-    #[schema(max_length = 40, example = "978-0-306-40615-7")]
-    isbn: Option<String>,
+crate::fields::api_struct! {
+    /// A book order: its word, letters and pages, and how it is printed; every member is
+    /// optional.
+    #[derive(Deserialize, Default, utoipa::ToSchema)]
+    #[serde(default, deny_unknown_fields)]
+    pub(crate) struct BookOrder {
+        /// The word hidden exactly once in the book: 2 to 8 letters A-Z (lower case is read
+        /// as upper).
+        #[schema(pattern = "^[A-Za-z]{2,8}$", default = "FOX")]
+        word: Option<String>,
+        /// The letters the pages are made of: distinct, at most 8, containing the word's
+        /// (default: the word's own letters). A word that could not be avoided on them is
+        /// refused, saying which letter to add.
+        #[schema(pattern = "^[A-Za-z]{1,8}$", example = "CATS")]
+        letters: Option<String>,
+        /// Default `rectangle`.
+        shape: Option<Shape>,
+        /// Pages of puzzles.
+        #[schema(minimum = 1, maximum = 1000, default = 200)]
+        pages: Option<u32>,
+        /// Rows of letters on a page (default 32, or a mask's rows).
+        #[schema(minimum = 3, maximum = 64, default = 32)]
+        rows: Option<u32>,
+        /// Columns of letters on a page (default 20, or a mask's width).
+        #[schema(minimum = 3, maximum = 64, default = 20)]
+        cols: Option<u32>,
+        /// The printed page size (default `letter`). A grid whose letters would print below
+        /// 7 pt on it is refused, naming the trims and sizes that fit.
+        #[schema(default = "letter")]
+        trim: Trim,
+        /// Printed on the title page, the answer key and the cover: 1 to 60 printable ASCII
+        /// characters. Default: "Find the" and the word ("Find the Cat").
+        #[schema(default = "Find the Fox", min_length = 1, max_length = 60)]
+        title: Option<String>,
+        /// Where readers look the answer up (http:// or https://, at most 200 characters),
+        /// printed with the serial and as a QR code for `lookup_url?serial=SERIAL`; an empty
+        /// string prints none. Default: the server's `--lookup-url`.
+        #[schema(max_length = 200)]
+        lookup_url: Option<String>,
+        ..imprint,
+    }
 }
 
 /// Orders a book: a fresh random serial, the book row and its job in one transaction.
@@ -261,6 +250,7 @@ pub(crate) async fn order(
     OptionalJson(order): OptionalJson<BookOrder>,
 ) -> Result<Response, ApiError> {
     caller.require_key("ordering a book")?;
+    let imprint = order.imprint();
     let (spec, print) = checked_book(
         &state,
         &caller,
@@ -268,7 +258,7 @@ pub(crate) async fn order(
         order.trim,
         order.title,
         order.lookup_url,
-        Imprint { author: order.author, copyright: order.copyright, isbn: order.isbn },
+        imprint,
     )?;
     let key = request.key();
     // 50 random bits make a collision rare; the primary key makes it harmless: try again.

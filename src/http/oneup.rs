@@ -25,7 +25,7 @@ use crate::puzzles::oneup::{
 };
 use crate::render;
 use crate::render::layouts::oneup_book::{oneup_book_pdf, Entry};
-use crate::render::print::{Imprint, PrintOptions, SheetSpec, Trim};
+use crate::render::print::{PrintOptions, SheetSpec, Trim};
 use crate::render::typeset::prose::Breaking;
 
 pub fn router() -> Router<AppState> {
@@ -359,47 +359,40 @@ fn check_book_time(size: usize, levels: &LevelCounts, symmetry: ClueSymmetry, ma
     ))
 }
 
-/// A book to generate; every member is optional.
-#[derive(Deserialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(as = OneUpBookRequest)]
-pub(crate) struct BookRequest {
-    /// Puzzles in the book, 1 to 500. Default: the sum of `levels`, or 100.
-    #[schema(minimum = 1, maximum = 500, default = 100)]
-    count: Option<usize>,
-    /// Puzzles of each level, printed easiest first; levels left out have none. With
-    /// `count`, they must add up to it. Default: `count` spread evenly over the four
-    /// levels, the easier ones taking what does not divide.
-    #[schema(example = json!({"easy": 4, "medium": 4, "hard": 2, "expert": 2}))]
-    levels: Option<LevelCounts>,
-    /// Side of every grid.
-    #[serde(default = "default_size")]
-    #[schema(minimum = 4, maximum = 9, default = 8)]
-    size: usize,
-    /// `rotational`: every puzzle's clues are symmetric through its centre.
-    #[serde(default)]
-    clue_symmetry: ClueSymmetry,
-    /// The same request and seed give the same book; without one the server draws it.
-    #[schema(nullable = false, minimum = 0)]
-    seed: Option<u64>,
-    /// The printed page size (default `letter`): four puzzles a page on trims 7 in wide or
-    /// more, two on smaller ones.
-    #[serde(default)]
-    #[schema(default = "letter")]
-    trim: Trim,
-    /// On the title page and every footer: 1 to 60 printable ASCII characters.
-    #[schema(default = "One Up", min_length = 1, max_length = 60)]
-    title: Option<String>,
-    /// Under the title on the title page (as a fox book's `author`). Default: none.
-    #[schema(max_length = 100)]
-    author: Option<String>,
-    /// At the foot of the title page (as a fox book's `copyright`). Default: none.
-    #[schema(max_length = 120)]
-    copyright: Option<String>,
-    /// ISBN-10 or ISBN-13, at the foot of the title page (as a fox book's `isbn`; stored
-    /// normalised). Default: none.
-    #[schema(max_length = 40)]
-    isbn: Option<String>,
+crate::fields::api_struct! {
+    /// A book to generate; every member is optional.
+    #[derive(Deserialize, utoipa::ToSchema)]
+    #[serde(deny_unknown_fields)]
+    #[schema(as = OneUpBookRequest)]
+    pub(crate) struct BookRequest {
+        /// Puzzles in the book, 1 to 500. Default: the sum of `levels`, or 100.
+        #[schema(minimum = 1, maximum = 500, default = 100)]
+        count: Option<usize>,
+        /// Puzzles of each level, printed easiest first; levels left out have none. With
+        /// `count`, they must add up to it. Default: `count` spread evenly over the four
+        /// levels, the easier ones taking what does not divide.
+        #[schema(example = json!({"easy": 4, "medium": 4, "hard": 2, "expert": 2}))]
+        levels: Option<LevelCounts>,
+        /// Side of every grid.
+        #[serde(default = "default_size")]
+        #[schema(minimum = 4, maximum = 9, default = 8)]
+        size: usize,
+        /// `rotational`: every puzzle's clues are symmetric through its centre.
+        #[serde(default)]
+        clue_symmetry: ClueSymmetry,
+        /// The same request and seed give the same book; without one the server draws it.
+        #[schema(nullable = false, minimum = 0)]
+        seed: Option<u64>,
+        /// The printed page size (default `letter`): four puzzles a page on trims 7 in wide or
+        /// more, two on smaller ones.
+        #[serde(default)]
+        #[schema(default = "letter")]
+        trim: Trim,
+        /// On the title page and every footer: 1 to 60 printable ASCII characters.
+        #[schema(default = "One Up", min_length = 1, max_length = 60)]
+        title: Option<String>,
+        ..imprint,
+    }
 }
 
 #[utoipa::path(
@@ -427,13 +420,12 @@ pub(crate) async fn create_book(
         check_level(req.size, level, &format!("levels.{}", level.as_str()))?;
     }
     check_book_time(req.size, &levels, req.clue_symmetry, submit.limits().oneup.max_book_seconds)?;
+    let imprint = req.imprint().checked().map_err(|(field, detail)| ApiError::invalid(field, detail))?;
     let print = PrintOptions {
         trim: req.trim,
         title: req.title.map_or_else(|| "One Up".to_string(), |t| t.trim().to_string()),
         lookup_url: String::new(),
-        imprint: Imprint { author: req.author, copyright: req.copyright, isbn: req.isbn }
-            .checked()
-            .map_err(|(field, detail)| ApiError::invalid(field, detail))?,
+        imprint,
     };
     print.validate().map_err(|(field, detail)| ApiError::invalid(field, detail))?;
     let seed = submit.request.seed(req.seed);

@@ -40,22 +40,14 @@ pub fn router() -> Router<AppState> {
 /// Copies listed per page of `GET /printruns/{id}`.
 const COPIES_PER_PAGE: i64 = 1000;
 
-/// A print run as clients see it.
+/// A print run as clients see it: its summary and the rest of its order, and a page of
+/// its copies.
 #[derive(Serialize, utoipa::ToSchema)]
 #[schema(as = PrintRun)]
 pub(crate) struct PrintRunView {
-    id: String,
-    /// `queued` (no copy started), `running`, `succeeded` (every copy printed) or `failed`
-    /// (every copy ended and some failed).
-    state: JobState,
-    copies: i64,
-    /// Copies printed.
-    done: i64,
-    /// Copies whose printing failed.
-    failed: i64,
-    /// The word, letters and shape of every copy.
-    #[schema(pattern = "^[A-Z]{2,8}$", example = "FOX")]
-    word: String,
+    #[serde(flatten)]
+    summary: PrintRunSummary,
+    /// The letters and shape of every copy.
     #[schema(pattern = "^[A-Z]{2,8}$", example = "FOX")]
     letters: String,
     shape: Shape,
@@ -65,12 +57,9 @@ pub(crate) struct PrintRunView {
     rows: u32,
     #[schema(minimum = 3, maximum = 64)]
     cols: u32,
-    trim: Trim,
-    title: String,
     lookup_url: String,
     /// What to know before printing (as a book's `warnings`). Empty when all is well.
     warnings: Vec<String>,
-    paper: Paper,
     /// Every copy's author, copyright line and ISBN (normalised); null: none.
     #[schema(required = true)]
     author: Option<String>,
@@ -78,8 +67,6 @@ pub(crate) struct PrintRunView {
     copyright: Option<String>,
     #[schema(required = true)]
     isbn: Option<String>,
-    #[schema(format = DateTime)]
-    created_at: String,
     /// The copies queued so far, in copy order (a page of up to 1,000; follow `next`).
     books: Vec<CopyView>,
     /// Pass as `cursor` for the next page of copies; null on the last page.
@@ -88,7 +75,6 @@ pub(crate) struct PrintRunView {
     /// The next page's address; null on the last page.
     #[schema(required = true)]
     next: Option<String>,
-    links: RunLinks,
 }
 
 /// One copy of a run.
@@ -146,30 +132,20 @@ fn view(run: PrintRunRecord, copies: Vec<PrintRunCopy>) -> Result<PrintRunView, 
     let more = copies.len() as i64 == COPIES_PER_PAGE && last.is_some_and(|c| c < run.queued);
     let next_cursor = last.filter(|_| more).map(|c| c.to_string());
     Ok(PrintRunView {
-        state: run_state(&run),
-        copies: run.copies,
-        done: run.done,
-        failed: run.failed,
         letters: String::from_utf8_lossy(&book.alphabet()).into_owned(),
-        word: book.word,
         shape: book.shape,
         pages: book.pages,
         rows: book.rows,
         cols: book.cols,
-        trim: print.trim,
-        title: print.title,
         warnings: crate::render::print::unreachable_lookup(&print.lookup_url).into_iter().collect(),
         lookup_url: print.lookup_url,
         author: print.imprint.author,
         copyright: print.imprint.copyright,
         isbn: print.imprint.isbn,
-        paper: order.paper,
-        created_at: timestamp(run.created_at),
         books: copies.into_iter().map(|c| CopyView { copy: c.copy, serial: c.serial, state: c.state }).collect(),
         next: next_cursor.as_ref().map(|c| format!("{base}?cursor={c}")),
         next_cursor,
-        links: RunLinks::new(&run.id),
-        id: run.id,
+        summary: PrintRunSummary::new(run)?,
     })
 }
 
@@ -178,13 +154,15 @@ fn view(run: PrintRunRecord, copies: Vec<PrintRunCopy>) -> Result<PrintRunView, 
 #[schema(as = PrintRunSummary)]
 pub(crate) struct PrintRunSummary {
     id: String,
-    /// As in a print run's own view.
+    /// `queued` (no copy started), `running`, `succeeded` (every copy printed) or `failed`
+    /// (every copy ended and some failed).
     state: JobState,
     copies: i64,
     /// Copies printed.
     done: i64,
     /// Copies whose printing failed.
     failed: i64,
+    /// The word hidden once in every copy.
     #[schema(pattern = "^[A-Z]{2,8}$", example = "FOX")]
     word: String,
     title: String,
@@ -308,7 +286,7 @@ pub(crate) async fn order(
     let (run, _) = state.queue.order_printrun(&submitter, &order, request.key()).await?;
     let copies = state.store.printrun_copies(&run.id, 0, COPIES_PER_PAGE).await?;
     let view = view(run, copies)?;
-    Ok(accepted(&view.links.this.clone(), view))
+    Ok(accepted(&view.summary.links.this.clone(), view))
 }
 
 /// 422 for an order without a lookup address when the server was not told its own:

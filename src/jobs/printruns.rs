@@ -17,7 +17,7 @@ use super::{Queue, SubmitError, Submitter};
 use crate::puzzles::foxbook::Serial;
 use crate::puzzles::wordbook::{Shape, WordSpec};
 use crate::render::layouts::cover::Paper;
-use crate::render::print::{Imprint, PrintOptions, Trim};
+use crate::render::print::{PrintOptions, Trim};
 use crate::store::{NewPrintRun, PrintRunRecord};
 
 /// Copies of one run queued or running at once, at most: and at most half the caller's
@@ -30,74 +30,64 @@ pub const MAX_COPIES: u32 = 10_000;
 /// Runs the feeder visits per pass.
 const RUNS_PER_PASS: i64 = 100;
 
-/// What a print run makes: `copies` books of one word, letters and shape, and the
-/// cover's paper. Members other than `copies` are as in a book order; the order is stored
-/// with each of them resolved, so every copy is printed alike.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct PrintRunOrder {
-    /// How many copies (1..10000), each a different book with its own serial.
-    #[schema(minimum = 1, maximum = 10000)]
-    pub copies: u32,
-    /// The word hidden once in each copy.
-    #[serde(default)]
-    #[schema(pattern = "^[A-Za-z]{2,8}$", default = "FOX")]
-    pub word: Option<String>,
-    /// The letters the pages are made of (default: the word's own).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(pattern = "^[A-Za-z]{1,8}$")]
-    pub letters: Option<String>,
-    /// Default `rectangle`.
-    #[serde(default)]
-    pub shape: Option<Shape>,
-    /// Pages in each book.
-    #[serde(default)]
-    #[schema(minimum = 1, maximum = 1000, default = 200)]
-    pub pages: Option<u32>,
-    /// Rows of letters on a page (default 32, or a mask's rows).
-    #[serde(default)]
-    #[schema(minimum = 3, maximum = 64, default = 32)]
-    pub rows: Option<u32>,
-    /// Columns of letters on a page (default 20, or a mask's width).
-    #[serde(default)]
-    #[schema(minimum = 3, maximum = 64, default = 20)]
-    pub cols: Option<u32>,
-    /// The trim every copy is printed at.
-    #[serde(default)]
-    pub trim: Trim,
-    /// The title on every copy (default: "Find the" and the word).
-    #[serde(default)]
-    #[schema(default = "Find the Fox", max_length = 60)]
-    pub title: Option<String>,
-    /// Where readers look their copy's answer up (printed with the serial and as a QR
-    /// code; an empty string prints none). Required unless the server was started with
-    /// `--lookup-url`, its public address, which is then the default (stored resolved, so
-    /// every copy prints the same).
-    #[serde(default)]
-    pub lookup_url: Option<String>,
-    /// The paper the interiors are printed on; it sets the covers' spine width.
-    #[serde(default)]
-    pub paper: Paper,
-    /// On every copy's title page and front cover (as a book order's `author`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(max_length = 100)]
-    pub author: Option<String>,
-    /// On the back of every copy's title page (as a book order's `copyright`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(max_length = 120)]
-    pub copyright: Option<String>,
-    /// On the back of every copy's title page and as the barcode on its back cover (as a
-    /// book order's `isbn`; stored normalised).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(max_length = 40)]
-    pub isbn: Option<String>,
-    /// The copies' serials, in copy order: to register copies printed offline by
-    /// `puzzlepress printrun` (send the `printrun.json` it writes), so that their readers can
-    /// look their answers up. The server makes the same books from them (with the same
-    /// secret), one per copy, each a serial no book has yet. Default: fresh random serials.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(max_items = 10000)]
-    pub serials: Option<Vec<String>>,
+crate::fields::api_struct! {
+    /// What a print run makes: `copies` books of one word, letters and shape, and the
+    /// cover's paper. Members other than `copies` are as in a book order; the order is stored
+    /// with each of them resolved, so every copy is printed alike.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+    #[serde(deny_unknown_fields)]
+    pub struct PrintRunOrder {
+        /// How many copies (1..10000), each a different book with its own serial.
+        #[schema(minimum = 1, maximum = 10000)]
+        pub copies: u32,
+        /// The word hidden once in each copy.
+        #[serde(default)]
+        #[schema(pattern = "^[A-Za-z]{2,8}$", default = "FOX")]
+        pub word: Option<String>,
+        /// The letters the pages are made of (default: the word's own).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schema(pattern = "^[A-Za-z]{1,8}$")]
+        pub letters: Option<String>,
+        /// Default `rectangle`.
+        #[serde(default)]
+        pub shape: Option<Shape>,
+        /// Pages in each book.
+        #[serde(default)]
+        #[schema(minimum = 1, maximum = 1000, default = 200)]
+        pub pages: Option<u32>,
+        /// Rows of letters on a page (default 32, or a mask's rows).
+        #[serde(default)]
+        #[schema(minimum = 3, maximum = 64, default = 32)]
+        pub rows: Option<u32>,
+        /// Columns of letters on a page (default 20, or a mask's width).
+        #[serde(default)]
+        #[schema(minimum = 3, maximum = 64, default = 20)]
+        pub cols: Option<u32>,
+        /// The trim every copy is printed at.
+        #[serde(default)]
+        pub trim: Trim,
+        /// The title on every copy (default: "Find the" and the word).
+        #[serde(default)]
+        #[schema(default = "Find the Fox", max_length = 60)]
+        pub title: Option<String>,
+        /// Where readers look their copy's answer up (printed with the serial and as a QR
+        /// code; an empty string prints none). Required unless the server was started with
+        /// `--lookup-url`, its public address, which is then the default (stored resolved, so
+        /// every copy prints the same).
+        #[serde(default)]
+        pub lookup_url: Option<String>,
+        /// The paper the interiors are printed on; it sets the covers' spine width.
+        #[serde(default)]
+        pub paper: Paper,
+        ..imprint,
+        /// The copies' serials, in copy order: to register copies printed offline by
+        /// `puzzlepress printrun` (send the `printrun.json` it writes), so that their readers can
+        /// look their answers up. The server makes the same books from them (with the same
+        /// secret), one per copy, each a serial no book has yet. Default: fresh random serials.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schema(max_items = 10000)]
+        pub serials: Option<Vec<String>>,
+    }
 }
 
 impl PrintRunOrder {
@@ -121,11 +111,6 @@ impl PrintRunOrder {
             lookup_url: self.lookup_url.clone().unwrap_or_default(),
             imprint: self.imprint(),
         }
-    }
-
-    /// The author, copyright line and ISBN as ordered (checked and normalised once stored).
-    pub fn imprint(&self) -> Imprint {
-        Imprint { author: self.author.clone(), copyright: self.copyright.clone(), isbn: self.isbn.clone() }
     }
 
     /// The order with the book and its printing as resolved and checked: what is stored.

@@ -15,44 +15,46 @@ pub struct CrosswordPatterns;
 pub struct CrosswordFills;
 pub struct WordSquares;
 
+crate::fields::api_struct! {
+    /// How a search for many results ended: how many exist, and why fewer or none are
+    /// returned.
+    #[derive(Debug, Default, Serialize, Deserialize, utoipa::ToSchema)]
+    pub struct Ending {
+        /// With `"all"`: how many exist (the result holds up to `limit` of them).
+        pub total?: u64,
+        /// Why fewer than requested are returned, if so.
+        pub note?: String,
+        /// Why none is returned (none exists, or the budget ran out).
+        pub reason?: String,
+    }
+}
+
 /// A pattern search's result: the patterns found, or none and the `reason`.
 #[derive(Debug, Default, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct PatternsOutput {
     pub patterns: Vec<Pattern>,
-    /// With `"all"`: how many patterns exist (`patterns` holds up to `limit` of them).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
-    pub total: Option<u64>,
-    /// Why fewer patterns than requested are returned, if so.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
-    pub note: Option<String>,
-    /// Why no pattern is returned (none exists, or the budget ran out).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
-    pub reason: Option<String>,
+    #[serde(flatten)]
+    pub ending: Ending,
 }
 
-/// A fill's result: the filled grid with its entries, or `rows: null` and the `reason`.
-#[derive(Debug, Default, Serialize, Deserialize, utoipa::ToSchema)]
-pub struct FillOutput {
-    /// Letters, `#` for black squares; null when no fill was found.
-    #[schema(required = true)]
-    pub rows: Option<Vec<String>>,
-    pub across: Vec<Entry>,
-    pub down: Vec<Entry>,
-    /// The lowest and the mean score of the entries (absent when none has a score).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
-    pub quality: Option<Quality>,
-    /// Why no fill was found (none exists, or the budget ran out).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
-    pub reason: Option<String>,
-    /// The entries the request gave no clue (or an empty one), as clue keys (`1A`, `2D`),
-    /// across first: the .puz and .ipuz files give them empty clues.
-    #[serde(default)]
-    pub clues_missing: Vec<String>,
+crate::fields::api_struct! {
+    /// A fill's result: the filled grid with its entries, or `rows: null` and the `reason`.
+    #[derive(Debug, Default, Serialize, Deserialize, utoipa::ToSchema)]
+    pub struct FillOutput {
+        /// Letters, `#` for black squares; null when no fill was found.
+        #[schema(required = true)]
+        pub rows: Option<Vec<String>>,
+        pub across: Vec<Entry>,
+        pub down: Vec<Entry>,
+        /// The lowest and the mean score of the entries (absent when none has a score).
+        pub quality?: Quality,
+        /// Why no fill was found (none exists, or the budget ran out).
+        pub reason?: String,
+        /// The entries the request gave no clue (or an empty one), as clue keys (`1A`, `2D`),
+        /// across first: the .puz and .ipuz files give them empty clues.
+        #[serde(default)]
+        pub clues_missing: Vec<String>,
+    }
 }
 
 impl FillOutput {
@@ -70,23 +72,13 @@ impl FillOutput {
 pub struct WordSquaresOutput {
     /// Each square as its rows.
     pub squares: Vec<Vec<String>>,
-    /// With `"all"`: the number of squares.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
-    pub total: Option<u64>,
-    /// Why fewer squares than requested are returned, if so.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
-    pub note: Option<String>,
-    /// Why no square is returned (none exists, or the budget ran out).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
-    pub reason: Option<String>,
+    #[serde(flatten)]
+    pub ending: Ending,
 }
 
 impl From<PatternResult> for PatternsOutput {
     fn from(r: PatternResult) -> Self {
-        PatternsOutput { patterns: r.patterns, total: r.total, note: r.note, reason: None }
+        PatternsOutput { patterns: r.patterns, ending: Ending { total: r.total, note: r.note, reason: None } }
     }
 }
 
@@ -98,7 +90,7 @@ impl From<Fill> for FillOutput {
 
 impl From<WordSquareResult> for WordSquaresOutput {
     fn from(r: WordSquareResult) -> Self {
-        WordSquaresOutput { squares: r.squares, total: r.total, note: r.note, reason: None }
+        WordSquaresOutput { squares: r.squares, ending: Ending { total: r.total, note: r.note, reason: None } }
     }
 }
 
@@ -109,7 +101,7 @@ trait WithReason: Default {
 
 impl WithReason for PatternsOutput {
     fn with_reason(reason: String) -> Self {
-        PatternsOutput { reason: Some(reason), ..Default::default() }
+        PatternsOutput { ending: Ending { reason: Some(reason), ..Default::default() }, ..Default::default() }
     }
 }
 
@@ -121,7 +113,7 @@ impl WithReason for FillOutput {
 
 impl WithReason for WordSquaresOutput {
     fn with_reason(reason: String) -> Self {
-        WordSquaresOutput { reason: Some(reason), ..Default::default() }
+        WordSquaresOutput { ending: Ending { reason: Some(reason), ..Default::default() }, ..Default::default() }
     }
 }
 
@@ -156,22 +148,35 @@ fn search_with_list<T, O: From<T> + WithReason>(
     outcome(search(stored.as_deref()))
 }
 
-impl JobKind for CrosswordPatterns {
-    const NAME: &'static str = "crosswords.patterns";
-    type Params = PatternRequest;
-    type Output = PatternsOutput;
+/// A search kind: its name, request, result and the engine's call, run with the request's
+/// word list.
+macro_rules! search_kind {
+    ($kind:ident, $name:literal, $params:ty, $output:ty, $search:path) => {
+        impl JobKind for $kind {
+            const NAME: &'static str = $name;
+            type Params = $params;
+            type Output = $output;
 
-    fn wordlist(req: &PatternRequest) -> Option<&str> {
-        req.wordlist.as_deref()
-    }
+            fn wordlist(req: &$params) -> Option<&str> {
+                req.source().wordlist
+            }
 
-    fn run(ctx: &Context, req: PatternRequest, monitor: &mut dyn Monitor) -> Result<PatternsOutput, RunError> {
-        let limits = &ctx.limits.crossword;
-        search_with_list(ctx, Self::wordlist(&req), |stored| {
-            crossword::generate_patterns_with(&req, stored, limits, monitor)
-        })
-    }
+            fn run(ctx: &Context, req: $params, monitor: &mut dyn Monitor) -> Result<$output, RunError> {
+                let limits = &ctx.limits.crossword;
+                search_with_list(ctx, Self::wordlist(&req), |stored| $search(&req, stored, limits, monitor))
+            }
+        }
+    };
 }
+
+search_kind!(
+    CrosswordPatterns,
+    "crosswords.patterns",
+    PatternRequest,
+    PatternsOutput,
+    crossword::generate_patterns_with
+);
+search_kind!(WordSquares, "wordsquares", WordSquareRequest, WordSquaresOutput, crossword::word_squares_within);
 
 impl JobKind for CrosswordFills {
     const NAME: &'static str = "crosswords.fills";
@@ -181,7 +186,7 @@ impl JobKind for CrosswordFills {
     type Output = FillOutput;
 
     fn wordlist(req: &FillRequest) -> Option<&str> {
-        req.wordlist.as_deref()
+        req.source().wordlist
     }
 
     fn run(ctx: &Context, req: FillRequest, monitor: &mut dyn Monitor) -> Result<FillOutput, RunError> {
@@ -193,22 +198,5 @@ impl JobKind for CrosswordFills {
         let grid = req.pattern.to_grid().map_err(|e| RunError::Failed(e.to_string()))?;
         output.clues_missing = clues::missing(&grid.slots(), req.clues.as_ref());
         Ok(output)
-    }
-}
-
-impl JobKind for WordSquares {
-    const NAME: &'static str = "wordsquares";
-    type Params = WordSquareRequest;
-    type Output = WordSquaresOutput;
-
-    fn wordlist(req: &WordSquareRequest) -> Option<&str> {
-        req.wordlist.as_deref()
-    }
-
-    fn run(ctx: &Context, req: WordSquareRequest, monitor: &mut dyn Monitor) -> Result<WordSquaresOutput, RunError> {
-        let limits = &ctx.limits.crossword;
-        search_with_list(ctx, Self::wordlist(&req), |stored| {
-            crossword::word_squares_within(&req, stored, limits, monitor)
-        })
     }
 }

@@ -8,56 +8,37 @@ use crate::jobs::{Context, JobKind, RunError};
 use crate::puzzles::monitor::Monitor;
 use crate::puzzles::wordbook::Shape;
 use crate::puzzles::wordsearch::cost::{self, Limits};
-use crate::puzzles::wordsearch::{self, book, Filler, Level, Puzzle, Spec, Work};
+use crate::puzzles::wordsearch::{self, book, Level, Puzzle, Spec, Work};
 use crate::render::layouts::cover::{wrap_pdf, CoverText, Paper};
 use crate::render::layouts::wordsearch::{book_pages, check_fit, printed_word, Entry, Print};
-use crate::render::print::{Imprint, LayoutVersion, PrintOptions, Trim};
+use crate::render::print::{LayoutVersion, PrintOptions, Trim};
 
 pub struct WordSearches;
 
-/// A word search to make; also the params stored with its job (the seed always set, drawn
-/// by the server when the request has none, so the job is reproducible).
-#[derive(Debug, Clone, Default, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct WordSearchRequest {
-    /// 3 to 40 words of 3 to 20 letters A-Z once accents, spaces and punctuation are dropped
-    /// (`crème brûlée` is CREMEBRULEE in the grid, printed as given in the list).
-    pub words: Vec<String>,
-    /// Rows and columns, 5 to 40 each (default 15).
-    #[serde(default = "default_side")]
-    #[schema(minimum = 5, maximum = 40, default = 15)]
-    pub rows: usize,
-    #[serde(default = "default_side")]
-    #[schema(minimum = 5, maximum = 40, default = 15)]
-    pub cols: usize,
-    /// The grid's outline, as the books take it: `rectangle` (default), `heart`, `circle`,
-    /// `star`, `fox`, or mask rows of `.` (a cell) and `#` or a space (none).
-    #[serde(default)]
-    pub shape: Shape,
-    #[serde(default)]
-    pub level: Level,
-    /// The same request and seed give the same puzzle.
-    #[serde(default)]
-    pub seed: Option<u64>,
-    #[serde(default)]
-    pub filler: Filler,
-    /// Letters for the cells left around the words, in reading order, instead of a random
-    /// filler: exactly as many letters as those cells.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
-    /// More words that must not occur anywhere (up to 500).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub avoid: Vec<String>,
-    /// Let words of the block list occur.
-    #[serde(default)]
-    pub allow_offensive: bool,
-    /// Keep a word that is part of another (CAT and CATS): the copy inside the longer word
-    /// does not count.
-    #[serde(default)]
-    pub allow_contained: bool,
+crate::fields::api_struct! {
+    /// A word search to make; also the params stored with its job (the seed always set,
+    /// drawn by the server when the request has none, so the job is reproducible).
+    #[derive(Debug, Clone, Default, Serialize, Deserialize, utoipa::ToSchema)]
+    #[serde(deny_unknown_fields)]
+    pub struct WordSearchRequest {
+        /// 3 to 40 words of 3 to 20 letters A-Z once accents, spaces and punctuation are
+        /// dropped (`crème brûlée` is CREMEBRULEE in the grid, printed as given in the list).
+        pub words: Vec<String>,
+        ..word_search_grid,
+        #[serde(default)]
+        pub level: Level,
+        /// The same request and seed give the same puzzle.
+        #[serde(default)]
+        pub seed: Option<u64>,
+        /// Letters for the cells left around the words, in reading order, instead of a random
+        /// filler: exactly as many letters as those cells.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub message: Option<String>,
+        ..word_search_words,
+    }
 }
 
-fn default_side() -> usize {
+pub(crate) fn default_side() -> usize {
     15
 }
 
@@ -161,69 +142,49 @@ fn book_title() -> String {
     "Word Search".into()
 }
 
-/// A book of word searches; also the params stored with its job (the seed always set).
-#[derive(Debug, Clone, Default, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct WordSearchBookRequest {
-    /// On the title page, the cover and every footer: 1 to 60 printable ASCII characters.
-    #[serde(default = "book_title")]
-    #[schema(default = "Word Search")]
-    pub title: String,
-    /// Under the title on the title page and the front cover.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub author: Option<String>,
-    /// At the foot of the title page.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub copyright: Option<String>,
-    /// ISBN-10 or ISBN-13: at the foot of the title page and as a barcode on the back cover.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub isbn: Option<String>,
-    /// The printed page (default `letter`).
-    #[serde(default)]
-    #[schema(default = "letter")]
-    pub trim: Trim,
-    /// Grid letters at least 18 pt and the lists 16 pt: fewer cells fit a page (a grid that
-    /// does not is refused naming what fits).
-    #[serde(default)]
-    pub large_print: bool,
-    /// Every puzzle's level unless it has its own or `spread` is given.
-    #[serde(default)]
-    pub level: Level,
-    /// Levels spread over the book: the puzzles split in equal runs, in this order.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub spread: Vec<Level>,
-    #[serde(default = "default_side")]
-    #[schema(minimum = 5, maximum = 40, default = 15)]
-    pub rows: usize,
-    #[serde(default = "default_side")]
-    #[schema(minimum = 5, maximum = 40, default = 15)]
-    pub cols: usize,
-    #[serde(default)]
-    pub shape: Shape,
-    /// The same request and seed give the same book (byte for byte).
-    #[serde(default)]
-    pub seed: Option<u64>,
-    #[serde(default)]
-    pub filler: Filler,
-    /// More words that must not occur in any puzzle (up to 500).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub avoid: Vec<String>,
-    #[serde(default)]
-    pub allow_offensive: bool,
-    #[serde(default)]
-    pub allow_contained: bool,
-    /// The puzzles, 1 to 500, each with its own list; or give `pool`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub puzzles: Vec<BookPuzzleRequest>,
-    /// One themed pool (up to 5,000 words) drawn into `count` lists of `words_per_puzzle`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub pool: Vec<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(minimum = 1, maximum = 500, default = 10)]
-    pub count: Option<usize>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(minimum = 3, maximum = 40, default = 15)]
-    pub words_per_puzzle: Option<usize>,
+crate::fields::api_struct! {
+    /// A book of word searches; also the params stored with its job (the seed always set).
+    /// Its fields keep their order: the book's code is the hash of their JSON.
+    #[derive(Debug, Clone, Default, Serialize, Deserialize, utoipa::ToSchema)]
+    #[serde(deny_unknown_fields)]
+    pub struct WordSearchBookRequest {
+        /// On the title page, the cover and every footer: 1 to 60 printable ASCII characters.
+        #[serde(default = "book_title")]
+        #[schema(default = "Word Search")]
+        pub title: String,
+        ..imprint,
+        /// The printed page (default `letter`).
+        #[serde(default)]
+        #[schema(default = "letter")]
+        pub trim: Trim,
+        /// Grid letters at least 18 pt and the lists 16 pt: fewer cells fit a page (a grid that
+        /// does not is refused naming what fits).
+        #[serde(default)]
+        pub large_print: bool,
+        /// Every puzzle's level unless it has its own or `spread` is given.
+        #[serde(default)]
+        pub level: Level,
+        /// Levels spread over the book: the puzzles split in equal runs, in this order.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub spread: Vec<Level>,
+        ..word_search_grid,
+        /// The same request and seed give the same book (byte for byte).
+        #[serde(default)]
+        pub seed: Option<u64>,
+        ..word_search_words,
+        /// The puzzles, 1 to 500, each with its own list; or give `pool`.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub puzzles: Vec<BookPuzzleRequest>,
+        /// One themed pool (up to 5,000 words) drawn into `count` lists of `words_per_puzzle`.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub pool: Vec<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schema(minimum = 1, maximum = 500, default = 10)]
+        pub count: Option<usize>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schema(minimum = 3, maximum = 40, default = 15)]
+        pub words_per_puzzle: Option<usize>,
+    }
 }
 
 /// A puzzle of a made book.
@@ -262,13 +223,7 @@ impl WordSearchBookRequest {
             trim: self.trim,
             title: self.title.trim().to_string(),
             lookup_url: String::new(),
-            imprint: Imprint {
-                author: self.author.clone(),
-                copyright: self.copyright.clone(),
-                isbn: self.isbn.clone(),
-            }
-            .checked()
-            .map_err(|(f, d)| (f.to_string(), d))?,
+            imprint: self.imprint().checked().map_err(|(f, d)| (f.to_string(), d))?,
         };
         opts.validate().map_err(|(f, d)| (f.to_string(), d))?;
         Ok(opts)
@@ -681,6 +636,7 @@ mod tests {
 mod cost_tests {
     use super::*;
     use crate::puzzles::monitor::Unmonitored;
+    use crate::puzzles::wordsearch::Filler;
 
     /// `n` strings of `len` of the first `letters` letters of the alphabet.
     fn random(n: usize, len: usize, letters: usize, seed: u64) -> Vec<String> {

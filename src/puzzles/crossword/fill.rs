@@ -18,7 +18,6 @@ use super::error::CrosswordError;
 use super::fill_search::{self, Given};
 use super::grid::{Direction, Grid, Slot};
 use super::limits::Limits;
-use super::source::WordSource;
 use super::words::{LengthIndex, WordFilter, WordList};
 
 /// Candidate words tried when a request gives no `max_nodes`, or fewer if
@@ -56,68 +55,45 @@ impl PatternInput {
     }
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct FillRequest {
-    pub pattern: PatternInput,
-    /// A small word list of its own instead of the bundled English one: entries, each
-    /// `entry` or `entry;score` (0..100, default 50). It is stored once, by the hash of its
-    /// text, and the queued request names it as `wordlist`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false, max_items = 1000000)]
-    pub words: Option<Vec<String>>,
-    /// The id of an uploaded word list (`POST /wordlists`) instead of the bundled one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
-    pub wordlist: Option<String>,
-    /// Entries scoring below are not used (0..100).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false, minimum = 0, maximum = 100, default = 50)]
-    pub min_score: Option<u8>,
-    /// Whether entries of the block list of offensive and crude words may be used.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    #[schema(default = false)]
-    pub allow_offensive: bool,
-    /// No two entries share a run of more than this many letters.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false, minimum = 2, maximum = 31)]
-    pub max_shared_substring: Option<usize>,
-    #[serde(default)]
-    #[schema(default = 0)]
-    pub seed: u64,
-    /// Candidate words tried, over all restarts and improvements. The first fill is sought
-    /// by two searches at once (one per order of trying candidates, on two cores where there
-    /// are two), each within `max_nodes`; the rounds after it count on from the winner's.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false, minimum = 1, default = 1000000)]
-    pub max_nodes: Option<u64>,
-    /// Milliseconds the search may take. Once one of the two searches for the first fill
-    /// has found it, the other may run past this, up to twice it, to settle which fill wins.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false, minimum = 1)]
-    pub time_limit_ms: Option<u64>,
-    /// The puzzle's title in its PDFs and files (default "Crossword"; up to 200 characters).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false, max_length = 200)]
-    pub title: Option<String>,
-    /// Up to 200 characters.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false, max_length = 200)]
-    pub author: Option<String>,
-    /// Up to 200 characters.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false, max_length = 200)]
-    pub copyright: Option<String>,
-    /// Notes for the solver, up to 2000 characters (line breaks allowed).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false, max_length = 2000)]
-    pub notes: Option<String>,
-    /// Clues by entry, `{"1A": "...", "2D": "..."}`: each key names an entry of the grid,
-    /// each clue is one line of up to 500 characters. Entries without one get an empty clue
-    /// (the result's `clues_missing` lists them).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false, example = json!({"1A": "Organ that pumps", "1D": "Tell apart"}))]
-    pub clues: Option<BTreeMap<String, String>>,
+crate::fields::api_struct! {
+    #[derive(Clone, Debug, Serialize, Deserialize, utoipa::ToSchema)]
+    #[serde(deny_unknown_fields)]
+    pub struct FillRequest {
+        pub pattern: PatternInput,
+        ..word_source,
+        /// No two entries share a run of more than this many letters.
+        #[schema(minimum = 2, maximum = 31)]
+        pub max_shared_substring?: usize,
+        #[serde(default)]
+        #[schema(default = 0)]
+        pub seed: u64,
+        /// Candidate words tried, over all restarts and improvements. The first fill is sought
+        /// by two searches at once (one per order of trying candidates, on two cores where there
+        /// are two), each within `max_nodes`; the rounds after it count on from the winner's.
+        #[schema(minimum = 1, default = 1000000)]
+        pub max_nodes?: u64,
+        /// Milliseconds the search may take. Once one of the two searches for the first fill
+        /// has found it, the other may run past this, up to twice it, to settle which fill wins.
+        #[schema(minimum = 1)]
+        pub time_limit_ms?: u64,
+        /// The puzzle's title in its PDFs and files (default "Crossword"; up to 200 characters).
+        #[schema(max_length = 200)]
+        pub title?: String,
+        /// Up to 200 characters.
+        #[schema(max_length = 200)]
+        pub author?: String,
+        /// Up to 200 characters.
+        #[schema(max_length = 200)]
+        pub copyright?: String,
+        /// Notes for the solver, up to 2000 characters (line breaks allowed).
+        #[schema(max_length = 2000)]
+        pub notes?: String,
+        /// Clues by entry, `{"1A": "...", "2D": "..."}`: each key names an entry of the grid,
+        /// each clue is one line of up to 500 characters. Entries without one get an empty clue
+        /// (the result's `clues_missing` lists them).
+        #[schema(example = json!({"1A": "Organ that pumps", "1D": "Tell apart"}))]
+        pub clues?: BTreeMap<String, String>,
+    }
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -134,18 +110,19 @@ pub struct FillOptions {
     pub first_fill: bool,
 }
 
-/// One clue position: 1-based `row` and `col` of its first letter.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
-pub struct Entry {
-    pub number: u32,
-    pub row: usize,
-    pub col: usize,
-    pub word: String,
-    /// The entry's score in the word list; absent for an entry of fixed letters that the
-    /// list does not have.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false, minimum = 0, maximum = 100)]
-    pub score: Option<u8>,
+crate::fields::api_struct! {
+    /// One clue position: 1-based `row` and `col` of its first letter.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+    pub struct Entry {
+        pub number: u32,
+        pub row: usize,
+        pub col: usize,
+        pub word: String,
+        /// The entry's score in the word list; absent for an entry of fixed letters that the
+        /// list does not have.
+        #[schema(minimum = 0, maximum = 100)]
+        pub score?: u8,
+    }
 }
 
 /// The scores of a fill's entries (those with a score).
@@ -187,11 +164,6 @@ impl FillRequest {
             notes: None,
             clues: None,
         }
-    }
-
-    /// Its word list and entry filter.
-    pub fn source(&self) -> WordSource<'_> {
-        WordSource::new(&self.words, &self.wordlist, self.min_score, self.allow_offensive)
     }
 
     /// Its title, author, copyright, notes and clues, for the PDFs and the files.

@@ -15,7 +15,6 @@ use super::error::CrosswordError;
 use super::fill::Fill;
 use super::grid::{check_size, Grid};
 use super::limits::{pattern_bytes, Limits};
-use super::source::WordSource;
 use super::words::WordList;
 use super::Count;
 
@@ -58,107 +57,74 @@ impl std::fmt::Display for Symmetry {
     }
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct PatternRequest {
-    /// `seed` (default) or `american`: see the endpoint's description.
-    #[serde(default, skip_serializing_if = "Rules::is_seed")]
-    #[schema(default = "seed")]
-    pub rules: Rules,
-    /// Side length: 5..21 with the seed rules (required); 3..31 with American rules (or
-    /// give `rows` and `cols`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false, minimum = 3, maximum = 31)]
-    pub size: Option<usize>,
-    /// Rows of a rectangular grid (American rules), 3..31.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false, minimum = 3, maximum = 31)]
-    pub rows: Option<usize>,
-    /// Columns of a rectangular grid (American rules), 3..31.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false, minimum = 3, maximum = 31)]
-    pub cols: Option<usize>,
-    /// Default `mirror` with the seed rules, `rotational` with American rules; `none`
-    /// only with American rules.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
-    pub symmetry: Option<Symmetry>,
-    /// Longest allowed word, 3 to the side; default the side (no limit).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false, minimum = 3, maximum = 21)]
-    pub max_len: Option<usize>,
-    /// How many distinct patterns to sample (at most 100000), or `"all"` to enumerate them.
-    #[serde(default)]
-    pub count: Count,
-    /// With `"all"`: how many of the enumerated patterns to return besides the total (default 100).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false, minimum = 0, maximum = 100000)]
-    pub limit: Option<usize>,
-    #[serde(default)]
-    #[schema(default = 0)]
-    pub seed: u64,
-    /// Largest allowed share of black squares (American rules: default 0.16); `max_black`
-    /// is read as the same.
-    #[serde(default, alias = "max_black", skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false, minimum = 0, maximum = 1)]
-    pub max_black_share: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
-    pub max_three_letter_words: Option<usize>,
-    /// Fewest entries (American rules: default 12/13 of `max_words` from 11x11 up).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
-    pub min_words: Option<usize>,
-    /// Most entries (American rules: default 78 at 15x15 scaled by area, at least rows + cols).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
-    pub max_words: Option<usize>,
-    /// American rules: theme entries, placed as centred across entries in pairs of equal
-    /// length on symmetric rows (one more may take the centre row); their letters are in
-    /// the pattern's `rows`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[schema(max_items = 16)]
-    pub theme: Vec<String>,
-    /// American rules: keep only patterns that the word list fills, each with its fill.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    #[schema(default = false)]
-    pub fillable: bool,
-    /// With `fillable`: a small word list of its own (as fills take it).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false, max_items = 1000000)]
-    pub words: Option<Vec<String>>,
-    /// With `fillable`: the id of an uploaded word list (`POST /wordlists`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
-    pub wordlist: Option<String>,
-    /// With `fillable`: entries scoring below are not used (0..100).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false, minimum = 0, maximum = 100, default = 50)]
-    pub min_score: Option<u8>,
-    /// With `fillable`: whether entries of the block list may be used.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    #[schema(default = false)]
-    pub allow_offensive: bool,
-    /// With `fillable`: candidate words the fills of all candidate patterns may try.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false, minimum = 1, default = 1000000)]
-    pub fill_max_nodes: Option<u64>,
-    /// Search nodes (one square-orbit colouring each) allowed in total.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false, minimum = 1, default = 100000000)]
-    pub max_nodes: Option<u64>,
-    /// Milliseconds the search may take.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false, minimum = 1)]
-    pub time_limit_ms: Option<u64>,
+crate::fields::api_struct! {
+    #[derive(Clone, Debug, Serialize, Deserialize, utoipa::ToSchema)]
+    #[serde(deny_unknown_fields)]
+    pub struct PatternRequest {
+        /// `seed` (default) or `american`: see the endpoint's description.
+        #[serde(default, skip_serializing_if = "Rules::is_seed")]
+        #[schema(default = "seed")]
+        pub rules: Rules,
+        /// Side length: 5..21 with the seed rules (required); 3..31 with American rules (or
+        /// give `rows` and `cols`).
+        #[schema(minimum = 3, maximum = 31)]
+        pub size?: usize,
+        /// Rows of a rectangular grid (American rules), 3..31.
+        #[schema(minimum = 3, maximum = 31)]
+        pub rows?: usize,
+        /// Columns of a rectangular grid (American rules), 3..31.
+        #[schema(minimum = 3, maximum = 31)]
+        pub cols?: usize,
+        /// Default `mirror` with the seed rules, `rotational` with American rules; `none`
+        /// only with American rules.
+        pub symmetry?: Symmetry,
+        /// Longest allowed word, 3 to the side; default the side (no limit).
+        #[schema(minimum = 3, maximum = 21)]
+        pub max_len?: usize,
+        /// How many distinct patterns to sample (at most 100000), or `"all"` to enumerate them.
+        #[serde(default)]
+        pub count: Count,
+        /// With `"all"`: how many of the enumerated patterns to return besides the total (default 100).
+        #[schema(minimum = 0, maximum = 100000)]
+        pub limit?: usize,
+        #[serde(default)]
+        #[schema(default = 0)]
+        pub seed: u64,
+        /// Largest allowed share of black squares (American rules: default 0.16); `max_black`
+        /// is read as the same.
+        #[serde(default, alias = "max_black", skip_serializing_if = "Option::is_none")]
+        #[schema(nullable = false, minimum = 0, maximum = 1)]
+        pub max_black_share: Option<f64>,
+        pub max_three_letter_words?: usize,
+        /// Fewest entries (American rules: default 12/13 of `max_words` from 11x11 up).
+        pub min_words?: usize,
+        /// Most entries (American rules: default 78 at 15x15 scaled by area, at least rows + cols).
+        pub max_words?: usize,
+        /// American rules: theme entries, placed as centred across entries in pairs of equal
+        /// length on symmetric rows (one more may take the centre row); their letters are in
+        /// the pattern's `rows`.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[schema(max_items = 16)]
+        pub theme: Vec<String>,
+        /// American rules: keep only patterns that the word list fills, each with its fill
+        /// (the list as fills take it: `words`, `wordlist`, `min_score`, `allow_offensive`).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        #[schema(default = false)]
+        pub fillable: bool,
+        ..word_source,
+        /// With `fillable`: candidate words the fills of all candidate patterns may try.
+        #[schema(minimum = 1, default = 1000000)]
+        pub fill_max_nodes?: u64,
+        /// Search nodes (one square-orbit colouring each) allowed in total.
+        #[schema(minimum = 1, default = 100000000)]
+        pub max_nodes?: u64,
+        /// Milliseconds the search may take.
+        #[schema(minimum = 1)]
+        pub time_limit_ms?: u64,
+    }
 }
 
 impl PatternRequest {
-    /// Its word list and entry filter.
-    pub fn source(&self) -> WordSource<'_> {
-        WordSource::new(&self.words, &self.wordlist, self.min_score, self.allow_offensive)
-    }
-
     /// The members only a fillable pattern takes, by name, where they are given.
     pub(crate) fn fill_members_given(&self) -> impl Iterator<Item = &'static str> {
         self.source().given().chain(self.fill_max_nodes.is_some().then_some("fill_max_nodes"))
@@ -198,23 +164,23 @@ impl PatternRequest {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
-pub struct Pattern {
-    /// Rows read as bits (white = 1), 4 to a symbol 0-9A-F; a final 1-3 bits as one of g-t.
-    /// Absent for grids the hex form does not take (not square, or sides outside 5..21).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
-    pub hex: Option<String>,
-    /// `#` black, `.` white, `A`-`Z` a theme entry's letter.
-    pub rows: Vec<String>,
-    /// Number of words (across + down runs of >= 2 white squares).
-    pub words: usize,
-    /// Number of black squares.
-    pub black: usize,
-    /// With `fillable`: the fill (`rows`, `across`, `down`, `quality`, as a fill's result).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Object, nullable = false)]
-    pub fill: Option<Fill>,
+crate::fields::api_struct! {
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+    pub struct Pattern {
+        /// Rows read as bits (white = 1), 4 to a symbol 0-9A-F; a final 1-3 bits as one of g-t.
+        /// Absent for grids the hex form does not take (not square, or sides outside 5..21).
+        pub hex?: String,
+        /// `#` black, `.` white, `A`-`Z` a theme entry's letter.
+        pub rows: Vec<String>,
+        /// Number of words (across + down runs of >= 2 white squares).
+        pub words: usize,
+        /// Number of black squares.
+        pub black: usize,
+        /// With `fillable`: the fill (`rows`, `across`, `down`, `quality`, as a fill's result).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schema(value_type = Object, nullable = false)]
+        pub fill: Option<Fill>,
+    }
 }
 
 impl Pattern {

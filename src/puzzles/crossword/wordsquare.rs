@@ -15,7 +15,6 @@ use crate::puzzles::rng::Rng;
 use super::budget::{self, Attempt, Budget};
 use super::error::CrosswordError;
 use super::limits::{square_bytes, Limits};
-use super::source::WordSource;
 use super::words::{WordFilter, WordList};
 use super::Count;
 
@@ -27,52 +26,34 @@ pub const DEFAULT_LIMIT: usize = 100;
 /// Node cap unit of the sampling attempts (restarts follow the Luby sequence).
 const ATTEMPT_UNIT: u64 = 100_000;
 
-#[derive(Clone, Debug, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct WordSquareRequest {
-    /// Side length.
-    #[schema(minimum = 3, maximum = 7)]
-    pub size: usize,
-    /// Squares to sample (distinct, at most 10000), or `"all"` to count every square.
-    #[serde(default)]
-    pub count: Count,
-    /// With `"all"`: how many squares to return besides the total (default 100).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false, minimum = 0, maximum = 10000)]
-    pub limit: Option<usize>,
-    /// A small word list of its own instead of the bundled English one: entries, each
-    /// `entry` or `entry;score` (0..100, default 50). It is stored once, by the hash of its
-    /// text, and the queued request names it as `wordlist`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false, max_items = 1000000)]
-    pub words: Option<Vec<String>>,
-    /// The id of an uploaded word list (`POST /wordlists`) instead of the bundled one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
-    pub wordlist: Option<String>,
-    /// Entries scoring below are not used (0..100).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false, minimum = 0, maximum = 100, default = 50)]
-    pub min_score: Option<u8>,
-    /// Whether entries of the block list of offensive and crude words may be used.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    #[schema(default = false)]
-    pub allow_offensive: bool,
-    #[serde(default)]
-    #[schema(default = 0)]
-    pub seed: u64,
-    /// All 2n row and column words pairwise different.
-    #[serde(default = "default_distinct")]
-    #[schema(default = true)]
-    pub distinct: bool,
-    /// Letters placed, over the whole request.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false, minimum = 1, default = 500000000)]
-    pub max_nodes: Option<u64>,
-    /// Milliseconds the search may take.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false, minimum = 1)]
-    pub time_limit_ms: Option<u64>,
+crate::fields::api_struct! {
+    #[derive(Clone, Debug, Serialize, Deserialize, utoipa::ToSchema)]
+    #[serde(deny_unknown_fields)]
+    pub struct WordSquareRequest {
+        /// Side length.
+        #[schema(minimum = 3, maximum = 7)]
+        pub size: usize,
+        /// Squares to sample (distinct, at most 10000), or `"all"` to count every square.
+        #[serde(default)]
+        pub count: Count,
+        /// With `"all"`: how many squares to return besides the total (default 100).
+        #[schema(minimum = 0, maximum = 10000)]
+        pub limit?: usize,
+        ..word_source,
+        #[serde(default)]
+        #[schema(default = 0)]
+        pub seed: u64,
+        /// All 2n row and column words pairwise different.
+        #[serde(default = "default_distinct")]
+        #[schema(default = true)]
+        pub distinct: bool,
+        /// Letters placed, over the whole request.
+        #[schema(minimum = 1, default = 500000000)]
+        pub max_nodes?: u64,
+        /// Milliseconds the search may take.
+        #[schema(minimum = 1)]
+        pub time_limit_ms?: u64,
+    }
 }
 
 fn default_distinct() -> bool {
@@ -309,11 +290,6 @@ impl<'a, 'b, 'p> Search<'a, 'b, 'p> {
 }
 
 impl WordSquareRequest {
-    /// Its word list and entry filter.
-    pub fn source(&self) -> WordSource<'_> {
-        WordSource::new(&self.words, &self.wordlist, self.min_score, self.allow_offensive)
-    }
-
     /// Checks the request against `limits` without searching; errors name the field.
     pub fn validate(&self, limits: &Limits) -> Result<(), CrosswordError> {
         self.plan(None, limits).map(drop)

@@ -17,19 +17,19 @@ use serde::{Deserialize, Serialize};
 use super::graph::{Graph, Set};
 use crate::puzzles::monitor::{Cancelled, Monitor};
 
-/// The shortest strategy, or why there is none.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
-pub struct StrategyOutcome {
-    /// Hole to inspect on each day (0-based), null when no strategy exists.
-    #[schema(required = true)]
-    pub inspections: Option<Vec<usize>>,
-    /// Days the strategy takes (the length of `inspections`), null when there is none.
-    #[schema(required = true)]
-    pub days: Option<usize>,
-    /// Why no strategy exists.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
-    pub reason: Option<String>,
+crate::fields::api_struct! {
+    /// The shortest strategy, or why there is none.
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+    pub struct StrategyOutcome {
+        /// Hole to inspect on each day (0-based), null when no strategy exists.
+        #[schema(required = true)]
+        pub inspections: Option<Vec<usize>>,
+        /// Days the strategy takes (the length of `inspections`), null when there is none.
+        #[schema(required = true)]
+        pub days: Option<usize>,
+        /// Why no strategy exists.
+        pub reason?: String,
+    }
 }
 
 /// A shortest inspection list that catches the fox on every path; deterministic.

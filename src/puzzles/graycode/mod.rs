@@ -59,67 +59,59 @@ fn page_fits(bits: u32, length: usize, max_bytes: usize) -> usize {
     max_bytes.saturating_sub(ENVELOPE_BYTES + length) / sequence_bytes(bits, length)
 }
 
-/// A request, as the API receives it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct GrayRequest {
-    /// Bits per code.
-    #[schema(minimum = 1, maximum = 16)]
-    pub bits: u32,
-    /// Codes per sequence, at most 2^bits.
-    #[schema(minimum = 1, maximum = 65536)]
-    pub length: usize,
-    /// Last and first code differ in one bit too (needs an even length).
-    #[serde(default)]
-    #[schema(default = false)]
-    pub circular: bool,
-    /// Every sequence starts at code 0.
-    #[serde(default)]
-    #[schema(default = false)]
-    pub start_at_zero: bool,
-    /// Count instead of listing.
-    #[serde(default)]
-    #[schema(default = false)]
-    pub count_only: bool,
-    /// Sequences per page (limit × length ≤ 1,000,000).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false, minimum = 1, maximum = 10000, default = 100)]
-    pub limit: Option<usize>,
-    /// The `next_cursor` of the previous page (listings only).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
-    pub cursor: Option<String>,
-    /// Search nodes to spend at most.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false, minimum = 1, default = 1000000000)]
-    pub node_budget: Option<u64>,
+crate::fields::api_struct! {
+    /// A request, as the API receives it.
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+    #[serde(deny_unknown_fields)]
+    pub struct GrayRequest {
+        /// Bits per code.
+        #[schema(minimum = 1, maximum = 16)]
+        pub bits: u32,
+        /// Codes per sequence, at most 2^bits.
+        #[schema(minimum = 1, maximum = 65536)]
+        pub length: usize,
+        /// Last and first code differ in one bit too (needs an even length).
+        #[serde(default)]
+        #[schema(default = false)]
+        pub circular: bool,
+        /// Every sequence starts at code 0.
+        #[serde(default)]
+        #[schema(default = false)]
+        pub start_at_zero: bool,
+        /// Count instead of listing.
+        #[serde(default)]
+        #[schema(default = false)]
+        pub count_only: bool,
+        /// Sequences per page (limit × length ≤ 1,000,000).
+        #[schema(minimum = 1, maximum = 10000, default = 100)]
+        pub limit?: usize,
+        /// The `next_cursor` of the previous page (listings only).
+        pub cursor?: String,
+        /// Search nodes to spend at most.
+        #[schema(minimum = 1, default = 1000000000)]
+        pub node_budget?: u64,
+    }
 }
 
-/// The answer. `sequences` is empty when counting; `count` is absent when listing.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
-pub struct GrayOutcome {
-    pub bits: u32,
-    pub length: usize,
-    pub circular: bool,
-    pub start_at_zero: bool,
-    /// The number of sequences (counts only).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
-    pub count: Option<Count>,
-    /// With `count`: true when the budget ran out, so `count` is only a lower bound.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
-    pub count_is_lower_bound: Option<bool>,
-    /// One page of sequences (empty when counting).
-    pub sequences: Vec<Vec<u32>>,
-    /// Pass back as `cursor` for the next page; absent once the listing is complete.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
-    pub next_cursor: Option<String>,
-    /// Why the answer is partial (budget exhausted).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
-    pub reason: Option<String>,
+crate::fields::api_struct! {
+    /// The answer. `sequences` is empty when counting; `count` is absent when listing.
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+    pub struct GrayOutcome {
+        pub bits: u32,
+        pub length: usize,
+        pub circular: bool,
+        pub start_at_zero: bool,
+        /// The number of sequences (counts only).
+        pub count?: Count,
+        /// With `count`: true when the budget ran out, so `count` is only a lower bound.
+        pub count_is_lower_bound?: bool,
+        /// One page of sequences (empty when counting).
+        pub sequences: Vec<Vec<u32>>,
+        /// Pass back as `cursor` for the next page; absent once the listing is complete.
+        pub next_cursor?: String,
+        /// Why the answer is partial (budget exhausted).
+        pub reason?: String,
+    }
 }
 
 /// A count, which can exceed 64 bits (16-bit codes, all starts). Serialized as a

@@ -7,6 +7,7 @@ pub mod crossword;
 pub mod foxbook;
 pub mod foxhole;
 pub mod graycode;
+pub mod level;
 mod limits;
 pub mod monitor;
 pub mod oneup;

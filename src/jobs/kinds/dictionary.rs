@@ -79,39 +79,11 @@ pub struct DictionaryRequest {
 /// How the book was set.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct DictionaryOutput {
-    pub entries: usize,
-    pub pages: usize,
-    /// Lines set (entries and preface).
-    pub lines: usize,
-    /// Justified lines with badness above 1000 (what TeX reports as underfull).
-    pub underfull: usize,
-    /// Lines wider than their column.
-    pub overfull: usize,
-    /// Lines ending with a hyphen.
-    pub hyphens: usize,
-    /// Words wider than a column, broken between letters.
-    pub split_words: usize,
-    /// Paragraphs that needed emergency stretch.
-    pub emergency: usize,
+    #[serde(flatten)]
+    pub report: typeset::Report,
     /// The PDF, kept apart from the result (as [`BOOK_PDF`]).
     #[serde(skip)]
     pub pdf: Option<Vec<u8>>,
-}
-
-impl From<typeset::Report> for DictionaryOutput {
-    fn from(r: typeset::Report) -> Self {
-        DictionaryOutput {
-            entries: r.entries,
-            pages: r.pages,
-            lines: r.lines,
-            underfull: r.underfull,
-            overfull: r.overfull,
-            hyphens: r.hyphens,
-            split_words: r.split_words,
-            emergency: r.emergency,
-            pdf: None,
-        }
-    }
 }
 
 /// A field name and a message, for the HTTP layer to report as 422.
@@ -218,7 +190,7 @@ impl JobKind for Dictionaries {
         // Checked within the caller's limits when queued; the params are checked again
         // for their shape only. Progress: entries set, of all.
         let (pdf, report) = req.pdf(&DictionaryLimits::UNLIMITED, monitor)?;
-        Ok(DictionaryOutput { pdf: Some(pdf), ..report.into() })
+        Ok(DictionaryOutput { report, pdf: Some(pdf) })
     }
 
     fn on_success(output: &mut DictionaryOutput) -> Option<OnSuccess> {

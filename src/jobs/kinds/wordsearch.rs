@@ -25,6 +25,11 @@ crate::fields::api_struct! {
         /// dropped (`crème brûlée` is CREMEBRULEE in the grid, printed as given in the list).
         pub words: Vec<String>,
         ..word_search_grid,
+        /// How words are placed (a solver may read any of the eight directions whatever the
+        /// level): `easy` across and down, no shared letters; `medium` (default) across, down
+        /// and the two diagonals that read left to right, letters shared at crossings; `hard`
+        /// all eight directions, backwards too; `expert` as hard, words crossing on shared
+        /// letters whenever they can.
         #[serde(default)]
         pub level: Level,
         /// The same request and seed give the same puzzle.

@@ -51,35 +51,16 @@ impl Technique {
     }
 }
 
-/// How hard a puzzle is for a person: the hardest technique its logical solution needs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum Level {
-    Easy,
-    Medium,
-    Hard,
-    Expert,
-}
+pub use crate::puzzles::level::Level;
 
 impl Level {
-    pub const ALL: [Level; 4] = [Level::Easy, Level::Medium, Level::Hard, Level::Expert];
-
-    /// The hardest technique a puzzle of this level may need.
+    /// The hardest technique a One Up puzzle of this level may need.
     pub fn hardest(self) -> Technique {
         match self {
             Level::Easy => Technique::NakedSingle,
             Level::Medium => Technique::Subset,
             Level::Hard => Technique::RegionWing,
             Level::Expert => Technique::Trial,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Level::Easy => "easy",
-            Level::Medium => "medium",
-            Level::Hard => "hard",
-            Level::Expert => "expert",
         }
     }
 }

@@ -42,20 +42,7 @@ pub const SIDE_RANGE: std::ops::RangeInclusive<usize> = 5..=40;
 /// Words an `avoid` list holds at most.
 pub const MAX_AVOID: usize = 500;
 
-/// How words are placed (a solver may read any of the eight directions whatever the level).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum Level {
-    /// Across and down, no shared letters.
-    Easy,
-    /// Across, down and the two diagonals that read left to right; letters shared at crossings.
-    #[default]
-    Medium,
-    /// All eight directions, backwards too.
-    Hard,
-    /// All eight directions, words crossing on shared letters whenever they can.
-    Expert,
-}
+pub use crate::puzzles::level::Level;
 
 impl Level {
     /// The directions (indexes of [`DIRECTIONS`]) words are placed in.

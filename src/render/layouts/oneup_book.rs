@@ -51,15 +51,6 @@ pub fn book_pages(count: usize, trim: Trim) -> usize {
     padded_pages(1 + count.div_ceil(puzzles_per_page(trim)) + count.div_ceil(solutions_per_page(trim)))
 }
 
-fn level_name(level: Level) -> &'static str {
-    match level {
-        Level::Easy => "Easy",
-        Level::Medium => "Medium",
-        Level::Hard => "Hard",
-        Level::Expert => "Expert",
-    }
-}
-
 /// The book; `entries` in the order they are numbered (by increasing level); `id` traces a
 /// loose page to its book in every footer.
 pub fn oneup_book_pdf(entries: &[Entry], opts: &PrintOptions, id: &str, prose: Breaking) -> Vec<u8> {
@@ -83,7 +74,7 @@ pub fn oneup_book_pdf(entries: &[Entry], opts: &PrintOptions, id: &str, prose: B
         let grid = if per_page == 4 { (2, 2) } else { (1, 2) };
         for (k, (entry, cell)) in chunk.iter().zip(layout.body(n).split(grid.0, grid.1)).enumerate() {
             let number = p * per_page + k + 1;
-            let label = format!("Puzzle {number} - {}", level_name(entry.level));
+            let label = format!("Puzzle {number} - {}", entry.level.title());
             c.text_centered(Style::new(Font::SansBold, 12.0), cell.center_x(), cell.top() - 14.0, &label);
             let room = Area { x: cell.x + 6.0, y: cell.y + 6.0, w: cell.w - 12.0, h: cell.h - 30.0 };
             draw_grid(c, entry.puzzle, None, room.tuple(), 40.0);
@@ -124,7 +115,7 @@ fn title_text<'a>(entries: &[Entry], solutions_page: usize) -> TitleText<'a> {
             continue;
         }
         let range = if k == 1 { format!("puzzle {first}") } else { format!("puzzles {first}-{}", first + k - 1) };
-        levels.push(format!("{}: {range}", level_name(level)));
+        levels.push(format!("{}: {range}", level.title()));
         first += k;
     }
     let count = format!("{} One Up puzzles", entries.len());

@@ -180,15 +180,6 @@ pub fn check_fit(grids: &[(usize, usize, Vec<String>)], trim: Trim, print: Print
     Ok(())
 }
 
-fn level_name(level: Level) -> &'static str {
-    match level {
-        Level::Easy => "Easy",
-        Level::Medium => "Medium",
-        Level::Hard => "Hard",
-        Level::Expert => "Expert",
-    }
-}
-
 /// How to play, on the title page.
 pub const HOW_TO_PLAY: &str = "Every word of a puzzle's list is hidden in its grid exactly once, in a straight \
      line: across, down or diagonally, forwards or backwards. Words may cross and share letters. Ring each word \
@@ -253,7 +244,7 @@ fn puzzle_page(c: &mut Canvas, area: Area, number: usize, entry: &Entry, print: 
     let title = heading(number, entry);
     let size = fit_size(Font::SansBold, &title, print.heading, area.w * 0.75);
     c.text(Style::new(Font::SansBold, size), area.x, place.heading_y, &title);
-    let level = level_name(entry.level);
+    let level = entry.level.title();
     let small = Style::new(Font::Sans, print.list * 0.8).color(Rgb::GREY);
     c.text(small, area.right() - small.font.width(level, small.size), place.heading_y, level);
     let style = Style::new(GRID_FONT, place.letter);
@@ -322,7 +313,7 @@ fn title_text<'a>(entries: &[Entry], solutions_page: usize) -> TitleText<'a> {
             Level::Hard => "all eight directions, backwards too",
             Level::Expert => "all eight directions, crossing often",
         };
-        levels.push(format!("{}: {k} {} ({how})", level_name(level), if k == 1 { "puzzle" } else { "puzzles" }));
+        levels.push(format!("{}: {k} {} ({how})", level.title(), if k == 1 { "puzzle" } else { "puzzles" }));
     }
     let count = match entries.len() {
         1 => "1 word search".to_string(),

@@ -115,19 +115,20 @@ pub fn template_inner(_pages: usize) -> f32 {
 }
 
 /// How well the text was set, for comparing with TeX.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
+#[schema(as = TypesetReport)]
 pub struct Report {
-    pub pages: usize,
     pub entries: usize,
+    pub pages: usize,
     /// Lines set (entries and preface).
     pub lines: usize,
     /// Justified lines with badness above 1000 (what TeX reports as underfull).
     pub underfull: usize,
-    /// Lines wider than their measure.
+    /// Lines wider than their column.
     pub overfull: usize,
     /// Lines ending with a hyphen.
     pub hyphens: usize,
-    /// Words wider than a column, broken between arbitrary letters.
+    /// Words wider than a column, broken between letters.
     pub split_words: usize,
     /// Paragraphs that needed emergency stretch.
     pub emergency: usize,

@@ -37,7 +37,7 @@ pub async fn print_book(args: &BookArgs) -> anyhow::Result<()> {
                     "book {serial} is in {}: printed as it was ordered (trim {:?}, title {:?}, lookup address {:?}, \
                      author {:?}, copyright {:?}, ISBN {:?})",
                     args.database.database_url,
-                    record.trim,
+                    record.order.trim,
                     stored.title,
                     stored.lookup_url,
                     stored.imprint.author,
@@ -45,7 +45,7 @@ pub async fn print_book(args: &BookArgs) -> anyhow::Result<()> {
                     stored.imprint.isbn
                 );
             }
-            (record.generator_version as u32, interior, stored)
+            (record.order.generator_version as u32, interior, stored)
         }
         None => (plan.generator_version(), InteriorVersion::CURRENT, opts),
     };
@@ -87,12 +87,12 @@ async fn printed_record(database_url: &str, serial: &str) -> Option<BookRecord> 
 /// Why this run's book differs from the stored one: the options, or else the secret.
 fn mismatch(record: &BookRecord, plan: &Plan) -> anyhow::Result<String> {
     let ordered = crate::service::books::plan_of(record)?;
-    let serial = &record.serial;
+    let (serial, order) = (&record.serial, &record.order);
     Ok(if &ordered != plan {
         format!(
             "book {serial} was ordered as {} pages of {} x {}, the word {:?} on the letters {:?}, shape {}; these \
              options make another book: give the same ones (nothing was written)",
-            record.pages, record.rows, record.cols, record.word, record.letters, record.shape
+            order.pages, order.rows, order.cols, order.word, order.letters, order.shape
         )
     } else {
         format!(

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use common::{on_both, TestDb};
 use puzzlepress::store::{
     Admission, Clock, JobFilter, JobState, Lease, NewBook, NewJob, NewPrintRun, NewWordList, Occupancy, OnInsert,
-    OnSuccess, Outcome, Refusal, Saved, Store, StoreError, Tier, WordListQuota,
+    OnSuccess, OrderedBook, Outcome, Refusal, Saved, Store, StoreError, Tier, WordListQuota,
 };
 
 async fn store(db: &TestDb, clock: &Clock) -> Store {
@@ -595,21 +595,23 @@ fn book_job(owner: &str, serial: &str, run: Option<(&str, i64)>) -> NewJob {
         params: format!("{{\"serial\":\"{serial}\"}}"),
         on_insert: vec![OnInsert::Book(Box::new(NewBook {
             serial: serial.into(),
-            generator_version: 2,
-            pages: 1,
-            rows: 3,
-            cols: 3,
-            word: "FOX".into(),
-            letters: "FOX".into(),
-            shape: "\"rectangle\"".into(),
             printrun: run.map(|(id, copy)| (id.to_string(), copy)),
-            trim: "\"letter\"".into(),
-            title: "Find the Fox".into(),
-            lookup_url: String::new(),
-            interior_version: 2,
-            author: None,
-            copyright: None,
-            isbn: None,
+            order: OrderedBook {
+                generator_version: 2,
+                pages: 1,
+                rows: 3,
+                cols: 3,
+                word: "FOX".into(),
+                letters: "FOX".into(),
+                shape: "\"rectangle\"".into(),
+                trim: "\"letter\"".into(),
+                title: "Find the Fox".into(),
+                lookup_url: String::new(),
+                interior_version: 2,
+                author: None,
+                copyright: None,
+                isbn: None,
+            },
         }))],
         ..job(0)
     }
@@ -741,6 +743,42 @@ async fn an_ended_product_is_deleted_with_its_book_and_a_copy_only_with_its_ende
         assert!(store.job(&copy.id).await.unwrap().is_none(), "the copies' jobs go with them");
         assert!(!store.delete_printrun("run-1").await.unwrap());
         assert!(store.printrun("run-3").await.unwrap().is_some(), "another run is left alone");
+    })
+    .await;
+}
+
+/// Runs `sql` on the test's database behind the store's back, to damage a row.
+async fn tamper(db: &TestDb, sql: &str) {
+    if db.pg_database().is_some() {
+        common::psql(&db.url, sql);
+    } else {
+        let pool = sqlx::SqlitePool::connect(&db.url).await.unwrap();
+        sqlx::query(sql).execute(&pool).await.unwrap();
+        pool.close().await;
+    }
+}
+
+#[tokio::test]
+async fn a_stored_value_that_does_not_read_back_is_reported_corrupt() {
+    on_both(|db| async move {
+        let store = store(&db, &Clock::Database).await;
+        let run = NewPrintRun {
+            id: "run-1".into(),
+            owner: "key:a".into(),
+            tier: Tier::Publisher,
+            params: "{}".into(),
+            copies: 1,
+            at_once: 1,
+            idempotency_key: None,
+        };
+        store.insert_printrun(&run).await.unwrap();
+        store.insert_job(&book_job("key:a", "SERIAL00005", None)).await.unwrap();
+        tamper(&db, "UPDATE printruns SET tier = 'gold'").await;
+        tamper(&db, "UPDATE books SET answer = 'not json'").await;
+        let e = store.printrun("run-1").await.unwrap_err();
+        assert!(matches!(&e, StoreError::Corrupt(m) if m.contains("tier \"gold\"")), "{e}");
+        let e = store.book("SERIAL00005", false).await.unwrap_err();
+        assert!(matches!(&e, StoreError::Corrupt(m) if m.contains("answer")), "{e}");
     })
     .await;
 }

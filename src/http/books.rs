@@ -142,7 +142,7 @@ impl BookView {
     fn new(b: BookRecord, caller: &Caller) -> BookView {
         let base = format!("/books/{}", b.serial);
         // The trim was validated when ordered; a row from before trims reads as the default.
-        let trim = serde_json::from_str(&b.trim).unwrap_or_default();
+        let trim = serde_json::from_str(&b.order.trim).unwrap_or_default();
         let publisher = caller.may_see(&b.owner);
         let job = publisher.then(|| job_location(&b.job_id));
         BookView {
@@ -162,21 +162,21 @@ impl BookView {
             serial: b.serial,
             state: b.state,
             // Validated when ordered; a row from before shapes reads as a rectangle.
-            shape: serde_json::from_str(&b.shape).unwrap_or_default(),
-            word: b.word,
-            letters: b.letters,
-            pages: b.pages,
-            rows: b.rows,
-            cols: b.cols,
+            shape: serde_json::from_str(&b.order.shape).unwrap_or_default(),
+            word: b.order.word,
+            letters: b.order.letters,
+            pages: b.order.pages,
+            rows: b.order.rows,
+            cols: b.order.cols,
             trim,
-            title: b.title,
-            warnings: render::print::unreachable_lookup(&b.lookup_url).into_iter().collect(),
-            lookup_url: b.lookup_url,
-            author: b.author,
-            copyright: b.copyright,
-            isbn: b.isbn,
-            generator_version: b.generator_version,
-            interior_version: b.interior_version,
+            title: b.order.title,
+            warnings: render::print::unreachable_lookup(&b.order.lookup_url).into_iter().collect(),
+            lookup_url: b.order.lookup_url,
+            author: b.order.author,
+            copyright: b.order.copyright,
+            isbn: b.order.isbn,
+            generator_version: b.order.generator_version,
+            interior_version: b.order.interior_version,
             content_hash: b.content_hash,
             error: b.error,
         }
@@ -397,7 +397,7 @@ pub(crate) async fn page(
 ) -> Result<Response, ApiError> {
     let record = find(&state, &serial, true).await?;
     let answer = stored_answer(&record)?;
-    let pages = record.pages as usize;
+    let pages = record.order.pages as usize;
     let index = n.parse::<usize>().ok().filter(|n| (1..=pages).contains(n)).ok_or_else(|| {
         ApiError::not_found(format!("page {} is not in this book; its pages are 1 to {pages}", echo(&n)))
     })?;

@@ -24,35 +24,35 @@ impl Corrupt {
 
 /// A stored book's plan: its word, letters, shape and size.
 pub fn plan_of(record: &BookRecord) -> Result<Plan, Corrupt> {
-    let shape = serde_json::from_str(&record.shape).map_err(|e| Corrupt::of(record, format!("shape: {e}")))?;
+    let shape = serde_json::from_str(&record.order.shape).map_err(|e| Corrupt::of(record, format!("shape: {e}")))?;
     let spec = WordSpec {
-        word: record.word.clone(),
-        letters: Some(record.letters.clone()),
+        word: record.order.word.clone(),
+        letters: Some(record.order.letters.clone()),
         shape,
-        pages: record.pages as u32,
-        rows: record.rows as u32,
-        cols: record.cols as u32,
+        pages: record.order.pages as u32,
+        rows: record.order.rows as u32,
+        cols: record.order.cols as u32,
     };
     spec.validate().map_err(|e| Corrupt::of(record, e.to_string()))
 }
 
 /// The renderer a stored book's interior is printed with.
 pub fn interior_version(record: &BookRecord) -> Result<InteriorVersion, Corrupt> {
-    InteriorVersion::from_number(record.interior_version)
-        .ok_or_else(|| Corrupt::of(record, format!("unknown interior version {}", record.interior_version)))
+    InteriorVersion::from_number(record.order.interior_version)
+        .ok_or_else(|| Corrupt::of(record, format!("unknown interior version {}", record.order.interior_version)))
 }
 
 /// How a stored book is printed.
 pub fn print_options(record: &BookRecord) -> PrintOptions {
     PrintOptions {
         // Validated when ordered; a row from before trims reads as the default.
-        trim: serde_json::from_str(&record.trim).unwrap_or_default(),
-        title: record.title.clone(),
-        lookup_url: record.lookup_url.clone(),
+        trim: serde_json::from_str(&record.order.trim).unwrap_or_default(),
+        title: record.order.title.clone(),
+        lookup_url: record.order.lookup_url.clone(),
         imprint: Imprint {
-            author: record.author.clone(),
-            copyright: record.copyright.clone(),
-            isbn: record.isbn.clone(),
+            author: record.order.author.clone(),
+            copyright: record.order.copyright.clone(),
+            isbn: record.order.isbn.clone(),
         },
     }
 }

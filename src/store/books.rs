@@ -4,12 +4,12 @@ use serde_json::Value;
 
 use super::jobs::JobState;
 use super::listings::Page;
-use super::{with_pool, Pool, Result, Store, StoreError};
+use super::{decode_via, with_pool, CorruptValue, Pool, Result, Store, StoreError};
 
-/// The row of a book ordered with a job; its contents arrive when the job succeeds.
-#[derive(Debug, Clone)]
-pub struct NewBook {
-    pub serial: String,
+/// A book as ordered: what it is made and printed from, stored with its job and read back
+/// with its record.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct OrderedBook {
     pub generator_version: i64,
     pub pages: i64,
     pub rows: i64,
@@ -19,8 +19,6 @@ pub struct NewBook {
     pub word: String,
     pub letters: String,
     pub shape: String,
-    /// The print run and copy number, for a copy of a run.
-    pub printrun: Option<(String, i64)>,
     /// The trim as JSON (`"letter"`, `{"width_in": 5, "height_in": 8}`).
     pub trim: String,
     pub title: String,
@@ -31,6 +29,15 @@ pub struct NewBook {
     pub isbn: Option<String>,
     /// The renderer its interior is printed with (`render::layouts::foxbook::InteriorVersion`).
     pub interior_version: i64,
+}
+
+/// The row of a book ordered with a job; its contents arrive when the job succeeds.
+#[derive(Debug, Clone)]
+pub struct NewBook {
+    pub serial: String,
+    pub order: OrderedBook,
+    /// The print run and copy number, for a copy of a run.
+    pub printrun: Option<(String, i64)>,
 }
 
 /// A printed book's contents, stored in the transaction that marks its job done.
@@ -48,36 +55,22 @@ pub struct PrintedBook {
 }
 
 /// A stored book and the state of the job printing it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct BookRecord {
     /// Where the book stands in the order books were ordered (a cursor for listings).
+    #[sqlx(rename = "seq")]
     pub position: i64,
     pub serial: String,
     pub job_id: String,
     /// Who ordered it (the owner of its job).
     pub owner: String,
-    pub generator_version: i64,
-    pub pages: i64,
-    pub rows: i64,
-    pub cols: i64,
-    /// The word, the letters and the shape (JSON), as in [`NewBook`].
-    pub word: String,
-    pub letters: String,
-    pub shape: String,
-    /// The trim as JSON, the title and the lookup address it is printed with.
-    pub trim: String,
-    pub title: String,
-    pub lookup_url: String,
-    /// The author, copyright line and ISBN, as in [`NewBook`].
-    pub author: Option<String>,
-    pub copyright: Option<String>,
-    pub isbn: Option<String>,
-    /// The renderer its interior is printed with, as in [`NewBook`].
-    pub interior_version: i64,
+    #[sqlx(flatten)]
+    pub order: OrderedBook,
     /// The print run it is a copy of, if any.
     pub printrun: Option<String>,
     /// Packed pages; loaded only when asked for, and present once printed.
     pub packed: Option<Vec<u8>>,
+    #[sqlx(try_from = "StoredAnswer")]
     pub answer: Option<Value>,
     pub content_hash: Option<String>,
     pub created_at: i64,
@@ -88,77 +81,24 @@ pub struct BookRecord {
     pub error: Option<String>,
 }
 
-#[derive(sqlx::FromRow)]
-struct BookRow {
-    seq: i64,
-    serial: String,
-    job_id: String,
-    owner: String,
-    generator_version: i64,
-    pages: i64,
-    rows: i64,
-    cols: i64,
-    word: String,
-    letters: String,
-    shape: String,
-    trim: String,
-    title: String,
-    lookup_url: String,
-    author: Option<String>,
-    copyright: Option<String>,
-    isbn: Option<String>,
-    interior_version: i64,
-    printrun: Option<String>,
-    packed: Option<Vec<u8>>,
-    answer: Option<String>,
-    content_hash: Option<String>,
-    created_at: i64,
-    finished_at: Option<i64>,
-    state: String,
-    progress_done: i64,
-    progress_total: i64,
-    error: Option<String>,
-}
+/// A book's answer as stored, JSON text (NULL until printed): text that does not parse
+/// means the row is corrupt.
+pub struct StoredAnswer(Option<Value>);
 
-impl TryFrom<BookRow> for BookRecord {
-    type Error = StoreError;
-    fn try_from(r: BookRow) -> Result<BookRecord> {
-        Ok(BookRecord {
-            position: r.seq,
-            state: JobState::stored(&r.state, || format!("book {}'s job", r.serial))?,
-            answer: stored_answer(r.answer.as_deref(), &r.serial)?,
-            serial: r.serial,
-            job_id: r.job_id,
-            owner: r.owner,
-            generator_version: r.generator_version,
-            pages: r.pages,
-            rows: r.rows,
-            cols: r.cols,
-            word: r.word,
-            letters: r.letters,
-            shape: r.shape,
-            trim: r.trim,
-            title: r.title,
-            lookup_url: r.lookup_url,
-            author: r.author,
-            copyright: r.copyright,
-            isbn: r.isbn,
-            interior_version: r.interior_version,
-            printrun: r.printrun,
-            packed: r.packed,
-            content_hash: r.content_hash,
-            created_at: r.created_at,
-            finished_at: r.finished_at,
-            progress_done: r.progress_done,
-            progress_total: r.progress_total,
-            error: r.error,
-        })
+impl TryFrom<Option<String>> for StoredAnswer {
+    type Error = CorruptValue;
+    fn try_from(text: Option<String>) -> std::result::Result<StoredAnswer, CorruptValue> {
+        let answer = text.map(|text| serde_json::from_str(&text)).transpose();
+        answer.map(StoredAnswer).map_err(|e| CorruptValue(format!("book answer: {e}")))
     }
 }
 
-/// A book's answer read back: JSON text that does not parse means the row is corrupt.
-pub(super) fn stored_answer(answer: Option<&str>, serial: &str) -> Result<Option<Value>> {
-    answer.map(serde_json::from_str).transpose().map_err(|e| StoreError::Corrupt(format!("book {serial} answer: {e}")))
+decode_via!(Option<String> => StoredAnswer);
+
+impl From<StoredAnswer> for Option<Value> {
+    fn from(answer: StoredAnswer) -> Option<Value> {
+        answer.0
+    }
 }
 
 /// A book with its job; `PACKED` is replaced by `b.packed` or `NULL`.
@@ -185,8 +125,7 @@ impl Store {
     pub async fn books(&self, owner: Option<&str>, before: Option<i64>, limit: i64) -> Result<Vec<BookRecord>> {
         let page = Page::new("j.seq").matching("j.owner", owner).with("j.kind = 'books'");
         let sql = format!("{} WHERE {}", BOOK_SELECT.replace("PACKED", "NULL"), page.clause());
-        let rows: Vec<BookRow> = page.fetch(self, &sql, before, limit).await?;
-        rows.into_iter().map(BookRecord::try_from).collect()
+        page.fetch(self, &sql, before, limit).await
     }
 
     /// Which of `serials` (canonical) are books already, in no particular order. The list
@@ -206,9 +145,9 @@ impl Store {
     async fn find_book(&self, condition: &str, key: &str, with_pages: bool) -> Result<Option<BookRecord>> {
         let packed = if with_pages { "b.packed" } else { "NULL" };
         let sql = format!("{} WHERE {condition}", BOOK_SELECT.replace("PACKED", packed));
-        let row: Option<BookRow> = with_pool!(self, p => {
+        let book = with_pool!(self, p => {
             sqlx::query_as(&sql).bind(key).fetch_optional(p).await?
         });
-        row.map(BookRecord::try_from).transpose()
+        Ok(book)
     }
 }

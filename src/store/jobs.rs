@@ -6,11 +6,12 @@
 
 use serde::Serialize;
 use sqlx::postgres::PgListener;
+use sqlx::{FromRow, Row};
 
 use super::books::{NewBook, PrintedBook};
 use super::listings::ENDED;
 use super::wordlists::{upsert_content, NewWordList, CONTENT_IN_USE, CONTENT_UPSERT};
-use super::{with_pool, Backend, Pool, Result, Store, StoreError};
+use super::{decode_via, with_pool, Backend, CorruptValue, Pool, Result, Store, StoreError};
 
 /// Lifecycle of a job. Terminal states are `succeeded`, `failed` and `cancelled`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
@@ -41,19 +42,23 @@ impl JobState {
         JobState::ALL.into_iter().find(|st| st.as_str() == s)
     }
 
-    /// A state read back from a row that `whose` names: one it does not know means the
-    /// row is corrupt.
-    pub(super) fn stored(s: &str, whose: impl FnOnce() -> String) -> Result<JobState> {
-        JobState::parse(s).ok_or_else(|| StoreError::Corrupt(format!("{} has state {s:?}", whose())))
-    }
-
     pub fn is_terminal(self) -> bool {
         matches!(self, JobState::Succeeded | JobState::Failed | JobState::Cancelled)
     }
 }
 
+/// A state read back: one this version does not know means the row is corrupt.
+impl TryFrom<String> for JobState {
+    type Error = CorruptValue;
+    fn try_from(s: String) -> std::result::Result<JobState, CorruptValue> {
+        JobState::parse(&s).ok_or_else(|| CorruptValue(format!("unknown job state {s:?}")))
+    }
+}
+
+decode_via!(String => JobState);
+
 /// A job as stored. `params` and `result` are JSON text, served as stored.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Job {
     pub id: String,
     pub kind: String,
@@ -100,6 +105,16 @@ impl Tier {
         }
     }
 }
+
+/// A tier read back: one this version does not know means the row is corrupt.
+impl TryFrom<String> for Tier {
+    type Error = CorruptValue;
+    fn try_from(s: String) -> std::result::Result<Tier, CorruptValue> {
+        Tier::parse(&s).ok_or_else(|| CorruptValue(format!("unknown tier {s:?}")))
+    }
+}
+
+decode_via!(String => Tier);
 
 /// A job to be queued.
 #[derive(Debug, Clone)]
@@ -204,7 +219,7 @@ pub enum OnSuccess {
 }
 
 /// A job handed to a worker: everything needed to run it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Claimed {
     pub id: String,
     pub kind: String,
@@ -272,57 +287,6 @@ pub struct Attempt {
 
 const JOB_COLUMNS: &str = "id, kind, owner, params, state, attempts, cancel_requested, progress_done, \
      progress_total, error, result, created_at, started_at, finished_at, layout_version";
-
-#[derive(sqlx::FromRow)]
-struct JobRow {
-    id: String,
-    kind: String,
-    owner: String,
-    params: String,
-    state: String,
-    attempts: i64,
-    cancel_requested: bool,
-    progress_done: i64,
-    progress_total: i64,
-    error: Option<String>,
-    result: Option<String>,
-    created_at: i64,
-    started_at: Option<i64>,
-    finished_at: Option<i64>,
-    layout_version: i64,
-}
-
-impl TryFrom<JobRow> for Job {
-    type Error = StoreError;
-    fn try_from(r: JobRow) -> Result<Job> {
-        Ok(Job {
-            state: JobState::stored(&r.state, || format!("job {}", r.id))?,
-            params: r.params,
-            result: r.result,
-            id: r.id,
-            kind: r.kind,
-            owner: r.owner,
-            attempts: r.attempts,
-            cancel_requested: r.cancel_requested,
-            progress_done: r.progress_done,
-            progress_total: r.progress_total,
-            error: r.error,
-            created_at: r.created_at,
-            started_at: r.started_at,
-            finished_at: r.finished_at,
-            layout_version: r.layout_version,
-        })
-    }
-}
-
-#[derive(sqlx::FromRow)]
-struct ClaimRow {
-    id: String,
-    kind: String,
-    params: String,
-    attempts: i64,
-    tier: String,
-}
 
 /// Number of jobs of one kind in one state.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -530,7 +494,7 @@ impl Store {
             };
             let inserted = with_pool!(self, p => async {
                 let mut tx = p.begin().await?;
-                let job: JobRow = sqlx::query_as(&insert_job)
+                let job: Job = sqlx::query_as(&insert_job)
                     .bind(now)
                     .bind(&id)
                     .bind(&new.kind)
@@ -559,22 +523,22 @@ impl Store {
                                 .bind(now)
                                 .bind(&book.serial)
                                 .bind(&id)
-                                .bind(book.generator_version)
-                                .bind(book.pages)
-                                .bind(book.rows)
-                                .bind(book.cols)
-                                .bind(&book.trim)
-                                .bind(&book.title)
-                                .bind(&book.lookup_url)
+                                .bind(book.order.generator_version)
+                                .bind(book.order.pages)
+                                .bind(book.order.rows)
+                                .bind(book.order.cols)
+                                .bind(&book.order.trim)
+                                .bind(&book.order.title)
+                                .bind(&book.order.lookup_url)
                                 .bind(book.printrun.as_ref().map(|(run, _)| run))
                                 .bind(book.printrun.as_ref().map(|&(_, copy)| copy))
-                                .bind(&book.word)
-                                .bind(&book.letters)
-                                .bind(&book.shape)
-                                .bind(book.interior_version)
-                                .bind(&book.author)
-                                .bind(&book.copyright)
-                                .bind(&book.isbn)
+                                .bind(&book.order.word)
+                                .bind(&book.order.letters)
+                                .bind(&book.order.shape)
+                                .bind(book.order.interior_version)
+                                .bind(&book.order.author)
+                                .bind(&book.order.copyright)
+                                .bind(&book.order.isbn)
                                 .execute(&mut *tx)
                                 .await?;
                         }
@@ -648,7 +612,7 @@ impl Store {
             }
         };
         match inserted {
-            Ok(job) => Ok((Job::try_from(job)?, true)),
+            Ok(job) => Ok((job, true)),
             // Two requests with one key raced; the other one's job is the answer.
             Err(e) if e.is_unique_violation() && new.idempotency_key.is_some() => {
                 let key = new.idempotency_key.as_deref().unwrap_or_default();
@@ -664,19 +628,19 @@ impl Store {
     #[tracing::instrument(skip(self), err)]
     pub async fn job_by_idempotency_key(&self, owner: &str, kind: &str, key: &str) -> Result<Option<Job>> {
         let sql = format!("SELECT {JOB_COLUMNS} FROM jobs WHERE owner = $1 AND kind = $2 AND idempotency_key = $3");
-        let row: Option<JobRow> = with_pool!(self, p => {
+        let job = with_pool!(self, p => {
             sqlx::query_as(&sql).bind(owner).bind(kind).bind(key).fetch_optional(p).await?
         });
-        row.map(Job::try_from).transpose()
+        Ok(job)
     }
 
     #[tracing::instrument(skip(self), err)]
     pub async fn job(&self, id: &str) -> Result<Option<Job>> {
         let sql = format!("SELECT {JOB_COLUMNS} FROM jobs WHERE id = $1");
-        let row: Option<JobRow> = with_pool!(self, p => {
+        let job = with_pool!(self, p => {
             sqlx::query_as(&sql).bind(id).fetch_optional(p).await?
         });
-        row.map(Job::try_from).transpose()
+        Ok(job)
     }
 
     /// Every run of a job so far, oldest first.
@@ -764,7 +728,7 @@ impl Store {
     #[tracing::instrument(skip(self), err)]
     pub async fn claim(&self, owner: &str, lease_ms: i64) -> Result<Option<Claimed>> {
         let now = self.clock_param();
-        let row: Option<ClaimRow> = match &self.pool {
+        let claimed: Option<Claimed> = match &self.pool {
             // One statement, one round trip: a worker waits for nothing but the claim itself.
             Pool::Postgres(p) => {
                 let claim =
@@ -782,27 +746,20 @@ impl Store {
                     tx.commit().await?;
                     return Ok(None);
                 };
-                let row: Option<ClaimRow> = sqlx::query_as(&claim)
-                    .bind(now)
-                    .bind(owner)
-                    .bind(lease_ms)
-                    .bind(seq)
-                    .fetch_optional(&mut *tx)
-                    .await?;
+                let row =
+                    sqlx::query(&claim).bind(now).bind(owner).bind(lease_ms).bind(seq).fetch_optional(&mut *tx).await?;
                 if let Some(r) = &row {
+                    let (id, attempts): (String, i64) = (r.try_get("id")?, r.try_get("attempts")?);
                     sqlx::query(&take_turn).bind(now).bind(&job_owner).execute(&mut *tx).await?;
-                    sqlx::query(&record).bind(now).bind(&r.id).bind(r.attempts).bind(owner).execute(&mut *tx).await?;
+                    sqlx::query(&record).bind(now).bind(id).bind(attempts).bind(owner).execute(&mut *tx).await?;
                 }
                 tx.commit().await?;
-                row
+                // Decoded once committed, as PostgreSQL's claim is: a job whose row is corrupt is
+                // still claimed (and failed by the rescue in the end) instead of blocking its owner.
+                row.as_ref().map(Claimed::from_row).transpose()?
             }
         };
-        row.map(|r| {
-            let tier = Tier::parse(&r.tier)
-                .ok_or_else(|| StoreError::Corrupt(format!("job {} has tier {:?}", r.id, r.tier)))?;
-            Ok(Claimed { id: r.id, kind: r.kind, params: r.params, attempts: r.attempts, tier })
-        })
-        .transpose()
+        Ok(claimed)
     }
 
     /// Deals with running jobs whose lease expired (their worker died or hung): records the

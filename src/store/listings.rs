@@ -4,7 +4,7 @@
 //! position `before` (a value of the items' `position`; `None` starts at the newest).
 
 use super::jobs::JobState;
-use super::{with_pool, Result, Store, StoreError};
+use super::{with_pool, Result, Store};
 
 /// Which jobs a listing shows; every member given narrows it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -16,9 +16,10 @@ pub struct JobFilter {
 }
 
 /// A job as listings show it: no request or result, which may be large.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct JobSummary {
     /// Where the job stands in the order jobs were queued (a cursor for listings).
+    #[sqlx(rename = "seq")]
     pub position: i64,
     pub id: String,
     pub kind: String,
@@ -31,40 +32,6 @@ pub struct JobSummary {
     pub finished_at: Option<i64>,
     /// The serial of the book a `books` job prints (its resource is `/books/{serial}`).
     pub serial: Option<String>,
-}
-
-#[derive(sqlx::FromRow)]
-struct SummaryRow {
-    seq: i64,
-    id: String,
-    kind: String,
-    owner: String,
-    state: String,
-    progress_done: i64,
-    progress_total: i64,
-    error: Option<String>,
-    created_at: i64,
-    finished_at: Option<i64>,
-    serial: Option<String>,
-}
-
-impl TryFrom<SummaryRow> for JobSummary {
-    type Error = StoreError;
-    fn try_from(r: SummaryRow) -> Result<JobSummary> {
-        Ok(JobSummary {
-            state: JobState::stored(&r.state, || format!("job {}", r.id))?,
-            position: r.seq,
-            id: r.id,
-            kind: r.kind,
-            owner: r.owner,
-            progress_done: r.progress_done,
-            progress_total: r.progress_total,
-            error: r.error,
-            created_at: r.created_at,
-            finished_at: r.finished_at,
-            serial: r.serial,
-        })
-    }
 }
 
 /// The rows of one page of a listing: those matching every condition given, ordered
@@ -143,8 +110,7 @@ impl Store {
              WHERE {}",
             page.clause()
         );
-        let rows: Vec<SummaryRow> = page.fetch(self, &sql, before, limit).await?;
-        rows.into_iter().map(JobSummary::try_from).collect()
+        page.fetch(self, &sql, before, limit).await
     }
 
     /// Deletes job `id` once it has ended, with its attempts and the book it printed (a

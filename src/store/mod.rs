@@ -20,7 +20,7 @@ use std::time::Duration;
 use sqlx::postgres::{PgPool, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
 
-pub use books::{BookRecord, NewBook, PrintedBook};
+pub use books::{BookRecord, NewBook, OrderedBook, PrintedBook};
 pub use clock::Clock;
 pub use jobs::{
     Admission, Attempt, Claimed, Job, JobCount, JobState, Lease, NewJob, Occupancy, OnInsert, OnSuccess, Outcome,
@@ -56,6 +56,35 @@ macro_rules! with_pool {
 }
 pub(crate) use with_pool;
 
+/// Lets a column be read as `$ty` on either backend: decoded as `$text`, then converted
+/// with `$ty`'s `TryFrom<$text>`, whose [`CorruptValue`] names what does not read back.
+macro_rules! decode_via {
+    ($text:ty => $ty:ty) => {
+        impl<DB: sqlx::Database> sqlx::Type<DB> for $ty
+        where
+            $text: sqlx::Type<DB>,
+        {
+            fn type_info() -> DB::TypeInfo {
+                <$text as sqlx::Type<DB>>::type_info()
+            }
+
+            fn compatible(ty: &DB::TypeInfo) -> bool {
+                <$text as sqlx::Type<DB>>::compatible(ty)
+            }
+        }
+
+        impl<'r, DB: sqlx::Database> sqlx::Decode<'r, DB> for $ty
+        where
+            $text: sqlx::Decode<'r, DB>,
+        {
+            fn decode(value: DB::ValueRef<'r>) -> std::result::Result<$ty, sqlx::error::BoxDynError> {
+                Ok(<$ty>::try_from(<$text as sqlx::Decode<'r, DB>>::decode(value)?)?)
+            }
+        }
+    };
+}
+pub(crate) use decode_via;
+
 /// The setting holding the book secret `serve` generated (when none is configured).
 pub const BOOK_SECRET: &str = "book_secret";
 
@@ -66,7 +95,7 @@ pub enum StoreError {
     #[error("database URL: {0}")]
     BadUrl(String),
     #[error("database: {0}")]
-    Database(#[from] sqlx::Error),
+    Database(#[source] sqlx::Error),
     #[error("migrations: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
     /// A job not queued: its admission's limits are reached.
@@ -75,6 +104,23 @@ pub enum StoreError {
     /// Stored data that does not parse (a bug or manual tampering), never user input.
     #[error("stored data is corrupt: {0}")]
     Corrupt(String),
+}
+
+/// A stored value that does not read back (a state this version does not know, an answer
+/// that is not JSON): a row holding one fails to decode as [`StoreError::Corrupt`].
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct CorruptValue(String);
+
+impl From<sqlx::Error> for StoreError {
+    fn from(e: sqlx::Error) -> StoreError {
+        match e {
+            sqlx::Error::ColumnDecode { source, .. } if source.is::<CorruptValue>() => {
+                StoreError::Corrupt(source.to_string())
+            }
+            e => StoreError::Database(e),
+        }
+    }
 }
 
 impl StoreError {

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::books::stored_answer;
+use super::books::StoredAnswer;
 use super::jobs::{JobState, Tier};
 use super::listings::{Page, ENDED};
 use super::{with_pool, Result, Store, StoreError};
@@ -23,9 +23,10 @@ pub struct NewPrintRun {
 }
 
 /// A stored print run with how far its copies have got.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct PrintRunRecord {
     /// Where the run stands in the order runs were ordered (a cursor for listings).
+    #[sqlx(rename = "seq")]
     pub position: i64,
     pub id: String,
     pub owner: String,
@@ -47,77 +48,15 @@ pub struct PrintRunRecord {
 }
 
 /// One copy of a run, as its manifest and archive need it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct PrintRunCopy {
     pub copy: i64,
     pub serial: String,
     pub state: JobState,
     pub pages: i64,
+    #[sqlx(try_from = "StoredAnswer")]
     pub answer: Option<Value>,
     pub interior_sha256: Option<String>,
-}
-
-#[derive(sqlx::FromRow)]
-struct RunRow {
-    seq: i64,
-    id: String,
-    owner: String,
-    tier: String,
-    params: String,
-    copies: i64,
-    at_once: i64,
-    created_at: i64,
-    queued: i64,
-    done: i64,
-    failed: i64,
-    active: i64,
-    running: i64,
-}
-
-impl TryFrom<RunRow> for PrintRunRecord {
-    type Error = StoreError;
-    fn try_from(r: RunRow) -> Result<PrintRunRecord> {
-        Ok(PrintRunRecord {
-            tier: Tier::parse(&r.tier)
-                .ok_or_else(|| StoreError::Corrupt(format!("print run {} has tier {:?}", r.id, r.tier)))?,
-            position: r.seq,
-            id: r.id,
-            owner: r.owner,
-            params: r.params,
-            copies: r.copies,
-            at_once: r.at_once,
-            created_at: r.created_at,
-            queued: r.queued,
-            done: r.done,
-            failed: r.failed,
-            active: r.active,
-            running: r.running,
-        })
-    }
-}
-
-#[derive(sqlx::FromRow)]
-struct CopyRow {
-    copy: i64,
-    serial: String,
-    state: String,
-    pages: i64,
-    answer: Option<String>,
-    interior_sha256: Option<String>,
-}
-
-impl TryFrom<CopyRow> for PrintRunCopy {
-    type Error = StoreError;
-    fn try_from(r: CopyRow) -> Result<PrintRunCopy> {
-        Ok(PrintRunCopy {
-            state: JobState::stored(&r.state, || format!("book {}'s job", r.serial))?,
-            answer: stored_answer(r.answer.as_deref(), &r.serial)?,
-            copy: r.copy,
-            serial: r.serial,
-            pages: r.pages,
-            interior_sha256: r.interior_sha256,
-        })
-    }
 }
 
 /// A run with its copies counted by the state of their jobs.
@@ -193,14 +132,14 @@ impl Store {
 
     async fn find_printrun(&self, condition: &str, binds: &[&str]) -> Result<Option<PrintRunRecord>> {
         let sql = format!("{RUN_SELECT} WHERE {condition} {RUN_GROUP}");
-        let row: Option<RunRow> = with_pool!(self, p => {
+        let run = with_pool!(self, p => {
             let mut q = sqlx::query_as(&sql);
             for b in binds {
                 q = q.bind(*b);
             }
             q.fetch_optional(p).await?
         });
-        row.map(PrintRunRecord::try_from).transpose()
+        Ok(run)
     }
 
     /// Runs with copies still to queue, oldest first (at most `limit`).
@@ -210,8 +149,7 @@ impl Store {
             "{RUN_SELECT} WHERE r.seq IN (SELECT seq FROM printruns WHERE fed < copies ORDER BY seq LIMIT $1) \
              {RUN_GROUP} ORDER BY r.seq"
         );
-        let rows: Vec<RunRow> = with_pool!(self, p => sqlx::query_as(&sql).bind(limit).fetch_all(p).await?);
-        rows.into_iter().map(PrintRunRecord::try_from).collect()
+        Ok(with_pool!(self, p => sqlx::query_as(&sql).bind(limit).fetch_all(p).await?))
     }
 
     /// Records how many copies of run `id` are queued (its books), so that a run whose
@@ -229,9 +167,7 @@ impl Store {
         let sql = "SELECT b.copy, b.serial, j.state, b.pages, b.answer, b.interior_sha256 \
                    FROM books b JOIN jobs j ON j.id = b.job_id \
                    WHERE b.printrun = $1 AND b.copy > $2 ORDER BY b.copy LIMIT $3";
-        let rows: Vec<CopyRow> =
-            with_pool!(self, p => sqlx::query_as(sql).bind(id).bind(after).bind(limit).fetch_all(p).await?);
-        rows.into_iter().map(PrintRunCopy::try_from).collect()
+        Ok(with_pool!(self, p => sqlx::query_as(sql).bind(id).bind(after).bind(limit).fetch_all(p).await?))
     }
 
     /// A page of print runs, newest first: `owner`'s (or everyone's when `None`), ordered
@@ -250,8 +186,7 @@ impl Store {
             "{RUN_SELECT} WHERE r.seq IN (SELECT seq FROM printruns WHERE {}) {RUN_GROUP} ORDER BY r.seq DESC",
             page.clause()
         );
-        let rows: Vec<RunRow> = page.fetch(self, &sql, before, limit).await?;
-        rows.into_iter().map(PrintRunRecord::try_from).collect()
+        page.fetch(self, &sql, before, limit).await
     }
 
     /// Deletes run `id` with its copies (their books, jobs and attempts) once it has ended:

@@ -10,7 +10,7 @@ use crate::puzzles::wordbook::{self, WordSpec, WORD_GENERATOR_VERSION};
 use crate::render;
 use crate::render::layouts::foxbook::{book_pdf, InteriorVersion};
 use crate::render::print::PrintOptions;
-use crate::store::{NewBook, OnInsert, OnSuccess, PrintedBook};
+use crate::store::{NewBook, OnInsert, OnSuccess, OrderedBook, PrintedBook};
 
 pub struct Books;
 
@@ -106,21 +106,23 @@ impl JobKind for Books {
         let generator_version = spec.validate().map_or(WORD_GENERATOR_VERSION, |plan| plan.generator_version());
         Some(OnInsert::Book(Box::new(NewBook {
             serial: params.serial.clone(),
-            generator_version: generator_version as i64,
-            pages: spec.pages as i64,
-            rows: spec.rows as i64,
-            cols: spec.cols as i64,
-            word: spec.word.clone(),
-            letters: String::from_utf8_lossy(&spec.alphabet()).into_owned(),
-            shape: serde_json::to_string(&spec.shape).expect("a shape serializes"),
             printrun: params.copy_of.as_ref().map(|c| (c.printrun.clone(), c.copy)),
-            trim: serde_json::to_string(&params.print.trim).expect("a trim serializes"),
-            title: params.print.title.clone(),
-            lookup_url: params.print.lookup_url.clone(),
-            author: params.print.imprint.author.clone(),
-            copyright: params.print.imprint.copyright.clone(),
-            isbn: params.print.imprint.isbn.clone(),
-            interior_version: params.interior_version.into(),
+            order: OrderedBook {
+                generator_version: generator_version as i64,
+                pages: spec.pages as i64,
+                rows: spec.rows as i64,
+                cols: spec.cols as i64,
+                word: spec.word.clone(),
+                letters: String::from_utf8_lossy(&spec.alphabet()).into_owned(),
+                shape: serde_json::to_string(&spec.shape).expect("a shape serializes"),
+                trim: serde_json::to_string(&params.print.trim).expect("a trim serializes"),
+                title: params.print.title.clone(),
+                lookup_url: params.print.lookup_url.clone(),
+                author: params.print.imprint.author.clone(),
+                copyright: params.print.imprint.copyright.clone(),
+                isbn: params.print.imprint.isbn.clone(),
+                interior_version: params.interior_version.into(),
+            },
         })))
     }
 

@@ -27,7 +27,7 @@ fn patterns(c: &mut Criterion) {
                 seed += 1;
                 let req =
                     PatternRequest { count: Count::N(100), seed, symmetry: Some(symmetry), ..PatternRequest::new(15) };
-                generate_patterns(&req, &mut Unmonitored).unwrap()
+                search(&req, &mut Unmonitored).unwrap()
             })
         });
     }
@@ -37,7 +37,7 @@ fn patterns(c: &mut Criterion) {
 /// The two examples and 50 generated 15x15 patterns (mirror, max_len 9, seed 1).
 fn fill_grids() -> Vec<Grid> {
     let req = PatternRequest { count: Count::N(50), seed: 1, max_len: Some(9), ..PatternRequest::new(15) };
-    let generated = generate_patterns(&req, &mut Unmonitored).unwrap().patterns;
+    let generated = search(&req, &mut Unmonitored).unwrap().patterns;
     EXAMPLES
         .iter()
         .map(|h| Grid::from_hex(h).unwrap())
@@ -96,7 +96,7 @@ fn word_squares_bench(c: &mut Criterion) {
             b.iter(|| {
                 seed += 1;
                 let req = WordSquareRequest { count: Count::N(10), seed, ..WordSquareRequest::new(size) };
-                word_squares(&req, &mut Unmonitored).unwrap()
+                search(&req, &mut Unmonitored).unwrap()
             })
         });
     }
@@ -105,7 +105,7 @@ fn word_squares_bench(c: &mut Criterion) {
     group.bench_function("count_all_3x3", |b| {
         b.iter(|| {
             let req = WordSquareRequest { count: Count::All, limit: Some(0), ..WordSquareRequest::new(3) };
-            word_squares(&req, &mut Unmonitored).unwrap()
+            search(&req, &mut Unmonitored).unwrap()
         })
     });
     group.finish();

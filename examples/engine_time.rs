@@ -77,12 +77,10 @@ fn main() {
     let m = &mut Unmonitored;
     let start = Instant::now();
     let out: Result<Value, String> = match kind.as_str() {
-        "patterns" => {
-            crossword::generate_patterns(&from::<PatternRequest>(&req), m).map(|r| json!(r)).map_err(|e| e.to_string())
-        }
-        "fills" => crossword::fill(&from::<FillRequest>(&req), m).map(|r| json!(r)).map_err(|e| e.to_string()),
+        "patterns" => crossword::search(&from::<PatternRequest>(&req), m).map(|r| json!(r)).map_err(|e| e.to_string()),
+        "fills" => crossword::search(&from::<FillRequest>(&req), m).map(|r| json!(r)).map_err(|e| e.to_string()),
         "squares" => {
-            crossword::word_squares(&from::<WordSquareRequest>(&req), m).map(|r| json!(r)).map_err(|e| e.to_string())
+            crossword::search(&from::<WordSquareRequest>(&req), m).map(|r| json!(r)).map_err(|e| e.to_string())
         }
         "gray" => graycode::gray_codes(&from::<GrayRequest>(&req), m).map(|r| json!(r)).map_err(|e| e.to_string()),
         "metropolis" => {

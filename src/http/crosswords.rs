@@ -19,11 +19,11 @@ use super::AppState;
 use crate::jobs::kinds::crossword::FillOutput;
 use crate::jobs::kinds::{CrosswordFills, CrosswordPatterns, WordSquares};
 use crate::puzzles::crossword::{
-    self, CrosswordError, Fill, FillRequest, Grid, PatternRequest, Rules, WordList, WordSquareRequest,
+    self, CrosswordError, Fill, FillRequest, Grid, PatternRequest, Rules, SearchRequest, WordList, WordSquareRequest,
 };
 use crate::puzzles::monitor::Monitor;
 use crate::render;
-use crate::render::print::{LayoutVersion, SheetSpec};
+use crate::render::print::{LayoutVersion, SheetSpec, Trim};
 use crate::store::{NewWordList, OnInsert};
 
 pub fn router() -> Router<AppState> {
@@ -98,28 +98,18 @@ impl Product for CrosswordFills {
             let grid =
                 req.pattern.to_grid().map_err(|e| ApiError::Internal(format!("fill {id}: stored pattern: {e}")))?;
             let key = format!("crossword/{}/grid/{trim:?}", job.id);
-            let (id, prose) = (short_id(id), resource::layout_of(&job)?.prose());
-            return Ok(Download::rendered("crossword.pdf".into(), key, move || {
-                let texts = req.texts();
-                Ok(render::layouts::crossword::grid_pdf(
-                    &grid,
-                    &SheetSpec { title: texts.title, id: &id, trim, prose },
-                    &texts,
-                ))
+            let sheet = Sheet { req, id: short_id(id), trim, layout: resource::layout_of(&job)? };
+            return Ok(sheet.pdf("crossword.pdf", key, move |spec, texts| {
+                render::layouts::crossword::grid_pdf(&grid, spec, texts)
             }));
         }
         let (req, fill, layout) = finished_fill(state, caller, id).await?;
         let write: fn(&Grid, &crossword::clues::Texts) -> Vec<u8> = match file.name {
             "solution.pdf" => {
                 let key = format!("crossword/{}/solution/{trim:?}", id.to_ascii_lowercase());
-                let (id, prose) = (short_id(id), layout.prose());
-                return Ok(Download::rendered("crossword-solution.pdf".into(), key, move || {
-                    let texts = req.texts();
-                    Ok(render::layouts::crossword::solution_pdf(
-                        &fill,
-                        &SheetSpec { title: texts.title, id: &id, trim, prose },
-                        &texts,
-                    ))
+                let sheet = Sheet { req, id: short_id(id), trim, layout };
+                return Ok(sheet.pdf("crossword-solution.pdf", key, move |spec, texts| {
+                    render::layouts::crossword::solution_pdf(&fill, spec, texts)
                 }));
             }
             "puzzle.puz" => render::exchange::puz::puz,
@@ -128,6 +118,30 @@ impl Product for CrosswordFills {
         let grid = filled_grid(id, &fill)?;
         let filename = file.name.replace("puzzle", "crossword");
         Ok(Download::written(filename, move || Ok(write(&grid, &req.texts()))))
+    }
+}
+
+/// What a fill's PDF sheets are printed from: its request's texts, its short id, the trim
+/// asked for and the job's layout.
+struct Sheet {
+    req: FillRequest,
+    id: String,
+    trim: Trim,
+    layout: LayoutVersion,
+}
+
+impl Sheet {
+    fn pdf(
+        self,
+        filename: &str,
+        key: String,
+        draw: impl FnOnce(&SheetSpec, &crossword::clues::Texts) -> Vec<u8> + Send + 'static,
+    ) -> Download<'static> {
+        Download::rendered(filename.into(), key, move || {
+            let texts = self.req.texts();
+            let spec = SheetSpec { title: texts.title, id: &self.id, trim: self.trim, prose: self.layout.prose() };
+            Ok(draw(&spec, &texts))
+        })
     }
 }
 
@@ -248,17 +262,13 @@ fn problem(e: CrosswordError) -> Option<ApiError> {
     })
 }
 
-/// Runs an engine on a request, the uploaded list it names and the caller's limits, to
-/// check it.
-type CheckFn<P> = fn(&P, Option<&WordList>, &crossword::Limits, &mut dyn Monitor) -> Result<(), CrosswordError>;
-
 /// Checks a request on a blocking thread (see [`check`]) within the caller's limits and
 /// with the uploaded list it names (`wordlist`, which the caller must be able to see), then
 /// queues it. A full queue or quota is answered first: validation (indexing a word list)
 /// costs more than the check.
-async fn enqueue<K: Resource>(submit: Submit, req: K::Params, run: CheckFn<K::Params>) -> Result<Response, ApiError>
+async fn enqueue<K: Resource>(submit: Submit, req: K::Params) -> Result<Response, ApiError>
 where
-    K::Params: ListRequest + Sync,
+    K::Params: ListRequest + SearchRequest + Sync,
 {
     submit.admit().await?;
     let mut req = req;
@@ -268,7 +278,7 @@ where
         None => None,
     };
     let limits = submit.limits().crossword.clone();
-    let (req, inline) = blocking(move || check(req, stored, &limits, run)).await??;
+    let (req, inline) = blocking(move || check(req, stored, &limits)).await??;
     let rows = match inline {
         Some((new, list)) => {
             submit.state.wordlists.insert(&new.id, list);
@@ -312,11 +322,10 @@ type InlineList = (NewWordList, Arc<WordList>);
 /// Validates `req` (see [`validate`]). Its inline `words` become a list stored once by
 /// the hash of its text, which the job reads as `wordlist`: a list sent with many
 /// requests is kept once, not in every job's params.
-fn check<P: ListRequest>(
+fn check<P: ListRequest + SearchRequest>(
     mut req: P,
     mut stored: Option<Arc<WordList>>,
     limits: &crossword::Limits,
-    run: CheckFn<P>,
 ) -> Result<(P, Option<InlineList>), ApiError> {
     let mut inline = None;
     if let Some((words @ Some(_), wordlist @ None)) = req.lists() {
@@ -329,7 +338,7 @@ fn check<P: ListRequest>(
         stored = Some(list.clone());
         inline = Some((new, list));
     }
-    validate(|p| run(&req, stored.as_deref(), limits, p))?;
+    validate(|p| req.search(stored.as_deref(), limits, p))?;
     Ok((req, inline))
 }
 
@@ -370,10 +379,7 @@ async fn stored_list(state: &AppState, caller: &Caller, id: &str) -> Result<Arc<
         )),
 )]
 pub(crate) async fn patterns(submit: Submit, Json(req): Json<PatternRequest>) -> Result<Response, ApiError> {
-    enqueue::<CrosswordPatterns>(submit, req, |r, list, l, p| {
-        crossword::generate_patterns_with(r, list, l, p).map(drop)
-    })
-    .await
+    enqueue::<CrosswordPatterns>(submit, req).await
 }
 
 #[utoipa::path(
@@ -393,7 +399,7 @@ pub(crate) async fn patterns(submit: Submit, Json(req): Json<PatternRequest>) ->
         example = json!({"pattern": "3EF9C51EBFAFAAF8FE37577BFB9D5CEFEF75763F8FAAFAFEBC51CFBEg", "seed": 1})),
 )]
 pub(crate) async fn fills(submit: Submit, Json(req): Json<FillRequest>) -> Result<Response, ApiError> {
-    enqueue::<CrosswordFills>(submit, req, |r, list, l, p| crossword::fill_within(r, list, l, p).map(drop)).await
+    enqueue::<CrosswordFills>(submit, req).await
 }
 
 #[utoipa::path(
@@ -406,5 +412,5 @@ pub(crate) async fn fills(submit: Submit, Json(req): Json<FillRequest>) -> Resul
     request_body(content = WordSquareRequest, content_type = "application/json", example = json!({"size": 4, "seed": 2})),
 )]
 pub(crate) async fn word_squares(submit: Submit, Json(req): Json<WordSquareRequest>) -> Result<Response, ApiError> {
-    enqueue::<WordSquares>(submit, req, |r, list, l, p| crossword::word_squares_within(r, list, l, p).map(drop)).await
+    enqueue::<WordSquares>(submit, req).await
 }

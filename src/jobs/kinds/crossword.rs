@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 use crate::jobs::{Context, JobKind, RunError};
 
 use crate::puzzles::crossword::{
-    self, clues, CrosswordError, Entry, Fill, FillRequest, Pattern, PatternRequest, PatternResult, Quality, WordList,
-    WordSquareRequest, WordSquareResult,
+    clues, CrosswordError, Entry, Fill, FillRequest, Pattern, PatternRequest, PatternResult, Quality, SearchRequest,
+    WordList, WordSquareRequest, WordSquareResult,
 };
 use crate::puzzles::monitor::Monitor;
 
@@ -151,7 +151,7 @@ fn search_with_list<T, O: From<T> + WithReason>(
 /// A search kind: its name, request, result and the engine's call, run with the request's
 /// word list.
 macro_rules! search_kind {
-    ($kind:ident, $name:literal, $params:ty, $output:ty, $search:path) => {
+    ($kind:ident, $name:literal, $params:ty, $output:ty) => {
         impl JobKind for $kind {
             const NAME: &'static str = $name;
             type Params = $params;
@@ -163,20 +163,14 @@ macro_rules! search_kind {
 
             fn run(ctx: &Context, req: $params, monitor: &mut dyn Monitor) -> Result<$output, RunError> {
                 let limits = &ctx.limits.crossword;
-                search_with_list(ctx, Self::wordlist(&req), |stored| $search(&req, stored, limits, monitor))
+                search_with_list(ctx, Self::wordlist(&req), |stored| req.search(stored, limits, monitor))
             }
         }
     };
 }
 
-search_kind!(
-    CrosswordPatterns,
-    "crosswords.patterns",
-    PatternRequest,
-    PatternsOutput,
-    crossword::generate_patterns_with
-);
-search_kind!(WordSquares, "wordsquares", WordSquareRequest, WordSquaresOutput, crossword::word_squares_within);
+search_kind!(CrosswordPatterns, "crosswords.patterns", PatternRequest, PatternsOutput);
+search_kind!(WordSquares, "wordsquares", WordSquareRequest, WordSquaresOutput);
 
 impl JobKind for CrosswordFills {
     const NAME: &'static str = "crosswords.fills";
@@ -191,9 +185,8 @@ impl JobKind for CrosswordFills {
 
     fn run(ctx: &Context, req: FillRequest, monitor: &mut dyn Monitor) -> Result<FillOutput, RunError> {
         let limits = &ctx.limits.crossword;
-        let mut output: FillOutput = search_with_list(ctx, Self::wordlist(&req), |stored| {
-            crossword::fill_within(&req, stored, limits, monitor)
-        })?;
+        let mut output: FillOutput =
+            search_with_list(ctx, Self::wordlist(&req), |stored| req.search(stored, limits, monitor))?;
         // The request was checked with its grid before it was queued.
         let grid = req.pattern.to_grid().map_err(|e| RunError::Failed(e.to_string()))?;
         output.clues_missing = clues::missing(&grid.slots(), req.clues.as_ref());

@@ -183,7 +183,7 @@ fn fill_violations(p: &Pattern, list: &WordList, min_score: u8, theme: &[&str]) 
 }
 
 fn generate(req: &PatternRequest) -> PatternResult {
-    generate_patterns(req, &mut Unmonitored).unwrap_or_else(|e| panic!("{req:?}: {e}"))
+    search(req, &mut Unmonitored).unwrap_or_else(|e| panic!("{req:?}: {e}"))
 }
 
 fn request(rows: usize, cols: usize, symmetry: Option<Symmetry>, count: u64, seed: u64) -> PatternRequest {
@@ -316,10 +316,7 @@ fn theme_entries_are_placed_symmetrically() {
     }
     // An entry without a partner of its length is refused, naming the field.
     let odd = PatternRequest { theme: vec!["ABCD".into(), "ABCDE".into()], ..request(15, 15, None, 1, 0) };
-    assert!(matches!(
-        generate_patterns(&odd, &mut Unmonitored),
-        Err(CrosswordError::InvalidField { field: "theme", .. })
-    ));
+    assert!(matches!(search(&odd, &mut Unmonitored), Err(CrosswordError::InvalidField { field: "theme", .. })));
 }
 
 #[test]
@@ -356,7 +353,7 @@ fn fillable_patterns_come_with_a_fill_from_the_list() {
 
 #[test]
 fn bad_american_requests_name_the_field() {
-    let field = |req: PatternRequest| match generate_patterns(&req, &mut Unmonitored) {
+    let field = |req: PatternRequest| match search(&req, &mut Unmonitored) {
         Err(CrosswordError::InvalidField { field, .. }) => field,
         other => panic!("{req:?}: {other:?}"),
     };

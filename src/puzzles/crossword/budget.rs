@@ -241,6 +241,31 @@ pub(crate) enum Attempt<T> {
     Capped,
 }
 
+impl<T: Eq + std::hash::Hash> Attempt<T> {
+    /// One attempt's search: `search` offers the items it meets to the closure it is given,
+    /// which answers whether to stop (the item is accepted and not `seen`), and says whether
+    /// it stopped before its tree was done; the item it stopped at is the attempt's find.
+    pub(crate) fn first_new(
+        seen: &std::collections::HashSet<T>,
+        accept: impl Fn(&T) -> bool,
+        search: impl FnOnce(&mut dyn FnMut(T) -> bool) -> bool,
+    ) -> Attempt<T> {
+        let mut found = None;
+        let stopped = search(&mut |item| {
+            let new = accept(&item) && !seen.contains(&item);
+            if new {
+                found = Some(item);
+            }
+            new
+        });
+        match found {
+            Some(item) => Attempt::Found(item),
+            None if stopped => Attempt::Capped,
+            None => Attempt::Exhausted,
+        }
+    }
+}
+
 /// Runs attempts until `count` distinct items are found, the search space is known to
 /// hold no more, or the budget runs out. Returns the items and, when fewer than
 /// `count`, a note saying why; an error when there are none. `what` names the items

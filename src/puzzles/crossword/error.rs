@@ -2,6 +2,9 @@
 
 use crate::puzzles::monitor::Cancelled;
 
+/// A result of this module: by default, or a crossword error.
+pub type Result<T, E = CrosswordError> = std::result::Result<T, E>;
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CrosswordError {
     /// A request field is out of range or inconsistent (`field`, what is wrong).

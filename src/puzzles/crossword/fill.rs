@@ -14,11 +14,12 @@ use crate::puzzles::rng::Rng;
 
 use super::budget::Budget;
 use super::clues::{self, Texts, DEFAULT_TITLE, MAX_LINE_CHARS, MAX_NOTES_CHARS};
-use super::error::CrosswordError;
+use super::error::{CrosswordError, Result};
 use super::fill_search::{self, Given};
 use super::grid::{Direction, Grid, Slot};
 use super::limits::Limits;
 use super::words::{LengthIndex, WordFilter, WordList};
+use super::SearchRequest;
 
 /// Candidate words tried when a request gives no `max_nodes`, or fewer if
 /// [`Limits::fill_max_work`] allows fewer for the pattern and the list.
@@ -244,27 +245,19 @@ impl FillRequest {
     }
 }
 
-/// Fills the requested pattern (see `fill_grid`) within the default [`Limits`].
-pub fn fill(req: &FillRequest, progress: &mut dyn Monitor) -> Result<Fill, CrosswordError> {
-    fill_within(req, None, &Limits::default(), progress)
-}
+impl SearchRequest for FillRequest {
+    type Found = Fill;
 
-/// [`fill`] within `limits`: a request above them is refused before any search.
-/// `stored` is the list the request's `wordlist` names, loaded by the caller.
-pub fn fill_within(
-    req: &FillRequest,
-    stored: Option<&WordList>,
-    limits: &Limits,
-    progress: &mut dyn Monitor,
-) -> Result<Fill, CrosswordError> {
-    let (grid, list, opts) = req.plan(stored, limits)?;
-    fill_grid(&grid, &list, &opts, progress)
+    fn search(&self, stored: Option<&WordList>, limits: &Limits, progress: &mut dyn Monitor) -> Result<Fill> {
+        let (grid, list, opts) = self.plan(stored, limits)?;
+        fill_grid(&grid, &list, &opts, progress)
+    }
 }
 
 /// Fills every slot (run of >= 2 white squares) with a distinct entry of `list` so that
 /// crossing slots agree and fixed letters are kept, with standard numbering. `opts` come
 /// from the caller, not a client: they are not checked against [`Limits`] (see
-/// [`fill_within`]).
+/// [`FillRequest::search`]).
 pub fn fill_grid(
     grid: &Grid,
     list: &WordList,

@@ -156,7 +156,7 @@ pub(crate) fn square_bytes(n: usize) -> usize {
 mod tests {
     use super::*;
     use crate::puzzles::crossword::fill::PatternInput;
-    use crate::puzzles::crossword::{generate_patterns_within, FillRequest, PatternRequest, WordSquareRequest};
+    use crate::puzzles::crossword::{FillRequest, PatternRequest, SearchRequest, WordSquareRequest};
     use crate::puzzles::crossword::{Grid, WordList};
     use crate::puzzles::monitor::Unmonitored;
 
@@ -225,13 +225,13 @@ mod tests {
         // A search this large would take hours; refused at once, whatever the monitor.
         let l = Limits::default();
         let req = PatternRequest { count: Count::All, max_nodes: Some(u64::MAX), ..PatternRequest::new(21) };
-        let e = generate_patterns_within(&req, &l, &mut Unmonitored).unwrap_err();
+        let e = req.search(None, &l, &mut Unmonitored).unwrap_err();
         assert!(matches!(e, CrosswordError::InvalidField { field: "max_nodes", .. }), "{e}");
         let req = WordSquareRequest { max_nodes: Some(u64::MAX), ..WordSquareRequest::new(7) };
-        let e = crate::puzzles::crossword::word_squares(&req, &mut Unmonitored).unwrap_err();
+        let e = crate::puzzles::crossword::search(&req, &mut Unmonitored).unwrap_err();
         assert!(matches!(e, CrosswordError::InvalidField { field: "max_nodes", .. }), "{e}");
         let req = FillRequest { max_nodes: Some(u64::MAX), ..fill_request() };
-        let e = crate::puzzles::crossword::fill(&req, &mut Unmonitored).unwrap_err();
+        let e = crate::puzzles::crossword::search(&req, &mut Unmonitored).unwrap_err();
         assert!(matches!(e, CrosswordError::InvalidField { field: "max_nodes", .. }), "{e}");
     }
 
@@ -306,7 +306,7 @@ mod tests {
     fn item_sizes_bound_the_real_results() {
         for n in [5, 11, 21] {
             let req = PatternRequest { count: Count::N(40), ..PatternRequest::new(n) };
-            let out = crate::puzzles::crossword::generate_patterns(&req, &mut Unmonitored).unwrap();
+            let out = crate::puzzles::crossword::search(&req, &mut Unmonitored).unwrap();
             for p in &out.patterns {
                 assert!(serde_json::to_string(p).unwrap().len() < pattern_bytes(n), "{n}: {p:?}");
             }
@@ -314,7 +314,7 @@ mod tests {
             assert!(bytes <= ENVELOPE_BYTES + out.patterns.len() * pattern_bytes(n), "{n}: {bytes}");
         }
         let req = WordSquareRequest { count: Count::N(5), ..WordSquareRequest::new(5) };
-        let out = crate::puzzles::crossword::word_squares(&req, &mut Unmonitored).unwrap();
+        let out = crate::puzzles::crossword::search(&req, &mut Unmonitored).unwrap();
         for s in &out.squares {
             assert_eq!(serde_json::to_string(s).unwrap().len() + 1, square_bytes(5));
         }

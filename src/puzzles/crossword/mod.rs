@@ -60,17 +60,31 @@ mod wordlist_tests;
 
 use serde::{Deserialize, Serialize};
 
+use crate::puzzles::monitor::Monitor;
+
 pub use error::CrosswordError;
-pub use fill::{fill, fill_within, Entry, Fill, FillRequest, Quality};
+use error::Result;
+pub use fill::{Entry, Fill, FillRequest, Quality};
 pub use grid::{Direction, Grid, Slot, FILL_MAX_SIDE, FILL_MIN_SIDE, MAX_SIZE, MIN_SIZE};
 pub use limits::Limits;
-pub use pattern::{
-    generate_patterns, generate_patterns_with, generate_patterns_within, Pattern, PatternRequest, PatternResult, Rules,
-    Symmetry,
-};
+pub use pattern::{Pattern, PatternRequest, PatternResult, Rules, Symmetry};
 pub use source::{inline_list, WordSource};
 pub use words::{LineError, WordFilter, WordList};
-pub use wordsquare::{word_squares, word_squares_within, WordSquareRequest, WordSquareResult};
+pub use wordsquare::{WordSquareRequest, WordSquareResult};
+
+/// A request of this module's searches (patterns, fills, word squares) and what it finds.
+pub trait SearchRequest {
+    type Found;
+
+    /// Runs the search within `limits` (a request above them is refused before any search),
+    /// with `stored`, the list the request's `wordlist` names, loaded by the caller.
+    fn search(&self, stored: Option<&WordList>, limits: &Limits, progress: &mut dyn Monitor) -> Result<Self::Found>;
+}
+
+/// Runs `req` within the default [`Limits`], without a stored list.
+pub fn search<R: SearchRequest>(req: &R, progress: &mut dyn Monitor) -> Result<R::Found> {
+    req.search(None, &Limits::default(), progress)
+}
 
 /// How many results a request wants: a number, or `"all"` (enumerate and count).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -11,7 +11,7 @@ use crate::puzzles::rng::Rng;
 use super::american;
 use super::board::Board;
 use super::budget::{self, Attempt, Budget};
-use super::error::CrosswordError;
+use super::error::{CrosswordError, Result};
 use super::fill::Fill;
 use super::grid::{check_size, Grid};
 use super::limits::{pattern_bytes, Limits};
@@ -417,38 +417,22 @@ impl Plan {
     }
 }
 
-/// Samples `count` distinct patterns, or enumerates all of them (`count: "all"`), within
-/// the default [`Limits`].
-pub fn generate_patterns(req: &PatternRequest, progress: &mut dyn Monitor) -> Result<PatternResult, CrosswordError> {
-    generate_patterns_within(req, &Limits::default(), progress)
-}
+impl super::SearchRequest for PatternRequest {
+    type Found = PatternResult;
 
-/// [`generate_patterns`] within `limits`: a request above them is refused before any search.
-pub fn generate_patterns_within(
-    req: &PatternRequest,
-    limits: &Limits,
-    progress: &mut dyn Monitor,
-) -> Result<PatternResult, CrosswordError> {
-    generate_patterns_with(req, None, limits, progress)
-}
-
-/// [`generate_patterns_within`] with the list a `fillable` request's `wordlist` names,
-/// loaded by the caller.
-pub fn generate_patterns_with(
-    req: &PatternRequest,
-    stored: Option<&WordList>,
-    limits: &Limits,
-    progress: &mut dyn Monitor,
-) -> Result<PatternResult, CrosswordError> {
-    if req.rules == Rules::American {
-        return american::generate(american::Plan::new(req, stored, limits)?, progress);
-    }
-    let Plan { spec, max_nodes, time_limit_ms, items } = Plan::new(req, limits)?;
-    let mut budget = Budget::new(max_nodes, time_limit_ms, 1 << 14, progress);
-    let orbits = spec.orbits();
-    match req.count {
-        Count::All => enumerate(&spec, &orbits, items, &mut budget),
-        Count::N(_) => sample(&spec, &orbits, items, req.seed, &mut budget),
+    /// `stored` is the list a `fillable` request's `wordlist` names.
+    fn search(&self, stored: Option<&WordList>, limits: &Limits, progress: &mut dyn Monitor) -> Result<PatternResult> {
+        let req = self;
+        if req.rules == Rules::American {
+            return american::generate(american::Plan::new(req, stored, limits)?, progress);
+        }
+        let Plan { spec, max_nodes, time_limit_ms, items } = Plan::new(req, limits)?;
+        let mut budget = Budget::new(max_nodes, time_limit_ms, 1 << 14, progress);
+        let orbits = spec.orbits();
+        match req.count {
+            Count::All => enumerate(&spec, &orbits, items, &mut budget),
+            Count::N(_) => sample(&spec, &orbits, items, req.seed, &mut budget),
+        }
     }
 }
 
@@ -513,20 +497,7 @@ fn sample(
             attempt_left: ATTEMPT_UNIT.saturating_mul(budget::luby(attempt)),
             p_white,
         };
-        let mut found = None;
-        let stopped = search.dfs(0, &mut |board| {
-            let grid = board.grid();
-            let new = spec.accepts(&grid) && !seen.contains(&grid);
-            if new {
-                found = Some(grid);
-            }
-            new
-        });
-        match found {
-            Some(grid) => Attempt::Found(grid),
-            None if stopped => Attempt::Capped,
-            None => Attempt::Exhausted,
-        }
+        Attempt::first_new(seen, |grid| spec.accepts(grid), |offer| search.dfs(0, &mut |board| offer(board.grid())))
     })?;
     let patterns = grids.iter().map(Pattern::from_grid).collect();
     Ok(PatternResult { patterns, total: None, note })

@@ -210,7 +210,7 @@ fn numbering_is_standard() {
 
 #[test]
 fn all_5x5_mirror_patterns() {
-    let res = generate_patterns(&request(5, Symmetry::Mirror, Some(5), Count::All, 0), &mut Unmonitored).unwrap();
+    let res = search(&request(5, Symmetry::Mirror, Some(5), Count::All, 0), &mut Unmonitored).unwrap();
     assert_eq!(res.total, Some(21));
     assert_eq!(res.patterns.len(), 21);
     // Independent brute force over the 2^9 colourings of the top-left 3x3 quadrant.
@@ -245,7 +245,7 @@ fn all_counts_match_brute_force_rotational_5x5() {
             expected += 1;
         }
     }
-    let res = generate_patterns(&request(5, Symmetry::Rotational, Some(4), Count::All, 0), &mut Unmonitored).unwrap();
+    let res = search(&request(5, Symmetry::Rotational, Some(4), Count::All, 0), &mut Unmonitored).unwrap();
     assert_eq!(res.total, Some(expected));
     assert!(expected > 0);
 }
@@ -254,10 +254,10 @@ fn all_counts_match_brute_force_rotational_5x5() {
 fn all_with_limit_and_filters() {
     let mut req = request(7, Symmetry::Mirror, None, Count::All, 0);
     req.limit = Some(1000);
-    let all = generate_patterns(&req, &mut Unmonitored).unwrap();
+    let all = search(&req, &mut Unmonitored).unwrap();
     req.limit = Some(5);
     req.max_black_share = Some(0.2);
-    let some = generate_patterns(&req, &mut Unmonitored).unwrap();
+    let some = search(&req, &mut Unmonitored).unwrap();
     assert_eq!(some.patterns.len(), 5.min(some.total.unwrap() as usize));
     let expected = all.patterns.iter().filter(|p| p.black as f64 <= 0.2 * 49.0).count() as u64;
     assert_eq!(all.total, Some(all.patterns.len() as u64), "limit 1000 covers all 7x7");
@@ -268,7 +268,7 @@ fn all_with_limit_and_filters() {
 #[test]
 fn even_mirror_is_refused_at_once() {
     for n in [6, 10, 16, 20] {
-        let err = generate_patterns(&request(n, Symmetry::Mirror, None, Count::N(1), 0), &mut Unmonitored).unwrap_err();
+        let err = search(&request(n, Symmetry::Mirror, None, Count::N(1), 0), &mut Unmonitored).unwrap_err();
         assert!(matches!(err, CrosswordError::Impossible(_)), "{err}");
         assert!(err.to_string().contains("even side"), "{err}");
     }
@@ -276,7 +276,7 @@ fn even_mirror_is_refused_at_once() {
 
 #[test]
 fn bad_pattern_requests() {
-    let err = |req: PatternRequest| generate_patterns(&req, &mut Unmonitored).unwrap_err().to_string();
+    let err = |req: PatternRequest| search(&req, &mut Unmonitored).unwrap_err().to_string();
     assert!(err(PatternRequest::new(4)).starts_with("size:"));
     assert!(err(PatternRequest::new(23)).starts_with("size:"));
     assert!(err(request(9, Symmetry::Mirror, Some(2), Count::N(1), 0)).starts_with("max_len:"));
@@ -310,7 +310,7 @@ fn sampled_patterns_satisfy_every_rule() {
         (21, Symmetry::Rotational, Some(15)),
     ];
     for (seed, &(n, sym, max_len)) in cases.iter().enumerate() {
-        let res = generate_patterns(&request(n, sym, max_len, Count::N(20), seed as u64), &mut Unmonitored)
+        let res = search(&request(n, sym, max_len, Count::N(20), seed as u64), &mut Unmonitored)
             .unwrap_or_else(|e| panic!("{n} {sym}: {e}"));
         let mut distinct = HashSet::new();
         for p in &res.patterns {
@@ -334,16 +334,16 @@ fn sampled_patterns_satisfy_every_rule() {
 
 #[test]
 fn sampling_is_seeded() {
-    let a = generate_patterns(&request(15, Symmetry::Mirror, None, Count::N(5), 7), &mut Unmonitored).unwrap();
-    let b = generate_patterns(&request(15, Symmetry::Mirror, None, Count::N(5), 7), &mut Unmonitored).unwrap();
-    let c = generate_patterns(&request(15, Symmetry::Mirror, None, Count::N(5), 8), &mut Unmonitored).unwrap();
+    let a = search(&request(15, Symmetry::Mirror, None, Count::N(5), 7), &mut Unmonitored).unwrap();
+    let b = search(&request(15, Symmetry::Mirror, None, Count::N(5), 7), &mut Unmonitored).unwrap();
+    let c = search(&request(15, Symmetry::Mirror, None, Count::N(5), 8), &mut Unmonitored).unwrap();
     assert_eq!(a, b);
     assert_ne!(a.patterns, c.patterns);
 }
 
 #[test]
 fn sampling_more_than_exist_says_so() {
-    let res = generate_patterns(&request(5, Symmetry::Mirror, None, Count::N(100), 1), &mut Unmonitored).unwrap();
+    let res = search(&request(5, Symmetry::Mirror, None, Count::N(100), 1), &mut Unmonitored).unwrap();
     assert_eq!(res.patterns.len(), 21);
     assert!(res.note.as_deref().unwrap().contains("only 21 distinct"), "{:?}", res.note);
 }
@@ -355,7 +355,7 @@ fn sampling_filters_hold() {
     req.max_three_letter_words = Some(16);
     req.min_words = Some(48);
     req.max_words = Some(60);
-    let res = generate_patterns(&req, &mut Unmonitored).unwrap();
+    let res = search(&req, &mut Unmonitored).unwrap();
     assert_eq!(res.patterns.len(), 10);
     for p in &res.patterns {
         let g = pattern_grid(p);
@@ -372,24 +372,24 @@ fn impossible_filters_end_with_a_reason() {
     // Known at once: rule 2 needs 49 black squares in 15x15.
     let mut req = request(15, Symmetry::Mirror, None, Count::N(1), 0);
     req.max_black_share = Some(0.2);
-    let err = generate_patterns(&req, &mut Unmonitored).unwrap_err();
+    let err = search(&req, &mut Unmonitored).unwrap_err();
     assert!(matches!(err, CrosswordError::Impossible(_)), "{err}");
     assert!(err.to_string().contains("at least 49"), "{err}");
     // Exhaustive: no 7x7 pattern has 100 words.
     let mut req = request(7, Symmetry::Mirror, None, Count::N(1), 0);
     req.min_words = Some(100);
-    let err = generate_patterns(&req, &mut Unmonitored).unwrap_err();
+    let err = search(&req, &mut Unmonitored).unwrap_err();
     assert!(matches!(err, CrosswordError::NoSolution(_)), "{err}");
     // Budget: 21x21 with a tiny node budget.
     let mut req = request(21, Symmetry::Rotational, None, Count::N(1), 0);
     req.max_nodes = Some(50);
-    let err = generate_patterns(&req, &mut Unmonitored).unwrap_err();
+    let err = search(&req, &mut Unmonitored).unwrap_err();
     assert!(matches!(err, CrosswordError::BudgetExhausted(_)), "{err}");
     assert!(err.to_string().contains("max_nodes = 50"), "{err}");
     // Budget in an enumeration.
     let mut req = request(15, Symmetry::Mirror, None, Count::All, 0);
     req.max_nodes = Some(10_000);
-    let err = generate_patterns(&req, &mut Unmonitored).unwrap_err();
+    let err = search(&req, &mut Unmonitored).unwrap_err();
     assert!(err.to_string().contains("enumeration of all 15x15 patterns not finished"), "{err}");
 }
 
@@ -404,7 +404,7 @@ impl Monitor for CancelAfter {
 #[test]
 fn cancellation_is_reported() {
     let req = request(15, Symmetry::Mirror, None, Count::All, 0);
-    let err = generate_patterns(&req, &mut CancelAfter(2)).unwrap_err();
+    let err = search(&req, &mut CancelAfter(2)).unwrap_err();
     assert_eq!(err, CrosswordError::Cancelled);
 }
 
@@ -489,7 +489,7 @@ fn examples_fill() {
     for ex in [EX1, EX2] {
         for seed in 0..3 {
             let req = FillRequest { seed, ..FillRequest::new(PatternInput::Hex(ex.into())) };
-            let f = fill(&req, &mut Unmonitored).unwrap();
+            let f = search(&req, &mut Unmonitored).unwrap();
             check_fill(&Grid::from_hex(ex).unwrap(), &f, WordList::english());
         }
     }
@@ -520,7 +520,7 @@ fn generated_patterns_fill() {
     for (seed, &(n, sym)) in cases.iter().enumerate() {
         let mut req = request(n, sym, Some(n.min(11)), Count::N(3), seed as u64);
         req.max_three_letter_words = Some(n * 2);
-        let res = generate_patterns(&req, &mut Unmonitored).unwrap();
+        let res = search(&req, &mut Unmonitored).unwrap();
         for p in &res.patterns {
             let g = pattern_grid(p);
             let opts = FillOptions { seed: 5, ..Default::default() };
@@ -540,11 +540,11 @@ fn fill_with_own_list_and_rows() {
     // The only 5x5 square from these words is symmetric (rows = columns), so it would
     // repeat every word: the search proves that no fill exists.
     let square = ["HEART", "EMBER", "ABUSE", "RESIN", "TREND", "HEARTS"];
-    let err = fill(&req(&["....."; 5], &square), &mut Unmonitored).unwrap_err();
+    let err = search(&req(&["....."; 5], &square), &mut Unmonitored).unwrap_err();
     assert!(matches!(err, CrosswordError::NoSolution(_)), "{err}");
     // Two crossing words from a two-word list: one goes across, the other down.
     let rows = [".....", ".####", ".####", ".####", ".####"];
-    let f = fill(&req(&rows, &["heart", "house"]), &mut Unmonitored).unwrap();
+    let f = search(&req(&rows, &["heart", "house"]), &mut Unmonitored).unwrap();
     check_fill(&Grid::from_rows(&rows).unwrap(), &f, &WordList::from_words(&["HEART", "HOUSE"]).unwrap());
     assert_ne!(f.across[0].word, f.down[0].word);
 }
@@ -613,7 +613,7 @@ fn fill_errors() {
         words: words.map(|w| w.iter().map(|s| s.to_string()).collect()),
         ..FillRequest::new(pattern)
     };
-    let e = fill(&req(PatternInput::Hex(EX1.into()), Some(vec!["abc", "de4f"])), &mut Unmonitored).unwrap_err();
+    let e = search(&req(PatternInput::Hex(EX1.into()), Some(vec!["abc", "de4f"])), &mut Unmonitored).unwrap_err();
     assert_eq!(
         e,
         CrosswordError::BadWord {
@@ -623,20 +623,20 @@ fn fill_errors() {
                 .into()
         }
     );
-    let e = fill(&req(PatternInput::Hex(EX1.into()), Some(vec!["abc", ""])), &mut Unmonitored).unwrap_err();
+    let e = search(&req(PatternInput::Hex(EX1.into()), Some(vec!["abc", ""])), &mut Unmonitored).unwrap_err();
     assert_eq!(e.to_string(), "words[1]: empty word");
-    let e = fill(&req(PatternInput::Hex("XYZ".into()), None), &mut Unmonitored).unwrap_err();
+    let e = search(&req(PatternInput::Hex("XYZ".into()), None), &mut Unmonitored).unwrap_err();
     assert!(e.to_string().starts_with("hex pattern: symbol 'X' at position 1"), "{e}");
     let lonely =
         PatternInput::Rows(vec!["#####".into(), "#.###".into(), "#####".into(), "#####".into(), "#####".into()]);
-    let e = fill(&req(lonely, None), &mut Unmonitored).unwrap_err();
+    let e = search(&req(lonely, None), &mut Unmonitored).unwrap_err();
     assert!(e.to_string().contains("row 2, col 2 belongs to no word"), "{e}");
     let two = PatternInput::Rows(vec!["..###".into(), "#####".into(), "#####".into(), "#####".into(), "#####".into()]);
-    let e = fill(&req(two, None), &mut Unmonitored).unwrap_err();
+    let e = search(&req(two, None), &mut Unmonitored).unwrap_err();
     assert!(e.to_string().contains("1-Across ?? has no entry with score >= 50"), "{e}");
     let three =
         PatternInput::Rows(vec!["...##".into(), "#####".into(), "...##".into(), "#####".into(), "...##".into()]);
-    let e = fill(&req(three, Some(vec!["abc", "def"])), &mut Unmonitored).unwrap_err();
+    let e = search(&req(three, Some(vec!["abc", "def"])), &mut Unmonitored).unwrap_err();
     assert!(e.to_string().contains("3 open slots of length 3 but the word list has only 2"), "{e}");
 }
 
@@ -672,12 +672,12 @@ fn check_square(rows: &[String], n: usize, list: &WordList, distinct: bool) {
 fn word_squares_sampled_are_valid() {
     for n in 3..=5 {
         let req = WordSquareRequest { count: Count::N(3), seed: n as u64, ..WordSquareRequest::new(n) };
-        let res = word_squares(&req, &mut Unmonitored).unwrap();
+        let res = search(&req, &mut Unmonitored).unwrap();
         assert_eq!(res.squares.len(), 3);
         for sq in &res.squares {
             check_square(sq, n, WordList::english(), true);
         }
-        assert_eq!(res, word_squares(&req, &mut Unmonitored).unwrap(), "seeded");
+        assert_eq!(res, search(&req, &mut Unmonitored).unwrap(), "seeded");
     }
 }
 
@@ -694,10 +694,10 @@ fn word_squares_counted() {
         ..WordSquareRequest::new(3)
     };
     req.distinct = false;
-    let all = word_squares(&req, &mut Unmonitored).unwrap();
+    let all = search(&req, &mut Unmonitored).unwrap();
     assert_eq!(all.total, Some(512));
     req.distinct = true;
-    let res = word_squares(&req, &mut Unmonitored).unwrap();
+    let res = search(&req, &mut Unmonitored).unwrap();
     let list = WordList::from_words(&words).unwrap();
     let expected = all
         .squares
@@ -717,27 +717,27 @@ fn word_squares_counted() {
 #[test]
 fn word_squares_english_3x3_count() {
     let req = WordSquareRequest { count: Count::All, limit: Some(10), ..WordSquareRequest::new(3) };
-    let res = word_squares(&req, &mut Unmonitored).unwrap();
+    let res = search(&req, &mut Unmonitored).unwrap();
     assert_eq!(res.total, Some(3_208_604));
     for sq in &res.squares {
         check_square(sq, 3, WordList::english(), true);
     }
     let req = WordSquareRequest { distinct: false, ..req };
-    assert_eq!(word_squares(&req, &mut Unmonitored).unwrap().total, Some(4_036_300));
+    assert_eq!(search(&req, &mut Unmonitored).unwrap().total, Some(4_036_300));
 }
 
 #[test]
 fn word_square_errors() {
-    let e = word_squares(&WordSquareRequest::new(8), &mut Unmonitored).unwrap_err();
+    let e = search(&WordSquareRequest::new(8), &mut Unmonitored).unwrap_err();
     assert!(e.to_string().starts_with("size: word squares have a side of 3..=7"), "{e}");
     let req = WordSquareRequest { max_nodes: Some(100), ..WordSquareRequest::new(6) };
-    let e = word_squares(&req, &mut Unmonitored).unwrap_err();
+    let e = search(&req, &mut Unmonitored).unwrap_err();
     assert!(matches!(e, CrosswordError::BudgetExhausted(_)), "{e}");
     let req = WordSquareRequest { words: Some(vec!["abc".into(), "a1c".into()]), ..WordSquareRequest::new(3) };
-    let e = word_squares(&req, &mut Unmonitored).unwrap_err();
+    let e = search(&req, &mut Unmonitored).unwrap_err();
     assert!(e.to_string().starts_with("words[1]:"), "{e}");
     let req = WordSquareRequest { words: Some(vec!["abc".into(), "xyz".into()]), ..WordSquareRequest::new(3) };
-    let e = word_squares(&req, &mut Unmonitored).unwrap_err();
+    let e = search(&req, &mut Unmonitored).unwrap_err();
     assert!(matches!(e, CrosswordError::NoSolution(_)), "{e}");
 }
 
@@ -746,7 +746,7 @@ fn word_square_errors() {
 #[test]
 fn json_requests_and_results() {
     let req: PatternRequest = serde_json::from_str(r#"{"size": 5, "count": "all", "max_len": 5}"#).unwrap();
-    let res = generate_patterns(&req, &mut Unmonitored).unwrap();
+    let res = search(&req, &mut Unmonitored).unwrap();
     let v = serde_json::to_value(&res).unwrap();
     assert_eq!(v["total"], 21);
     assert!(v.get("note").is_none());
@@ -758,7 +758,7 @@ fn json_requests_and_results() {
     assert_eq!((req.symmetry, req.count), (Some(Symmetry::Rotational), Count::N(2)));
 
     let req: FillRequest = serde_json::from_str(&format!(r#"{{"pattern": "{EX2}", "seed": 3}}"#)).unwrap();
-    let f = serde_json::to_value(fill(&req, &mut Unmonitored).unwrap()).unwrap();
+    let f = serde_json::to_value(search(&req, &mut Unmonitored).unwrap()).unwrap();
     // EX2 starts ".#..": 1-down at (1, 1), 2-across at (1, 3).
     let e = &f["down"][0];
     assert_eq!((e["number"].as_u64(), e["row"].as_u64(), e["col"].as_u64()), (Some(1), Some(1), Some(1)));
@@ -771,7 +771,7 @@ fn json_requests_and_results() {
     assert!(matches!(req.pattern, PatternInput::Rows(_)));
 
     let req: WordSquareRequest = serde_json::from_str(r#"{"size": 4, "count": 2, "seed": 9}"#).unwrap();
-    let v = serde_json::to_value(word_squares(&req, &mut Unmonitored).unwrap()).unwrap();
+    let v = serde_json::to_value(search(&req, &mut Unmonitored).unwrap()).unwrap();
     assert_eq!(v["squares"].as_array().unwrap().len(), 2);
     assert!(v.get("total").is_none());
 }

@@ -135,19 +135,19 @@ fn the_block_list_applies_unless_allowed() {
     let pattern = ["...", "###", "###"];
     let words = ["sex;90", "cat;10"];
     let low = FillRequest { min_score: Some(0), ..request(&pattern, Some(&words)) };
-    let f = fill(&low, &mut Unmonitored).unwrap();
+    let f = search(&low, &mut Unmonitored).unwrap();
     assert_eq!(f.across[0].word, "CAT");
     let allowed = FillRequest { allow_offensive: true, ..low.clone() };
-    let f = fill(&allowed, &mut Unmonitored).unwrap();
+    let f = search(&allowed, &mut Unmonitored).unwrap();
     assert_eq!((f.across[0].word.as_str(), f.across[0].score), ("SEX", Some(90)));
     // Without CAT nothing is left: the message says the block list was applied.
     let only = FillRequest { min_score: Some(0), ..request(&pattern, Some(&["sex;90"])) };
-    let e = fill(&only, &mut Unmonitored).unwrap_err();
+    let e = search(&only, &mut Unmonitored).unwrap_err();
     assert!(e.to_string().contains("1-Across ??? has no entry with score >= 0 outside the block list"), "{e}");
     // The bundled list too: no blocked word in a batch of fills.
     for seed in 0..5 {
         let req = FillRequest { seed, ..FillRequest::new(PatternInput::Rows(rows(&["....", "....", "....", "...."]))) };
-        let f = fill(&req, &mut Unmonitored).unwrap();
+        let f = search(&req, &mut Unmonitored).unwrap();
         for e in f.across.iter().chain(&f.down) {
             assert!(!blocked(e.word.as_bytes()), "{}", e.word);
         }
@@ -160,7 +160,7 @@ fn min_score_is_honoured_and_better_words_preferred() {
     let pattern = ["...", "#.#", "#.#"];
     for min in [0u8, 40, 55, 70] {
         let req = FillRequest { min_score: Some(min), ..request(&pattern, Some(&words)) };
-        match fill(&req, &mut Unmonitored) {
+        match search(&req, &mut Unmonitored) {
             Ok(f) => {
                 let list = WordList::from_words(&words).unwrap();
                 let filter = WordFilter { min_score: min, allow_offensive: false };
@@ -183,10 +183,10 @@ fn min_score_is_honoured_and_better_words_preferred() {
         })
         .max()
         .unwrap();
-    let f = fill(&FillRequest { min_score: Some(0), ..request(&pattern, Some(&words)) }, &mut Unmonitored).unwrap();
+    let f = search(&FillRequest { min_score: Some(0), ..request(&pattern, Some(&words)) }, &mut Unmonitored).unwrap();
     assert_eq!(f.quality.unwrap().min_score, best);
     let e =
-        fill(&FillRequest { min_score: Some(95), ..request(&pattern, Some(&words)) }, &mut Unmonitored).unwrap_err();
+        search(&FillRequest { min_score: Some(95), ..request(&pattern, Some(&words)) }, &mut Unmonitored).unwrap_err();
     assert!(e.to_string().contains("1-Across ??? has no entry with score >= 95"), "{e}");
     let e = FillRequest { min_score: Some(101), ..request(&pattern, None) }.validate(&Limits::default()).unwrap_err();
     assert_eq!(e.to_string(), "min_score: must be at most 100 (got 101)");
@@ -216,7 +216,7 @@ fn fixed_letters_are_kept_and_theme_entries_need_not_be_in_the_list() {
     let grid = Grid::from_rows(&pattern).unwrap();
     for seed in 0..2 {
         let req = FillRequest { seed, time_limit_ms: Some(20_000), ..request(&pattern, None) };
-        let f = fill(&req, &mut Unmonitored).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let f = search(&req, &mut Unmonitored).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         check_fill_with(&grid, &f, WordList::english(), &WordFilter::default());
         assert_eq!(f.rows[7], "PUZZLEPRESSWINS");
         assert!(f.rows[0].starts_with('Q'));
@@ -224,7 +224,7 @@ fn fixed_letters_are_kept_and_theme_entries_need_not_be_in_the_list() {
         assert_eq!((theme.row, theme.col, theme.score), (8, 1, None));
     }
     // A fixed letter no entry fits: the message names the slot with its letters.
-    let e = fill(&request(&["QX.", "...", "..."], None), &mut Unmonitored).unwrap_err();
+    let e = search(&request(&["QX.", "...", "..."], None), &mut Unmonitored).unwrap_err();
     assert!(e.to_string().contains("1-Across QX? has no entry with score >= 50 outside the block list"), "{e}");
 }
 
@@ -234,7 +234,7 @@ fn fixed_letters_are_kept_and_theme_entries_need_not_be_in_the_list() {
 #[test]
 fn a_fill_sent_back_as_its_rows_is_the_same_fill() {
     let pattern = ["...#.....", ".........", ".........", ".....#..."];
-    let first = fill(&request(&pattern, None), &mut Unmonitored).unwrap();
+    let first = search(&request(&pattern, None), &mut Unmonitored).unwrap();
     let clues = [("1A".to_string(), "First".to_string())].into();
     let again = FillRequest {
         min_score: Some(100),
@@ -242,9 +242,9 @@ fn a_fill_sent_back_as_its_rows_is_the_same_fill() {
         clues: Some(clues),
         ..FillRequest::new(PatternInput::Rows(first.rows.clone()))
     };
-    assert_eq!(fill(&again, &mut Unmonitored).unwrap(), first);
+    assert_eq!(search(&again, &mut Unmonitored).unwrap(), first);
     let bad = FillRequest { clues: Some([("2A".to_string(), "x".to_string())].into()), ..again };
-    assert!(matches!(fill(&bad, &mut Unmonitored), Err(CrosswordError::BadClue { .. })));
+    assert!(matches!(search(&bad, &mut Unmonitored), Err(CrosswordError::BadClue { .. })));
 }
 
 #[test]
@@ -252,7 +252,7 @@ fn rectangular_and_31x31_grids_fill() {
     let rect = ["...#.....", ".........", ".........", ".....#..."];
     let grid = Grid::from_rows(&rect).unwrap();
     assert_eq!((grid.height(), grid.width()), (4, 9));
-    let f = fill(&request(&rect, None), &mut Unmonitored).unwrap();
+    let f = search(&request(&rect, None), &mut Unmonitored).unwrap();
     check_fill_with(&grid, &f, WordList::english(), &WordFilter::default());
     // 31x31: 64 blocks of 3x3 white squares between black lines, 384 distinct entries.
     let line: String = (0..31).map(|c| if c % 4 == 3 { '#' } else { '.' }).collect();
@@ -260,7 +260,7 @@ fn rectangular_and_31x31_grids_fill() {
     let grid = Grid::from_rows(&big).unwrap();
     assert_eq!((grid.height(), grid.width(), grid.slots().len()), (31, 31, 384));
     let req = FillRequest { time_limit_ms: Some(30_000), ..FillRequest::new(PatternInput::Rows(big)) };
-    let f = fill(&req, &mut Unmonitored).unwrap();
+    let f = search(&req, &mut Unmonitored).unwrap();
     check_fill_with(&grid, &f, WordList::english(), &WordFilter::default());
 }
 
@@ -269,7 +269,7 @@ fn no_two_entries_share_a_long_run() {
     let pattern = ["#....", ".....", ".....", ".....", "....#"];
     for seed in 0..3 {
         let req = FillRequest { seed, max_shared_substring: Some(2), ..request(&pattern, None) };
-        let f = fill(&req, &mut Unmonitored).unwrap();
+        let f = search(&req, &mut Unmonitored).unwrap();
         let words: Vec<&str> = f.across.iter().chain(&f.down).map(|e| e.word.as_str()).collect();
         for (i, a) in words.iter().enumerate() {
             for b in &words[i + 1..] {
@@ -287,13 +287,13 @@ fn a_stored_list_is_used_by_id() {
     let list = WordList::parse("heart;70\nhouse;60\n").unwrap();
     let rows = [".....", ".####", ".####", ".####", ".####"];
     let req = FillRequest { wordlist: Some("abc".into()), ..request(&rows, None) };
-    let f = fill_within(&req, Some(&list), &Limits::default(), &mut Unmonitored).unwrap();
+    let f = req.search(Some(&list), &Limits::default(), &mut Unmonitored).unwrap();
     assert_eq!(f.quality, Some(Quality { min_score: 60, mean_score: 65.0 }));
-    let e = fill(&req, &mut Unmonitored).unwrap_err();
+    let e = search(&req, &mut Unmonitored).unwrap_err();
     assert_eq!(e.to_string(), "wordlist: no word list \"abc\"");
     let both = FillRequest { words: Some(vec!["heart".into()]), ..req };
     assert_eq!(
-        fill(&both, &mut Unmonitored).unwrap_err().to_string(),
+        search(&both, &mut Unmonitored).unwrap_err().to_string(),
         "wordlist: give either words or wordlist, not both"
     );
 }
@@ -305,10 +305,10 @@ fn word_squares_take_min_score() {
         distinct: false,
         ..WordSquareRequest::new(3)
     };
-    let e = word_squares(&req, &mut Unmonitored).unwrap_err();
+    let e = search(&req, &mut Unmonitored).unwrap_err();
     assert!(matches!(e, CrosswordError::NoSolution(_)), "{e}");
     let req = WordSquareRequest { min_score: Some(40), ..req };
-    assert!(word_squares(&req, &mut Unmonitored).is_ok());
+    assert!(search(&req, &mut Unmonitored).is_ok());
 }
 
 #[test]

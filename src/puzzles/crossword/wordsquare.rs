@@ -13,7 +13,7 @@ use crate::puzzles::monitor::Monitor;
 use crate::puzzles::rng::Rng;
 
 use super::budget::{self, Attempt, Budget};
-use super::error::CrosswordError;
+use super::error::{CrosswordError, Result};
 use super::limits::{square_bytes, Limits};
 use super::words::{WordFilter, WordList};
 use super::Count;
@@ -327,66 +327,51 @@ impl WordSquareRequest {
     }
 }
 
-/// Samples `count` distinct squares or counts them all, for side `size`, within the
-/// default [`Limits`].
-pub fn word_squares(req: &WordSquareRequest, progress: &mut dyn Monitor) -> Result<WordSquareResult, CrosswordError> {
-    word_squares_within(req, None, &Limits::default(), progress)
-}
+impl super::SearchRequest for WordSquareRequest {
+    type Found = WordSquareResult;
 
-/// [`word_squares`] within `limits`: a request above them is refused before any search.
-/// `stored` is the list the request's `wordlist` names, loaded by the caller.
-pub fn word_squares_within(
-    req: &WordSquareRequest,
-    stored: Option<&WordList>,
-    limits: &Limits,
-    progress: &mut dyn Monitor,
-) -> Result<WordSquareResult, CrosswordError> {
-    let n = req.size;
-    let (list, filter, max_nodes, time_limit_ms, items) = req.plan(stored, limits)?;
-    let mut budget = Budget::new(max_nodes, time_limit_ms, 1 << 14, progress);
-    let trie = Trie::new(n, list.scored_of_len(n).filter(|&(w, s)| filter.admits(w, s)).map(|(w, _)| w));
-    match req.count {
-        Count::All => {
-            let limit = items;
-            let (mut total, mut squares) = (0u64, Vec::new());
-            let mut search = Search::new(n, &trie, req.distinct, &mut budget, None, u64::MAX);
-            search.dfs(0, &mut |s| {
-                total += 1;
-                if squares.len() < limit {
-                    squares.push(s.rows());
-                }
-                false
-            });
-            if budget.stop.is_some() {
-                return Err(budget
-                    .exhausted(&format!("counting of all {n}x{n} word squares not finished ({total} found so far)")));
-            }
-            Ok(WordSquareResult { squares, total: Some(total), note: None })
-        }
-        Count::N(_) => {
-            let mut rng = Rng::from_u64(req.seed);
-            let mut attempt = 0;
-            let what = format!("{n}x{n} word squares");
-            let (found, note) = budget::sample_distinct(items, &what, &mut budget, |budget, seen| {
-                attempt += 1;
-                let cap = ATTEMPT_UNIT.saturating_mul(budget::luby(attempt));
-                let mut search = Search::new(n, &trie, req.distinct, budget, Some(&mut rng), cap);
-                let mut found = None;
-                let stopped = search.dfs(0, &mut |s| {
-                    let rows = s.rows();
-                    let new = !seen.contains(&rows);
-                    if new {
-                        found = Some(rows);
+    fn search(
+        &self,
+        stored: Option<&WordList>,
+        limits: &Limits,
+        progress: &mut dyn Monitor,
+    ) -> Result<WordSquareResult> {
+        let req = self;
+        let n = req.size;
+        let (list, filter, max_nodes, time_limit_ms, items) = req.plan(stored, limits)?;
+        let mut budget = Budget::new(max_nodes, time_limit_ms, 1 << 14, progress);
+        let trie = Trie::new(n, list.scored_of_len(n).filter(|&(w, s)| filter.admits(w, s)).map(|(w, _)| w));
+        match req.count {
+            Count::All => {
+                let limit = items;
+                let (mut total, mut squares) = (0u64, Vec::new());
+                let mut search = Search::new(n, &trie, req.distinct, &mut budget, None, u64::MAX);
+                search.dfs(0, &mut |s| {
+                    total += 1;
+                    if squares.len() < limit {
+                        squares.push(s.rows());
                     }
-                    new
+                    false
                 });
-                match found {
-                    Some(item) => Attempt::Found(item),
-                    None if stopped => Attempt::Capped,
-                    None => Attempt::Exhausted,
+                if budget.stop.is_some() {
+                    return Err(budget.exhausted(&format!(
+                        "counting of all {n}x{n} word squares not finished ({total} found so far)"
+                    )));
                 }
-            })?;
-            Ok(WordSquareResult { squares: found, total: None, note })
+                Ok(WordSquareResult { squares, total: Some(total), note: None })
+            }
+            Count::N(_) => {
+                let mut rng = Rng::from_u64(req.seed);
+                let mut attempt = 0;
+                let what = format!("{n}x{n} word squares");
+                let (found, note) = budget::sample_distinct(items, &what, &mut budget, |budget, seen| {
+                    attempt += 1;
+                    let cap = ATTEMPT_UNIT.saturating_mul(budget::luby(attempt));
+                    let mut search = Search::new(n, &trie, req.distinct, budget, Some(&mut rng), cap);
+                    Attempt::first_new(seen, |_| true, |offer| search.dfs(0, &mut |s| offer(s.rows())))
+                })?;
+                Ok(WordSquareResult { squares: found, total: None, note })
+            }
         }
     }
 }

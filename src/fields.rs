@@ -1,12 +1,14 @@
-//! Groups of request fields that several products share, each written once: the word
-//! source of the crossword searches, the imprint of the books, the grid and word rules of
-//! the word searches.
+//! Structs of the API's JSON written with two shorthands, so that what repeats is said once.
 //!
-//! [`request!`] writes a struct whose body names a group as `..group,` among its own
-//! fields; the group's fields (with their docs, defaults and limits) stand in its place,
-//! and the struct gets the group's accessor (`source()`, `imprint()`). The fields are
-//! spliced in rather than nested with `#[serde(flatten)]`, because serde cannot deny an
-//! unknown field through a flattened struct and the requests' JSON stays as it is.
+//! [`api_struct!`] writes a serde and OpenAPI struct whose body may hold, besides fields
+//! as Rust writes them:
+//! - `name?: T`, an optional member: `Option<T>`, left out of the JSON when absent and
+//!   never null in the schema;
+//! - `..group`, a group of members several structs share (the word source of the crossword
+//!   searches, the imprint of the books, the grid and word rules of the word searches), with
+//!   their docs, defaults and limits, and the group's accessor (`source()`, `imprint()`).
+//!   A group is spliced in rather than nested with `#[serde(flatten)]`, because serde cannot
+//!   deny an unknown field through a flattened struct, and the JSON stays flat.
 
 /// Writes a struct with optional members and member groups; see the [module](self).
 macro_rules! api_struct {
@@ -24,26 +26,8 @@ macro_rules! api_struct {
     };
 
     (@munch $head:tt $name:ident [$($fields:tt)*] [$($impls:tt)*] ..word_source, $($rest:tt)*) => {
-        $crate::fields::api_struct!(@munch $head $name [$($fields)*
-            /// A small word list of its own instead of the bundled English one: entries, each
-            /// `entry` or `entry;score` (0..100, default 50). It is stored once, by the hash of
-            /// its text, and the queued request names it as `wordlist`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            #[schema(nullable = false, max_items = 1000000)]
-            pub words: Option<Vec<String>>,
-            /// The id of an uploaded word list (`POST /wordlists`) instead of the bundled one.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            #[schema(nullable = false)]
-            pub wordlist: Option<String>,
-            /// Entries scoring below are not used (0..100).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            #[schema(nullable = false, minimum = 0, maximum = 100, default = 50)]
-            pub min_score: Option<u8>,
-            /// Whether entries of the block list of offensive and crude words may be used.
-            #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-            #[schema(default = false)]
-            pub allow_offensive: bool,
-        ] [$($impls)*
+        // The members go back into the input, to be read as the struct's own.
+        $crate::fields::api_struct!(@munch $head $name [$($fields)*] [$($impls)*
             /// Its word list and entry filter.
             pub fn source(&self) -> $crate::puzzles::crossword::WordSource<'_> {
                 $crate::puzzles::crossword::WordSource::new(
@@ -53,7 +37,22 @@ macro_rules! api_struct {
                     self.allow_offensive,
                 )
             }
-        ] $($rest)*);
+        ]
+            /// A small word list of its own instead of the bundled English one: entries, each
+            /// `entry` or `entry;score` (0..100, default 50). It is stored once, by the hash of
+            /// its text, and the queued request names it as `wordlist`.
+            #[schema(max_items = 1000000)]
+            pub words?: Vec<String>,
+            /// The id of an uploaded word list (`POST /wordlists`) instead of the bundled one.
+            pub wordlist?: String,
+            /// Entries scoring below are not used (0..100).
+            #[schema(minimum = 0, maximum = 100, default = 50)]
+            pub min_score?: u8,
+            /// Whether entries of the block list of offensive and crude words may be used.
+            #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+            #[schema(default = false)]
+            pub allow_offensive: bool,
+            $($rest)*);
     };
 
     (@munch $head:tt $name:ident [$($fields:tt)*] [$($impls:tt)*] ..imprint, $($rest:tt)*) => {

@@ -148,8 +148,8 @@ fn search_with_list<T, O: From<T> + WithReason>(
     outcome(search(stored.as_deref()))
 }
 
-/// A search kind: its name, request, result and the engine's call, run with the request's
-/// word list.
+/// A search kind: its name, request and result; the request's search runs with the word
+/// list it names.
 macro_rules! search_kind {
     ($kind:ident, $name:literal, $params:ty, $output:ty) => {
         impl JobKind for $kind {

@@ -57,20 +57,20 @@ macro_rules! api_struct {
 
     (@munch $head:tt $name:ident [$($fields:tt)*] [$($impls:tt)*] ..imprint, $($rest:tt)*) => {
         $crate::fields::api_struct!(@munch $head $name [$($fields)*
-            /// Printed under the title on the title page and the front cover: at most 100
-            /// printable ASCII characters. Default: none.
+            /// Printed under the title on the title page, and on the front cover where the book
+            /// has one: at most 100 printable ASCII characters. Default: none.
             #[serde(default, skip_serializing_if = "Option::is_none")]
             #[schema(max_length = 100, example = "Ada Fox")]
             pub author: Option<String>,
-            /// The copyright line, printed as given on the back of the title page: at most 120
-            /// printable ASCII characters or © (drawn, as the fonts have no glyph for it).
-            /// Default: none.
+            /// The copyright line, printed as given with the title page (on its back in Find the
+            /// Fox books, at its foot in the others): at most 120 printable ASCII characters or
+            /// © (drawn, as the fonts have no glyph for it). Default: none.
             #[serde(default, skip_serializing_if = "Option::is_none")]
             #[schema(max_length = 120, example = "© 2026 Example Press")]
             pub copyright: Option<String>,
             /// ISBN-10 or ISBN-13 with its check digit, hyphens and spaces allowed (stored
-            /// without them): printed under the copyright line, and as an EAN-13 barcode on
-            /// the back cover (an ISBN-10 as its ISBN-13). Default: none.
+            /// without them): printed under the copyright line, and as an EAN-13 barcode on the
+            /// back cover where the book has one (an ISBN-10 as its ISBN-13). Default: none.
             #[serde(default, skip_serializing_if = "Option::is_none")]
             #[schema(max_length = 40, example = "978-0-306-40615-7")]
             pub isbn: Option<String>,

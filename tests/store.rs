@@ -730,10 +730,10 @@ async fn an_ended_product_is_deleted_with_its_book_and_a_copy_only_with_its_ende
         assert!(!store.delete_ended_job(&book.id).await.unwrap(), "deleted once");
 
         let runs = store.printruns_page(Some("key:a"), None, 10).await.unwrap();
-        assert_eq!(runs.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(), ["run-2", "run-1"]);
+        assert_eq!(runs.iter().map(|r| r.order.id.as_str()).collect::<Vec<_>>(), ["run-2", "run-1"]);
         assert_eq!((runs[1].queued, runs[1].done), (2, 2));
         let older = store.printruns_page(Some("key:a"), Some(runs[0].position), 10).await.unwrap();
-        assert_eq!(older.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(), ["run-1"]);
+        assert_eq!(older.iter().map(|r| r.order.id.as_str()).collect::<Vec<_>>(), ["run-1"]);
         assert_eq!(store.printruns_page(None, None, 10).await.unwrap().len(), 3, "everyone's, for an admin");
 
         assert!(store.delete_printrun("run-1").await.unwrap());

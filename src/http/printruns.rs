@@ -113,9 +113,9 @@ impl RunLinks {
 /// The state of a run, from its copies' jobs.
 fn run_state(run: &PrintRunRecord) -> JobState {
     let ended = run.done + run.failed;
-    if run.done == run.copies {
+    if run.done == run.order.copies {
         JobState::Succeeded
-    } else if ended == run.copies {
+    } else if ended == run.order.copies {
         JobState::Failed
     } else if ended > 0 || run.running > 0 {
         JobState::Running
@@ -127,7 +127,7 @@ fn run_state(run: &PrintRunRecord) -> JobState {
 fn view(run: PrintRunRecord, copies: Vec<PrintRunCopy>) -> Result<PrintRunView, ApiError> {
     let order = order_of(&run)?;
     let (book, print) = (order.book(), order.print());
-    let base = format!("/printruns/{}", run.id);
+    let base = format!("/printruns/{}", run.order.id);
     let last = copies.last().map(|c| c.copy);
     let more = copies.len() as i64 == COPIES_PER_PAGE && last.is_some_and(|c| c < run.queued);
     let next_cursor = last.filter(|_| more).map(|c| c.to_string());
@@ -179,7 +179,7 @@ impl PrintRunSummary {
         let print = order.print();
         Ok(PrintRunSummary {
             state: run_state(&run),
-            copies: run.copies,
+            copies: run.order.copies,
             done: run.done,
             failed: run.failed,
             word: order.book().word,
@@ -187,8 +187,8 @@ impl PrintRunSummary {
             trim: print.trim,
             paper: order.paper,
             created_at: timestamp(run.created_at),
-            links: RunLinks::new(&run.id),
-            id: run.id,
+            links: RunLinks::new(&run.order.id),
+            id: run.order.id,
         })
     }
 }
@@ -232,7 +232,7 @@ impl Listed for PrintRuns {
 )]
 pub(crate) async fn delete(Call { state, caller }: Call, Path(id): Path<String>) -> Result<StatusCode, ApiError> {
     let run = find(&state, &caller, &id).await?;
-    if state.store.delete_printrun(&run.id).await? {
+    if state.store.delete_printrun(&run.order.id).await? {
         return Ok(StatusCode::NO_CONTENT);
     }
     // Not deleted: it is printing, or a concurrent request deleted it.
@@ -240,7 +240,7 @@ pub(crate) async fn delete(Call { state, caller }: Call, Path(id): Path<String>)
     Err(ApiError::Conflict {
         detail: format!(
             "print run {} is printing ({} of {} copies printed); delete it once every copy has ended",
-            run.id, run.done, run.copies
+            run.order.id, run.done, run.order.copies
         ),
         retry_after: None,
     })
@@ -284,7 +284,7 @@ pub(crate) async fn order(
     let order = order.resolved(spec, print);
     let submitter = caller.submitter(&state.quotas);
     let (run, _) = state.queue.order_printrun(&submitter, &order, request.key()).await?;
-    let copies = state.store.printrun_copies(&run.id, 0, COPIES_PER_PAGE).await?;
+    let copies = state.store.printrun_copies(&run.order.id, 0, COPIES_PER_PAGE).await?;
     let view = view(run, copies)?;
     Ok(accepted(&view.summary.links.this.clone(), view))
 }
@@ -340,7 +340,7 @@ async fn registered_serials(state: &AppState, copies: u32, raw: Vec<String>) -> 
 /// The run `id`, if the caller may see it (404 otherwise, as for one that does not exist).
 async fn find(state: &AppState, caller: &Caller, id: &str) -> Result<PrintRunRecord, ApiError> {
     match state.store.printrun(id).await? {
-        Some(run) if caller.may_see(&run.owner) => Ok(run),
+        Some(run) if caller.may_see(&run.order.owner) => Ok(run),
         _ => Err(ApiError::not_found(format!("there is no print run {}", echo(id)))),
     }
 }
@@ -380,7 +380,7 @@ pub(crate) async fn show(
             as i64,
     };
     let run = find(&state, &caller, &id).await?;
-    let copies = state.store.printrun_copies(&run.id, after, COPIES_PER_PAGE).await?;
+    let copies = state.store.printrun_copies(&run.order.id, after, COPIES_PER_PAGE).await?;
     Ok(Json(view(run, copies)?))
 }
 
@@ -400,11 +400,11 @@ async fn printed(state: &AppState, caller: &Caller, id: &str) -> Result<PrintRun
     match run_state(&run) {
         JobState::Succeeded => Ok(run),
         JobState::Failed => Err(ApiError::Conflict {
-            detail: format!("{} of the run's {} copies failed to print", run.failed, run.copies),
+            detail: format!("{} of the run's {} copies failed to print", run.failed, run.order.copies),
             retry_after: None,
         }),
         _ => Err(ApiError::Conflict {
-            detail: format!("the run is printing: {} of {} copies printed", run.done, run.copies),
+            detail: format!("the run is printing: {} of {} copies printed", run.done, run.order.copies),
             retry_after: Some(5),
         }),
     }
@@ -448,7 +448,7 @@ pub(crate) async fn manifest_json(
 ) -> Result<Json<ManifestView>, ApiError> {
     let run = printed(&state, &caller, &id).await?;
     let copies = manifest(&state.store, &run).await?;
-    Ok(Json(ManifestView { printrun: run.id, copies }))
+    Ok(Json(ManifestView { printrun: run.order.id, copies }))
 }
 
 /// Chunks of the archive in flight between the renderer and the connection: memory stays
@@ -474,7 +474,7 @@ pub(crate) async fn archive(Call { state, caller }: Call, Path(id): Path<String>
     // One of the caller's renders (--renders-per-caller) for as long as it streams.
     let slot = state.renders.hold_slot(&caller.owner())?;
     let (tx, mut rx) = tokio::sync::mpsc::channel::<Result<Bytes, std::io::Error>>(ARCHIVE_BUFFER);
-    let filename = format!("printrun-{}.zip", run.id);
+    let filename = format!("printrun-{}.zip", run.order.id);
     tokio::spawn(async move {
         let _slot = slot;
         let renderer = || state.renders.renderer();
@@ -484,7 +484,7 @@ pub(crate) async fn archive(Call { state, caller }: Call, Path(id): Path<String>
         };
         if let Err(e) = stream_archive(&state.store, &run, renderer, send).await {
             // The status line is sent; all that is left is to cut the archive short.
-            tracing::warn!(printrun = %run.id, error = %e, "print run archive stopped");
+            tracing::warn!(printrun = %run.order.id, error = %e, "print run archive stopped");
             let _ = tx.send(Err(std::io::Error::other(e.to_string()))).await;
         }
     });

@@ -165,32 +165,36 @@ impl Queue {
             }
         };
         if !created {
-            let same = serde_json::from_str::<PrintRunOrder>(&run.params).is_ok_and(|earlier| &earlier == order);
+            let same = serde_json::from_str::<PrintRunOrder>(&run.order.params).is_ok_and(|earlier| &earlier == order);
             if !same {
                 return Err(SubmitError::KeyReused);
             }
             return Ok((run, false));
         }
         self.feed(&run).await?;
-        let run = self.store.printrun(&run.id).await?.unwrap_or(run);
+        let run = self.store.printrun(&run.order.id).await?.unwrap_or(run);
         Ok((run, true))
     }
 
     /// Queues copies of `run` until its window's worth of them are queued or running, it
     /// has all its copies, or the queue is full. Returns how many were queued.
     pub async fn feed(&self, run: &PrintRunRecord) -> Result<i64, SubmitError> {
-        let order: PrintRunOrder = serde_json::from_str(&run.params)?;
+        let order: PrintRunOrder = serde_json::from_str(&run.order.params)?;
         // The run was admitted as a whole when ordered.
-        let by = Submitter { owner: run.owner.clone(), quota: i64::MAX, tier: run.tier, storage: i64::MAX };
-        let room = (run.at_once - run.active).min(run.copies - run.queued).max(0);
+        let by = Submitter { owner: run.order.owner.clone(), quota: i64::MAX, tier: run.order.tier, storage: i64::MAX };
+        let room = (run.order.at_once - run.active).min(run.order.copies - run.queued).max(0);
         let mut queued = 0;
         for copy in run.queued + 1..=run.queued + room {
             let serial = match &order.serials {
                 Some(serials) => serials.get(copy as usize - 1).cloned().unwrap_or_default(),
                 None => Serial::from_bits(rand::random::<u64>()).to_string(),
             };
-            let params =
-                BookParams::new(serial, order.book(), order.print(), Some(CopyOf { printrun: run.id.clone(), copy }));
+            let params = BookParams::new(
+                serial,
+                order.book(),
+                order.print(),
+                Some(CopyOf { printrun: run.order.id.clone(), copy }),
+            );
             match self.submit::<Books>(&by, &params, None).await {
                 Ok(_) => queued += 1,
                 // Another feeder queued this copy (or, rarely, the serial is taken): the
@@ -199,7 +203,7 @@ impl Queue {
                 // serials can take it, and that run prints the same book.
                 Err(SubmitError::Store(e)) if e.is_unique_violation() => {
                     if order.serials.is_some() {
-                        tracing::warn!(run = %run.id, copy, "a registered serial of this run is taken by another book");
+                        tracing::warn!(run = %run.order.id, copy, "a registered serial of this run is taken by another book");
                     }
                     break;
                 }
@@ -207,8 +211,8 @@ impl Queue {
                 Err(e) => return Err(e),
             }
         }
-        if run.queued + queued >= run.copies {
-            self.store.note_printrun_fed(&run.id).await?;
+        if run.queued + queued >= run.order.copies {
+            self.store.note_printrun_fed(&run.order.id).await?;
         }
         Ok(queued)
     }

@@ -29,8 +29,8 @@ const MAX_ARCHIVE_RENDERERS: usize = 4;
 
 /// A run's order, as stored.
 pub fn order_of(run: &PrintRunRecord) -> Result<PrintRunOrder, ApiError> {
-    serde_json::from_str(&run.params)
-        .map_err(|e| ApiError::Internal(format!("print run {}: stored order: {e}", run.id)))
+    serde_json::from_str(&run.order.params)
+        .map_err(|e| ApiError::Internal(format!("print run {}: stored order: {e}", run.order.id)))
 }
 
 fn manifest_line(copy: &PrintRunCopy, trim: Trim) -> Result<ManifestLine, ApiError> {
@@ -44,10 +44,10 @@ fn manifest_line(copy: &PrintRunCopy, trim: Trim) -> Result<ManifestLine, ApiErr
 /// Every copy's manifest line, read a page of copies at a time.
 pub async fn manifest(store: &Store, run: &PrintRunRecord) -> Result<Vec<ManifestLine>, ApiError> {
     let trim = order_of(run)?.trim;
-    let mut lines = Vec::with_capacity(run.copies as usize);
+    let mut lines = Vec::with_capacity(run.order.copies as usize);
     let mut after = 0;
     loop {
-        let page = store.printrun_copies(&run.id, after, MANIFEST_PAGE).await?;
+        let page = store.printrun_copies(&run.order.id, after, MANIFEST_PAGE).await?;
         let Some(last) = page.last().map(|c| c.copy) else { break };
         after = last;
         for copy in &page {
@@ -124,7 +124,7 @@ pub async fn stream_archive<P, F: Future<Output = P>, S: Future<Output = bool>>(
     let mut archive = Archive::default();
     let mut after = 0;
     loop {
-        let page = store.printrun_copies(&run.id, after, ARCHIVE_PAGE).await?;
+        let page = store.printrun_copies(&run.order.id, after, ARCHIVE_PAGE).await?;
         let Some(last) = page.last().map(|c| c.copy) else { break };
         after = last;
         let lines = page.iter().map(|copy| manifest_line(copy, order.trim)).collect::<Result<Vec<_>, _>>()?;

@@ -8,8 +8,8 @@ use super::jobs::{JobState, Tier};
 use super::listings::{Page, ENDED};
 use super::{with_pool, Result, Store, StoreError};
 
-/// A print run to be stored.
-#[derive(Debug, Clone)]
+/// A print run to be stored, and as it was ordered when read back.
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct NewPrintRun {
     pub id: String,
     pub owner: String,
@@ -28,12 +28,8 @@ pub struct PrintRunRecord {
     /// Where the run stands in the order runs were ordered (a cursor for listings).
     #[sqlx(rename = "seq")]
     pub position: i64,
-    pub id: String,
-    pub owner: String,
-    pub tier: Tier,
-    pub params: String,
-    pub copies: i64,
-    pub at_once: i64,
+    #[sqlx(flatten)]
+    pub order: NewPrintRun,
     pub created_at: i64,
     /// Copies whose book job exists.
     pub queued: i64,
@@ -60,7 +56,8 @@ pub struct PrintRunCopy {
 }
 
 /// A run with its copies counted by the state of their jobs.
-const RUN_SELECT: &str = "SELECT r.seq, r.id, r.owner, r.tier, r.params, r.copies, r.at_once, r.created_at, \
+const RUN_SELECT: &str = "SELECT r.seq, r.id, r.owner, r.tier, r.params, r.copies, r.at_once, r.idempotency_key, \
+     r.created_at, \
      CAST(COUNT(b.serial) AS BIGINT) AS queued, \
      CAST(COALESCE(SUM(CASE WHEN j.state = 'succeeded' THEN 1 ELSE 0 END), 0) AS BIGINT) AS done, \
      CAST(COALESCE(SUM(CASE WHEN j.state IN ('failed', 'cancelled') THEN 1 ELSE 0 END), 0) AS BIGINT) AS failed, \
@@ -68,7 +65,8 @@ const RUN_SELECT: &str = "SELECT r.seq, r.id, r.owner, r.tier, r.params, r.copie
      CAST(COALESCE(SUM(CASE WHEN j.state = 'running' THEN 1 ELSE 0 END), 0) AS BIGINT) AS running \
      FROM printruns r LEFT JOIN books b ON b.printrun = r.id LEFT JOIN jobs j ON j.id = b.job_id";
 
-const RUN_GROUP: &str = "GROUP BY r.id, r.owner, r.tier, r.params, r.copies, r.at_once, r.created_at, r.seq";
+const RUN_GROUP: &str =
+    "GROUP BY r.id, r.owner, r.tier, r.params, r.copies, r.at_once, r.idempotency_key, r.created_at, r.seq";
 
 impl Store {
     /// Stores a print run, or returns the one `owner` already made with this idempotency

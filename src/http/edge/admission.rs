@@ -67,8 +67,8 @@ impl Admission {
             store,
             rate: AnonymousRate::per_minute(anonymous_per_minute),
             keys: KeyCache::default(),
-            requests: Arc::new(CallerSlots::new(caps.requests_per_key, caps.requests_per_address)),
-            uploads: Arc::new(CallerSlots::new(caps.uploads_per_caller, caps.uploads_per_caller)),
+            requests: Arc::new(CallerSlots::new("requests", caps.requests_per_key, caps.requests_per_address)),
+            uploads: Arc::new(CallerSlots::new("uploads", caps.uploads_per_caller, caps.uploads_per_caller)),
         }
     }
 
@@ -108,14 +108,7 @@ pub async fn admit(State(admission): State<Arc<Admission>>, mut req: Request, ne
         }
     }
     let Some(_slot) = admission.requests.take(&who) else {
-        return ApiError::TooMany {
-            detail: format!(
-                "you have {} requests in progress already; wait for one to finish",
-                admission.requests.cap(&who)
-            ),
-            retry_after: 1,
-        }
-        .into_response();
+        return admission.requests.full(&who).into_response();
     };
     req.extensions_mut().insert(who);
     if let Some(looked_up) = looked_up {
@@ -131,28 +124,29 @@ pub async fn admit_upload(State(admission): State<Arc<Admission>>, req: Request,
     }
     let who = req.extensions().get::<Who>().cloned().unwrap_or(Who::Unknown);
     let Some(_slot) = admission.uploads.take(&who) else {
-        return ApiError::TooMany {
-            detail: format!(
-                "you have {} uploads in progress already; wait for one to finish",
-                admission.uploads.cap(&who)
-            ),
-            retry_after: 1,
-        }
-        .into_response();
+        return admission.uploads.full(&who).into_response();
     };
     next.run(req).await
 }
 
 /// Slots in use per caller.
 struct CallerSlots {
+    /// What a slot is held for, as the 429 names it ("requests", "uploads").
+    what: &'static str,
     per_key: usize,
     per_address: usize,
     held: Mutex<HashMap<Who, usize>>,
 }
 
 impl CallerSlots {
-    fn new(per_key: usize, per_address: usize) -> CallerSlots {
-        CallerSlots { per_key, per_address, held: Mutex::default() }
+    fn new(what: &'static str, per_key: usize, per_address: usize) -> CallerSlots {
+        CallerSlots { what, per_key, per_address, held: Mutex::default() }
+    }
+
+    /// The 429 for a caller who holds all their slots.
+    fn full(&self, who: &Who) -> ApiError {
+        let detail = format!("you have {} {} in progress already; wait for one to finish", self.cap(who), self.what);
+        ApiError::TooMany { detail, retry_after: 1 }
     }
 
     fn cap(&self, who: &Who) -> usize {
@@ -287,7 +281,7 @@ mod tests {
 
     #[test]
     fn a_caller_holds_at_most_its_cap_and_slots_come_back_when_dropped() {
-        let slots = Arc::new(CallerSlots::new(3, 2));
+        let slots = Arc::new(CallerSlots::new("requests", 3, 2));
         let net = Who::Network("192.0.2.1".parse().unwrap());
         let key = Who::Key("k".into());
         let held: Vec<_> = (0..2).map(|_| slots.take(&net).unwrap()).collect();

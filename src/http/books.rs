@@ -245,10 +245,9 @@ crate::fields::api_struct! {
             headers(("Location" = String, description = "`/books/{serial}`"))),
     )
 )]
-pub(crate) async fn order(
-    Submit { state, caller, request }: Submit,
-    OptionalJson(order): OptionalJson<BookOrder>,
-) -> Result<Response, ApiError> {
+pub(crate) async fn order(submit: Submit, OptionalJson(order): OptionalJson<BookOrder>) -> Result<Response, ApiError> {
+    let key = submit.key();
+    let Submit { state, caller, .. } = submit;
     caller.require_key("ordering a book")?;
     let imprint = order.imprint();
     let (spec, print) = checked_book(
@@ -260,7 +259,6 @@ pub(crate) async fn order(
         order.lookup_url,
         imprint,
     )?;
-    let key = request.key();
     // 50 random bits make a collision rare; the primary key makes it harmless: try again.
     for _ in 0..5 {
         let serial = Serial::from_bits(rand::random::<u64>()).to_string();

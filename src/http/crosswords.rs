@@ -24,6 +24,7 @@ use crate::puzzles::crossword::{
 use crate::puzzles::monitor::Monitor;
 use crate::render;
 use crate::render::print::{LayoutVersion, SheetSpec, Trim};
+use crate::service::policy::{Policy, Settled};
 use crate::store::{NewWordList, OnInsert};
 
 pub fn router() -> Router<AppState> {
@@ -268,11 +269,11 @@ fn problem(e: CrosswordError) -> Option<ApiError> {
 /// costs more than the check.
 async fn enqueue<K: Resource>(submit: Submit, req: K::Params) -> Result<Response, ApiError>
 where
-    K::Params: ListRequest + SearchRequest + Sync,
+    K::Params: ListRequest + SearchRequest + Policy<Params = K::Params> + Sync,
 {
+    let mut req = submit.settle(req)?;
     submit.admit().await?;
-    let mut req = req;
-    let named = req.lists().and_then(|(_, wordlist)| wordlist.clone());
+    let named = req.params_mut().lists().and_then(|(_, wordlist)| wordlist.clone());
     let stored = match named {
         Some(id) => Some(stored_list(&submit.state, &submit.caller, &id).await?),
         None => None,
@@ -286,7 +287,7 @@ where
         }
         None => Vec::new(),
     };
-    submit.enqueue_with::<K>(&req, rows).await
+    submit.enqueue_with::<K>(req, rows).await
 }
 
 /// Requests that may carry a word list: inline `words`, or a stored list's id `wordlist`.
@@ -323,11 +324,12 @@ type InlineList = (NewWordList, Arc<WordList>);
 /// the hash of its text, which the job reads as `wordlist`: a list sent with many
 /// requests is kept once, not in every job's params.
 fn check<P: ListRequest + SearchRequest>(
-    mut req: P,
+    mut settled: Settled<P>,
     mut stored: Option<Arc<WordList>>,
     limits: &crossword::Limits,
-) -> Result<(P, Option<InlineList>), ApiError> {
+) -> Result<(Settled<P>, Option<InlineList>), ApiError> {
     let mut inline = None;
+    let req = settled.params_mut();
     if let Some((words @ Some(_), wordlist @ None)) = req.lists() {
         let list = crossword::inline_list(words.as_deref().unwrap_or_default(), limits)
             .map_err(|e| problem(e).unwrap_or_else(|| ApiError::Internal("an inline list failed".into())))?;
@@ -339,7 +341,7 @@ fn check<P: ListRequest + SearchRequest>(
         inline = Some((new, list));
     }
     validate(|p| req.search(stored.as_deref(), limits, p))?;
-    Ok((req, inline))
+    Ok((settled, inline))
 }
 
 /// The uploaded list `id`, if the caller may use it (422 naming `wordlist` otherwise).

@@ -152,8 +152,10 @@ pub(crate) async fn create(submit: Submit, RawQuery(query): RawQuery, request: R
     let limits = submit.limits().dictionary;
     let req = read_request(request, query.as_deref(), &limits).await?;
     submit.admit().await?;
-    let req = blocking(move || req.book(&limits).map(|_| req)).await?.map_err(|(f, d)| ApiError::invalid(f, d))?;
-    submit.enqueue::<Dictionaries>(&req).await
+    let req = submit.settle(req)?;
+    let req =
+        blocking(move || req.params().book(&limits).map(|_| req)).await?.map_err(|(f, d)| ApiError::invalid(f, d))?;
+    submit.enqueue::<Dictionaries>(req).await
 }
 
 /// A text body and its query as a request (422 naming `line` or the query parameter).

@@ -8,7 +8,7 @@
 use std::future::Future;
 use std::pin::Pin;
 
-use axum::body::Bytes;
+use axum::body::{Body, Bytes};
 use axum::extract::{Path, RawQuery};
 use axum::http::Uri;
 use axum::response::Response;
@@ -132,6 +132,8 @@ enum Made<'a> {
     Rendered { key: String, load: Load<'a> },
     /// Written off the async threads: small, not worth a render slot.
     Written(Render),
+    /// Sent as it is made, by a task of the product's own (a print run's archive).
+    Streamed(Body),
 }
 
 /// A file as its product makes it, and the name it is saved as.
@@ -166,6 +168,10 @@ impl<'a> Download<'a> {
 
     pub fn written(filename: String, write: impl FnOnce() -> Result<Vec<u8>, ApiError> + Send + 'static) -> Self {
         Download { made: Made::Written(Box::new(write)), filename }
+    }
+
+    pub fn streamed(filename: String, body: Body) -> Self {
+        Download { made: Made::Streamed(body), filename }
     }
 }
 
@@ -242,11 +248,14 @@ async fn download<P: Product>(
     let file = P::FILES.iter().find(|f| f.name == name).ok_or_else(super::no_route)?;
     let (trim, paper) = file.query.parse(query.as_deref())?;
     let download = P::make(Asked { state: &state, caller: &caller, id: &id, file, trim, paper }).await?;
-    let bytes = match download.made {
-        Made::Kept(bytes) => bytes,
-        Made::Rendered { key, load } => state.renders.pdf(&caller.owner(), Some(&key), load, |render| render()).await?,
-        Made::Written(write) => Bytes::from(blocking(write).await??),
+    let body = match download.made {
+        Made::Kept(bytes) => Body::from(bytes),
+        Made::Rendered { key, load } => {
+            Body::from(state.renders.pdf(&caller.owner(), Some(&key), load, |render| render()).await?)
+        }
+        Made::Written(write) => Body::from(blocking(write).await??),
+        Made::Streamed(body) => body,
     };
     let disposition = if file.content_type == "application/pdf" { "inline" } else { "attachment" };
-    Ok(body_response(bytes, file.content_type, disposition, &download.filename))
+    Ok(body_response(body, file.content_type, disposition, &download.filename))
 }

@@ -47,8 +47,7 @@ resource::show_resource!(
     )),
 )]
 pub(crate) async fn strategy(submit: Submit, Json(holes): Json<Holes>) -> Result<Response, ApiError> {
-    holes.to_graph().map_err(|(field, msg)| ApiError::invalid(field, msg))?;
-    submit.enqueue::<FoxholeStrategies>(&holes).await
+    submit.enqueue::<FoxholeStrategies>(submit.settle(holes)?).await
 }
 
 /// Where the fox lives (`holes` or `graph`, as for a strategy search) and the strategy to

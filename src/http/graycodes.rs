@@ -10,7 +10,7 @@ use super::extract::Json;
 use super::resource::{self, Resource, Submit};
 use super::AppState;
 use crate::jobs::kinds::GrayCodes;
-use crate::puzzles::graycode::{self, GrayRequest};
+use crate::puzzles::graycode::GrayRequest;
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/graycodes", post(create)).route("/graycodes/{id}", get(show))
@@ -44,7 +44,5 @@ resource::show_resource!(
     )),
 )]
 pub(crate) async fn create(submit: Submit, Json(req): Json<GrayRequest>) -> Result<Response, ApiError> {
-    graycode::validate_within(&req, &submit.limits().graycode)
-        .map_err(|e| ApiError::invalid(e.field(), e.to_string()))?;
-    submit.enqueue::<GrayCodes>(&req).await
+    submit.enqueue::<GrayCodes>(submit.settle(req)?).await
 }

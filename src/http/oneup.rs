@@ -17,16 +17,14 @@ use super::listing::{self, Listing};
 use super::resource::{self, finished_result, Kept, Resource, Submit};
 use super::respond::{blocking, echo, short_id};
 use super::AppState;
-use crate::jobs::kinds::oneup::{GenerateParams, OneUpBookOutput, OneUpBookParams, SolveParams};
+use crate::jobs::kinds::oneup::OneUpBookOutput;
 use crate::jobs::kinds::{OneUpBooks, OneUpPuzzles, OneUpSolves};
-use crate::puzzles::oneup::{
-    self, Cell, ClueSymmetry, ErrorKind, HintError, Level, LevelCounts, Method, MetropolisOptions, ParseError,
-    Placement, Puzzle, Step, Technique, MAX_BOOK_PUZZLES, MAX_SIZE, MIN_SIZE,
-};
+use crate::puzzles::oneup::{self, Cell, ErrorKind, HintError, ParseError, Placement, Puzzle, Step, Technique};
 use crate::render;
 use crate::render::layouts::oneup_book::{oneup_book_pdf, Entry};
-use crate::render::print::{PrintOptions, SheetSpec, Trim};
+use crate::render::print::{PrintOptions, SheetSpec};
 use crate::render::typeset::prose::Breaking;
+use crate::service::policy::{OneUpBookRequest, OneUpPuzzleRequest, SolveQuery};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -165,48 +163,6 @@ async fn generated(state: &AppState, caller: &Caller, id: &str) -> Result<(Puzzl
     Ok((puzzle, solution))
 }
 
-/// How to solve: the query of `POST /oneup/solves`.
-#[derive(Deserialize, Default, utoipa::IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-pub(crate) struct SolveQuery {
-    /// `exact` (propagation and backtracking, proves uniqueness) or `metropolis` (the
-    /// Metropolis sampler).
-    #[param(value_type = Option<Method>, default = "exact")]
-    method: Option<String>,
-    /// Metropolis only: seeds the initial state and every move.
-    #[param(minimum = 0, default = 0)]
-    seed: Option<u64>,
-    /// Metropolis only: the step budget.
-    #[param(minimum = 1, maximum = 1000000000, default = 20000000)]
-    max_steps: Option<u64>,
-    /// Metropolis only: the fixed temperature.
-    #[param(minimum = 0, default = 0.5)]
-    temperature: Option<f64>,
-}
-
-fn parse_query(raw: Option<&str>, limits: &crate::puzzles::oneup::Limits) -> Result<SolveParams, ApiError> {
-    let q: SolveQuery = serde_urlencoded::from_str(raw.unwrap_or(""))
-        .map_err(|e| ApiError::invalid("query", format!("query string: {e}")))?;
-    let method = match q.method.as_deref().unwrap_or("exact") {
-        "exact" => Method::Exact,
-        "metropolis" => Method::Metropolis,
-        other => {
-            return Err(ApiError::invalid("method", format!("method must be exact or metropolis, not {}", echo(other))))
-        }
-    };
-    if method == Method::Exact && (q.seed.is_some() || q.max_steps.is_some() || q.temperature.is_some()) {
-        return Err(ApiError::invalid("method", "seed, max_steps and temperature apply to method=metropolis only"));
-    }
-    if q.temperature.is_some_and(|t| !t.is_finite() || t < 0.0) {
-        return Err(ApiError::invalid("temperature", "temperature must be a number >= 0"));
-    }
-    let metropolis =
-        MetropolisOptions { seed: q.seed.unwrap_or(0), max_steps: q.max_steps, temperature: q.temperature };
-    metropolis.validate(limits).map_err(|e| ApiError::invalid(e.field(), e.to_string()))?;
-    Ok(SolveParams { puzzle: Value::Null, method, metropolis })
-}
-
 /// A puzzle that does not parse: malformed JSON is 400, anything else 422 naming the line
 /// (text) or the field (JSON).
 fn parse_error(e: ParseError) -> ApiError {
@@ -244,7 +200,7 @@ pub(crate) async fn create_solve(
     RawQuery(query): RawQuery,
     req: Request,
 ) -> Result<Response, ApiError> {
-    let mut params = parse_query(query.as_deref(), &submit.limits().oneup)?;
+    let mut params = submit.settle(SolveQuery::parse(query.as_deref())?)?;
     let kind = media_type(&req);
     let body = read_body(req, &submit.state).await?;
     let text = std::str::from_utf8(&body)
@@ -259,42 +215,8 @@ pub(crate) async fn create_solve(
         }
     }
     .map_err(parse_error)?;
-    params.puzzle = puzzle.to_json();
-    submit.enqueue::<OneUpSolves>(&params).await
-}
-
-/// What to generate; every member is optional.
-#[derive(Deserialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(as = OneUpPuzzleRequest)]
-pub(crate) struct PuzzleRequest {
-    /// Side of the grid.
-    #[serde(default = "default_size")]
-    #[schema(minimum = 4, maximum = 9, default = 8)]
-    size: usize,
-    /// The same size and seed give the same puzzle; without one the server draws it.
-    #[serde(default)]
-    #[schema(nullable = false, minimum = 0)]
-    seed: Option<u64>,
-    /// The level wanted, graded by the hardest technique a person needs: `easy` (singles),
-    /// `medium` (pairs and triples), `hard` (region wings), `expert` (short trials).
-    /// Default: whatever level the first puzzle drawn has.
-    #[serde(default)]
-    #[schema(nullable = false)]
-    level: Option<Level>,
-    /// `rotational`: a clue's mirror image through the centre is a clue too.
-    #[serde(default)]
-    clue_symmetry: ClueSymmetry,
-}
-
-fn default_size() -> usize {
-    8
-}
-
-impl Default for PuzzleRequest {
-    fn default() -> Self {
-        PuzzleRequest { size: default_size(), seed: None, level: None, clue_symmetry: ClueSymmetry::None }
-    }
+    params.params_mut().puzzle = puzzle.to_json();
+    submit.enqueue::<OneUpSolves>(params).await
 }
 
 #[utoipa::path(
@@ -306,93 +228,13 @@ impl Default for PuzzleRequest {
                    the `level` asked for, graded by the human-style solver. The same request and seed give the \
                    same puzzle; without a seed the server draws one (from the `Idempotency-Key` if given, so a \
                    retry matches). The body is optional.",
-    request_body(content = PuzzleRequest, content_type = "application/json", example = json!({"size": 8, "seed": 42, "level": "medium", "clue_symmetry": "rotational"})),
+    request_body(content = OneUpPuzzleRequest, content_type = "application/json", example = json!({"size": 8, "seed": 42, "level": "medium", "clue_symmetry": "rotational"})),
 )]
 pub(crate) async fn create_puzzle(
     submit: Submit,
-    extract::OptionalJson(req): extract::OptionalJson<PuzzleRequest>,
+    extract::OptionalJson(req): extract::OptionalJson<OneUpPuzzleRequest>,
 ) -> Result<Response, ApiError> {
-    check_size(req.size)?;
-    if let Some(level) = req.level {
-        check_level(req.size, level, "level")?;
-    }
-    let seed = submit.request.seed(req.seed);
-    let params = GenerateParams { size: req.size, seed, level: req.level, clue_symmetry: req.clue_symmetry };
-    submit.enqueue::<OneUpPuzzles>(&params).await
-}
-
-fn check_size(size: usize) -> Result<(), ApiError> {
-    if (MIN_SIZE..=MAX_SIZE).contains(&size) {
-        Ok(())
-    } else {
-        Err(ApiError::invalid("size", format!("size must be between {MIN_SIZE} and {MAX_SIZE}, got {size}")))
-    }
-}
-
-/// 422 naming `field` when no `size` x `size` puzzle has `level`.
-fn check_level(size: usize, level: Level, field: &str) -> Result<(), ApiError> {
-    if size >= oneup::smallest_size(level) {
-        return Ok(());
-    }
-    let e = oneup::GenerateError::TooSmall { size, level };
-    Err(ApiError::invalid(field.to_string(), format!("{field}: {e}")))
-}
-
-/// 422 naming `levels` when the book would take longer than `max` seconds to generate,
-/// saying which level is slowest at this size.
-fn check_book_time(size: usize, levels: &LevelCounts, symmetry: ClueSymmetry, max: u32) -> Result<(), ApiError> {
-    let seconds = oneup::book_seconds(size, levels, symmetry).unwrap_or(f64::INFINITY);
-    if seconds <= f64::from(max) {
-        return Ok(());
-    }
-    let rate = |l: Level| oneup::puzzles_per_second(size, l, symmetry).unwrap_or(0.0);
-    let slowest = Level::ALL.into_iter().filter(|&l| levels.get(l) > 0).min_by(|&a, &b| rate(a).total_cmp(&rate(b)));
-    let why = slowest.map_or(String::new(), |l| {
-        format!(" ({} {size} x {size} puzzles come at about {} a second)", l.as_str(), rate(l))
-    });
-    Err(ApiError::invalid(
-        "levels",
-        format!(
-            "levels: this book would take about {seconds:.0} s to generate{why}, and a book may take at most {max} s; \
-             ask for fewer puzzles, easier levels or a larger size"
-        ),
-    ))
-}
-
-crate::fields::api_struct! {
-    /// A book to generate; every member is optional.
-    #[derive(Deserialize, utoipa::ToSchema)]
-    #[serde(deny_unknown_fields)]
-    #[schema(as = OneUpBookRequest)]
-    pub(crate) struct BookRequest {
-        /// Puzzles in the book, 1 to 500. Default: the sum of `levels`, or 100.
-        #[schema(minimum = 1, maximum = 500, default = 100)]
-        count: Option<usize>,
-        /// Puzzles of each level, printed easiest first; levels left out have none. With
-        /// `count`, they must add up to it. Default: `count` spread evenly over the four
-        /// levels, the easier ones taking what does not divide.
-        #[schema(example = json!({"easy": 4, "medium": 4, "hard": 2, "expert": 2}))]
-        levels: Option<LevelCounts>,
-        /// Side of every grid.
-        #[serde(default = "default_size")]
-        #[schema(minimum = 4, maximum = 9, default = 8)]
-        size: usize,
-        /// `rotational`: every puzzle's clues are symmetric through its centre.
-        #[serde(default)]
-        clue_symmetry: ClueSymmetry,
-        /// The same request and seed give the same book; without one the server draws it.
-        #[schema(nullable = false, minimum = 0)]
-        seed: Option<u64>,
-        /// The printed page size (default `letter`): four puzzles a page on trims 7 in wide or
-        /// more, two on smaller ones.
-        #[serde(default)]
-        #[schema(default = "letter")]
-        trim: Trim,
-        /// On the title page and every footer: 1 to 60 printable ASCII characters.
-        #[schema(default = "One Up", min_length = 1, max_length = 60)]
-        title: Option<String>,
-        ..imprint,
-    }
+    submit.enqueue::<OneUpPuzzles>(submit.settle(req)?).await
 }
 
 #[utoipa::path(
@@ -408,77 +250,14 @@ crate::fields::api_struct! {
                    The body is optional: 100 puzzles of 8 x 8, 25 of each level, on letter pages. A book whose \
                    puzzles would take longer to generate than the caller's limit (60 s with a key; estimated from \
                    each level's rate at the size) is refused with 422 naming `levels`.",
-    request_body(content = BookRequest, content_type = "application/json", example = json!({"count": 12, "levels": {"easy": 4, "medium": 4, "hard": 2, "expert": 2}, "trim": "6x9", "title": "One Up for the Train", "seed": 7})),
+    request_body(content = OneUpBookRequest, content_type = "application/json", example = json!({"count": 12, "levels": {"easy": 4, "medium": 4, "hard": 2, "expert": 2}, "trim": "6x9", "title": "One Up for the Train", "seed": 7})),
 )]
 pub(crate) async fn create_book(
     submit: Submit,
-    extract::OptionalJson(req): extract::OptionalJson<BookRequest>,
+    extract::OptionalJson(req): extract::OptionalJson<OneUpBookRequest>,
 ) -> Result<Response, ApiError> {
-    check_size(req.size)?;
-    let levels = book_levels(req.count, req.levels)?;
-    for level in Level::ALL.into_iter().filter(|&l| levels.get(l) > 0) {
-        check_level(req.size, level, &format!("levels.{}", level.as_str()))?;
-    }
-    check_book_time(req.size, &levels, req.clue_symmetry, submit.limits().oneup.max_book_seconds)?;
-    let imprint = req.imprint().checked().map_err(|(field, detail)| ApiError::invalid(field, detail))?;
-    let print = PrintOptions {
-        trim: req.trim,
-        title: req.title.map_or_else(|| "One Up".to_string(), |t| t.trim().to_string()),
-        lookup_url: String::new(),
-        imprint,
-    };
-    print.validate().map_err(|(field, detail)| ApiError::invalid(field, detail))?;
-    let seed = submit.request.seed(req.seed);
-    let params = OneUpBookParams {
-        levels,
-        size: req.size,
-        clue_symmetry: req.clue_symmetry,
-        seed,
-        trim: print.trim,
-        title: print.title,
-        imprint: print.imprint,
-    };
-    submit.enqueue::<OneUpBooks>(&params).await
-}
-
-impl Default for BookRequest {
-    fn default() -> Self {
-        BookRequest {
-            count: None,
-            levels: None,
-            size: default_size(),
-            clue_symmetry: ClueSymmetry::None,
-            seed: None,
-            trim: Trim::default(),
-            title: None,
-            author: None,
-            copyright: None,
-            isbn: None,
-        }
-    }
-}
-
-/// The book's counts of each level: as given, or `count` spread over the levels; 422
-/// naming `count` or `levels` when they are out of range or disagree.
-fn book_levels(count: Option<usize>, levels: Option<LevelCounts>) -> Result<LevelCounts, ApiError> {
-    let range = |field: &str, n: usize| {
-        ApiError::invalid(field.to_string(), format!("{field}: a book holds 1 to {MAX_BOOK_PUZZLES} puzzles, not {n}"))
-    };
-    if let Some(n) = count.filter(|n| !(1..=MAX_BOOK_PUZZLES).contains(n)) {
-        return Err(range("count", n));
-    }
-    let Some(levels) = levels else { return Ok(LevelCounts::spread(count.unwrap_or(100))) };
-    let total = levels.total();
-    if !(1..=MAX_BOOK_PUZZLES).contains(&total) {
-        return Err(range("levels", total));
-    }
-    match count {
-        Some(n) if n != total => Err(ApiError::invalid(
-            "levels",
-            format!("levels: the counts add up to {total}, but count is {n}; they must agree (or leave count out)"),
-        )),
-        _ => Ok(levels),
-    }
+    let params = submit.settle(req)?;
+    submit.enqueue::<OneUpBooks>(params).await
 }
 
 /// A puzzle and how far a person has got with it.

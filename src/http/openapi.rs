@@ -50,7 +50,7 @@ use crate::jobs::kinds::{
         health::healthz, health::readyz, health::metrics, health::openapi_yaml,
         jobs::show, jobs::cancel,
         books::order, books::show, books::delete, books::page, books::answer,
-        printruns::order, printruns::show, printruns::delete, printruns::manifest_csv, printruns::manifest_json, printruns::archive,
+        printruns::order, printruns::show, printruns::delete, printruns::manifest_json,
         oneup::create_solve, oneup::show_solve, oneup::create_puzzle, oneup::show_puzzle, oneup::create_hint,
         oneup::create_book, oneup::show_book,
         crosswords::patterns, crosswords::show_patterns, crosswords::fills, crosswords::show_fill, crosswords::word_squares, crosswords::show_word_squares,
@@ -88,6 +88,7 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
     files::document::<OneUpPuzzles>(&mut doc.paths);
     files::document::<OneUpBooks>(&mut doc.paths);
     files::document::<WordSearchBooks>(&mut doc.paths);
+    files::document::<printruns::PrintRuns>(&mut doc.paths);
     // Every listing (and the deletion of job-backed resources).
     listing::document::<Books>(&mut doc);
     listing::document::<jobs::Jobs>(&mut doc);

@@ -4,8 +4,8 @@
 
 use axum::body::{Body, Bytes};
 use axum::extract::{Path, RawQuery};
-use axum::http::{header, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::http::StatusCode;
+use axum::response::Response;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
@@ -14,6 +14,7 @@ use super::edge::caller::Caller;
 use super::error::ApiError;
 use super::extract::Call;
 use super::extract::Json as JsonBody;
+use super::files::{self, Asked, Download, File, Id, Product};
 use super::listing::{self, listed_owner, Listed, Listing, Next, Page};
 use super::resource::Submit;
 use super::respond::{accepted, echo};
@@ -32,9 +33,8 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/printruns", post(order).get(listing::list::<PrintRuns>))
         .route("/printruns/{id}", get(show).delete(delete))
-        .route("/printruns/{id}/manifest.csv", get(manifest_csv))
         .route("/printruns/{id}/manifest.json", get(manifest_json))
-        .route("/printruns/{id}/archive.zip", get(archive))
+        .merge(files::routes::<PrintRuns>())
 }
 
 /// Copies listed per page of `GET /printruns/{id}`.
@@ -260,10 +260,9 @@ pub(crate) async fn delete(Call { state, caller }: Call, Path(id): Path<String>)
             headers(("Location" = String, description = "`/printruns/{id}`"))),
     )
 )]
-pub(crate) async fn order(
-    Submit { state, caller, request }: Submit,
-    JsonBody(mut order): JsonBody<PrintRunOrder>,
-) -> Result<Response, ApiError> {
+pub(crate) async fn order(submit: Submit, JsonBody(mut order): JsonBody<PrintRunOrder>) -> Result<Response, ApiError> {
+    let key = submit.key();
+    let Submit { state, caller, .. } = submit;
     caller.require_key("ordering a print run")?;
     if !(1..=MAX_COPIES).contains(&order.copies) {
         return Err(ApiError::invalid("copies", format!("copies must be 1..{MAX_COPIES} (got {})", order.copies)));
@@ -283,7 +282,7 @@ pub(crate) async fn order(
     }
     let order = order.resolved(spec, print);
     let submitter = caller.submitter(&state.quotas);
-    let (run, _) = state.queue.order_printrun(&submitter, &order, request.key()).await?;
+    let (run, _) = state.queue.order_printrun(&submitter, &order, key).await?;
     let copies = state.store.printrun_copies(&run.order.id, 0, COPIES_PER_PAGE).await?;
     let view = view(run, copies)?;
     Ok(accepted(&view.summary.links.this.clone(), view))
@@ -412,28 +411,6 @@ async fn printed(state: &AppState, caller: &Caller, id: &str) -> Result<PrintRun
 
 #[utoipa::path(
     get,
-    path = "/printruns/{id}/manifest.csv",
-    summary = "The run's master answer key: a line per copy with where its fox is and its interior's hash.",
-    description = "A header line, then \
-                   `serial,puzzle_pages,interior_pages,trim,word,page,row,col,direction,interior_sha256` per copy, \
-                   in copy order: `puzzle_pages` counts the pages of puzzles, `interior_pages` the interior PDF's \
-                   pages (what a printer counts: the title page and its back, the puzzles, notes pages to an even \
-                   count of at least 24). 409 with `Retry-After` until every copy is printed.",
-    params(("id" = String, Path, description = "The run's id.")),
-    responses(
-        (status = 200, description = "CSV.", content_type = "text/csv"),
-        (status = 409, response = super::openapi::NotPrinted),
-    )
-)]
-pub(crate) async fn manifest_csv(Call { state, caller }: Call, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let run = printed(&state, &caller, &id).await?;
-    let lines = manifest(&state.store, &run).await?;
-    let csv: String = std::iter::once(CSV_HEADER.to_string()).chain(lines.iter().map(ManifestLine::csv)).collect();
-    Ok(([(header::CONTENT_TYPE, "text/csv; charset=utf-8")], csv).into_response())
-}
-
-#[utoipa::path(
-    get,
     path = "/printruns/{id}/manifest.json",
     summary = "The run's manifest as JSON (the same lines as manifest.csv).",
     params(("id" = String, Path, description = "The run's id.")),
@@ -455,47 +432,58 @@ pub(crate) async fn manifest_json(
 /// bounded however long the run, as a slow client slows the renderer down.
 const ARCHIVE_BUFFER: usize = 4;
 
-#[utoipa::path(
-    get,
-    path = "/printruns/{id}/archive.zip",
-    summary = "Every copy's files in one ZIP, streamed as it is made.",
-    description = "`SERIAL/interior.pdf`, `SERIAL/cover.pdf` (on the run's paper) and `SERIAL/answer.pdf` for each \
-                   copy, in copy order, then `manifest.csv`. \
-                   Each file is byte-identical to its single download. 409 with `Retry-After` until every copy is \
-                   printed.",
-    params(("id" = String, Path, description = "The run's id.")),
-    responses(
-        (status = 200, description = "ZIP.", content_type = "application/zip"),
-        (status = 409, response = super::openapi::NotPrinted),
-    )
-)]
-pub(crate) async fn archive(Call { state, caller }: Call, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let run = printed(&state, &caller, &id).await?;
-    // One of the caller's renders (--renders-per-caller) for as long as it streams.
-    let slot = state.renders.hold_slot(&caller.owner())?;
-    let (tx, mut rx) = tokio::sync::mpsc::channel::<Result<Bytes, std::io::Error>>(ARCHIVE_BUFFER);
-    let filename = format!("printrun-{}.zip", run.order.id);
-    tokio::spawn(async move {
-        let _slot = slot;
-        let renderer = || state.renders.renderer();
-        let send = |chunk| {
-            let tx = &tx;
-            async move { tx.send(Ok(chunk)).await.is_ok() }
-        };
-        if let Err(e) = stream_archive(&state.store, &run, renderer, send).await {
-            // The status line is sent; all that is left is to cut the archive short.
-            tracing::warn!(printrun = %run.order.id, error = %e, "print run archive stopped");
-            let _ = tx.send(Err(std::io::Error::other(e.to_string()))).await;
+impl Product for PrintRuns {
+    const BASE: &'static str = "/printruns/{id}";
+    const ID: Id = Id::Uuid("The run's id.");
+    const NOT_MADE: &'static str = "NotPrinted";
+    const FILES: &'static [File] = &[
+        File::of(
+            "manifest.csv",
+            "text/csv",
+            "CSV.",
+            "The run's master answer key: a line per copy with where its fox is and its interior's hash.",
+        )
+        .described(
+            "A header line, then `serial,puzzle_pages,interior_pages,trim,word,page,row,col,direction,interior_sha256` \
+             per copy, in copy order: `puzzle_pages` counts the pages of puzzles, `interior_pages` the interior \
+             PDF's pages (what a printer counts: the title page and its back, the puzzles, notes pages to an even \
+             count of at least 24). 409 with `Retry-After` until every copy is printed.",
+        ),
+        File::of("archive.zip", "application/zip", "ZIP.", "Every copy's files in one ZIP, streamed as it is made.")
+            .described(
+                "`SERIAL/interior.pdf`, `SERIAL/cover.pdf` (on the run's paper) and `SERIAL/answer.pdf` for each \
+                 copy, in copy order, then `manifest.csv`. Each file is byte-identical to its single download. 409 \
+                 with `Retry-After` until every copy is printed.",
+            ),
+    ];
+
+    async fn make(Asked { state, caller, id, file, .. }: Asked<'_>) -> Result<Download<'_>, ApiError> {
+        let run = printed(state, caller, id).await?;
+        if file.name == "manifest.csv" {
+            let lines = manifest(&state.store, &run).await?;
+            let csv: String =
+                std::iter::once(CSV_HEADER.to_string()).chain(lines.iter().map(ManifestLine::csv)).collect();
+            return Ok(Download::kept(format!("printrun-{}.csv", run.order.id), csv));
         }
-    });
-    let body = Body::from_stream(futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx)));
-    Ok((
-        StatusCode::OK,
-        [
-            (header::CONTENT_TYPE, "application/zip".to_string()),
-            (header::CONTENT_DISPOSITION, format!("attachment; filename=\"{filename}\"")),
-        ],
-        body,
-    )
-        .into_response())
+        // One of the caller's renders (--renders-per-caller) for as long as it streams.
+        let slot = state.renders.hold_slot(&caller.owner())?;
+        let (tx, mut rx) = tokio::sync::mpsc::channel::<Result<Bytes, std::io::Error>>(ARCHIVE_BUFFER);
+        let filename = format!("printrun-{}.zip", run.order.id);
+        let state = state.clone();
+        tokio::spawn(async move {
+            let _slot = slot;
+            let renderer = || state.renders.renderer();
+            let send = |chunk| {
+                let tx = &tx;
+                async move { tx.send(Ok(chunk)).await.is_ok() }
+            };
+            if let Err(e) = stream_archive(&state.store, &run, renderer, send).await {
+                // The status line is sent; all that is left is to cut the archive short.
+                tracing::warn!(printrun = %run.order.id, error = %e, "print run archive stopped");
+                let _ = tx.send(Err(std::io::Error::other(e.to_string()))).await;
+            }
+        });
+        let body = Body::from_stream(futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx)));
+        Ok(Download::streamed(filename, body))
+    }
 }

@@ -27,7 +27,7 @@ use super::AppState;
 use crate::jobs::JobKind;
 use crate::puzzles::Limits;
 use crate::render::print::LayoutVersion;
-use crate::service::policy::Idempotency;
+use crate::service::policy::{Idempotency, Policy, Settled};
 use crate::service::timestamp;
 use crate::store::{Job, JobFilter, JobState, OnInsert};
 
@@ -118,7 +118,7 @@ pub fn view<K: Resource>(job: Job) -> Result<ResourceView, ApiError> {
 pub struct Submit {
     pub state: AppState,
     pub caller: Caller,
-    pub request: Idempotency,
+    request: Idempotency,
 }
 
 impl FromRequestParts<AppState> for Submit {
@@ -132,6 +132,12 @@ impl FromRequestParts<AppState> for Submit {
 }
 
 impl Submit {
+    /// The request's `Idempotency-Key`: an order that draws a serial at random (a book, a
+    /// print run) is found again by it rather than settled to the same parameters.
+    pub fn key(&self) -> Option<String> {
+        self.request.key()
+    }
+
     /// The caller's limits.
     pub fn limits(&self) -> &Limits {
         self.caller.limits(&self.state)
@@ -142,18 +148,25 @@ impl Submit {
         Ok(self.state.queue.admit(&self.caller.submitter(&self.state.quotas)).await?)
     }
 
-    /// Queues a job of kind `K` with already validated `params` (its seed drawn from the
-    /// request): 202 with the resource and its `Location`, honouring `Idempotency-Key`.
-    pub async fn enqueue<K: Resource>(&self, params: &K::Params) -> Result<Response, ApiError> {
+    /// `request` as its kind's policy settles it for this caller (defaults, the seed drawn
+    /// for this request, budgets): 422 naming the field at fault.
+    pub fn settle<R: Policy>(&self, request: R) -> Result<Settled<R::Params>, ApiError> {
+        self.request.settle(request, self.limits())
+    }
+
+    /// Queues a job of kind `K` with settled and checked `params`: 202 with the resource
+    /// and its `Location`, honouring `Idempotency-Key`.
+    pub async fn enqueue<K: Resource>(&self, params: Settled<K::Params>) -> Result<Response, ApiError> {
         self.enqueue_with::<K>(params, Vec::new()).await
     }
 
     /// [`Submit::enqueue`], storing `rows` with the job.
     pub async fn enqueue_with<K: Resource>(
         &self,
-        params: &K::Params,
+        params: Settled<K::Params>,
         rows: Vec<OnInsert>,
     ) -> Result<Response, ApiError> {
+        let params = params.params();
         let submitter = self.caller.submitter(&self.state.quotas);
         let (job, _) = self.state.queue.submit_with::<K>(&submitter, params, self.request.key(), rows).await?;
         let view = view::<K>(job)?;

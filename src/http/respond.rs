@@ -45,12 +45,12 @@ pub fn accepted(location: &str, body: impl Serialize) -> Response {
 /// `bytes` (shared, not copied, when they are a rendered PDF kept for other downloads)
 /// as `content_type`, shown (`inline`) or saved (`attachment`) as `filename`.
 pub fn body_response(
-    bytes: impl Into<axum::body::Bytes>,
+    body: impl Into<axum::body::Body>,
     content_type: &'static str,
     disposition: &str,
     filename: &str,
 ) -> Response {
-    let mut response = (StatusCode::OK, axum::body::Body::from(bytes.into())).into_response();
+    let mut response = (StatusCode::OK, body.into()).into_response();
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
     if let Ok(v) = HeaderValue::from_str(&format!("{disposition}; filename=\"{filename}\"")) {
@@ -89,6 +89,7 @@ pub fn short_id(id: &str) -> String {
 }
 
 pub use crate::service::blocking;
+pub use crate::service::error::echo;
 
 /// How long a handler may spend checking a request by running its engine: what it cannot
 /// decide by then, a job decides.
@@ -126,18 +127,6 @@ struct StopOnDrop(Arc<AtomicBool>);
 impl Drop for StopOnDrop {
     fn drop(&mut self) {
         self.0.store(true, Ordering::Relaxed);
-    }
-}
-
-/// How much of a client's input an error message repeats.
-pub const ECHO_CHARS: usize = 200;
-
-/// `input` quoted for an error message, cut after [`ECHO_CHARS`] characters so that a huge
-/// input does not make a huge answer.
-pub fn echo(input: &str) -> String {
-    match input.char_indices().nth(ECHO_CHARS) {
-        Some((cut, _)) => format!("{:?}… ({} characters)", &input[..cut], input.chars().count()),
-        None => format!("{input:?}"),
     }
 }
 

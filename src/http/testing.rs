@@ -22,5 +22,5 @@ impl Resource for Blocking {
 }
 
 async fn create(submit: Submit, Json(params): Json<BlockingParams>) -> Result<Response, ApiError> {
-    submit.enqueue::<Blocking>(&params).await
+    submit.enqueue::<Blocking>(submit.settle(params)?).await
 }

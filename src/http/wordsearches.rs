@@ -134,16 +134,13 @@ resource::show_resource!(
         "words": ["robin", "sparrow", "blue tit", "wren", "magpie", "starling", "crow", "owl"],
         "rows": 12, "cols": 12, "level": "hard", "seed": 7})),
 )]
-pub(crate) async fn create(submit: Submit, Json(mut req): Json<WordSearchRequest>) -> Result<Response, ApiError> {
-    // Stored, so the job (and a retry with the same key) makes the same puzzle.
-    let seed = submit.request.seed(req.seed);
-    req.seed = Some(seed);
+pub(crate) async fn create(submit: Submit, Json(req): Json<WordSearchRequest>) -> Result<Response, ApiError> {
+    let req = submit.settle(req)?;
     submit.admit().await?;
-    req.check_bytes(&submit.limits().wordsearch).map_err(|(field, detail)| ApiError::invalid(field, detail))?;
     // What a short run shows cannot be made is refused now; what it cannot tell in that
     // time, the job tells (counted in the caller's queue), making the same puzzle from the
     // same seed.
-    let spec = req.spec();
+    let (spec, seed) = (req.params().spec(), req.params().seed.unwrap_or_default());
     match bounded(CHECK_TIME, move |monitor| wordsearch::generate(&spec, seed, monitor)).await? {
         Ok(_) | Err(wordsearch::Error::Cancelled) => {}
         Err(wordsearch::Error::Invalid { field, detail }) => {
@@ -157,7 +154,7 @@ pub(crate) async fn create(submit: Submit, Json(mut req): Json<WordSearchRequest
             ))
         }
     }
-    submit.enqueue::<WordSearches>(&req).await
+    submit.enqueue::<WordSearches>(req).await
 }
 
 #[utoipa::path(
@@ -186,27 +183,23 @@ pub(crate) async fn create(submit: Submit, Json(mut req): Json<WordSearchRequest
             {"title": "Garden", "words": ["robin", "wren", "blue tit", "magpie", "starling", "sparrow"]},
             {"title": "Water", "words": ["heron", "swan", "mallard", "coot", "moorhen", "grebe"]}]})),
 )]
-pub(crate) async fn create_book(
-    submit: Submit,
-    Json(mut req): Json<WordSearchBookRequest>,
-) -> Result<Response, ApiError> {
-    // Stored, so the job (and a retry with the same key) makes the same book.
-    req.seed = Some(submit.request.seed(req.seed));
+pub(crate) async fn create_book(submit: Submit, Json(req): Json<WordSearchBookRequest>) -> Result<Response, ApiError> {
+    let req = submit.settle(req)?;
     submit.admit().await?;
     let invalid = |(field, detail): (String, String)| ApiError::invalid(field, detail);
     let (req, planned) = blocking(move || {
-        req.print_options()?;
-        let planned = req.plan()?;
+        req.params().print_options()?;
+        let planned = req.params().plan()?;
         Ok((req, planned))
     })
     .await?
     .map_err(invalid)?;
     // Its cost, from some of its puzzles made within the handler's time.
     let limits = submit.limits().wordsearch;
-    let req = bounded(CHECK_TIME, move |monitor| req.check_cost(&planned, &limits, monitor).map(|()| req))
+    let req = bounded(CHECK_TIME, move |monitor| req.params().check_cost(&planned, &limits, monitor).map(|()| req))
         .await?
         .map_err(invalid)?;
-    submit.enqueue::<WordSearchBooks>(&req).await
+    submit.enqueue::<WordSearchBooks>(req).await
 }
 
 /// A stored request that no longer checks: a bug, not the caller's fault.

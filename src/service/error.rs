@@ -77,3 +77,15 @@ impl ApiError {
         ApiError::BadRequest { title, detail: detail.into() }
     }
 }
+
+/// How much of a client's input an error message repeats.
+pub const ECHO_CHARS: usize = 200;
+
+/// `input` quoted for an error message, cut after [`ECHO_CHARS`] characters so that a huge
+/// input does not make a huge answer.
+pub fn echo(input: &str) -> String {
+    match input.char_indices().nth(ECHO_CHARS) {
+        Some((cut, _)) => format!("{:?}… ({} characters)", &input[..cut], input.chars().count()),
+        None => format!("{input:?}"),
+    }
+}

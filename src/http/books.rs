@@ -26,8 +26,9 @@ use crate::puzzles::foxbook::{Serial, SerialError};
 use crate::puzzles::wordbook::{self, Shape, WordAnswer, WordSpec};
 use crate::render;
 use crate::render::layouts::cover::Paper;
-use crate::render::print::{Imprint, PrintOptions, Trim};
+use crate::render::print::Trim;
 use crate::service::books::{ensure_printed, interior_version, plan_of, print_options, stored_answer, unpack};
+use crate::service::policy::fox_book;
 use crate::service::timestamp;
 use crate::store::{BookRecord, JobState};
 
@@ -250,14 +251,14 @@ pub(crate) async fn order(submit: Submit, OptionalJson(order): OptionalJson<Book
     let Submit { state, caller, .. } = submit;
     caller.require_key("ordering a book")?;
     let imprint = order.imprint();
-    let (spec, print) = checked_book(
-        &state,
-        &caller,
+    let (spec, print) = fox_book(
         WordSpec::with_defaults(order.word, order.letters, order.shape, order.pages, order.rows, order.cols),
         order.trim,
         order.title,
         order.lookup_url,
         imprint,
+        &caller.limits(&state).foxbook,
+        &state.lookup_url,
     )?;
     // 50 random bits make a collision rare; the primary key makes it harmless: try again.
     for _ in 0..5 {
@@ -523,36 +524,6 @@ async fn cover<'a>(
     Ok(Download::rendered(filename, key, move || {
         Ok(render::layouts::cover::cover_pdf(&plan, &serial, &opts, paper, prose))
     }))
-}
-
-/// An ordered book checked (word, letters, shape and size within the caller's limits; the
-/// word and letters read in upper case) and how it is printed: the title trimmed ("Find
-/// the" and the word unless the order names one), the server's lookup address unless the
-/// order names one, the imprint trimmed and its ISBN normalised, the letters large enough
-/// on the trim.
-pub(crate) fn checked_book(
-    state: &AppState,
-    caller: &Caller,
-    mut spec: WordSpec,
-    trim: Trim,
-    title: Option<String>,
-    lookup_url: Option<String>,
-    imprint: Imprint,
-) -> Result<(WordSpec, PrintOptions), ApiError> {
-    spec.word = spec.word.to_ascii_uppercase();
-    spec.letters = spec.letters.map(|l| l.to_ascii_uppercase());
-    spec.validate_within(&caller.limits(state).foxbook)
-        .map_err(|e| ApiError::invalid(e.field, format!("{}: {}", e.field, e.detail)))?;
-    let print = PrintOptions {
-        trim,
-        title: title.map_or_else(|| render::print::default_title(&spec.word), |t| t.trim().to_string()),
-        lookup_url: lookup_url.unwrap_or_else(|| state.lookup_url.to_string()),
-        imprint: imprint.checked().map_err(|(field, detail)| ApiError::invalid(field, detail))?,
-    };
-    print.validate().map_err(|(field, detail)| ApiError::invalid(field, detail))?;
-    render::layouts::foxbook::check_letter_size(spec.size(), print.trim)
-        .map_err(|detail| ApiError::invalid("trim", detail))?;
-    Ok((spec, print))
 }
 
 /// The query of a cover.

@@ -25,6 +25,7 @@ use crate::puzzles::wordbook::Shape;
 use crate::render::layouts::cover::Paper;
 use crate::render::layouts::printrun::{ManifestLine, CSV_HEADER};
 use crate::render::print::Trim;
+use crate::service::policy::fox_book;
 use crate::service::printruns::{manifest, order_of, stream_archive};
 use crate::service::timestamp;
 use crate::store::{JobState, PrintRunCopy, PrintRunRecord};
@@ -268,14 +269,14 @@ pub(crate) async fn order(submit: Submit, JsonBody(mut order): JsonBody<PrintRun
         return Err(ApiError::invalid("copies", format!("copies must be 1..{MAX_COPIES} (got {})", order.copies)));
     }
     check_lookup_url(&state, &order)?;
-    let (spec, print) = super::books::checked_book(
-        &state,
-        &caller,
+    let (spec, print) = fox_book(
         order.book(),
         order.trim,
         order.title.take(),
         order.lookup_url.take(),
         order.imprint(),
+        &caller.limits(&state).foxbook,
+        &state.lookup_url,
     )?;
     if let Some(serials) = order.serials.take() {
         order.serials = Some(registered_serials(&state, order.copies, serials).await?);

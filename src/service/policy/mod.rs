@@ -5,7 +5,10 @@
 //! drawn for it, and a generation's seed comes only from here: a retried request (same
 //! key) draws the same seed, so its checks and its job match the first one's.
 
+mod foxbook;
 mod oneup;
+
+pub use foxbook::fox_book;
 
 pub use oneup::{BookRequest as OneUpBookRequest, PuzzleRequest as OneUpPuzzleRequest, SolveQuery};
 

@@ -20,7 +20,7 @@ fn main() {
     let entries: Vec<Entry> = book.iter().map(Entry::from).collect();
     let opts = PrintOptions { trim, title: "One Up".into(), lookup_url: String::new(), ..Default::default() };
     let start = Instant::now();
-    let pdf = oneup_book_pdf(&entries, &opts, "sample", LayoutVersion::CURRENT.prose());
+    let pdf = oneup_book_pdf(&entries, &opts, "sample", LayoutVersion::CURRENT);
     let rendered = start.elapsed();
     std::fs::write(&out, &pdf).unwrap();
     println!(

@@ -5,9 +5,11 @@
 //! today must serve each of their files (listed with their SHA-256 in
 //! `tests/golden/files.txt`) byte for byte. Each run writes the files it got to
 //! `target/golden/` for comparing. A deliberate change of a layout gets a new layout
-//! version, old products keeping their bytes; new kinds of product are added to the
-//! fixture by `GOLDEN_UPDATE=1 cargo test --release --features test-jobs --test golden`,
-//! which makes both files anew.
+//! version, old products keeping their bytes: its products are added to the fixture
+//! (`GOLDEN_ADD=1 cargo test --release --features test-jobs --test golden` makes the
+//! products whose files are not listed yet, in the fixture as it is), so that every
+//! version stays served as it was. `GOLDEN_UPDATE=1` makes both files anew (every product
+//! at today's versions).
 
 mod common;
 
@@ -32,6 +34,10 @@ struct Product {
 
 fn products() -> Vec<Product> {
     let pattern = json!(["...#...", ".......", ".......", ".......", "...#..."]);
+    let birds = json!({"title": "Birds", "author": "A. Author", "copyright": "© 2026 A. Author",
+        "pool": ["robin", "wren", "owl", "crow", "magpie", "sparrow", "finch", "heron", "swan", "eagle", "hawk", "jay"],
+        "count": 3, "words_per_puzzle": 6, "rows": 10, "cols": 10, "seed": 2});
+    let one_up = json!({"title": "One Up", "levels": {"easy": 3, "medium": 2}, "size": 6, "seed": 3, "trim": "6x9"});
     vec![
         Product {
             name: "foxbook",
@@ -60,9 +66,7 @@ fn products() -> Vec<Product> {
         Product {
             name: "wordsearch-book",
             path: "/wordsearches/books",
-            body: json!({"title": "Birds", "author": "A. Author", "copyright": "© 2026 A. Author",
-                "pool": ["robin", "wren", "owl", "crow", "magpie", "sparrow", "finch", "heron", "swan", "eagle", "hawk", "jay"],
-                "count": 3, "words_per_puzzle": 6, "rows": 10, "cols": 10, "seed": 2}),
+            body: birds.clone(),
             files: &["/book.pdf", "/cover.pdf"],
             unkept: false,
         },
@@ -84,8 +88,23 @@ fn products() -> Vec<Product> {
         Product {
             name: "oneup-book",
             path: "/oneup/books",
-            body: json!({"title": "One Up", "levels": {"easy": 3, "medium": 2}, "size": 6, "seed": 3, "trim": "6x9"}),
+            body: one_up.clone(),
             files: &["/book.pdf"],
+            unkept: false,
+        },
+        // Layout version 3: the book frame.
+        Product {
+            name: "wordsearch-book-framed",
+            path: "/wordsearches/books",
+            body: with(&birds, json!({"isbn": "978-0-306-40615-7"})),
+            files: &["/book.pdf", "/cover.pdf"],
+            unkept: false,
+        },
+        Product {
+            name: "oneup-book-framed",
+            path: "/oneup/books",
+            body: with(&one_up, json!({"author": "A. Author", "copyright": "© 2026 A. Author"})),
+            files: &["/book.pdf", "/cover.pdf", "/cover.pdf?paper=cream"],
             unkept: false,
         },
         Product {
@@ -115,6 +134,15 @@ fn products() -> Vec<Product> {
             unkept: true,
         },
     ]
+}
+
+/// `body` with `more`'s members added.
+fn with(body: &Value, more: Value) -> Value {
+    let mut body = body.clone();
+    if let (Some(body), Value::Object(more)) = (body.as_object_mut(), more) {
+        body.extend(more);
+    }
+    body
 }
 
 /// Enough entries for several pages: accents, several senses, long definitions.
@@ -149,17 +177,24 @@ async fn download(server: &Server, path: &str) -> Vec<u8> {
     response.bytes().await.unwrap().to_vec()
 }
 
+/// The name a product's file is listed and written under.
+fn file_name(product: &str, file: &str) -> String {
+    format!("{product}{}", file.replace(['/', '?', '='], "-"))
+}
+
 fn sha256(bytes: &[u8]) -> String {
     Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Makes the fixture: every product ordered from a fresh server on `db_url`, and the
 /// listing of its files (`name path sha256 length` lines).
-async fn make_fixture(db_url: &str) -> String {
+async fn make_fixture(db_url: &str, listed: &str) -> String {
     let mut server = Server::start_with_env(db_url, &FLAGS, &[("PUZZLEPRESS_SECRET", SECRET)]);
     let mut listing = String::new();
     let mut unkept = Vec::new();
-    for product in products() {
+    let names: Vec<&str> = listed.lines().filter_map(|l| l.split(' ').next()).collect();
+    let unlisted = |p: &Product| !p.files.iter().all(|f| names.contains(&file_name(p.name, f).as_str()));
+    for product in products().into_iter().filter(unlisted) {
         let response = common::client()
             .post(server.url(product.path))
             .header("Idempotency-Key", format!("golden-{}", product.name))
@@ -181,7 +216,7 @@ async fn make_fixture(db_url: &str) -> String {
         for file in product.files {
             let path = format!("{location}{file}");
             let bytes = download(&server, &path).await;
-            let name = format!("{}{}", product.name, file.replace(['/', '?', '='], "-"));
+            let name = file_name(product.name, file);
             listing.push_str(&format!("{name} {path} {} {}\n", sha256(&bytes), bytes.len()));
         }
     }
@@ -201,8 +236,14 @@ async fn every_products_files_keep_their_bytes() {
     if std::env::var_os("GOLDEN_UPDATE").is_some() {
         let _ = std::fs::remove_file(golden("products.db"));
         let url = format!("sqlite://{}", golden("products.db").display());
-        let listing = make_fixture(&url).await;
+        let listing = make_fixture(&url, "").await;
         std::fs::write(golden("files.txt"), listing).unwrap();
+        assert!(!golden("products.db-wal").exists(), "the fixture is one file");
+    } else if std::env::var_os("GOLDEN_ADD").is_some() {
+        let url = format!("sqlite://{}", golden("products.db").display());
+        let listed = std::fs::read_to_string(golden("files.txt")).unwrap();
+        let added = make_fixture(&url, &listed).await;
+        std::fs::write(golden("files.txt"), listed + &added).unwrap();
         assert!(!golden("products.db-wal").exists(), "the fixture is one file");
     }
     // A copy: the server migrates the database it is given, and the fixture stays as made.

@@ -21,7 +21,7 @@ use crate::jobs::kinds::oneup::OneUpBookOutput;
 use crate::jobs::kinds::{OneUpBooks, OneUpPuzzles, OneUpSolves};
 use crate::puzzles::oneup::{self, Cell, ErrorKind, HintError, ParseError, Placement, Puzzle, Step, Technique};
 use crate::render;
-use crate::render::layouts::oneup_book::{oneup_book_pdf, Entry};
+use crate::render::layouts::oneup_book::{oneup_book_pdf, oneup_cover_pdf, Entry};
 use crate::render::print::{PrintOptions, SheetSpec};
 use crate::render::typeset::prose::Breaking;
 use crate::service::policy::{OneUpBookRequest, OneUpPuzzleRequest, SolveQuery};
@@ -53,7 +53,7 @@ impl Resource for OneUpPuzzles {
 impl Resource for OneUpBooks {
     const WHAT: &'static str = "One Up book";
     fn links(base: &str) -> Vec<(&'static str, String)> {
-        vec![("book_pdf", format!("{base}/book.pdf"))]
+        vec![("book_pdf", format!("{base}/book.pdf")), ("cover_pdf", format!("{base}/cover.pdf"))]
     }
 }
 
@@ -103,25 +103,38 @@ impl Product for OneUpPuzzles {
 impl Product for OneUpBooks {
     const BASE: &'static str = "/oneup/books/{id}";
     const ID: Id = Id::Uuid("The book's id.");
-    const FILES: &'static [File] =
-        &[File::pdf("book.pdf", Query::None, "The print-ready book (409 until its puzzles are generated).")];
+    const FILES: &'static [File] = &[
+        File::pdf("book.pdf", Query::None, "The print-ready book (409 until its puzzles are generated)."),
+        File::pdf(
+            "cover.pdf",
+            Query::Paper,
+            "The book's paperback cover: back, spine and front as one wrap with 0.125 in bleed.",
+        )
+        .described(
+            "As a word-search book's cover: the spine's width from the page count and paper, the title and author \
+             on the front, the book's code and the ISBN's barcode (a blank box without one) on the back.",
+        ),
+    ];
 
-    async fn make(Asked { state, caller, id, .. }: Asked<'_>) -> Result<Download<'_>, ApiError> {
+    async fn make(Asked { state, caller, id, file, paper, .. }: Asked<'_>) -> Result<Download<'_>, ApiError> {
         let job = resource::find::<OneUpBooks>(state, caller, id).await?;
         let book: OneUpBookOutput = finished_result(&job)?;
         let params = resource::stored_params::<OneUpBooks>(&job)?;
         let (id, layout) = (short_id(&job.id), resource::layout_of(&job)?);
+        let opts =
+            PrintOptions { trim: params.trim, title: params.title, lookup_url: String::new(), imprint: params.imprint };
+        if file.name == "cover.pdf" {
+            let paper = paper.unwrap_or_default();
+            let key = format!("oneup/{}/cover-{paper:?}", job.id);
+            let filename = format!("oneup-cover-{id}.pdf");
+            let render = move || Ok(oneup_cover_pdf(book.puzzles.len(), &opts, &id, paper, layout));
+            return Ok(Download::rendered(filename, key, render));
+        }
         // A finished job's result never changes: its PDF is kept like a printed book's.
         let key = format!("oneup/{}", job.id);
         Ok(Download::rendered(format!("oneup-book-{id}.pdf"), key, move || {
             let entries: Vec<Entry> = book.puzzles.iter().map(Entry::from).collect();
-            let opts = PrintOptions {
-                trim: params.trim,
-                title: params.title,
-                lookup_url: String::new(),
-                imprint: params.imprint,
-            };
-            Ok(oneup_book_pdf(&entries, &opts, &id, layout.prose()))
+            Ok(oneup_book_pdf(&entries, &opts, &id, layout))
         }))
     }
 }
@@ -243,9 +256,11 @@ pub(crate) async fn create_puzzle(
     summary = "Queue a print-ready book of One Up puzzles at chosen levels.",
     description = "The puzzles are generated like `POST /oneup/puzzles`, each with exactly one solution at its \
                    level, and printed by increasing level under the fox books' print rules (trim, mirrored \
-                   margins, embedded fonts): the full rules and the levels' puzzle numbers on the first page, two \
-                   or four puzzles a page by trim, each numbered, the solutions at the back under the same \
-                   numbers. The PDF is at `book.pdf` once the job has succeeded. The same request and seed give \
+                   margins, embedded fonts) in the book frame: a title page, the copyright page on its back, the \
+                   full rules and the levels' puzzle numbers on page 3, the puzzles from page 5 (one a page on \
+                   trims under 7 in wide, four on wider ones), each headed `Puzzle N - Level`, the solutions at \
+                   the back under the same labels (in greys), notes pages to an even count of at least 24. The \
+                   PDF is at `book.pdf` once the job has succeeded, its cover at `cover.pdf`. The same request and seed give \
                    the same book; without a seed the server draws one (from the `Idempotency-Key` if given). \
                    The body is optional: 100 puzzles of 8 x 8, 25 of each level, on letter pages. A book whose \
                    puzzles would take longer to generate than the caller's limit (60 s with a key; estimated from \

@@ -166,8 +166,10 @@ pub(crate) async fn create(submit: Submit, Json(req): Json<WordSearchRequest>) -
                    `pool` drawn into `count` lists of `words_per_puzzle` words (every word used about as often, \
                    none inside another in a list). `level` for all, or `spread` over the book in equal runs. The \
                    book prints by the fox books' rules (trim, mirrored margins, gutter by page count, embedded \
-                   fonts, an even page count of at least 24): a title page with how to play, a puzzle a page \
-                   with its list under the grid, the solutions at the back, several a page, each word looped. \
+                   fonts) in the book frame: a title page, the copyright page on its back, how to play on page \
+                   3, a puzzle a page from page 5 with its list under the grid, the solutions at the back, \
+                   several a page under the puzzles' headings, each word looped, notes pages to an even count \
+                   of at least 24. \
                    `large_print`: grid letters of at least 18 pt and lists of 16. Checked when queued (422 naming \
                    the field: `puzzles[i].words[j]`, `pool[i]`, `count`, `large_print` with what fits, …; and \
                    `puzzles` or `count` when the book would take longer to make than the caller may have, \

@@ -131,15 +131,16 @@ for f in $(unzip -Z1 "$IMP_DIR/run.zip" '*/cover.pdf'); do
   check_text 1 1 "ISBN 9780306406157" "$f in the archive prints the ISBN"
 done
 
-# A One Up book prints its imprint on its title page (it has no title page back).
+# A One Up book names its author on its title page and prints the copyright line and ISBN
+# on the copyright page, its back.
 post_json /oneup/books '{"count": 2, "levels": {"easy": 2}, "size": 5, "seed": 3, "trim": "6x9", "title": "Train Puzzles", "author": "Ada Fox", "copyright": "© 2026 Example Press", "isbn": "0-306-40615-2"}'
 check_status 202 "a One Up book with an imprint"
 check_jq '.request.author == "Ada Fox" and .request.isbn == "0306406152"' "the One Up book's request keeps the imprint, normalised"
 oneup_imp=$(header location)
 wait_job "$oneup_imp" 60
 req GET "$oneup_imp/book.pdf"
-check_text 1 1 "Train Puzzles Ada Fox" "the One Up title page names the author"
-check_text 1 1 "2026 Example Press ISBN 0306406152" "the One Up title page ends with the copyright line and ISBN"
+check_text 1 1 "Train Puzzles 2 One Up puzzles Ada Fox" "the One Up title page names the author"
+check_text 2 2 "2026 Example Press ISBN 0306406152" "the One Up copyright page ends with the copyright line and ISBN"
 imprint_fonts "One Up book with an imprint"
 post_json /oneup/books '{"count": 2, "isbn": "0-306-40615-3"}'
 check_problem 422 "check digit should be 2" "a One Up book with a wrong ISBN"

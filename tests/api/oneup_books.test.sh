@@ -21,30 +21,42 @@ for i in 10 11; do
   check_jq ".result.unique == true and .result.solution == $(jq -c ".result.puzzles[$i].solution" "$WORK/oneup-book.json")" "puzzle $((i + 1)): exactly one solution, the book's"
 done
 
-# The PDF: 6 x 9 in, fonts embedded, the rules first, 2 puzzles a page, numbered with
-# their levels, solutions at the back under the same numbers, padded to 24 pages.
+# The PDF in the book frame: 6 x 9 in, fonts embedded, title page and copyright page, how
+# to play on page 3, one puzzle a page from page 5, numbered with their levels, solutions
+# at the back under the same labels, notes pages to 24.
 req GET "$book/book.pdf"
 check_status 200 "the book's PDF"
 check_header content-type "application/pdf" "served as PDF"
 cp "$BODY_FILE" "$WORK/oneup-book.pdf"
 check_cmd "pdfinfo $WORK/oneup-book.pdf | grep -Eq '^Page size: *432 x 648 pts'" "6 x 9 in pages"
-check_cmd "pdfinfo $WORK/oneup-book.pdf | grep -Eq '^Pages: *24$'" "title page, 6 puzzle pages, 3 solution pages, padded to 24"
+check_cmd "pdfinfo $WORK/oneup-book.pdf | grep -Eq '^Pages: *24$'" "front matter, 12 puzzle pages, 3 solution pages, notes pages to 24"
 check_cmd "pdfinfo $WORK/oneup-book.pdf | grep -Eq '^Title: *One Up for the Train - [0-9a-f]{8}$'" "the PDF's title traces the book"
 check_cmd "! pdffonts $WORK/oneup-book.pdf | tail -n +3 | awk '{print \$(NF-4)}' | grep -qv yes" "every font embedded"
 pdftotext -layout "$WORK/oneup-book.pdf" "$WORK/oneup-book.txt"
-check_cmd "pdftotext -f 1 -l 1 $WORK/oneup-book.pdf - | tr '\n' ' ' | grep -q 'a region of n cells holds the digits 1 to n once each'" "the full rules on the first page"
-check_cmd "pdftotext -f 1 -l 1 $WORK/oneup-book.pdf - | tr '\n' ' ' | grep -q 'Easy: puzzles 1-4 *Medium: puzzles 5-8 *Hard: puzzles 9-10 *Expert: puzzles 11-12'" "the levels' puzzle numbers on the first page"
+check_cmd "pdftotext -f 3 -l 3 $WORK/oneup-book.pdf - | tr '\n' ' ' | grep -q 'How to play.*a region of n cells holds the digits 1 to n once each'" "the full rules on page 3, how to play"
+check_cmd "pdftotext -f 3 -l 3 $WORK/oneup-book.pdf - | tr '\n' ' ' | grep -q 'Easy: puzzles 1-4 *Medium: puzzles 5-8 *Hard: puzzles 9-10 *Expert: puzzles 11-12'" "the levels' puzzle numbers under how to play"
+check_cmd "[ -z \"\$(pdftotext -f 1 -l 1 $WORK/oneup-book.pdf - | grep -E '[0-9a-f]{8}')\" ] && pdftotext -f 2 -l 2 $WORK/oneup-book.pdf - | grep -Eq 'Book code [0-9a-f]{8}'" "no footer on the title page, the book's code on its back"
 check_cmd "[ \"\$(grep -o 'Puzzle [0-9]* - [A-Za-z]*' $WORK/oneup-book.txt | tr '\n' ,)\" = 'Puzzle 1 - Easy,Puzzle 2 - Easy,Puzzle 3 - Easy,Puzzle 4 - Easy,Puzzle 5 - Medium,Puzzle 6 - Medium,Puzzle 7 - Medium,Puzzle 8 - Medium,Puzzle 9 - Hard,Puzzle 10 - Hard,Puzzle 11 - Expert,Puzzle 12 - Expert,' ]" "twelve puzzles numbered in order with their levels"
-check_cmd "[ \"\$(pdftotext -f 3 -l 3 $WORK/oneup-book.pdf - | grep -c '^Puzzle ')\" = 2 ]" "two puzzles a page on 6 x 9"
-check_cmd "pdftotext -f 8 -l 8 $WORK/oneup-book.pdf - | head -n 1 | grep -q '^Solutions'" "the solutions start on page 8"
-check_cmd "pdftotext -f 1 -l 1 $WORK/oneup-book.pdf - | tr '\n' ' ' | grep -q 'Solutions from page 8'" "the first page says where the solutions are"
+check_cmd "[ \"\$(pdftotext -f 5 -l 5 $WORK/oneup-book.pdf - | grep -c '^Puzzle ')\" = 1 ]" "one puzzle a page on 6 x 9, the first on page 5 (a right-hand page)"
+check_cmd "pdftotext -f 17 -l 17 $WORK/oneup-book.pdf - | head -n 1 | grep -q '^Solutions'" "the solutions start on page 17"
+check_cmd "pdftotext -f 17 -l 17 $WORK/oneup-book.pdf - | grep -q '^Puzzle 1\$'" "a solution under its puzzle's label"
+check_cmd "pdftotext -f 3 -l 3 $WORK/oneup-book.pdf - | tr '\n' ' ' | grep -q 'Solutions from page 17'" "how to play says where the solutions are"
+check_cmd "pdftotext -f 24 -l 24 $WORK/oneup-book.pdf - | head -n 1 | grep -q '^Notes'" "padded with notes pages"
 # Puzzle 1's solution is the grid at the top left of the solutions page: its digits read
 # back by position (rows of 8, top to bottom, left to right) are the solution's.
-pdftotext -f 8 -l 8 -bbox "$WORK/oneup-book.pdf" - | grep '<word' \
+pdftotext -f 17 -l 17 -bbox "$WORK/oneup-book.pdf" - | grep '<word' \
   | awk -F'"' '$2 < 216 && $4 < 324 && $9 ~ /^>[0-9]</ {print int($4 + 0.5), $2, substr($9, 2, 1)}' \
   | sort -k1,1n -k2,2n | awk '{row[$1] = row[$1] $3; n[$1]++} END {for (y in row) if (n[y] == 8) print y, row[y]}' \
   | sort -n | cut -d' ' -f2 | tr -d '\n' >"$WORK/oneup-first.txt"
 check_cmd "[ \"\$(cat $WORK/oneup-first.txt)\" = '$(jq -r '.result.puzzles[0].solution | join("")' "$WORK/oneup-book.json")' ]" "puzzle 1's solution printed at the back"
+# Its cover: a wrap of back, spine (24 cream pages: 0.06 in) and front with 0.125 in bleed.
+check_cmd "[ \"\$(jq -r .links.cover_pdf $WORK/oneup-book.json)\" = '$book/cover.pdf' ]" "the book links its cover"
+req GET "$book/cover.pdf?paper=cream"
+check_status 200 "the book's cover"
+cp "$BODY_FILE" "$WORK/oneup-cover.pdf"
+check_cmd "pdfinfo $WORK/oneup-cover.pdf | grep -Eq '^Page size: *886.32 x 666 pts'" "6 x 9 in twice, the spine and the bleed"
+check_cmd "pdftotext $WORK/oneup-cover.pdf - | tr '\n' ' ' | grep -q 'One Up for the Train.*12 One Up puzzles'" "the cover's title and what is inside"
+check_cmd "! pdffonts $WORK/oneup-cover.pdf | tail -n +3 | awk '{print \$(NF-4)}' | grep -qv yes" "every cover font embedded"
 
 # The same request and seed give the same puzzles.
 post_json /oneup/books "$ORDER"
@@ -61,7 +73,7 @@ check_jq '[.result.puzzles[].difficulty.level] == ["easy","easy","medium","mediu
 req GET "$small/book.pdf"
 cp "$BODY_FILE" "$WORK/oneup-small.pdf"
 check_cmd "pdfinfo $WORK/oneup-small.pdf | grep -Eq '^Page size: *612 x 792 pts'" "letter pages"
-check_cmd "[ \"\$(pdftotext -f 2 -l 2 $WORK/oneup-small.pdf - | grep -c '^Puzzle ')\" = 4 ]" "four puzzles a page on letter"
+check_cmd "[ \"\$(pdftotext -f 5 -l 5 $WORK/oneup-small.pdf - | grep -c '^Puzzle ')\" = 4 ]" "four puzzles a page on letter"
 
 # An empty body: 100 puzzles, 25 of each level (seconds of work), cancelled at once.
 req POST /oneup/books

@@ -99,14 +99,14 @@ check_cmd "pdftotext -layout '$WORK/ws-book.pdf' - | grep -q 'How to play' && pd
 check_cmd "python3 - '$WORK/ws-book.pdf' <<'EOF'
 import subprocess, sys
 pages = subprocess.run(['pdftotext', '-layout', sys.argv[1], '-'], capture_output=True, text=True).stdout.split('\f')
-# Page 2 holds puzzle 1: its list alphabetical.
+# Page 5, the first right-hand page after how to play, holds puzzle 1: its list alphabetical.
 words = ['BLUE TIT', 'MAGPIE', 'ROBIN', 'SPARROW', 'STARLING', 'WREN']
-p = pages[1]
+p = pages[4]
 at = [p.index(w) for w in words]
 assert '1. Garden' in p, p
 rows = [l for l in p.splitlines() if l.count(' ') >= 12 and len(l.split()) == 13]
 assert len(rows) == 13, rows
-EOF" "page 2: puzzle 1's 13 rows and its list"
+EOF" "page 5: puzzle 1's 13 rows and its list"
 req GET "$WSB/cover.pdf?paper=cream"
 check_status 200 "the cover"
 cp "$BODY_FILE" "$WORK/ws-cover.pdf"

@@ -547,6 +547,8 @@ scenario('One Up: makes a 6 × 9 book of 6 puzzles at chosen levels and download
   const m = (href || '').match(/^\/oneup\/books\/([^/]+)\/book\.pdf$/);
   assert.ok(m, `a link to the book's PDF: ${href}`);
   await assertPdf(page, href);
+  assert.equal(await page.getAttribute('#cover-pdf', 'href'), `/oneup/books/${m[1]}/cover.pdf`, 'a link to its cover');
+  await assertPdf(page, await page.getAttribute('#cover-pdf', 'href'));
   const book = await (await page.request.get(`${BASE_URL}/oneup/books/${m[1]}`)).json();
   assert.deepEqual(book.request.levels, { easy: 2, medium: 2, hard: 1, expert: 1 });
   assert.equal(book.request.trim, '6x9');

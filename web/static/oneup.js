@@ -436,7 +436,10 @@ async function makeBook(event) {
       return;
     }
     say(bookStatus, `Your book of ${count} puzzles is ready.`, 'ok');
-    links.replaceChildren(h('a', { class: 'button', href: done.links.book_pdf, id: 'book-pdf' }, 'Download the book (PDF)'));
+    links.replaceChildren(
+      h('a', { class: 'button', href: done.links.book_pdf, id: 'book-pdf' }, 'Download the book (PDF)'),
+      h('a', { class: 'button secondary', href: done.links.cover_pdf, id: 'cover-pdf' }, 'Download the cover (PDF)'),
+    );
   } catch (err) {
     bar.hidden = true;
     bookError.textContent = err.message;

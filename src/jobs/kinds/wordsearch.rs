@@ -380,7 +380,7 @@ impl WordSearchBookRequest {
             .iter()
             .map(|p| Entry { title: p.title.as_deref(), level: p.level, puzzle: &p.puzzle })
             .collect();
-        Ok(crate::render::layouts::wordsearch::book_pdf(&entries, &opts, self.large_print, &out.code, layout.prose()))
+        Ok(crate::render::layouts::wordsearch::book_pdf(&entries, &opts, self.large_print, &out.code, layout))
     }
 
     /// The cover on `paper`, from a made book, in `layout`.

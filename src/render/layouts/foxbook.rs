@@ -174,7 +174,7 @@ pub fn book_pdf(book: &WordBook, serial: &str, opts: &PrintOptions, version: Int
     }
     for n in FRONT_PAGES + book.pages.len() + 1..=total {
         let c = doc.add_page(layout.size);
-        notes_page(c, &layout, n);
+        crate::render::frame::notes_page(c, layout.body(n));
         layout.footer(c, n, "", &trace);
     }
     doc.finish()
@@ -383,17 +383,6 @@ fn qr(c: &mut Canvas, text: &str, x: f32, y: f32, side: f32) {
             let top = y + side - row as f32 * m;
             c.rect(x + s as f32 * m, top - m, (e - s) as f32 * m, m, Paint::Fill(Rgb::BLACK));
         }
-    }
-}
-
-fn notes_page(c: &mut Canvas, layout: &Layout, n: usize) {
-    let area = layout.body(n);
-    let head = Style::new(Font::SansBold, 12.0);
-    c.text(head, area.x, area.top() - 12.0, "Notes");
-    let mut y = area.top() - 40.0;
-    while y > area.y + 6.0 {
-        c.line((area.x, y), (area.right(), y), 0.4, Rgb(0.75, 0.75, 0.75));
-        y -= 24.0;
     }
 }
 

@@ -16,7 +16,7 @@ const WALL: f32 = 3.0;
 /// Given digits; solved digits use a lighter face and colour so the givens stand out.
 const GIVEN_FONT: Font = Font::MonoBold;
 const SOLVED_FONT: Font = Font::Mono;
-const SOLVED_BLUE: Rgb = Rgb(0.1, 0.3, 0.8);
+pub(crate) const SOLVED_BLUE: Rgb = Rgb(0.1, 0.3, 0.8);
 const RULE: &str = "Fill each region of n cells with the digits 1 to n.";
 
 /// The puzzle: title, rule, and the grid with its walls and clue digits.
@@ -46,7 +46,7 @@ fn page(puzzle: &Puzzle, solution: Option<&[String]>, spec: &SheetSpec) -> Vec<u
         let style = Style::new(Font::Sans, fit_size(Font::Sans, legend, 10.0, area.w));
         c.text_centered(style.color(Rgb::GREY), mid, area.top() - 64.0, legend);
     }
-    draw_grid(c, puzzle, solution, area.shrink(HEADING, 0.0).tuple(), MAX_PITCH);
+    draw_grid(c, puzzle, solution, area.shrink(HEADING, 0.0).tuple(), MAX_PITCH, SOLVED_BLUE);
     spec.footer(c, if solution.is_some() { "Solution" } else { "Puzzle" });
     doc.set_title(&spec.doc_title(solution.map(|_| "solution")));
     doc.finish()
@@ -54,13 +54,14 @@ fn page(puzzle: &Puzzle, solution: Option<&[String]>, spec: &SheetSpec) -> Vec<u
 
 /// Draws `puzzle` (with `solution`'s digits, if given) as large as fits in `area` = (x, y,
 /// width, height), cells at most `max_pitch`: cell lines, walls, clues bold, solved digits
-/// light and blue.
+/// light and in `solved_ink`.
 pub(crate) fn draw_grid(
     c: &mut Canvas,
     puzzle: &Puzzle,
     solution: Option<&[String]>,
     area: (f32, f32, f32, f32),
     max_pitch: f32,
+    solved_ink: Rgb,
 ) {
     let n = puzzle.size();
     let grid = CellGrid::fit(n, n, area, max_pitch);
@@ -83,7 +84,7 @@ pub(crate) fn draw_grid(
                 .zip(row)
                 .map(|(ch, g)| (g.is_none() && ch.is_ascii_digit()).then_some(ch))
                 .collect();
-            let style = Style::new(SOLVED_FONT, size).color(SOLVED_BLUE);
+            let style = Style::new(SOLVED_FONT, size).color(solved_ink);
             let y = grid.centred_baseline(r, SOLVED_FONT, size);
             c.cell_row(style, grid.left, y, grid.pitch, &solved);
         }

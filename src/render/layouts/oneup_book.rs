@@ -3,10 +3,14 @@
 //! level holds, the puzzles by increasing level (four to a page on trims 7 in wide or more,
 //! two on smaller ones), numbered, then the solutions at the back under the same numbers.
 
-use super::oneup::draw_grid;
+use super::cover::{wrap_pdf, CoverText, Paper};
+use super::oneup::{draw_grid, SOLVED_BLUE};
 use crate::puzzles::oneup::{Generated, Level, Puzzle};
-use crate::render::page::{Document, Font, Style};
-use crate::render::print::{padded_pages, puzzle_title_page, Area, Layout, PrintOptions, TitleText, Trim, INCH};
+use crate::render::frame::{Book, Front, HowToPlay, Plan, Run};
+use crate::render::page::{Document, Font, Rgb, Style};
+use crate::render::print::{
+    padded_pages, puzzle_title_page, Area, Layout, LayoutVersion, PrintOptions, TitleText, Trim, INCH,
+};
 use crate::render::typeset::prose::Breaking;
 
 /// The rules, in full, on the first page.
@@ -45,17 +49,92 @@ fn solutions_per_page(trim: Trim) -> usize {
     }
 }
 
-/// The interior's pages: the title page, the puzzle pages, the solution pages, padded to
-/// an even count of at least 24.
-pub fn book_pages(count: usize, trim: Trim) -> usize {
-    padded_pages(1 + count.div_ceil(puzzles_per_page(trim)) + count.div_ceil(solutions_per_page(trim)))
+/// Puzzles a page in the book frame: four on trims 7 in wide or more, one on smaller ones.
+fn framed_per_page(trim: Trim) -> usize {
+    if trim.size().0 >= 7.0 * INCH {
+        4
+    } else {
+        1
+    }
 }
 
-/// The book; `entries` in the order they are numbered (by increasing level); `id` traces a
-/// loose page to its book in every footer.
-pub fn oneup_book_pdf(entries: &[Entry], opts: &PrintOptions, id: &str, prose: Breaking) -> Vec<u8> {
+/// Where the parts of a book of `count` puzzles fall in the book frame.
+fn framed_plan(count: usize, trim: Trim) -> Plan {
+    Plan::new(true, count.div_ceil(framed_per_page(trim)), count.div_ceil(solutions_per_page(trim)))
+}
+
+/// The interior's page count in `layout`.
+pub fn book_pages(count: usize, trim: Trim, layout: LayoutVersion) -> usize {
+    match layout {
+        LayoutVersion::V1 | LayoutVersion::V2 => {
+            padded_pages(1 + count.div_ceil(puzzles_per_page(trim)) + count.div_ceil(solutions_per_page(trim)))
+        }
+        LayoutVersion::V3 => framed_plan(count, trim).total,
+    }
+}
+
+/// Solved digits in the book frame: dark grey, the givens staying bold black.
+const SOLVED_INK: Rgb = Rgb(0.3, 0.3, 0.3);
+
+/// The book in `layout`; `entries` in the order they are numbered (by increasing level);
+/// `id` traces a loose page to its book in every footer.
+pub fn oneup_book_pdf(entries: &[Entry], opts: &PrintOptions, id: &str, layout: LayoutVersion) -> Vec<u8> {
+    match layout {
+        LayoutVersion::V1 | LayoutVersion::V2 => unframed_pdf(entries, opts, id, layout.prose()),
+        LayoutVersion::V3 => framed_pdf(entries, opts, id, layout.prose()),
+    }
+}
+
+/// The book in the book frame: the rules and levels on the how-to-play page, one puzzle a
+/// page on trims under 7 in wide (four on wider ones), each headed "Puzzle N - Level" well
+/// above its grid, the solutions under "Puzzle N", in greys.
+fn framed_pdf(entries: &[Entry], opts: &PrintOptions, id: &str, prose: Breaking) -> Vec<u8> {
     let trim = opts.trim;
-    let total = book_pages(entries.len(), trim);
+    let (per_page, per_solution_page) = (framed_per_page(trim), solutions_per_page(trim));
+    let plan = framed_plan(entries.len(), trim);
+    let text = title_text(entries, plan.first_solution);
+    let chunk = |p: usize, per: usize| &entries[p * per..((p + 1) * per).min(entries.len())];
+    let book = Book {
+        front: Front {
+            title: &opts.title,
+            subtitle: text.count,
+            imprint: &opts.imprint,
+            notes: if id.is_empty() { Vec::new() } else { vec![format!("Book code {id}")] },
+            how_to_play: Some(HowToPlay { rules: RULES, lists: vec![("Levels", text.levels)] }),
+        },
+        body: Run {
+            pages: entries.len().div_ceil(per_page),
+            draw: Box::new(|c, area, p| {
+                let (cols, rows) = if per_page == 4 { (2, 2) } else { (1, 1) };
+                for (k, (entry, cell)) in chunk(p, per_page).iter().zip(area.split(cols, rows)).enumerate() {
+                    let label = format!("Puzzle {} - {}", p * per_page + k + 1, entry.level.title());
+                    c.text_centered(Style::new(Font::SansBold, 14.0), cell.center_x(), cell.top() - 16.0, &label);
+                    let room = Area { x: cell.x + 6.0, y: cell.y + 10.0, w: cell.w - 12.0, h: cell.h - 52.0 };
+                    draw_grid(c, entry.puzzle, None, room.tuple(), 54.0, SOLVED_INK);
+                }
+            }),
+        },
+        solutions: Some(Run {
+            pages: entries.len().div_ceil(per_solution_page),
+            draw: Box::new(|c, area, p| {
+                let cells = area.split(2, per_solution_page / 2);
+                for (k, (entry, cell)) in chunk(p, per_solution_page).iter().zip(cells).enumerate() {
+                    let label = format!("Puzzle {}", p * per_solution_page + k + 1);
+                    c.text_centered(Style::new(Font::SansBold, 10.0), cell.center_x(), cell.top() - 11.0, &label);
+                    let room = Area { x: cell.x + 6.0, y: cell.y + 6.0, w: cell.w - 12.0, h: cell.h - 28.0 };
+                    draw_grid(c, entry.puzzle, Some(entry.solution), room.tuple(), 24.0, SOLVED_INK);
+                }
+            }),
+        }),
+        trace: if id.is_empty() { opts.title.clone() } else { format!("{} - {id}", opts.title) },
+    };
+    book.pdf(trim, prose)
+}
+
+/// Layout versions 1 and 2 (frozen: books made before the book frame).
+fn unframed_pdf(entries: &[Entry], opts: &PrintOptions, id: &str, prose: Breaking) -> Vec<u8> {
+    let trim = opts.trim;
+    let total = book_pages(entries.len(), trim, LayoutVersion::V2);
     let layout = Layout::new(trim, total);
     let trace = if id.is_empty() { opts.title.clone() } else { format!("{} - {id}", opts.title) };
     let mut doc = Document::new();
@@ -77,7 +156,7 @@ pub fn oneup_book_pdf(entries: &[Entry], opts: &PrintOptions, id: &str, prose: B
             let label = format!("Puzzle {number} - {}", entry.level.title());
             c.text_centered(Style::new(Font::SansBold, 12.0), cell.center_x(), cell.top() - 14.0, &label);
             let room = Area { x: cell.x + 6.0, y: cell.y + 6.0, w: cell.w - 12.0, h: cell.h - 30.0 };
-            draw_grid(c, entry.puzzle, None, room.tuple(), 40.0);
+            draw_grid(c, entry.puzzle, None, room.tuple(), 40.0, SOLVED_BLUE);
         }
         layout.footer(c, n, &n.to_string(), &trace);
     }
@@ -94,7 +173,7 @@ pub fn oneup_book_pdf(entries: &[Entry], opts: &PrintOptions, id: &str, prose: B
             let number = p * per_solution_page + k + 1;
             c.text_centered(Style::new(Font::SansBold, 10.0), cell.center_x(), cell.top() - 11.0, &number.to_string());
             let room = Area { x: cell.x + 6.0, y: cell.y + 4.0, w: cell.w - 12.0, h: cell.h - 20.0 };
-            draw_grid(c, entry.puzzle, Some(entry.solution), room.tuple(), 24.0);
+            draw_grid(c, entry.puzzle, Some(entry.solution), room.tuple(), 24.0, SOLVED_BLUE);
         }
         layout.footer(c, n, &n.to_string(), &trace);
     }
@@ -103,6 +182,22 @@ pub fn oneup_book_pdf(entries: &[Entry], opts: &PrintOptions, id: &str, prose: B
         layout.footer(c, blank, &blank.to_string(), &trace);
     }
     doc.finish()
+}
+
+/// The book's paperback cover on `paper`: its spine as wide as `count` puzzles make the
+/// interior in `layout`.
+pub fn oneup_cover_pdf(count: usize, opts: &PrintOptions, id: &str, paper: Paper, layout: LayoutVersion) -> Vec<u8> {
+    let text = CoverText {
+        tagline: format!("{count} One Up {}", if count == 1 { "puzzle" } else { "puzzles" }),
+        foot: "Solutions at the back".into(),
+        blurb: format!(
+            "{count} logic puzzles of walls and digits, easiest first. {RULES} Every puzzle has exactly one \
+             solution, reached by reasoning alone. Solutions at the back."
+        ),
+        code_label: "Book".into(),
+        code: id.to_string(),
+    };
+    wrap_pdf(&text, opts, book_pages(count, opts.trim, layout), paper, layout.prose())
 }
 
 /// What the title page says of the book's puzzles.
@@ -146,10 +241,10 @@ mod tests {
         for (trim, per_page) in [(Trim::Named(TrimName::Letter), 4), (Trim::Named(TrimName::SixByNine), 2)] {
             let opts =
                 PrintOptions { trim, title: "One Up Book".into(), lookup_url: String::new(), ..Default::default() };
-            let pdf = oneup_book_pdf(&entries, &opts, "B1", Breaking::Optimal);
-            assert_eq!(pdf, oneup_book_pdf(&entries, &opts, "B1", Breaking::Optimal), "byte-stable");
+            let pdf = oneup_book_pdf(&entries, &opts, "B1", LayoutVersion::V2);
+            assert_eq!(pdf, oneup_book_pdf(&entries, &opts, "B1", LayoutVersion::V2), "byte-stable");
             let doc = pages(&pdf);
-            assert_eq!(doc.len(), book_pages(6, trim));
+            assert_eq!(doc.len(), book_pages(6, trim, LayoutVersion::V2));
             assert_eq!(doc.len() % 2, 0);
             let text = |i: usize| shown(&doc[i]).iter().map(|s| s.text.clone()).collect::<Vec<_>>().join(" | ");
             let title = text(0);
@@ -182,6 +277,30 @@ mod tests {
             for i in 0..doc.len() {
                 assert!(text(i).contains("One Up Book - B1"), "page {}", i + 1);
             }
+        }
+    }
+
+    #[test]
+    fn the_framed_book_has_one_puzzle_a_page_on_small_trims_solutions_in_greys_and_a_cover() {
+        let generated = book();
+        let entries: Vec<Entry> = generated.iter().map(Entry::from).collect();
+        for (trim, per_page) in [(Trim::Named(TrimName::Letter), 4), (Trim::Named(TrimName::SixByNine), 1)] {
+            let opts =
+                PrintOptions { trim, title: "One Up Book".into(), lookup_url: String::new(), ..Default::default() };
+            let pdf = oneup_book_pdf(&entries, &opts, "B1", LayoutVersion::V3);
+            let text = crate::render::frame::checks::assert_framed(&pdf, "One Up Book", "One Up Book - B1", "B1", true);
+            assert_eq!(text.len(), book_pages(6, trim, LayoutVersion::V3));
+            let body = 6usize.div_ceil(per_page);
+            let labels: Vec<&str> =
+                text[4..4 + body].iter().flat_map(|t| t.split(" | ").filter(|s| s.starts_with("Puzzle "))).collect();
+            assert_eq!(labels[..2], ["Puzzle 1 - Easy", "Puzzle 2 - Easy"]);
+            assert_eq!(labels.len(), 6);
+            let solutions = &text[4 + body];
+            assert!(solutions.starts_with("Solutions | Puzzle 1 | "), "{solutions}");
+            assert!(text[2].contains(&format!("Solutions from page {}", 5 + body)), "{}", text[2]);
+            let cover = oneup_cover_pdf(6, &opts, "B1", Paper::White, LayoutVersion::V3);
+            let cover_text: String = pages(&cover).iter().flat_map(|p| shown(p)).map(|s| s.text).collect();
+            assert!(cover_text.contains("One Up Book") && cover_text.contains("6 One Up puzzles"), "{cover_text}");
         }
     }
 }

@@ -12,7 +12,9 @@
 use super::foxbook::letter_size;
 use crate::puzzles::crossword::words::normalise;
 use crate::puzzles::wordsearch::{Level, Puzzle};
+use crate::render::frame::{Book, Front, HowToPlay, Plan, Run};
 use crate::render::page::{Canvas, Document, Font, Paint, Rgb, Style};
+use crate::render::print::LayoutVersion;
 use crate::render::print::{
     fit_size, padded_pages, puzzle_title_page, Area, Layout, PrintOptions, TitleText, Trim, INCH,
 };
@@ -158,23 +160,36 @@ pub fn solutions_per_page(trim: Trim, print: Print) -> (usize, usize) {
     }
 }
 
-/// The interior's pages: the title page, a page a puzzle, the solution pages, padded to an
-/// even count of at least 24.
+/// Where the parts of a book of `count` puzzles fall in the book frame: how to play, a
+/// page a puzzle, the solution pages.
+fn framed_plan(count: usize, trim: Trim, print: Print) -> Plan {
+    let (c, r) = solutions_per_page(trim, print);
+    Plan::new(true, count, count.div_ceil(c * r))
+}
+
+/// The interior's page count (a book in the book frame).
 pub fn book_pages(count: usize, trim: Trim, print: Print) -> usize {
+    framed_plan(count, trim, print).total
+}
+
+/// Layout versions 1 and 2 (frozen): the title page, a page a puzzle, the solution pages, padded to an
+/// even count of at least 24.
+fn unframed_pages(count: usize, trim: Trim, print: Print) -> usize {
     let (c, r) = solutions_per_page(trim, print);
     padded_pages(1 + count + count.div_ceil(c * r))
 }
 
-/// The first page of the puzzles (a right-hand page follows the title page's back: the
-/// puzzles start on page 2, facing pages from then on).
+/// The first page of the puzzles in layout versions 1 and 2 (the page after the title
+/// page: facing pages from then on).
 const FIRST_PUZZLE_PAGE: usize = 2;
 
 /// Checks that every grid fits its page: `Err((index, what fits))` for the first that does
 /// not. The layout depends on the page count (the gutter), so the count comes first.
 pub fn check_fit(grids: &[(usize, usize, Vec<String>)], trim: Trim, print: Print) -> Result<(), (usize, DoesNotFit)> {
-    let layout = Layout::new(trim, book_pages(grids.len(), trim, print));
+    let plan = framed_plan(grids.len(), trim, print);
+    let layout = plan.layout(trim);
     for (i, (rows, cols, words)) in grids.iter().enumerate() {
-        let n = FIRST_PUZZLE_PAGE + i;
+        let n = plan.first_body + i;
         PuzzlePage::fit(layout.body(n), *rows, *cols, words, print).map_err(|e| (i, e))?;
     }
     Ok(())
@@ -186,11 +201,59 @@ pub const HOW_TO_PLAY: &str = "Every word of a puzzle's list is hidden in its gr
      as you find it and cross it off the list. No word of the list hides a second time, and the letters around \
      the words spell nothing rude.";
 
-/// The book; `book_id` traces a loose page to its book in every footer.
-pub fn book_pdf(entries: &[Entry], opts: &PrintOptions, large_print: bool, book_id: &str, prose: Breaking) -> Vec<u8> {
-    let trim = opts.trim;
+/// The book in `layout`; `book_id` traces a loose page to its book in every footer.
+pub fn book_pdf(
+    entries: &[Entry],
+    opts: &PrintOptions,
+    large_print: bool,
+    book_id: &str,
+    layout: LayoutVersion,
+) -> Vec<u8> {
     let print = Print::new(large_print);
-    let total = book_pages(entries.len(), trim, print);
+    match layout {
+        LayoutVersion::V1 | LayoutVersion::V2 => unframed_pdf(entries, opts, print, book_id, layout.prose()),
+        LayoutVersion::V3 => framed_pdf(entries, opts, print, book_id, layout.prose()),
+    }
+}
+
+/// The book in the book frame: the rules and levels on the how-to-play page, a puzzle a
+/// page, the solutions several a page under the puzzles' headings.
+fn framed_pdf(entries: &[Entry], opts: &PrintOptions, print: Print, book_id: &str, prose: Breaking) -> Vec<u8> {
+    let (cols, rows) = solutions_per_page(opts.trim, print);
+    let per_page = cols * rows;
+    let plan = framed_plan(entries.len(), opts.trim, print);
+    let text = title_text(entries, plan.first_solution);
+    let book = Book {
+        front: Front {
+            title: &opts.title,
+            subtitle: text.count,
+            imprint: &opts.imprint,
+            notes: vec![format!("Book code {book_id}")],
+            how_to_play: Some(HowToPlay { rules: HOW_TO_PLAY, lists: vec![("Levels", text.levels)] }),
+        },
+        body: Run {
+            pages: entries.len(),
+            draw: Box::new(|c, area, i| puzzle_page(c, area, i + 1, &entries[i], print)),
+        },
+        solutions: Some(Run {
+            pages: entries.len().div_ceil(per_page),
+            draw: Box::new(|c, area, p| {
+                let first = p * per_page;
+                let chunk = &entries[first..(first + per_page).min(entries.len())];
+                for (k, (entry, cell)) in chunk.iter().zip(area.split(cols, rows)).enumerate() {
+                    solution(c, cell, first + k + 1, entry, print);
+                }
+            }),
+        }),
+        trace: format!("{} - book {book_id}", opts.title),
+    };
+    book.pdf(opts.trim, prose)
+}
+
+/// Layout versions 1 and 2 (frozen: books made before the book frame).
+fn unframed_pdf(entries: &[Entry], opts: &PrintOptions, print: Print, book_id: &str, prose: Breaking) -> Vec<u8> {
+    let trim = opts.trim;
+    let total = unframed_pages(entries.len(), trim, print);
     let layout = Layout::new(trim, total);
     let trace = format!("{} - book {book_id}", opts.title);
     let mut doc = Document::new();
@@ -385,20 +448,31 @@ mod tests {
         assert!(PuzzlePage::fit(area, 25, 25, &words, Print::LARGE).is_err());
     }
 
-    #[test]
-    fn the_book_prints_title_puzzles_and_solutions_byte_stable() {
-        let puzzles: Vec<Puzzle> = (0..7)
+    /// Seven hard puzzles of garden birds.
+    fn garden_puzzles() -> Vec<Puzzle> {
+        (0..7)
             .map(|i| puzzle(&["robin", "wren", "magpie", "starling", "crow", "blue tit"], 12, Level::Hard, i))
-            .collect();
-        let entries: Vec<Entry> = puzzles
+            .collect()
+    }
+
+    /// The book of `puzzles`, the first titled "Birds", on 6 x 9.
+    fn garden_book(puzzles: &[Puzzle]) -> (Vec<Entry<'_>>, PrintOptions) {
+        let entries = puzzles
             .iter()
             .enumerate()
             .map(|(i, p)| Entry { title: (i == 0).then_some("Birds"), level: Level::Hard, puzzle: p })
             .collect();
         let opts =
             PrintOptions { trim: Trim::Named(TrimName::SixByNine), title: "Garden Words".into(), ..Default::default() };
-        let pdf = book_pdf(&entries, &opts, false, "ab12cd34", Breaking::Optimal);
-        assert_eq!(pdf, book_pdf(&entries, &opts, false, "ab12cd34", Breaking::Optimal));
+        (entries, opts)
+    }
+
+    #[test]
+    fn the_book_prints_title_puzzles_and_solutions_byte_stable() {
+        let puzzles = garden_puzzles();
+        let (entries, opts) = garden_book(&puzzles);
+        let pdf = book_pdf(&entries, &opts, false, "ab12cd34", LayoutVersion::V2);
+        assert_eq!(pdf, book_pdf(&entries, &opts, false, "ab12cd34", LayoutVersion::V2));
         let doc = pages(&pdf);
         assert_eq!(doc.len(), 24);
         let text = |i: usize| shown(&doc[i]).iter().map(|s| s.text.clone()).collect::<Vec<_>>().join(" | ");
@@ -415,5 +489,21 @@ mod tests {
         for i in 0..doc.len() {
             assert!(text(i).contains("Garden Words - book ab12cd34"), "page {}", i + 1);
         }
+    }
+
+    #[test]
+    fn the_framed_book_starts_its_puzzles_on_a_right_hand_page_and_labels_solutions_alike() {
+        let puzzles = garden_puzzles();
+        let (entries, opts) = garden_book(&puzzles);
+        let pdf = book_pdf(&entries, &opts, false, "ab12cd34", LayoutVersion::V3);
+        assert_eq!(pdf, book_pdf(&entries, &opts, false, "ab12cd34", LayoutVersion::V3), "byte-stable");
+        let trace = "Garden Words - book ab12cd34";
+        let text = crate::render::frame::checks::assert_framed(&pdf, "Garden Words", trace, "ab12cd34", true);
+        assert_eq!(text.len(), book_pages(7, opts.trim, Print::REGULAR));
+        assert!(text[0].contains("7 word searches"), "{}", text[0]);
+        assert!(text[2].contains("Hard: 7 puzzles") && text[2].contains("Solutions from page 12"), "{}", text[2]);
+        assert!(text[4].starts_with("1. Birds") && text[5].starts_with("Puzzle 2"), "{}", text[4]);
+        let solutions = &text[11];
+        assert!(solutions.starts_with("Solutions | 1. Birds | ") && solutions.contains("Puzzle 2"), "{solutions}");
     }
 }

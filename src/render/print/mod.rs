@@ -349,24 +349,28 @@ pub enum LayoutVersion {
     V1 = 1,
     /// Prose set by the typesetter's total fit.
     V2 = 2,
+    /// Books printed through the book frame ([`crate::render::frame`]): title page,
+    /// copyright page, how to play, the first puzzle on a right-hand page, notes pages for
+    /// padding, no colour. One-page sheets print as in version 2.
+    V3 = 3,
 }
 
 impl LayoutVersion {
-    pub const CURRENT: LayoutVersion = LayoutVersion::V2;
+    pub const CURRENT: LayoutVersion = LayoutVersion::V3;
 
     pub fn number(self) -> i64 {
         self as i64
     }
 
     pub fn from_number(n: i64) -> Option<LayoutVersion> {
-        [LayoutVersion::V1, LayoutVersion::V2].into_iter().find(|v| v.number() == n)
+        [LayoutVersion::V1, LayoutVersion::V2, LayoutVersion::V3].into_iter().find(|v| v.number() == n)
     }
 
     /// How the version breaks prose into lines.
     pub fn prose(self) -> Breaking {
         match self {
             LayoutVersion::V1 => Breaking::FirstFit,
-            LayoutVersion::V2 => Breaking::Optimal,
+            LayoutVersion::V2 | LayoutVersion::V3 => Breaking::Optimal,
         }
     }
 }

@@ -13,6 +13,8 @@ fn dictionary(c: &mut Criterion) {
     let book = Book {
         title: "A Dictionary of Invented Words".into(),
         author: "Puzzlepress".into(),
+        copyright: None,
+        isbn: None,
         preface: vec![
             "Entries typeset by puzzlepress, to compare with pdflatex and the Latex Dictionary Template.".into()
         ],

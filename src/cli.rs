@@ -188,6 +188,12 @@ pub struct DictionaryArgs {
     pub title: String,
     #[arg(long, default_value = "")]
     pub author: String,
+    /// The copyright line on the title page's back, e.g. "© 2026 Example Press".
+    #[arg(long)]
+    pub copyright: Option<String>,
+    /// The ISBN on the title page's back (ISBN-13 or ISBN-10, hyphens allowed).
+    #[arg(long)]
+    pub isbn: Option<String>,
     /// The preface (UTF-8 text, paragraphs separated by blank lines); none by default.
     #[arg(long)]
     pub preface: Option<std::path::PathBuf>,

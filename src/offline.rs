@@ -303,7 +303,11 @@ pub fn dictionary(args: &DictionaryArgs) -> anyhow::Result<()> {
     let language = Language::from_code(&args.language)
         .ok_or_else(|| anyhow::anyhow!("--language {:?}: no hyphenation patterns for it", args.language))?;
     let trim = crate::render::print::Trim::parse(&args.trim).map_err(|e| anyhow::anyhow!("--trim: {e}"))?;
-    let book = Book { title: args.title.clone(), author: args.author.clone(), preface, entries, language };
+    let isbn = crate::render::print::isbn::Isbn::normalised(args.isbn.as_deref())
+        .map_err(|e| anyhow::anyhow!("--isbn: {e}"))?;
+    let copyright = args.copyright.as_deref().map(str::trim).filter(|c| !c.is_empty()).map(str::to_string);
+    let book =
+        Book { title: args.title.clone(), author: args.author.clone(), copyright, isbn, preface, entries, language };
     let heads = if args.both_heads { Heads::Both } else { Heads::Outer };
     // Entries were checked line by line; the title, author and preface are checked here.
     book.check_front().map_err(|(field, detail)| anyhow::anyhow!("--{field}: {detail}"))?;

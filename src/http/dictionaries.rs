@@ -112,6 +112,10 @@ pub(crate) struct TextQuery {
     title: Option<String>,
     /// The author on the title page.
     author: Option<String>,
+    /// The copyright line on the title page's back.
+    copyright: Option<String>,
+    /// The ISBN on the title page's back.
+    isbn: Option<String>,
     /// The preface, its paragraphs separated by blank lines (none: no preface).
     preface: Option<String>,
     /// ISO 639-1 code of the language: its hyphenation patterns and its alphabetical order (default `en`).
@@ -133,7 +137,8 @@ pub(crate) struct TextQuery {
                    sorted as a dictionary in `language` sorts them (case and accents count only after the letters; \
                    Spanish Ñ after N, Swedish Å Ä Ö after Z), in sections per initial letter, set in two \
                    justified columns with hyphenation in `language`, running heads (`heads`: `outer` \
-                   or `both`), a title page, contents and preface. At most 20,000 entries and 4 MiB with a key, \
+                   or `both`), a title page (its back holding `copyright` and `isbn`, when given), contents and \
+                   preface. At most 20,000 entries and 4 MiB with a key, \
                    500 entries and 256 KiB without (422 naming `entries`; 413 for the body). An entry with a \
                    character the font (DejaVu Serif Condensed: Latin-1 and Latin Extended-A) lacks is 422 naming \
                    `entries[i]`. The PDF is at `book_pdf` of its links once set.",
@@ -168,6 +173,8 @@ fn text_request(query: Option<&str>, body: &[u8]) -> Result<DictionaryRequest, A
     Ok(DictionaryRequest {
         title: q.title.unwrap_or_default(),
         author: q.author.unwrap_or_default(),
+        copyright: q.copyright,
+        isbn: q.isbn,
         preface: q.preface.as_deref().map(paragraphs).unwrap_or_default(),
         language: q.language.unwrap_or_else(|| "en".into()),
         trim: q.trim.unwrap_or_else(|| "5.25x8".into()),

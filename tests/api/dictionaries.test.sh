@@ -111,6 +111,22 @@ post_json /dictionaries '{"entries": [{"headword": "fox", "senses": [{"pos": "n.
 check_problem 422 'entries\\[0\\]\\.senses\\[0\\]\\.definition' "an empty definition names it"
 post_json /dictionaries '{"entries": [{"headword": "fox", "senses": []}]}'
 check_problem 422 'entries\\[0\\]\\.senses' "an entry without senses"
+# The imprint: the copyright line and the ISBN on the title page's back, as every book has
+# them; a wrong ISBN is refused by name.
+post_json /dictionaries '{"title": "Glossary", "author": "A. Compiler", "copyright": "© 2026 Éditions Example", "isbn": "978-0-306-40615-7", "entries": [{"headword": "fox", "senses": [{"pos": "n.", "definition": "an animal"}]}]}'
+check_status 202 "a dictionary with a copyright line and an ISBN"
+check_jq '.request.copyright == "© 2026 Éditions Example" and .request.isbn == "978-0-306-40615-7"' "the request keeps them"
+IMP_DICT=$(header location)
+wait_job "$IMP_DICT" 60
+curl -s "$BASE$IMP_DICT/book.pdf" -o "$WORK/dict-imprint.pdf"
+check_cmd "pdftotext -f 2 -l 2 $WORK/dict-imprint.pdf - | tr '\n' ' ' | grep -q '© 2026 Éditions Example ISBN 9780306406157'" "the title page's back: the copyright line, then the ISBN normalised"
+check_cmd "pdftotext -f 1 -l 1 $WORK/dict-imprint.pdf - | grep -q 'A. Compiler' && ! pdftotext -f 1 -l 1 $WORK/dict-imprint.pdf - | grep -q ISBN" "the title page keeps the title and author only"
+post_json /dictionaries '{"isbn": "978-0-306-40615-8", "entries": [{"headword": "fox", "senses": [{"pos": "n.", "definition": "an animal"}]}]}'
+check_problem 422 'isbn' "a dictionary with a wrong ISBN"
+check_jq '.field == "isbn"' "the field is isbn"
+req POST "/dictionaries?copyright=%C2%A9%202026%20Me&isbn=0-306-40615-2" -H 'content-type: text/plain' --data-binary $'fox;n.;an animal\n'
+check_status 202 "a text dictionary with its imprint as query parameters"
+check_jq '.request.copyright == "© 2026 Me" and .request.isbn == "0-306-40615-2"' "the query's imprint stored"
 # A headword is a line (at most 100 characters), a definition at most 100,000: longer is
 # refused at once by name, its headword echoed short (a running head once copied the whole
 # headword on every page it ran over: memory grew with its square).

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::jobs::{Context, JobKind, RunError};
 use crate::puzzles::monitor::Monitor;
 use crate::puzzles::DictionaryLimits;
+use crate::render::print::isbn::Isbn;
 use crate::render::print::Trim;
 use crate::render::typeset::{self, Book, Entry, Heads, Language, Sense};
 use crate::store::OnSuccess;
@@ -60,6 +61,15 @@ pub struct DictionaryRequest {
     pub title: String,
     #[serde(default)]
     pub author: String,
+    /// On the title page's back, e.g. "© 2026 Example Press" (at most 120 characters).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, max_length = 120)]
+    pub copyright: Option<String>,
+    /// On the title page's back: ISBN-13 or ISBN-10, hyphens and spaces allowed, check digit
+    /// checked; stored normalised.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, max_length = 32)]
+    pub isbn: Option<String>,
     /// The preface's paragraphs (none: no preface).
     #[serde(default)]
     pub preface: Vec<String>,
@@ -145,9 +155,13 @@ impl DictionaryRequest {
             })?;
             entries.push(entry);
         }
+        let isbn = Isbn::normalised(self.isbn.as_deref()).map_err(|e| field("isbn", e))?;
         let book = Book {
             title: self.title.clone(),
             author: self.author.clone(),
+            // Checked with the title: the serif font prints Latin-1 and more.
+            copyright: self.copyright.as_deref().map(str::trim).filter(|c| !c.is_empty()).map(str::to_string),
+            isbn,
             preface: self.preface.clone(),
             entries,
             language,

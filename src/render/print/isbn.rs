@@ -13,6 +13,12 @@ pub struct Isbn(String);
 pub const MAX_WRITTEN: usize = 40;
 
 impl Isbn {
+    /// An ISBN as ordered, normalised: none for a blank one, else as [`Isbn::parse`] reads it.
+    pub fn normalised(text: Option<&str>) -> Result<Option<String>, String> {
+        let text = text.map(str::trim).filter(|t| !t.is_empty());
+        text.map(|t| Isbn::parse(t).map(|isbn| isbn.as_str().to_string())).transpose()
+    }
+
     /// Reads an ISBN as people write it: hyphens and spaces between the digits are dropped,
     /// an ISBN-10's check character may be `x` or `X`, and `ISBN` in front is allowed. The
     /// error says what is wrong.

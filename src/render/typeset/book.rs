@@ -20,6 +20,10 @@ use crate::render::fonts::serif::Style;
 pub struct Book {
     pub title: String,
     pub author: String,
+    /// On the title page's back, those given: the copyright line and the ISBN (checked and
+    /// normalised, as `render::print::Imprint` keeps them).
+    pub copyright: Option<String>,
+    pub isbn: Option<String>,
     /// The preface's paragraphs (none: no preface).
     pub preface: Vec<String>,
     pub entries: Vec<Entry>,
@@ -31,8 +35,13 @@ impl Book {
     /// Checks the title, author and preface for length and for characters the font lacks:
     /// the field at fault (`title`, `author`, `preface`) and why.
     pub fn check_front(&self) -> Result<(), (&'static str, String)> {
-        let fields = [("title", &self.title, MAX_TITLE_CHARS), ("author", &self.author, MAX_TITLE_CHARS)];
-        let preface = self.preface.iter().map(|p| ("preface", p, entries::MAX_PARAGRAPH_CHARS));
+        let copyright = self.copyright.as_deref().unwrap_or_default();
+        let fields = [
+            ("title", &*self.title, MAX_TITLE_CHARS),
+            ("author", &*self.author, MAX_TITLE_CHARS),
+            ("copyright", copyright, crate::render::print::MAX_COPYRIGHT),
+        ];
+        let preface = self.preface.iter().map(|p| ("preface", p.as_str(), entries::MAX_PARAGRAPH_CHARS));
         for (field, text, max) in fields.into_iter().chain(preface) {
             if let Some(n) = entries::too_long(text, max) {
                 return Err((field, format!("{n} characters long; at most {max} are printed")));
@@ -383,6 +392,20 @@ fn lay_out(book: &Book, sections: &[Section], d: &Design, inner: f32, set: Vec<S
         for line in wrap(&book.author, Style::Regular, 12.0, x1 - x0) {
             p.marks.push(own.centred(Style::Regular, 12.0, (x0 + x1) / 2.0, y, &line));
             y -= 16.0;
+        }
+    }
+
+    // The title page's back: the copyright line and the ISBN at its foot, when given.
+    {
+        let p = &mut pages[1];
+        let (x0, y0, x1, _) = p.area;
+        let isbn = book.isbn.as_ref().map(|isbn| format!("ISBN {isbn}"));
+        let lines: Vec<String> =
+            book.copyright.iter().flat_map(|line| wrap(line, Style::Regular, 9.0, x1 - x0)).chain(isbn).collect();
+        let mut y = y0 + 4.0 + 12.0 * lines.len() as f32;
+        for line in lines {
+            y -= 12.0;
+            p.marks.push(own.mark(Style::Regular, 9.0, x0, y, &line));
         }
     }
 

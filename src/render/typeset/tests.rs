@@ -23,6 +23,8 @@ pub(super) fn sample(count: usize) -> (Book, Design) {
     let book = Book {
         title: "A Dictionary of Invented Words".into(),
         author: "Puzzlepress".into(),
+        copyright: None,
+        isbn: None,
         preface: vec![
             "This dictionary was typeset by puzzlepress, with paragraphs broken into lines by the total-fit \
              algorithm of Knuth and Plass, words hyphenated by Liang's patterns, and columns balanced on the \
@@ -49,6 +51,7 @@ fn a_book_of_two_hundred_entries() {
     assert!(t.report.split_words >= 1, "the long word is split and reported");
     assert_eq!(pages[0].kind, PageKind::Title);
     assert_eq!(pages[2].kind, PageKind::Contents);
+    assert!(pages[1].marks.is_empty(), "no imprint, a blank title page back");
 
     // Nothing outside the margins: no line as laid out, and no mark as drawn.
     for p in pages {
@@ -325,4 +328,20 @@ fn a_definition_of_100_kb_has_no_overfull_line() {
     let t = typeset(&book, &design).unwrap();
     assert!(t.report.lines > 3000, "{:?}", t.report);
     assert_eq!(t.report.overfull, 0, "{:?}", t.report);
+}
+
+#[test]
+fn the_copyright_line_and_isbn_go_on_the_title_pages_back() {
+    let (mut book, design) = sample(20);
+    book.copyright = Some("© 2026 Éditions Example".into());
+    book.isbn = Some("9780306406157".into());
+    let t = typeset(&book, &design).unwrap();
+    let back: Vec<String> = t
+        .marks(&t.pages[1])
+        .filter_map(|m| match m {
+            Mark::Text { text, .. } => Some(t.text(text).to_string()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(back, ["© 2026 Éditions Example", "ISBN 9780306406157"]);
 }

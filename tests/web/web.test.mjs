@@ -539,6 +539,8 @@ scenario('One Up: makes a 6 × 9 book of 6 puzzles at chosen levels and download
   await page.fill('#book-expert', '1');
   await page.selectOption('#book-trim', '6x9');
   await page.fill('#book-title', 'Train Puzzles');
+  await page.fill('#book-author', 'Ada Fox');
+  await page.fill('#book-isbn', '978-0-306-40615-7');
   await page.click('#make-book');
   const ready = await waitForText(page, '#book-status', (t) => t.length > 0, 120_000);
   assert.equal((await page.textContent('#book-error')).trim(), '', 'the book is accepted');
@@ -553,6 +555,8 @@ scenario('One Up: makes a 6 × 9 book of 6 puzzles at chosen levels and download
   assert.deepEqual(book.request.levels, { easy: 2, medium: 2, hard: 1, expert: 1 });
   assert.equal(book.request.trim, '6x9');
   assert.equal(book.request.title, 'Train Puzzles');
+  assert.equal(book.request.author, 'Ada Fox', 'the imprint as ordered');
+  assert.equal(book.request.isbn, '9780306406157');
   assert.deepEqual(book.result.puzzles.map((p) => p.difficulty.level), ['easy', 'easy', 'medium', 'medium', 'hard', 'expert']);
   await screenshot(page, 'oneup-book');
 
@@ -1140,6 +1144,8 @@ scenario('word search: make a book of three lists, a refused line first, then do
 
   const posted = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/wordsearches/books');
   await page.fill('#lists', [...good, 'Sea: whale, dolphin, seal, crab, shark'].join('\n'));
+  await page.fill('#author', 'Ada Fox');
+  await page.fill('#copyright', '© 2026 Example Press');
   await page.click('#make-book');
   const sent = (await posted).postDataJSON();
   assert.deepEqual(sent.puzzles, [
@@ -1151,6 +1157,9 @@ scenario('word search: make a book of three lists, a refused line first, then do
   assert.equal(sent.title, 'Garden Words');
   assert.equal(sent.trim, '6x9');
   assert.equal(sent.large_print, false);
+  assert.equal(sent.author, 'Ada Fox', 'the imprint is sent');
+  assert.equal(sent.copyright, '© 2026 Example Press');
+  assert.ok(!('isbn' in sent), 'an empty ISBN is not sent');
   const ready = await waitForText(page, '#book-status', (t) => t.length > 0, 120_000);
   assert.match(ready, /^Your book is ready: 3 puzzles on \d+ pages\.$/, ready);
   await assertPdf(page, await page.getAttribute('#book-pdf', 'href'));

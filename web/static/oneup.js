@@ -418,6 +418,10 @@ async function makeBook(event) {
     trim: $('#book-trim').value,
     title: $('#book-title').value,
   };
+  for (const name of ['author', 'copyright', 'isbn']) {
+    const value = $(`#book-${name}`).value.trim();
+    if (value) request[name] = value;
+  }
   const count = Object.values(levels).reduce((a, b) => a + b, 0);
   $('#make-book').disabled = true;
   const show = (body) => {
@@ -444,7 +448,8 @@ async function makeBook(event) {
     bar.hidden = true;
     bookError.textContent = err.message;
     const field = err.problem?.field || '';
-    const target = field.startsWith('levels.') ? $(`#book-${field.slice(7)}`) : field === 'title' ? $('#book-title') : null;
+    const named = ['title', 'author', 'copyright', 'isbn'].includes(field) ? $(`#book-${field}`) : null;
+    const target = field.startsWith('levels.') ? $(`#book-${field.slice(7)}`) : named;
     if (target) {
       target.setAttribute('aria-invalid', 'true');
       target.focus();

@@ -67,6 +67,7 @@ function clearErrors() {
 const CONTROLS = {
   rows: '#rows', cols: '#cols', shape: '#shape', level: '#level', spread: '#level', title: '#title', trim: '#trim',
   large_print: '#large_print', count: '#count', words_per_puzzle: '#words_per_puzzle',
+  author: '#author', copyright: '#copyright', isbn: '#isbn',
 };
 
 /** Selects the pool's word number `index` (from 0, as parsePool counts) in its text. */
@@ -363,6 +364,16 @@ function showFoundCount() {
 
 let bookJob = null; // the job being made, for Cancel
 
+/** The imprint's fields filled in (ids `${prefix}author`, …), each sent only when given. */
+function imprint(prefix) {
+  const out = {};
+  for (const name of ['author', 'copyright', 'isbn']) {
+    const value = $(`#${prefix}${name}`).value.trim();
+    if (value) out[name] = value;
+  }
+  return out;
+}
+
 async function makeBook(event) {
   event.preventDefault();
   clearErrors();
@@ -375,6 +386,7 @@ async function makeBook(event) {
     title: $('#title').value.trim() || 'Word Search',
     trim: $('#trim').value,
     large_print: $('#large_print').checked,
+    ...imprint(''),
     ...levelChoice(),
     ...gridChoice(),
   };

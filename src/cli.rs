@@ -40,7 +40,7 @@ pub enum Command {
     /// Apply database migrations and exit.
     Migrate(DatabaseArgs),
     /// Print a Find the Fox book offline: the same files the server gives for this secret
-    /// and serial (book.txt, book.pdf, answer.pdf, answer.json).
+    /// and serial (book.txt, book.pdf, cover.pdf, answer.pdf, answer.json).
     #[command(after_help = BOOK_SECRET_HELP)]
     Book(BookArgs),
     /// Print a run of copies offline, laid out as a print run's archive: DIR/SERIAL/
@@ -219,6 +219,9 @@ pub struct BookArgs {
     pub book: WordArgs,
     #[command(flatten)]
     pub print: PrintArgs,
+    /// The paper the interior is printed on (white or cream); it sets the cover's spine.
+    #[arg(long, default_value = "white", value_parser = crate::render::layouts::cover::Paper::parse)]
+    pub paper: crate::render::layouts::cover::Paper,
     /// Directory to write into (created if missing).
     #[arg(long)]
     pub out: std::path::PathBuf,

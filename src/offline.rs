@@ -10,7 +10,7 @@ use crate::jobs::printruns::PrintRunOrder;
 use crate::puzzles::foxbook::Serial;
 use crate::puzzles::monitor::Unmonitored;
 use crate::puzzles::wordbook::{book_for, book_for_version, Plan, WordSpec};
-use crate::render::layouts::cover::Paper;
+use crate::render::layouts::cover::{cover_pdf, Paper};
 use crate::render::layouts::foxbook::{answer_pdf, book_pdf, InteriorVersion};
 use crate::render::layouts::printrun::{copy_files, ManifestLine, CSV_HEADER};
 use crate::render::print::PrintOptions;
@@ -56,9 +56,10 @@ pub async fn print_book(args: &BookArgs) -> anyhow::Result<()> {
         }
     }
     std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
-    let files: [(&str, Vec<u8>); 4] = [
+    let files: [(&str, Vec<u8>); 5] = [
         ("book.txt", book.text().into_bytes()),
         ("book.pdf", book_pdf(&book, &serial, &opts, interior)),
+        ("cover.pdf", cover_pdf(&book.plan, &serial, &opts, args.paper, interior.prose())),
         ("answer.pdf", answer_pdf(&book, &serial, &opts, interior.prose())),
         ("answer.json", serde_json::to_vec(&book.answer)?),
     ];

@@ -84,6 +84,11 @@ async fn the_offline_cli_prints_what_the_server_serves() {
             std::fs::read(dir.join("answer.pdf")).unwrap()
         );
         assert_eq!(
+            bytes(&server, &format!("/books/{serial}/cover.pdf?paper=white")).await,
+            std::fs::read(dir.join("cover.pdf")).unwrap(),
+            "cover.pdf on white paper, the default"
+        );
+        assert_eq!(
             bytes(&server, &format!("/books/{serial}/answer")).await,
             std::fs::read(dir.join("answer.json")).unwrap()
         );
@@ -155,7 +160,7 @@ async fn word_books_on_shaped_pages_offline_are_what_the_server_serves() {
                 .map(|c| grid[c[0].as_u64().unwrap() as usize - 1][c[1].as_u64().unwrap() as usize - 1] as char)
                 .collect();
             assert_eq!(read, word);
-            for file in ["book.pdf", "answer.pdf"] {
+            for file in ["book.pdf", "answer.pdf", "cover.pdf"] {
                 let served = bytes(&server, &format!("/books/{serial}/{file}")).await;
                 assert_eq!(served, std::fs::read(dir.join(file)).unwrap(), "{file}");
             }

@@ -1146,6 +1146,11 @@ scenario('word search: make a book of three lists, a refused line first, then do
   await page.fill('#lists', [...good, 'Sea: whale, dolphin, seal, crab, shark'].join('\n'));
   await page.fill('#author', 'Ada Fox');
   await page.fill('#copyright', '© 2026 Example Press');
+  await page.fill('#isbn', 'ISBN?');
+  await page.click('#make-book');
+  assert.match((await page.textContent('#book-error')).trim(), /^ISBN must be at most 40 digits/, 'an ISBN refused before it is sent');
+  assert.equal(await page.getAttribute('#isbn', 'aria-invalid'), 'true', 'the ISBN field is marked');
+  await page.fill('#isbn', '');
   await page.click('#make-book');
   const sent = (await posted).postDataJSON();
   assert.deepEqual(sent.puzzles, [

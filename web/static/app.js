@@ -190,3 +190,41 @@ export function showLineError(textarea, prefix, n, message) {
   const lineHeight = parseFloat(getComputedStyle(textarea).lineHeight) || 20;
   textarea.scrollTop = Math.max(0, (n - 3) * lineHeight);
 }
+
+/** The imprint every book takes: each part optional, sent only when filled in. */
+export const IMPRINT_FIELDS = [
+  { name: 'author', label: 'Author', max: 100, chars: /^[ -~]*$/, hint: 'optional; under the title',
+    what: 'letters, digits or punctuation (plain ASCII)' },
+  { name: 'copyright', label: 'Copyright line', max: 120, chars: /^[ -~©]*$/, hint: 'optional; on the title page’s back',
+    what: 'letters, digits, punctuation (plain ASCII) or ©', placeholder: '© 2026 Example Press' },
+  { name: 'isbn', label: 'ISBN', max: 40, chars: /^[0-9Xx -]*$/, hint: 'optional; barcoded on the cover',
+    what: 'digits, hyphens and spaces', placeholder: '978-0-306-40615-7', inputmode: 'numeric' },
+];
+
+/** Puts the imprint's fields (ids `${prefix}author`, …) in the place of `placeholder`. */
+export function placeImprint(placeholder, prefix = '') {
+  placeholder.replaceWith(...IMPRINT_FIELDS.map((f) => {
+    const id = `${prefix}${f.name}`;
+    return h('div', { class: 'field' },
+      h('label', { for: id }, f.label),
+      h('input', { id, name: f.name, type: 'text', maxlength: f.max, placeholder: f.placeholder,
+        inputmode: f.inputmode, 'aria-describedby': `${id}-hint` }),
+      h('span', { class: 'hint', id: `${id}-hint` }, f.hint));
+  }));
+}
+
+/**
+ * The imprint's fields as filled in (ids `${prefix}author`, …): `{ imprint }` with the parts
+ * given, or `{ field, message }` for the first that cannot be printed.
+ */
+export function readImprint(prefix = '') {
+  const imprint = {};
+  for (const f of IMPRINT_FIELDS) {
+    const value = document.getElementById(`${prefix}${f.name}`).value.trim();
+    if (value.length > f.max || !f.chars.test(value)) {
+      return { field: f.name, message: `${f.label} must be at most ${f.max} ${f.what}.` };
+    }
+    if (value) imprint[f.name] = value;
+  }
+  return { imprint };
+}

@@ -1,5 +1,5 @@
 // "/oneup": draw, play, solve and generate One Up puzzles (with hints), and make books of them.
-import { api, h, poll, pollUrl, s, say, sentence, showProgress } from '/static/app.js';
+import { api, h, placeImprint, poll, pollUrl, readImprint, s, say, sentence, showProgress } from '/static/app.js';
 
 const $ = (sel) => document.querySelector(sel);
 const textarea = $('#puzzle-text');
@@ -418,10 +418,15 @@ async function makeBook(event) {
     trim: $('#book-trim').value,
     title: $('#book-title').value,
   };
-  for (const name of ['author', 'copyright', 'isbn']) {
-    const value = $(`#book-${name}`).value.trim();
-    if (value) request[name] = value;
+  for (const el of $('#book-form').querySelectorAll('[aria-invalid]')) el.removeAttribute('aria-invalid');
+  const { imprint, field, message } = readImprint('book-');
+  if (field) {
+    bookError.textContent = message;
+    $(`#book-${field}`).setAttribute('aria-invalid', 'true');
+    $(`#book-${field}`).focus();
+    return;
   }
+  Object.assign(request, imprint);
   const count = Object.values(levels).reduce((a, b) => a + b, 0);
   $('#make-book').disabled = true;
   const show = (body) => {
@@ -484,6 +489,7 @@ $('#load-example').addEventListener('click', async () => {
   redraw();
 });
 $('#solve-form').addEventListener('submit', solve);
+placeImprint($('#book-imprint'), 'book-');
 $('#book-form').addEventListener('submit', makeBook);
 $('#generate-form').addEventListener('submit', generate);
 

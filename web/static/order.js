@@ -1,5 +1,5 @@
 // "/order": order a book, watch it print, then offer its PDFs and viewer.
-import { api, apiKey, setApiKey, poll, showProgress, say, h } from '/static/app.js';
+import { api, apiKey, setApiKey, poll, showProgress, say, h, IMPRINT_FIELDS, placeImprint, readImprint } from '/static/app.js';
 import { groupSerial } from '/static/serial.js';
 import { bookFailure, bookLinks, whereIs } from '/static/books.js';
 
@@ -61,12 +61,7 @@ function checkLookup() {
 lookupInput.addEventListener('input', checkLookup);
 checkLookup();
 
-// The imprint: optional, each sent only when filled in.
-const IMPRINT_FIELDS = [
-  { name: 'author', label: 'Author', max: 100, chars: /^[ -~]*$/ },
-  { name: 'copyright', label: 'Copyright line', max: 120, chars: /^[ -~©]*$/ },
-  { name: 'isbn', label: 'ISBN', max: 40, chars: /^[0-9Xx -]*$/ },
-];
+placeImprint($('#imprint'));
 OTHER_FIELDS.push(...IMPRINT_FIELDS.map((f) => f.name));
 
 const wordInput = $('#word');
@@ -151,19 +146,9 @@ function readOrder() {
     return { field: 'lookup_url', message: 'Lookup address must be an http:// or https:// address (or empty for none).' };
   }
   order.paper = $('#paper').value;
-  for (const f of IMPRINT_FIELDS) {
-    const value = $(`#${f.name}`).value.trim();
-    if (value.length > f.max || !f.chars.test(value)) {
-      const what = {
-        author: 'letters, digits or punctuation (plain ASCII)',
-        copyright: 'letters, digits, punctuation (plain ASCII) or ©',
-        isbn: 'digits, hyphens and spaces',
-      }[f.name];
-      return { field: f.name, message: `${f.label} must be at most ${f.max} ${what}.` };
-    }
-    if (value) order[f.name] = value;
-  }
-  return { order };
+  const { imprint, field, message } = readImprint();
+  if (field) return { field, message };
+  return { order: { ...order, ...imprint } };
 }
 
 const run = {

@@ -1,7 +1,9 @@
 // Word search: lists pasted one a line (or a pool of words), one puzzle played in the page
 // (POST /wordsearches, then drag across the letters), and the book made by
 // POST /wordsearches/books with progress and its PDFs. A refused list is shown next to its line.
-import { api, h, poll, pollUrl, s, say, sentence, showLineError, showProgress } from '/static/app.js';
+import {
+  api, h, placeImprint, poll, pollUrl, readImprint, s, say, sentence, showLineError, showProgress,
+} from '/static/app.js';
 
 const $ = (selector) => document.querySelector(selector);
 const listsBox = $('#lists');
@@ -364,16 +366,6 @@ function showFoundCount() {
 
 let bookJob = null; // the job being made, for Cancel
 
-/** The imprint's fields filled in (ids `${prefix}author`, …), each sent only when given. */
-function imprint(prefix) {
-  const out = {};
-  for (const name of ['author', 'copyright', 'isbn']) {
-    const value = $(`#${prefix}${name}`).value.trim();
-    if (value) out[name] = value;
-  }
-  return out;
-}
-
 async function makeBook(event) {
   event.preventDefault();
   clearErrors();
@@ -386,10 +378,17 @@ async function makeBook(event) {
     title: $('#title').value.trim() || 'Word Search',
     trim: $('#trim').value,
     large_print: $('#large_print').checked,
-    ...imprint(''),
     ...levelChoice(),
     ...gridChoice(),
   };
+  const { imprint, field, message } = readImprint();
+  if (field) {
+    $('#book-error').textContent = message;
+    $(CONTROLS[field]).setAttribute('aria-invalid', 'true');
+    $(CONTROLS[field]).focus();
+    return;
+  }
+  Object.assign(body, imprint);
   let lists = [];
   if (usingPool()) {
     body.pool = parsePool(poolBox.value);
@@ -475,6 +474,7 @@ function showSource() {
   countLists();
 }
 
+placeImprint($('#imprint'));
 $('#wordsearch-form').addEventListener('submit', makeBook);
 $('#play').addEventListener('click', play);
 $('#cancel-book').addEventListener('click', cancelBook);

@@ -57,14 +57,20 @@ fn books(c: &mut Criterion) {
     let book = wordbook::book_for(b"bench", &serial, &plan, &mut Unmonitored).unwrap().book;
     let opts = PrintOptions { lookup_url: "http://localhost:8080/".into(), ..Default::default() };
     g.bench_function("text", |b| b.iter(|| black_box(book.text())));
-    for (name, version) in [("book-pdf", InteriorVersion::CURRENT), ("book-pdf-v1", InteriorVersion::V1)] {
+    // The current renderer beside the one before the book frame, and the first.
+    let versions = [
+        ("book-pdf", InteriorVersion::CURRENT),
+        ("book-pdf-v3", InteriorVersion::V3),
+        ("book-pdf-v1", InteriorVersion::V1),
+    ];
+    for (name, version) in versions {
         g.bench_function(name, |b| b.iter(|| black_box(book_pdf(&book, &serial, &opts, version))));
     }
     g.bench_function("answer-pdf", |b| {
-        b.iter(|| black_box(answer_pdf(&book, &serial, &opts, InteriorVersion::CURRENT.prose())))
+        b.iter(|| black_box(answer_pdf(&book, &serial, &opts, InteriorVersion::CURRENT)))
     });
     g.bench_function("cover-pdf", |b| {
-        b.iter(|| black_box(cover_pdf(&plan, &serial, &opts, Paper::White, InteriorVersion::CURRENT.prose())))
+        b.iter(|| black_box(cover_pdf(&plan, &serial, &opts, Paper::White, InteriorVersion::CURRENT)))
     });
     g.bench_function("sample+text+pdfs", |b| {
         b.iter_batched(
@@ -77,7 +83,7 @@ fn books(c: &mut Criterion) {
                 black_box((
                     book.text(),
                     book_pdf(&book, &serial, &opts, InteriorVersion::CURRENT),
-                    answer_pdf(&book, &serial, &opts, InteriorVersion::CURRENT.prose()),
+                    answer_pdf(&book, &serial, &opts, InteriorVersion::CURRENT),
                 ))
             },
             BatchSize::SmallInput,

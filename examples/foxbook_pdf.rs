@@ -41,7 +41,7 @@ fn main() {
         let t2 = t.elapsed().as_secs_f64();
         let b = book_pdf(&book, &serial, &opts, version);
         let t3 = t.elapsed().as_secs_f64();
-        let a = answer_pdf(&book, &serial, &opts, version.prose());
+        let a = answer_pdf(&book, &serial, &opts, version);
         let t4 = t.elapsed().as_secs_f64();
         for (k, v) in [t1, t2 - t1, t3 - t2, t4 - t3].into_iter().enumerate() {
             best[k] = best[k].min(v * 1e3);
@@ -52,8 +52,7 @@ fn main() {
     std::fs::write(format!("{dir}/book.txt"), &text).unwrap();
     std::fs::write(format!("{dir}/book.pdf"), &b).unwrap();
     std::fs::write(format!("{dir}/answer.pdf"), &a).unwrap();
-    std::fs::write(format!("{dir}/cover.pdf"), cover_pdf(&plan, &serial, &opts, Paper::White, version.prose()))
-        .unwrap();
+    std::fs::write(format!("{dir}/cover.pdf"), cover_pdf(&plan, &serial, &opts, Paper::White, version)).unwrap();
     println!(
         "sample {:.2} ms, text {:.2} ms, book pdf {:.2} ms ({} bytes), answer pdf {:.3} ms ({} bytes); total {:.2} ms",
         best[0],

@@ -14,6 +14,7 @@ use crate::render::layouts::cover::{cover_pdf, Paper};
 use crate::render::layouts::foxbook::{answer_pdf, book_pdf, InteriorVersion};
 use crate::render::layouts::printrun::{copy_files, ManifestLine, CSV_HEADER};
 use crate::render::print::PrintOptions;
+use crate::service::books::AnswerView;
 use crate::service::printruns::Archive;
 use crate::store::{BookRecord, Store};
 
@@ -59,9 +60,9 @@ pub async fn print_book(args: &BookArgs) -> anyhow::Result<()> {
     let files: [(&str, Vec<u8>); 5] = [
         ("book.txt", book.text().into_bytes()),
         ("book.pdf", book_pdf(&book, &serial, &opts, interior)),
-        ("cover.pdf", cover_pdf(&book.plan, &serial, &opts, args.paper, interior.prose())),
-        ("answer.pdf", answer_pdf(&book, &serial, &opts, interior.prose())),
-        ("answer.json", serde_json::to_vec(&book.answer)?),
+        ("cover.pdf", cover_pdf(&book.plan, &serial, &opts, args.paper, interior)),
+        ("answer.pdf", answer_pdf(&book, &serial, &opts, interior)),
+        ("answer.json", serde_json::to_vec(&AnswerView::new(book.answer.clone(), interior))?),
     ];
     for (name, bytes) in files {
         write_file(&args.out.join(name), &bytes)?;

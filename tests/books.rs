@@ -385,14 +385,15 @@ fn the_offline_printrun_writes_each_copy_and_a_manifest_that_agrees_with_it() {
             serde_json::from_slice(&std::fs::read(single.join("answer.json")).unwrap()).unwrap();
         let expected = format!("{},{},{},{}", answer["page"], answer["row"], answer["col"], answer["direction"]);
         assert_eq!(fields[5..9].join(","), expected.replace('"', ""), "{serial}: the fox's place");
-        assert_eq!(fields[1..5], ["24", "26", "5.5x8.5", "FOX"]);
-        // The cover wraps a 26-page interior (24 puzzles and the title leaf) on cream paper.
+        assert_eq!(fields[1..5], ["24", "28", "5.5x8.5", "FOX"]);
+        // The cover wraps a 28-page interior (24 puzzles and two leaves of front matter) on
+        // cream paper.
         let cover = std::fs::read(out.join(serial).join("cover.pdf")).unwrap();
         let doc = lopdf::Document::load_mem(&cover).unwrap();
         let page = doc.get_dictionary(doc.page_iter().next().unwrap()).unwrap();
         let media: Vec<f32> =
             page.get(b"MediaBox").unwrap().as_array().unwrap().iter().map(|v| v.as_float().unwrap()).collect();
-        let width = 2.0 * 5.5 * 72.0 + 26.0 * 0.0025 * 72.0 + 2.0 * 9.0;
+        let width = 2.0 * 5.5 * 72.0 + 28.0 * 0.0025 * 72.0 + 2.0 * 9.0;
         assert!((media[2] - width).abs() < 0.01, "{serial}: cover {media:?}, expected width {width}");
         std::fs::remove_dir_all(single).unwrap();
     }
@@ -443,10 +444,10 @@ async fn books_printed_before_interior_version_two_keep_their_bytes() {
     let pdf = bytes(&server, "/books/5YDTFAM13CE/book.pdf").await;
     assert_eq!(hex(&Sha256::digest(&pdf)), "26c5b919527431b80bb4814739c14dcab2667033be8abcd0ef073e517f4351f9");
 
-    // A book ordered now prints with the current version (the pages of 2, its prose set by
-    // the typesetter), in fewer bytes.
+    // A book ordered now prints with the current version (the book frame, the pages of 2),
+    // in fewer bytes.
     let (serial, book) = order(&server, json!({"pages": 24, "rows": 10, "cols": 8, "trim": "6x9"})).await;
-    assert_eq!(book["interior_version"], 3, "{book}");
+    assert_eq!(book["interior_version"], 4, "{book}");
     let new = bytes(&server, &format!("/books/{serial}/book.pdf")).await;
     let old = manifest.lines().nth(1).unwrap().split(',').next().unwrap();
     let old = bytes(&server, &format!("/books/{old}/book.pdf")).await;

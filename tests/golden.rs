@@ -38,13 +38,16 @@ fn products() -> Vec<Product> {
         "pool": ["robin", "wren", "owl", "crow", "magpie", "sparrow", "finch", "heron", "swan", "eagle", "hawk", "jay"],
         "count": 3, "words_per_puzzle": 6, "rows": 10, "cols": 10, "seed": 2});
     let one_up = json!({"title": "One Up", "levels": {"easy": 3, "medium": 2}, "size": 6, "seed": 3, "trim": "6x9"});
+    let fox_hunt = json!({"pages": 4, "rows": 10, "cols": 12, "trim": "6x9", "title": "Fox Hunt",
+        "lookup_url": "https://example.com/find", "author": "A. Author",
+        "copyright": "© 2026 A. Author", "isbn": "978-0-306-40615-7"});
+    let run_fox = json!({"copies": 2, "pages": 3, "rows": 8, "cols": 9, "trim": "6x9", "title": "Run Fox",
+        "lookup_url": "https://example.com/fox", "paper": "cream"});
     vec![
         Product {
             name: "foxbook",
             path: "/books",
-            body: json!({"pages": 4, "rows": 10, "cols": 12, "trim": "6x9", "title": "Fox Hunt",
-                "lookup_url": "https://example.com/find", "author": "A. Author",
-                "copyright": "© 2026 A. Author", "isbn": "978-0-306-40615-7"}),
+            body: fox_hunt.clone(),
             files: &["/book.pdf", "/answer.pdf", "/cover.pdf", "/cover.pdf?paper=white"],
             unkept: false,
         },
@@ -58,8 +61,7 @@ fn products() -> Vec<Product> {
         Product {
             name: "printrun",
             path: "/printruns",
-            body: json!({"copies": 2, "pages": 3, "rows": 8, "cols": 9, "trim": "6x9", "title": "Run Fox",
-                "lookup_url": "https://example.com/fox", "paper": "cream"}),
+            body: run_fox.clone(),
             files: &["/archive.zip", "/manifest.csv", "/manifest.json"],
             unkept: false,
         },
@@ -105,6 +107,21 @@ fn products() -> Vec<Product> {
             path: "/oneup/books",
             body: with(&one_up, json!({"author": "A. Author", "copyright": "© 2026 A. Author"})),
             files: &["/book.pdf", "/cover.pdf", "/cover.pdf?paper=cream"],
+            unkept: false,
+        },
+        // Find the Fox interior version 4: the book frame.
+        Product {
+            name: "foxbook-framed",
+            path: "/books",
+            body: fox_hunt,
+            files: &["/book.pdf", "/answer.pdf", "/cover.pdf", "/cover.pdf?paper=cream"],
+            unkept: false,
+        },
+        Product {
+            name: "printrun-framed",
+            path: "/printruns",
+            body: run_fox,
+            files: &["/archive.zip", "/manifest.csv", "/manifest.json"],
             unkept: false,
         },
         Product {

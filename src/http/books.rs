@@ -23,11 +23,13 @@ use crate::jobs::kinds::books::BookParams;
 use crate::jobs::kinds::Books;
 use crate::jobs::SubmitError;
 use crate::puzzles::foxbook::{Serial, SerialError};
-use crate::puzzles::wordbook::{self, Shape, WordAnswer, WordSpec};
+use crate::puzzles::wordbook::{self, Shape, WordSpec};
 use crate::render;
 use crate::render::layouts::cover::Paper;
 use crate::render::print::Trim;
-use crate::service::books::{ensure_printed, interior_version, plan_of, print_options, stored_answer, unpack};
+use crate::service::books::{
+    ensure_printed, interior_version, plan_of, print_options, stored_answer, unpack, AnswerView,
+};
 use crate::service::policy::fox_book;
 use crate::service::timestamp;
 use crate::store::{BookRecord, JobState};
@@ -432,15 +434,16 @@ pub(crate) async fn page(
     summary = "Where the word is (the fox, in a Find the Fox book).",
     params(SerialParam),
     responses(
-        (status = 200, description = "The answer.", body = WordAnswer),
+        (status = 200, description = "The answer.", body = AnswerView),
         (status = 409, response = super::openapi::NotPrinted),
     )
 )]
 pub(crate) async fn answer(
     State(state): State<AppState>,
     Path(serial): Path<String>,
-) -> Result<Json<WordAnswer>, ApiError> {
-    Ok(Json(stored_answer(&find(&state, &serial, false).await?)?))
+) -> Result<Json<AnswerView>, ApiError> {
+    let record = find(&state, &serial, false).await?;
+    Ok(Json(AnswerView::new(stored_answer(&record)?, interior_version(&record)?)))
 }
 
 impl Product for Books {
@@ -491,7 +494,7 @@ impl Product for Books {
                 let book = unpack(record)?;
                 Ok(match name {
                     "book" => render::layouts::foxbook::book_pdf(&book, &serial, &opts, version),
-                    _ => render::layouts::foxbook::answer_pdf(&book, &serial, &opts, version.prose()),
+                    _ => render::layouts::foxbook::answer_pdf(&book, &serial, &opts, version),
                 })
             });
             Ok(render)
@@ -509,7 +512,7 @@ async fn cover<'a>(
 ) -> Result<Download<'a>, ApiError> {
     caller.require_owner(&record.owner, &format!("the cover of book {}", record.serial))?;
     let plan = plan_of(&record)?;
-    let (opts, prose) = (print_options(&record), interior_version(&record)?.prose());
+    let (opts, version) = (print_options(&record), interior_version(&record)?);
     let paper = match (paper, &record.printrun) {
         (Some(paper), _) => paper,
         (None, Some(run)) => match state.store.printrun(run).await? {
@@ -522,7 +525,7 @@ async fn cover<'a>(
     let key = format!("{serial}/cover-{paper:?}");
     let filename = format!("cover-{serial}.pdf");
     Ok(Download::rendered(filename, key, move || {
-        Ok(render::layouts::cover::cover_pdf(&plan, &serial, &opts, paper, prose))
+        Ok(render::layouts::cover::cover_pdf(&plan, &serial, &opts, paper, version))
     }))
 }
 

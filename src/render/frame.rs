@@ -7,6 +7,7 @@
 //! page numbers are the physical pages. Nothing the frame draws is in colour.
 
 use crate::render::page::{Canvas, Document, Font, Rgb, Style};
+use crate::render::pdf::Options;
 use crate::render::print::{copyright_notice, fit_size, padded_pages, Area, Imprint, Layout, Trim, INCH};
 use crate::render::typeset::prose::{centred_lines, lines, Breaking};
 
@@ -21,10 +22,16 @@ pub struct Front<'a> {
     pub notes: Vec<String>,
     /// Puzzle books: how to play, on the first right-hand page after the copyright page.
     pub how_to_play: Option<HowToPlay<'a>>,
+    /// Drawn on the copyright page in the room above its lines: a fox book's help to find
+    /// the answer (the serial, the lookup address, its QR code).
+    pub answer_help: Option<DrawArea<'a>>,
 }
 
+/// Draws in an area of a page.
+pub type DrawArea<'a> = Box<dyn FnOnce(&mut Canvas, Area) + 'a>;
+
 /// A puzzle book's "How to play" page: the rules, then titled lists (the levels, …); the
-/// frame adds where the solutions are.
+/// frame adds where the solutions are, in a book that prints them.
 pub struct HowToPlay<'a> {
     pub rules: &'a str,
     pub lists: Vec<(&'a str, Vec<String>)>,
@@ -33,10 +40,17 @@ pub struct HowToPlay<'a> {
 /// Draws a run's `i`th page (from 0) in `area`, the page's room above its footer.
 pub type DrawPage<'a> = Box<dyn FnMut(&mut Canvas, Area, usize) + 'a>;
 
+/// Draws what every page of a run repeats in `area`, the page's room above its footer.
+pub type DrawFurniture<'a> = Box<dyn Fn(&mut Canvas, Area) + 'a>;
+
 /// A run of pages a product draws.
 pub struct Run<'a> {
     pub pages: usize,
     pub draw: DrawPage<'a>,
+    /// What every page of the run repeats (a grid's guides): drawn once for right-hand and
+    /// once for left-hand pages, with the footer's trace, as forms the pages show, so that
+    /// a long run of alike pages is written once.
+    pub furniture: Option<DrawFurniture<'a>>,
 }
 
 /// Height taken by a section's heading ("Solutions") at the top of its first page.
@@ -51,6 +65,8 @@ pub struct Book<'a> {
     pub solutions: Option<Run<'a>>,
     /// At the gutter side of every footer: traces a loose page to its book.
     pub trace: String,
+    /// How the PDF is written (compression).
+    pub output: Options,
 }
 
 /// Where a book's parts fall, from its front matter and page counts.
@@ -94,18 +110,39 @@ impl Book<'_> {
         let plan = self.plan();
         let layout = plan.layout(trim);
         let mut doc = Document::new();
+        doc.set_options(self.output);
         doc.set_title(&self.trace);
         title_page(doc.add_page(layout.size), layout.body(1), &self.front);
-        copyright_page(doc.add_page(layout.size), layout.body(2), &self.front, prose);
+        let help = self.front.answer_help.take();
+        copyright_page(doc.add_page(layout.size), layout.body(2), &self.front, help, prose);
         if let Some(how) = &self.front.how_to_play {
-            how_to_play_page(doc.add_page(layout.size), layout.body(3), how, plan.first_solution, prose);
+            let solutions = self.solutions.is_some().then_some(plan.first_solution);
+            how_to_play_page(doc.add_page(layout.size), layout.body(3), how, solutions, prose);
             doc.add_page(layout.size);
         }
         let mut n = plan.first_body;
+        let forms = self.body.furniture.as_ref().map(|furniture| {
+            // The body starts on a right-hand page: its pages alternate from there.
+            [n, n + 1].map(|side| {
+                let (form, c) = doc.add_form(layout.size);
+                furniture(c, layout.body(side));
+                layout.footer_parts(c, side, None, Some(&self.trace));
+                form
+            })
+        });
         for i in 0..self.body.pages {
             let c = doc.add_page(layout.size);
-            (self.body.draw)(c, layout.body(n), i);
-            layout.footer(c, n, &n.to_string(), &self.trace);
+            match forms {
+                Some(forms) => {
+                    c.form(forms[i % 2]);
+                    (self.body.draw)(c, layout.body(n), i);
+                    layout.footer_parts(c, n, Some(&n.to_string()), None);
+                }
+                None => {
+                    (self.body.draw)(c, layout.body(n), i);
+                    layout.footer(c, n, &n.to_string(), &self.trace);
+                }
+            }
             n += 1;
         }
         if let Some(solutions) = &mut self.solutions {
@@ -151,20 +188,24 @@ fn title_page(c: &mut Canvas, area: Area, front: &Front) {
 }
 
 /// The title page's back: the product's lines, then the copyright line and the ISBN, at
-/// the foot of the page as a book's imprint page has them.
-fn copyright_page(c: &mut Canvas, area: Area, front: &Front, prose: Breaking) {
+/// the foot of the page as a book's imprint page has them; the answer help above them.
+fn copyright_page(c: &mut Canvas, area: Area, front: &Front, help: Option<DrawArea>, prose: Breaking) {
     let style = Style::new(Font::Sans, 9.0);
     let top = copyright_notice(c, area, front.imprint);
     let set: Vec<String> = front.notes.iter().flat_map(|note| lines(note, style, area.w, prose)).collect();
     let mut y = top + 8.0 + 13.0 * set.len() as f32;
+    let room = y + 13.0;
     for line in set {
         c.text(style, area.x, y, &line);
         y -= 13.0;
     }
+    if let Some(help) = help {
+        help(c, Area { y: room, h: area.top() - room, ..area });
+    }
 }
 
 /// How to play: the rules set as a paragraph, the product's lists, where the solutions are.
-fn how_to_play_page(c: &mut Canvas, area: Area, how: &HowToPlay, solutions: usize, prose: Breaking) {
+fn how_to_play_page(c: &mut Canvas, area: Area, how: &HowToPlay, solutions: Option<usize>, prose: Breaking) {
     let measure = area.w.min(4.5 * INCH);
     let left = area.x + (area.w - measure) / 2.0;
     let mid = area.center_x();
@@ -184,9 +225,11 @@ fn how_to_play_page(c: &mut Canvas, area: Area, how: &HowToPlay, solutions: usiz
             c.text_centered(body, mid, y, &line);
         }
     }
-    y -= 32.0;
-    let where_ = format!("Solutions from page {solutions}, under the puzzles' own labels.");
-    c.text_centered(Style::new(Font::Sans, 10.0).color(Rgb::GREY), mid, y, &where_);
+    if let Some(page) = solutions {
+        y -= 32.0;
+        let where_ = format!("Solutions from page {page}, under the puzzles' own labels.");
+        c.text_centered(Style::new(Font::Sans, 10.0).color(Rgb::GREY), mid, y, &where_);
+    }
 }
 
 /// A page for the reader's notes: its heading and ruled lines.
@@ -209,8 +252,8 @@ pub(crate) mod checks {
     /// Checks `pdf` as a framed book titled `title` whose footers carry `trace`: the title
     /// page without a footer, the copyright page with `code`, how to play on page 3 (when
     /// `how_to_play`), footers with the page's own number from the first body page, no
-    /// more than two pages in a row without text, an even count of at least 24, notes pages
-    /// at the end, nothing in colour. Returns each page's text.
+    /// more than two pages in a row without text, an even count of at least 24 ending on a
+    /// page with text, nothing in colour. Returns each page's text.
     pub fn assert_framed(pdf: &[u8], title: &str, trace: &str, code: &str, how_to_play: bool) -> Vec<String> {
         let doc = pages(pdf);
         let text: Vec<String> =
@@ -231,7 +274,7 @@ pub(crate) mod checks {
             blank_run = if t.is_empty() { blank_run + 1 } else { 0 };
             assert!(blank_run <= 2, "pages {}-{} have no text", i - 1, i + 1);
         }
-        assert!(text.last().is_some_and(|t| t.starts_with("Notes")) || text.len() == 24, "the last page");
+        assert!(text.last().is_some_and(|t| !t.is_empty()), "the last page is blank");
         for (i, page) in doc.iter().enumerate() {
             for op in ops(page, "rg").chain(ops(page, "RG")) {
                 let c = numbers(op);
@@ -255,20 +298,24 @@ mod tests {
                 imprint,
                 notes: vec!["Book code c0de".into()],
                 how_to_play: Some(HowToPlay { rules: "Play well.", lists: vec![("Levels", vec!["Easy".into()])] }),
+                answer_help: None,
             },
             body: Run {
+                furniture: None,
                 pages: body,
                 draw: Box::new(|c, area, i| {
                     c.text(Style::new(Font::Sans, 12.0), area.x, area.y + 40.0, &format!("Body {i}"))
                 }),
             },
             solutions: Some(Run {
+                furniture: None,
                 pages: solutions,
                 draw: Box::new(|c, area, i| {
                     c.text(Style::new(Font::Sans, 12.0), area.x, area.y + 40.0, &format!("Answers {i}"))
                 }),
             }),
             trace: "Framed - c0de".into(),
+            output: Options::default(),
         }
     }
 

@@ -36,6 +36,25 @@ pub fn plan_of(record: &BookRecord) -> Result<Plan, Corrupt> {
     spec.validate().map_err(|e| Corrupt::of(record, e.to_string()))
 }
 
+/// A book's answer as the API and the offline CLI give it: where the word is, and the
+/// number at the foot of its page.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct AnswerView {
+    #[serde(flatten)]
+    pub answer: WordAnswer,
+    /// The number at the foot of the word's page in the printed book: the interior's page
+    /// number (books printed before the book frame number their pages as `page` does).
+    #[schema(minimum = 1)]
+    pub printed_page: u32,
+}
+
+impl AnswerView {
+    pub fn new(answer: WordAnswer, version: InteriorVersion) -> AnswerView {
+        let printed_page = version.printed_page(answer.page);
+        AnswerView { answer, printed_page }
+    }
+}
+
 /// The renderer a stored book's interior is printed with.
 pub fn interior_version(record: &BookRecord) -> Result<InteriorVersion, Corrupt> {
     InteriorVersion::from_number(record.order.interior_version)

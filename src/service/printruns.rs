@@ -14,6 +14,7 @@ use crate::jobs::printruns::PrintRunOrder;
 use crate::puzzles::wordbook::WordAnswer;
 use crate::render::exchange::zip::ZipStream;
 use crate::render::layouts::cover::Paper;
+use crate::render::layouts::foxbook::InteriorVersion;
 use crate::render::layouts::printrun::{copy_files, ManifestLine, CSV_HEADER};
 use crate::render::print::Trim;
 use crate::store::{PrintRunCopy, PrintRunRecord, Store};
@@ -38,7 +39,9 @@ fn manifest_line(copy: &PrintRunCopy, trim: Trim) -> Result<ManifestLine, ApiErr
     let answer: WordAnswer = serde_json::from_value(copy.answer.clone().ok_or_else(|| corrupt("no answer"))?)
         .map_err(|e| corrupt(&e.to_string()))?;
     let interior_sha256 = copy.interior_sha256.clone().ok_or_else(|| corrupt("no interior hash"))?;
-    Ok(ManifestLine::new(&copy.serial, copy.pages, trim, &answer, interior_sha256))
+    let version =
+        InteriorVersion::from_number(copy.interior_version).ok_or_else(|| corrupt("unknown interior version"))?;
+    Ok(ManifestLine::new(&copy.serial, copy.pages, trim, &answer, version, interior_sha256))
 }
 
 /// Every copy's manifest line, read a page of copies at a time.

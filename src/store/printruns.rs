@@ -53,6 +53,8 @@ pub struct PrintRunCopy {
     #[sqlx(try_from = "StoredAnswer")]
     pub answer: Option<Value>,
     pub interior_sha256: Option<String>,
+    /// The renderer its interior is printed with (`render::layouts::foxbook::InteriorVersion`).
+    pub interior_version: i64,
 }
 
 /// A run with its copies counted by the state of their jobs.
@@ -162,7 +164,7 @@ impl Store {
     /// Copies of run `id` after copy number `after`, in copy order (at most `limit`).
     #[tracing::instrument(skip(self), err)]
     pub async fn printrun_copies(&self, id: &str, after: i64, limit: i64) -> Result<Vec<PrintRunCopy>> {
-        let sql = "SELECT b.copy, b.serial, j.state, b.pages, b.answer, b.interior_sha256 \
+        let sql = "SELECT b.copy, b.serial, j.state, b.pages, b.answer, b.interior_sha256, b.interior_version \
                    FROM books b JOIN jobs j ON j.id = b.job_id \
                    WHERE b.printrun = $1 AND b.copy > $2 ORDER BY b.copy LIMIT $3";
         Ok(with_pool!(self, p => sqlx::query_as(sql).bind(id).bind(after).bind(limit).fetch_all(p).await?))

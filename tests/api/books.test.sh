@@ -100,8 +100,13 @@ check_book "$serial" 200 32 20
 req GET "/books/$serial/book.pdf"
 check_status 200 "book.pdf"
 check_header content-type '^application/pdf' "book.pdf type"
-if head -c 5 "$BODY_FILE" | grep -q '%PDF-' && pdfinfo "$BODY_FILE" | grep -q '^Pages: *202$'; then pass; else fail "book.pdf is a 202-page PDF (title page, its back, 200 puzzles)"; fi
+if head -c 5 "$BODY_FILE" | grep -q '%PDF-' && pdfinfo "$BODY_FILE" | grep -q '^Pages: *204$'; then pass; else fail "book.pdf is a 204-page PDF (title page, its back, how to play and its back, 200 puzzles)"; fi
 if [ "$(stat -c %s "$BODY_FILE")" -lt 1000000 ]; then pass; else fail "book.pdf is under 1 MB"; fi
+cp "$BODY_FILE" "$WORK/default-book.pdf"
+printed=$(jq .printed_page "$WORK/answer.json")
+puzzle=$(jq .page "$WORK/answer.json")
+check_cmd "[ $printed = \$(($puzzle + 4)) ] && pdftotext -f $printed -l $printed $WORK/default-book.pdf - | grep -qx 'Puzzle $puzzle' && pdftotext -f $printed -l $printed $WORK/default-book.pdf - | grep -qx $printed" "the answer's printed page is headed with its puzzle's number and footed with its own"
+check_cmd "pdftotext -f 3 -l 3 $WORK/default-book.pdf - | grep -q '^How to play' && pdftotext -f 1 -l 1 $WORK/default-book.pdf - | grep -q '200 pages of 32 x 20 letters'" "the book frame: how to play on page 3, the title page says what the pages are"
 req GET "/books/$serial/answer.pdf"
 if head -c 5 "$BODY_FILE" | grep -q '%PDF-' && grep -aq '/Count 1$' "$BODY_FILE"; then pass; else fail "answer.pdf is a 1-page PDF"; fi
 

@@ -25,7 +25,7 @@ check_cmd "[ \"\$(head -1 $PR_DIR/manifest.csv)\" = 'serial,puzzle_pages,interio
 req GET "$RUN/manifest.json"
 cp "$BODY_FILE" "$PR_DIR/manifest.json"
 check_jq '(.copies | length) == 4 and ([.copies[].serial] | join(" ")) == "'"$(echo $SERIALS)"'"' "the JSON manifest lists the copies in order"
-check_jq 'all(.copies[]; .puzzle_pages == 24 and .interior_pages == 26 and (has("pages") | not))' "the JSON manifest counts puzzle pages and interior pages"
+check_jq 'all(.copies[]; .puzzle_pages == 24 and .interior_pages == 28 and (has("pages") | not))' "the JSON manifest counts puzzle pages and interior pages"
 req GET "$RUN/archive.zip"
 check_status 200 "the archive"
 check_header content-type '^application/zip' "ZIP content type"
@@ -35,7 +35,7 @@ check_cmd "cmp <(unzip -p $PR_DIR/run.zip manifest.csv) $PR_DIR/manifest.csv" "t
 for S in $SERIALS; do
   req GET "/books/$S/answer"
   ANSWER=$(cat "$BODY_FILE")
-  check_cmd "grep -q \"^$S,24,26,6x9,FOX,\$(jq -r '[.page, .row, .col, .direction] | join(\",\")' <<<'$ANSWER'),\" $PR_DIR/manifest.csv" "manifest line of $S agrees with its answer"
+  check_cmd "grep -q \"^$S,24,28,6x9,FOX,\$(jq -r '[.page, .row, .col, .direction] | join(\",\")' <<<'$ANSWER'),\" $PR_DIR/manifest.csv" "manifest line of $S agrees with its answer"
   curl -s "$BASE/books/$S/book.pdf" -o "$PR_DIR/book.pdf"
   check_cmd "cmp $PR_DIR/book.pdf <(unzip -p $PR_DIR/run.zip $S/interior.pdf)" "$S's interior in the archive is its book.pdf"
   check_cmd "grep -q \",\$(sha256sum <$PR_DIR/book.pdf | cut -d' ' -f1)\$\" <(grep ^$S $PR_DIR/manifest.csv)" "$S's interior hash in the manifest"
@@ -59,7 +59,7 @@ OWLS=$(header location)
 check_jq '.word == "OWL" and .letters == "OWL" and .shape == "circle" and .title == "Find the Owl"' "the run's word, letters, shape and default title"
 wait_job "$OWLS" 60
 req GET "$OWLS/manifest.csv"
-check_cmd "[ \$(grep -c '^[0-9A-Z]*,24,26,letter,OWL,' $BODY_FILE) -eq 2 ]" "every manifest line names OWL"
+check_cmd "[ \$(grep -c '^[0-9A-Z]*,24,28,letter,OWL,' $BODY_FILE) -eq 2 ]" "every manifest line names OWL"
 OWL=$(tail -1 "$BODY_FILE" | cut -d, -f1)
 req GET "/books/$OWL"
 check_jq '.word == "OWL" and .shape == "circle" and .title == "Find the Owl" and .generator_version >= 1' "each copy is an OWL book on round pages"

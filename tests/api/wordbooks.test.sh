@@ -53,10 +53,10 @@ check_cmd "jq -e '(.[0] | test(\"^#+[.]+#+[.]+#+$\")) and (.[15] | test(\"^#+[.]
 check_word_book "$CAT" CAT CATS 5 "$HEART"
 curl -s "$BASE/books/$CAT/book.pdf" -o "$WORK/cat.pdf"
 check_cmd "pdfinfo $WORK/cat.pdf | grep -q '^Title: *Find the Cat '" "the interior's title is Find the Cat"
-check_cmd "pdftotext -f 1 -l 1 $WORK/cat.pdf - | tr '\n' ' ' | grep -q 'The word CAT appears exactly once'" "the title page promises one CAT"
+check_cmd "pdftotext -f 3 -l 3 $WORK/cat.pdf - | tr '\n' ' ' | grep -q 'The word CAT appears exactly once'" "how to play, on page 3, promises one CAT"
 check_cmd "! pdffonts $WORK/cat.pdf | tail -n +3 | awk '{print \$(NF-4)}' | grep -qv yes" "every font embedded"
 curl -s "$BASE/books/$CAT/answer.pdf" -o "$WORK/cat-answer.pdf"
-check_cmd "pdftotext $WORK/cat-answer.pdf - | tr '\n' ' ' | grep -q \"The word CAT is on page \$(jq .page $WORK/answer.json), row \$(jq .row $WORK/answer.json)\"" "the answer key names the CAT's page and row"
+check_cmd "pdftotext $WORK/cat-answer.pdf - | tr '\n' ' ' | grep -q \"The word CAT is on page \$(jq .printed_page $WORK/answer.json) (puzzle \$(jq .page $WORK/answer.json)), row \$(jq .row $WORK/answer.json)\"" "the answer key names the CAT's page, puzzle and row"
 curl -s "$BASE/books/$CAT/cover.pdf" -o "$WORK/cat-cover.pdf"
 check_cmd "pdftotext $WORK/cat-cover.pdf - | tr '\n' ' ' | grep -q 'One CAT in 5 pages'" "the cover names the CAT"
 

@@ -108,16 +108,17 @@ scenario('order a 3-page book, watch it print, and find its fox by serial', asyn
     throw new Error(`${err.message}; the page says ${JSON.stringify(why)}`);
   });
   // Step one names the page only; the place waits for the reader to ask.
-  assert.match(first, /^The fox is on page \d+\.$/, 'first only the page');
+  assert.match(first, /^The fox is on page \d+ \(puzzle \d+\)\.$/, 'first only the page');
   assert.equal(await page.isVisible('#answer-page'), false, 'the page is not drawn before the reader asks');
   assert.equal(await page.$$eval('#answer-page .fox', (c) => c.length), 0, 'no fox shown yet');
   await screenshot(page, 'index-answer-page-only');
   await page.click('#reveal');
   const sentence = await waitForText(page, '#answer-text', (t) => t.includes('row'), 10_000);
-  const m = sentence.match(/^The fox is on page (\d+), row (\d+), column (\d+), reading ([a-z-]+)\.?$/);
+  const m = sentence.match(/^The fox is on page (\d+) \(puzzle (\d+)\), row (\d+), column (\d+), reading ([a-z-]+)\.?$/);
   assert.ok(m, `answer sentence has the documented form: ${JSON.stringify(sentence)}`);
-  const [p, row, col] = m.slice(1, 4).map(Number);
-  const direction = m[4];
+  const [printed, p, row, col] = m.slice(1, 5).map(Number);
+  assert.equal(printed, p + 4, 'the printed page: the puzzles start on page 5');
+  const direction = m[5];
   assert.ok(DIRECTIONS[direction], `known direction ${direction}`);
   assert.ok(p >= 1 && p <= 3, `page ${p} is in the 3-page book`);
   const drawnPage = await page.$eval('#answer-page svg', (svg) => Number(svg.dataset.page));
@@ -182,10 +183,10 @@ scenario('order Find the Cat on heart-shaped pages, then find the CAT drawn on i
 
   await page.goto(`${BASE_URL}/?serial=${serial}`);
   const first = await waitForText(page, '#answer-text', (t) => t.length > 0, 60_000);
-  assert.match(first, /^The word CAT is on page [12]\.$/, 'the answer names the word');
+  assert.match(first, /^The word CAT is on page [56] \(puzzle [12]\)\.$/, 'the answer names the word');
   await page.click('#reveal');
   const sentence = await waitForText(page, '#answer-text', (t) => t.includes('row'), 10_000);
-  const m = sentence.match(/^The word CAT is on page (\d+), row (\d+), column (\d+), reading ([a-z-]+)\.$/);
+  const m = sentence.match(/^The word CAT is on page \d+ \(puzzle (\d+)\), row (\d+), column (\d+), reading ([a-z-]+)\.$/);
   assert.ok(m, `answer sentence: ${JSON.stringify(sentence)}`);
   const [p, row, col] = m.slice(1, 4).map(Number);
   const [dr, dc] = DIRECTIONS[m[4]];
@@ -248,7 +249,7 @@ scenario('order a print run of 3 copies with an imprint, watch it print, and dow
     serials.map((s) => parseSerial(s).serial).sort(),
     'the manifest lists the copies shown',
   );
-  for (const line of lines.slice(1)) assert.deepEqual(line.split(',').slice(1, 5), ['24', '26', '6x9', 'FOX'], `printed on 6x9: ${line}`);
+  for (const line of lines.slice(1)) assert.deepEqual(line.split(',').slice(1, 5), ['24', '28', '6x9', 'FOX'], `printed on 6x9: ${line}`);
   for (const s of serials) {
     const book = await (await fetch(`${BASE_URL}/books/${parseSerial(s).serial}`)).json();
     assert.deepEqual(
@@ -295,7 +296,7 @@ scenario('with keys in use, /order asks for a publisher key, refuses a wrong one
   const readerContext = await page.context().browser().newContext();
   const reader = await readerContext.newPage();
   await reader.goto(`${KEYED_BASE_URL}/?serial=${serial}`);
-  await waitForText(reader, '#answer-text', (t) => /^The fox is on page \d+\.$/.test(t), 60_000);
+  await waitForText(reader, '#answer-text', (t) => /^The fox is on page \d+ \(puzzle \d+\)\.$/.test(t), 60_000);
   await reader.click('#reveal');
   await waitForText(reader, '#answer-text', (t) => t.includes('row'), 10_000);
   assert.equal(await reader.isVisible('#answer-page svg'), true, 'the reader sees the answer drawn');

@@ -89,10 +89,19 @@ async function lookup(text) {
 /** "The fox" in a Find the Fox book, "The word CAT" in a Find the Cat book. */
 const subject = (answer) => (answer.word === 'FOX' ? 'The fox' : `The word ${answer.word}`);
 
+/**
+ * The word's page as the printed book numbers it: "page 21 (puzzle 17)" in a book whose
+ * puzzles are headed with their own numbers, "page 17" in books footed with them.
+ */
+const onPage = (answer) =>
+  answer.printed_page && answer.printed_page !== answer.page
+    ? `page ${answer.printed_page} (puzzle ${answer.page})`
+    : `page ${answer.page}`;
+
 /** Step one: only the page, so a reader can still hunt for the word there. */
 function showAnswer(serial, fox, page, book) {
   const text = $('#answer-text');
-  text.textContent = `${subject(fox)} is on page ${fox.page}.`;
+  text.textContent = `${subject(fox)} is on ${onPage(fox)}.`;
   Object.assign(text.dataset, { page: fox.page });
   $('#answer-pdf').href = `/books/${serial}/answer.pdf`;
   $('#answer-viewer').href = `/books/${serial}/view?page=${fox.page}`;
@@ -111,7 +120,7 @@ function showAnswer(serial, fox, page, book) {
 /** Step two, on request: the place in words, and the page drawn with the word outlined. */
 function revealPlace(fox, page) {
   const text = $('#answer-text');
-  text.textContent = `${subject(fox)} is on page ${fox.page}, row ${fox.row}, column ${fox.col}, reading ${fox.direction}.`;
+  text.textContent = `${subject(fox)} is on ${onPage(fox)}, row ${fox.row}, column ${fox.col}, reading ${fox.direction}.`;
   Object.assign(text.dataset, { row: fox.row, col: fox.col, direction: fox.direction, word: fox.word });
   const box = $('#answer-page');
   box.replaceChildren(letterPage(page.rows, { page: fox.page, fox: fox.cells, word: fox.word }));

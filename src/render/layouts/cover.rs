@@ -4,8 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::foxbook::{interior_pages, letter_list, pages_phrase, printed_serial};
-use crate::puzzles::foxbook::BookSpec;
+use super::foxbook::{interior_pages, letter_list, pages_phrase, printed_serial, InteriorVersion};
 use crate::puzzles::wordbook::Plan;
 use crate::render::page::{Document, Font, Paint, Rgb, Style};
 use crate::render::print::isbn::draw_barcode;
@@ -68,12 +67,8 @@ pub struct CoverGeometry {
 }
 
 impl CoverGeometry {
-    pub fn new(spec: BookSpec, opts: &PrintOptions, paper: Paper) -> CoverGeometry {
-        CoverGeometry::for_pages(interior_pages(spec.pages), opts, paper)
-    }
-
     /// The cover of an interior of `pages` pages.
-    pub fn for_pages(pages: usize, opts: &PrintOptions, paper: Paper) -> CoverGeometry {
+    pub fn new(pages: usize, opts: &PrintOptions, paper: Paper) -> CoverGeometry {
         let (tw, th) = opts.trim.size();
         let spine = spine_width(pages, paper);
         let size = (2.0 * tw + spine + 2.0 * BLEED, th + 2.0 * BLEED);
@@ -99,8 +94,9 @@ pub struct CoverText {
     pub code: String,
 }
 
-/// The cover of the book `serial` of `plan`, its prose broken as its interior's.
-pub fn cover_pdf(plan: &Plan, serial: &str, opts: &PrintOptions, paper: Paper, prose: Breaking) -> Vec<u8> {
+/// The cover of the book `serial` of `plan` for its interior printed by `version` (its
+/// spine, its prose broken as the interior's).
+pub fn cover_pdf(plan: &Plan, serial: &str, opts: &PrintOptions, paper: Paper, version: InteriorVersion) -> Vec<u8> {
     let spec = plan.size();
     let word = String::from_utf8_lossy(&plan.word);
     let text = CoverText {
@@ -115,14 +111,14 @@ pub fn cover_pdf(plan: &Plan, serial: &str, opts: &PrintOptions, paper: Paper, p
         code_label: "Serial number".into(),
         code: printed_serial(serial),
     };
-    wrap_pdf(&text, opts, interior_pages(spec.pages), paper, prose)
+    wrap_pdf(&text, opts, interior_pages(spec.pages, version), paper, version.prose())
 }
 
 /// A cover for an interior of `pages` pages: the title (and author) on the front, the title
 /// and code on the spine when it is wide enough, the blurb, code, lookup address and ISBN
 /// barcode on the back; the blurb broken into lines by `prose`.
 pub fn wrap_pdf(text: &CoverText, opts: &PrintOptions, pages: usize, paper: Paper, prose: Breaking) -> Vec<u8> {
-    let g = CoverGeometry::for_pages(pages, opts, paper);
+    let g = CoverGeometry::new(pages, opts, paper);
     let printed = &text.code;
     let mut doc = Document::new();
     doc.set_title(&format!("{} {printed} - cover", opts.title));

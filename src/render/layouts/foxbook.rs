@@ -1,14 +1,16 @@
 //! PDFs of a Find the Fox book — or Find the Cat, the Owl, … on shaped pages — (the
 //! interior) and its answer key, on the trim the book was ordered with.
 //!
-//! The interior: page 1 (a right-hand page) is the title page (title, author), page 2 its
-//! back says how to find the answer (serial, lookup address, QR code) above the copyright
-//! line and ISBN (author, copyright and ISBN only when ordered), the puzzles follow from
-//! page 3 (a right-hand page), one grid a page numbered as the answer counts them, and
-//! notes pages pad the count to an even number of at least 24.
+//! The interior (version 4) is printed in the book frame: the title page (title, what the
+//! pages are, author), its back says how to find the answer (serial, lookup address, QR
+//! code) above the copyright line and ISBN, how to play on page 3, the puzzles from the
+//! right-hand page 5, one grid a page headed "Puzzle N" with the page's own number in its
+//! footer, and notes pages to an even count of at least 24. Versions 1 to 3 (books printed
+//! before) put the answer help on page 2 and the puzzles from page 3, footed "Page N".
 
 use crate::puzzles::foxbook::{BookSpec, Serial};
 use crate::puzzles::wordbook::{direction_words, Plan, Shape, WordAnswer, WordBook, WordPage};
+use crate::render::frame;
 use crate::render::page::{Canvas, Document, Font, Paint, Rgb, Style};
 use crate::render::pdf::{Compression, Options};
 use crate::render::print::{
@@ -26,12 +28,24 @@ pub const LETTER_PT: f32 = 8.0;
 pub const MIN_LETTER_PT: f32 = 7.0;
 /// Large grids stay this size at most.
 const MAX_PITCH: f32 = 40.0;
-/// PDF pages before the first puzzle: the title page and its back.
+/// PDF pages before the first puzzle in versions 1 to 3: the title page and its back.
 const FRONT_PAGES: usize = 2;
+/// Room for a puzzle's heading ("Puzzle 17") above its grid in the book frame.
+const PUZZLE_HEADING: f32 = 30.0;
+const HEADING_SIZE: f32 = 14.0;
 
-/// The interior's page count for a book of `pages` puzzles.
-pub fn interior_pages(pages: u32) -> usize {
-    padded_pages(FRONT_PAGES + pages as usize)
+/// The interior's page count for a book of `pages` puzzles printed by `version`.
+pub fn interior_pages(pages: u32, version: InteriorVersion) -> usize {
+    match version {
+        InteriorVersion::V1 | InteriorVersion::V2 | InteriorVersion::V3 => padded_pages(FRONT_PAGES + pages as usize),
+        InteriorVersion::V4 => frame_plan(pages as usize).total,
+    }
+}
+
+/// Where the parts of a book of `pages` puzzles fall in the book frame (no solutions: the
+/// answer is looked up by serial).
+fn frame_plan(pages: usize) -> frame::Plan {
+    frame::Plan::new(true, pages, 0)
 }
 
 /// The letter size for cells of side `pitch`: about 0.72 of the cell, at least
@@ -71,11 +85,16 @@ impl GridPlace {
     }
 }
 
-/// The letter size a book's grids print at on `trim`.
+/// The letter size a new book's grids print at on `trim`.
 pub fn printed_letter_size(spec: BookSpec, trim: Trim) -> f32 {
-    let layout = Layout::new(trim, interior_pages(spec.pages));
-    let place = GridPlace::fit(spec.rows as usize, spec.cols as usize, layout.body(FRONT_PAGES + 1));
-    letter_size(place.pitch)
+    let plan = frame_plan(spec.pages as usize);
+    let area = grid_area(plan.layout(trim).body(plan.first_body));
+    letter_size(GridPlace::fit(spec.rows as usize, spec.cols as usize, area).pitch)
+}
+
+/// A framed puzzle page's room for its grid and guides: below the heading.
+fn grid_area(body: Area) -> Area {
+    body.shrink(PUZZLE_HEADING, 0.0)
 }
 
 /// Refuses a shape whose letters would print below [`MIN_LETTER_PT`] on `trim`, saying
@@ -123,33 +142,49 @@ pub enum InteriorVersion {
     /// Version 2 with its prose (title page, answer help, answer key) set by the
     /// typesetter's total fit instead of filling each line in turn.
     V3 = 3,
+    /// The book frame every book product shares: how to play on page 3, the puzzles from
+    /// page 5 headed "Puzzle N", footers with the physical page number.
+    V4 = 4,
 }
 
 impl InteriorVersion {
     /// The renderer new books are printed with.
-    pub const CURRENT: InteriorVersion = InteriorVersion::V3;
+    pub const CURRENT: InteriorVersion = InteriorVersion::V4;
+    pub(crate) const ALL: [InteriorVersion; 4] =
+        [InteriorVersion::V1, InteriorVersion::V2, InteriorVersion::V3, InteriorVersion::V4];
 
     pub fn number(self) -> u32 {
         self as u32
     }
 
     pub fn from_number(n: i64) -> Option<InteriorVersion> {
-        [InteriorVersion::V1, InteriorVersion::V2, InteriorVersion::V3].into_iter().find(|v| i64::from(v.number()) == n)
+        InteriorVersion::ALL.into_iter().find(|v| i64::from(v.number()) == n)
+    }
+
+    /// The number at the foot of puzzle `puzzle`'s page: the puzzle's own number in
+    /// versions 1 to 3, the physical page in the book frame.
+    pub fn printed_page(self, puzzle: u32) -> u32 {
+        match self {
+            InteriorVersion::V1 | InteriorVersion::V2 | InteriorVersion::V3 => puzzle,
+            InteriorVersion::V4 => frame_plan(0).first_body as u32 + puzzle - 1,
+        }
     }
 
     /// How the version breaks its prose into lines (its cover's and answer key's too).
     pub fn prose(self) -> Breaking {
         match self {
             InteriorVersion::V1 | InteriorVersion::V2 => Breaking::FirstFit,
-            InteriorVersion::V3 => Breaking::Optimal,
+            InteriorVersion::V3 | InteriorVersion::V4 => Breaking::Optimal,
         }
     }
 }
 
-/// The interior: title page, its back, the puzzles, notes pages to an even count of 24 or
-/// more, drawn by renderer `version`.
+/// The interior drawn by renderer `version`.
 pub fn book_pdf(book: &WordBook, serial: &str, opts: &PrintOptions, version: InteriorVersion) -> Vec<u8> {
-    let total = interior_pages(book.plan.pages as u32);
+    if version == InteriorVersion::V4 {
+        return framed_pdf(book, serial, opts, version.prose());
+    }
+    let total = interior_pages(book.plan.pages as u32, version);
     let layout = Layout::new(opts.trim, total);
     let printed = printed_serial(serial);
     let trace = format!("{} - serial {printed}", opts.title);
@@ -170,7 +205,9 @@ pub fn book_pdf(book: &WordBook, serial: &str, opts: &PrintOptions, version: Int
                 layout.footer(c, n, &format!("Page {}", i + 1), &trace);
             }
         }
-        InteriorVersion::V2 | InteriorVersion::V3 => grid_pages(&mut doc, &layout, &book.pages, &trace),
+        InteriorVersion::V2 | InteriorVersion::V3 | InteriorVersion::V4 => {
+            grid_pages(&mut doc, &layout, &book.pages, &trace)
+        }
     }
     for n in FRONT_PAGES + book.pages.len() + 1..=total {
         let c = doc.add_page(layout.size);
@@ -178,6 +215,64 @@ pub fn book_pdf(book: &WordBook, serial: &str, opts: &PrintOptions, version: Int
         layout.footer(c, n, "", &trace);
     }
     doc.finish()
+}
+
+/// The interior in the book frame: the answer help on the copyright page, the rules on
+/// page 3, a grid a page headed with its number; what every page repeats (the guides, the
+/// trace) is drawn once a side as in version 2.
+fn framed_pdf(book: &WordBook, serial: &str, opts: &PrintOptions, prose: Breaking) -> Vec<u8> {
+    let printed = printed_serial(serial);
+    let rules = title_intro(&book.plan);
+    let stuck = vec![format!(
+        "Each copy's answer is filed under its serial number, {printed}: page 2 says where to look it up."
+    )];
+    let (rows, cols) = (book.plan.mask.rows, book.plan.mask.cols);
+    let pages = &book.pages;
+    let book = frame::Book {
+        front: frame::Front {
+            title: &opts.title,
+            subtitle: capitalised(&pages_phrase(&book.plan)),
+            imprint: &opts.imprint,
+            notes: Vec::new(),
+            how_to_play: Some(frame::HowToPlay { rules: &rules, lists: vec![("Stuck?", stuck)] }),
+            answer_help: Some(Box::new(|c, room| {
+                let y = room.top() - room.h * 0.2;
+                answer_help(c, room, y, |_| room.y, serial, &printed, opts, prose)
+            })),
+        },
+        body: frame::Run {
+            pages: pages.len(),
+            draw: Box::new(|c, area, i| {
+                let heading = Style::new(Font::SansBold, HEADING_SIZE);
+                c.text_centered(heading, area.center_x(), area.top() - HEADING_SIZE, &format!("Puzzle {}", i + 1));
+                let place = GridPlace::fit(rows, cols, grid_area(area));
+                letters(c, &pages[i], &place);
+            }),
+            furniture: Some(Box::new(|c, area| guides(c, &GridPlace::fit(rows, cols, grid_area(area))))),
+        },
+        solutions: None,
+        trace: format!("{} - serial {printed}", opts.title),
+        output: Options { compression: Compression::Huffman, compact: true },
+    };
+    book.pdf(opts.trim, prose)
+}
+
+/// "200 pages of …" as a line of its own.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
+
+/// A page's letters at `place`, a row one string, cells outside its shape as spaces.
+fn letters(c: &mut Canvas, page: &WordPage, place: &GridPlace) {
+    let (rows, cols) = (place.rows, place.cols);
+    let size = letter_size(place.pitch);
+    let mut text = Vec::with_capacity(rows * cols);
+    for r in 0..rows {
+        text.extend((0..cols).map(|col| page.letter(r as isize, col as isize).unwrap_or(b' ')));
+    }
+    let y = place.baseline(0, GRID_FONT, size);
+    c.letter_rows(Style::new(GRID_FONT, size), place.left, y, place.pitch, cols, text);
 }
 
 /// The puzzle pages as version 2 draws them: what every right-hand (left-hand) page
@@ -196,23 +291,16 @@ fn grid_pages(doc: &mut Document, layout: &Layout, pages: &[WordPage], trace: &s
     });
     for (i, page) in pages.iter().enumerate() {
         let n = FRONT_PAGES + 1 + i;
-        let place = GridPlace::fit(rows, cols, layout.body(n));
-        let size = letter_size(place.pitch);
-        let mut text = Vec::with_capacity(rows * cols);
-        for r in 0..rows {
-            text.extend((0..cols).map(|col| page.letter(r as isize, col as isize).unwrap_or(b' ')));
-        }
         let c = doc.add_page(layout.size);
         c.form(furniture[i % 2]);
-        let y = place.baseline(0, GRID_FONT, size);
-        c.letter_rows(Style::new(GRID_FONT, size), place.left, y, place.pitch, cols, text);
+        letters(c, page, &GridPlace::fit(rows, cols, layout.body(n)));
         layout.footer_parts(c, n, Some(&format!("Page {}", i + 1)), None);
     }
 }
 
 /// The answer key: one page naming the word's page, row, column and direction, with that
 /// page's grid and the word bold, dark red and outlined (it reads in black and white).
-pub fn answer_pdf(book: &WordBook, serial: &str, opts: &PrintOptions, prose: Breaking) -> Vec<u8> {
+pub fn answer_pdf(book: &WordBook, serial: &str, opts: &PrintOptions, version: InteriorVersion) -> Vec<u8> {
     let layout = Layout::new(opts.trim, 1);
     let printed = printed_serial(serial);
     let a = &book.answer;
@@ -227,16 +315,17 @@ pub fn answer_pdf(book: &WordBook, serial: &str, opts: &PrintOptions, prose: Bre
     c.text_centered(Style::new(Font::SansBold, size), mid, y, &heading);
     y -= 16.0;
     c.text_centered(Style::new(Font::Sans, 10.0), mid, y, &format!("Serial {printed}"));
-    let line = answer_sentence(a);
+    let line = answer_sentence(a, version);
     let style = Style::new(Font::Sans, 11.0);
-    for text in centred_lines(&line, style, area.w, prose) {
+    for text in centred_lines(&line, style, area.w, version.prose()) {
         y -= 16.0;
         c.text_centered(style, mid, y, &text);
     }
-    let grid_area = Area { h: y - 8.0 - area.y, ..area };
+    let room = Area { h: y - 8.0 - area.y, ..area };
     let page = &book.pages[a.page as usize - 1];
-    grid(c, page, GridPlace::fit(page.rows(), page.cols(), grid_area), Some(&a.cells0()));
-    layout.footer(c, 1, &format!("Page {} of the book", a.page), &format!("{} - serial {printed}", opts.title));
+    grid(c, page, GridPlace::fit(page.rows(), page.cols(), room), Some(&a.cells0()));
+    let foot = format!("Page {} of the book", version.printed_page(a.page));
+    layout.footer(c, 1, &foot, &format!("{} - serial {printed}", opts.title));
     doc.finish()
 }
 
@@ -245,13 +334,17 @@ pub fn printed_serial(serial: &str) -> String {
     Serial::parse(serial).map(Serial::grouped).unwrap_or_else(|_| serial.to_string())
 }
 
-/// Where the word is, in a sentence ("The fox is on page 3, row 4, column 7: …").
-pub fn answer_sentence(a: &WordAnswer) -> String {
+/// Where the word is in a book printed by `version`, in a sentence ("The fox is on page 3,
+/// row 4, column 7: …"; "on page 21 (puzzle 17)" in the book frame).
+pub fn answer_sentence(a: &WordAnswer, version: InteriorVersion) -> String {
     let subject = if a.word == "FOX" { "The fox".to_string() } else { format!("The word {}", a.word) };
     let first = a.word.chars().next().unwrap_or('?');
+    let page = match version.printed_page(a.page) {
+        same if same == a.page => same.to_string(),
+        printed => format!("{printed} (puzzle {})", a.page),
+    };
     format!(
-        "{subject} is on page {}, row {}, column {}: the {first} is there, and {} reads {}.",
-        a.page,
+        "{subject} is on page {page}, row {}, column {}: the {first} is there, and {} reads {}.",
         a.row,
         a.col,
         a.word,
@@ -318,7 +411,8 @@ fn title_intro(plan: &Plan) -> String {
     intro
 }
 
-/// The back of the title page: how to find the answer.
+/// The back of the title page in versions 1 to 3: how to find the answer, the copyright
+/// notice at the foot of the page as books print it on the title's back.
 fn answer_help_page(
     c: &mut Canvas,
     layout: &Layout,
@@ -328,10 +422,26 @@ fn answer_help_page(
     prose: Breaking,
 ) {
     let area = layout.body(2);
+    let y = area.top() - area.h * 0.3;
+    answer_help(c, area, y, |c| copyright_notice(c, area, &opts.imprint), serial, printed, opts, prose);
+}
+
+/// How to find the answer, centred in `area` from `y` down: the serial, the lookup address
+/// and its QR code as large as fits above what `below` draws (it returns its top).
+#[allow(clippy::too_many_arguments)]
+fn answer_help(
+    c: &mut Canvas,
+    area: Area,
+    mut y: f32,
+    below: impl FnOnce(&mut Canvas) -> f32,
+    serial: &str,
+    printed: &str,
+    opts: &PrintOptions,
+    prose: Breaking,
+) {
     let mid = area.center_x();
     let head = Style::new(Font::SansBold, 14.0);
     let body = Style::new(Font::Sans, 10.0);
-    let mut y = area.top() - area.h * 0.3;
     c.text_centered(head, mid, y, "Stuck? Find the answer");
     y -= 24.0;
     let text = if opts.lookup_url.is_empty() {
@@ -346,8 +456,7 @@ fn answer_help_page(
     }
     y -= 12.0;
     c.text_centered(Style::new(Font::Mono, 14.0), mid, y, printed);
-    // The copyright notice at the foot of the page, as books print it on the title's back.
-    let floor = copyright_notice(c, area, &opts.imprint);
+    let floor = below(c);
     if opts.lookup_url.is_empty() {
         return;
     }

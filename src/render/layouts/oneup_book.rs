@@ -8,6 +8,7 @@ use super::oneup::{draw_grid, SOLVED_BLUE};
 use crate::puzzles::oneup::{Generated, Level, Puzzle};
 use crate::render::frame::{Book, Front, HowToPlay, Plan, Run};
 use crate::render::page::{Document, Font, Rgb, Style};
+use crate::render::pdf::Options;
 use crate::render::print::{
     padded_pages, puzzle_title_page, Area, Layout, LayoutVersion, PrintOptions, TitleText, Trim, INCH,
 };
@@ -101,8 +102,10 @@ fn framed_pdf(entries: &[Entry], opts: &PrintOptions, id: &str, prose: Breaking)
             imprint: &opts.imprint,
             notes: if id.is_empty() { Vec::new() } else { vec![format!("Book code {id}")] },
             how_to_play: Some(HowToPlay { rules: RULES, lists: vec![("Levels", text.levels)] }),
+            answer_help: None,
         },
         body: Run {
+            furniture: None,
             pages: entries.len().div_ceil(per_page),
             draw: Box::new(|c, area, p| {
                 let (cols, rows) = if per_page == 4 { (2, 2) } else { (1, 1) };
@@ -115,6 +118,7 @@ fn framed_pdf(entries: &[Entry], opts: &PrintOptions, id: &str, prose: Breaking)
             }),
         },
         solutions: Some(Run {
+            furniture: None,
             pages: entries.len().div_ceil(per_solution_page),
             draw: Box::new(|c, area, p| {
                 let cells = area.split(2, per_solution_page / 2);
@@ -127,6 +131,7 @@ fn framed_pdf(entries: &[Entry], opts: &PrintOptions, id: &str, prose: Breaking)
             }),
         }),
         trace: if id.is_empty() { opts.title.clone() } else { format!("{} - {id}", opts.title) },
+        output: Options::default(),
     };
     book.pdf(trim, prose)
 }

@@ -18,15 +18,16 @@ pub struct ManifestLine {
     pub serial: String,
     /// Pages of puzzles (the book's `pages`).
     pub puzzle_pages: i64,
-    /// Pages of the interior PDF, as a printer counts them: the title page and its back,
-    /// the puzzles, and notes pages to an even count of at least 24.
+    /// Pages of the interior PDF, as a printer counts them: the front matter, the puzzles,
+    /// and notes pages to an even count of at least 24.
     pub interior_pages: i64,
     /// The trim size the interior is printed at.
     pub trim: String,
     /// The word hidden in the copy.
     #[schema(pattern = "^[A-Z]{2,8}$", example = "FOX")]
     pub word: String,
-    /// The word's page, and the row and column of its first letter (1-based).
+    /// The word's page (the puzzle's number, which heads its page in the book frame), and
+    /// the row and column of its first letter (1-based).
     pub page: u32,
     pub row: u32,
     pub col: u32,
@@ -43,6 +44,7 @@ impl ManifestLine {
         puzzle_pages: i64,
         trim: Trim,
         answer: &WordAnswer,
+        version: InteriorVersion,
         interior_sha256: String,
     ) -> ManifestLine {
         let direction = serde_json::to_value(answer.direction)
@@ -52,7 +54,7 @@ impl ManifestLine {
         ManifestLine {
             serial: serial.to_string(),
             puzzle_pages,
-            interior_pages: interior_pages(puzzle_pages as u32) as i64,
+            interior_pages: interior_pages(puzzle_pages as u32, version) as i64,
             trim: trim.label(),
             word: answer.word.clone(),
             page: answer.page,
@@ -96,11 +98,12 @@ pub fn copy_files(
     version: InteriorVersion,
 ) -> (Vec<(String, Vec<u8>)>, ManifestLine) {
     let interior = book_pdf(book, serial, opts, version);
-    let line = ManifestLine::new(serial, book.pages.len() as i64, opts.trim, &book.answer, sha256_hex(&interior));
+    let line =
+        ManifestLine::new(serial, book.pages.len() as i64, opts.trim, &book.answer, version, sha256_hex(&interior));
     let files = vec![
         (format!("{serial}/interior.pdf"), interior),
-        (format!("{serial}/cover.pdf"), cover_pdf(&book.plan, serial, opts, paper, version.prose())),
-        (format!("{serial}/answer.pdf"), answer_pdf(book, serial, opts, version.prose())),
+        (format!("{serial}/cover.pdf"), cover_pdf(&book.plan, serial, opts, paper, version)),
+        (format!("{serial}/answer.pdf"), answer_pdf(book, serial, opts, version)),
     ];
     (files, line)
 }

@@ -14,6 +14,7 @@ use crate::puzzles::crossword::words::normalise;
 use crate::puzzles::wordsearch::{Level, Puzzle};
 use crate::render::frame::{Book, Front, HowToPlay, Plan, Run};
 use crate::render::page::{Canvas, Document, Font, Paint, Rgb, Style};
+use crate::render::pdf::Options;
 use crate::render::print::LayoutVersion;
 use crate::render::print::{
     fit_size, padded_pages, puzzle_title_page, Area, Layout, PrintOptions, TitleText, Trim, INCH,
@@ -230,12 +231,15 @@ fn framed_pdf(entries: &[Entry], opts: &PrintOptions, print: Print, book_id: &st
             imprint: &opts.imprint,
             notes: vec![format!("Book code {book_id}")],
             how_to_play: Some(HowToPlay { rules: HOW_TO_PLAY, lists: vec![("Levels", text.levels)] }),
+            answer_help: None,
         },
         body: Run {
+            furniture: None,
             pages: entries.len(),
             draw: Box::new(|c, area, i| puzzle_page(c, area, i + 1, &entries[i], print)),
         },
         solutions: Some(Run {
+            furniture: None,
             pages: entries.len().div_ceil(per_page),
             draw: Box::new(|c, area, p| {
                 let first = p * per_page;
@@ -246,6 +250,7 @@ fn framed_pdf(entries: &[Entry], opts: &PrintOptions, print: Print, book_id: &st
             }),
         }),
         trace: format!("{} - book {book_id}", opts.title),
+        output: Options::default(),
     };
     book.pdf(opts.trim, prose)
 }

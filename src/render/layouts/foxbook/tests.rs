@@ -110,7 +110,7 @@ fn interiors_fit_every_trim() {
         let o = opts(trim);
         let pdf = book_pdf(&book, "0000000000A", &o, version);
         assert_eq!(pdf, book_pdf(&book, "0000000000A", &o, version), "byte-stable");
-        let total = interior_pages(23);
+        let total = interior_pages(23, version);
         assert!(total >= MIN_PAGES && total.is_multiple_of(2));
         let (w, h) = trim.size();
         let b = boxes(&pdf);
@@ -137,7 +137,16 @@ fn interiors_fit_every_trim() {
     }
 }
 
-const VERSIONS: [InteriorVersion; 3] = [InteriorVersion::V1, InteriorVersion::V2, InteriorVersion::V3];
+const VERSIONS: [InteriorVersion; 4] = InteriorVersion::ALL;
+
+/// The index (from 0) of the first puzzle's page.
+fn first_puzzle(version: InteriorVersion) -> usize {
+    if version == InteriorVersion::V4 {
+        4
+    } else {
+        2
+    }
+}
 
 #[test]
 fn book_pages_in_order_with_guides_and_footers() {
@@ -154,40 +163,71 @@ fn pages_in_order(version: InteriorVersion) {
     assert_eq!(pages.len(), 24);
     let text = |i: usize| shown(&pages[i]);
     let grouped = Serial::from_bits(77).grouped();
-    // Title page, then its back with the serial and the lookup address.
-    assert!(text(0).iter().any(|s| s.text == grouped));
+    // The title page's back has the serial and the lookup address (the title page itself,
+    // before the book frame).
+    assert_eq!(text(0).iter().any(|s| s.text == grouped), version != InteriorVersion::V4);
     assert!(text(1).iter().any(|s| s.text == grouped));
     assert!(text(1).iter().any(|s| s.text == "https://example.com/find"));
-    // Puzzles on pages 3 to 6: one TJ per row, guides 1..=9 and 1..=6, the page number
-    // and the serial in the footer.
+    // A puzzle a page: one TJ per row, guides 1..=9 and 1..=6, the page number and the
+    // serial in the footer.
+    let first = first_puzzle(version);
     for p in 0..4 {
-        let t = text(2 + p);
+        let t = text(first + p);
         // The rows, as the book has them.
         let rows: Vec<String> =
             t.iter().filter(|s| s.font == GRID_FONT && s.text.len() == 9).map(|s| s.text.clone()).collect();
         assert_eq!(rows, book.pages[p].rows_text(), "{version:?} page {}", p + 1);
         for k in 1..=9 {
-            assert_eq!(t.iter().filter(|s| s.text == k.to_string()).count(), if k <= 6 { 4 } else { 2 });
+            let guides = t.iter().filter(|s| s.font == GRID_FONT && s.text == k.to_string()).count();
+            assert_eq!(guides, if k <= 6 { 4 } else { 2 });
         }
-        assert!(t.iter().any(|s| s.text == format!("Page {}", p + 1)));
+        if version == InteriorVersion::V4 {
+            assert!(t.iter().any(|s| s.text == format!("Puzzle {}", p + 1)));
+            assert!(t.iter().any(|s| s.text == (first + p + 1).to_string() && s.font == Font::Sans));
+        } else {
+            assert!(t.iter().any(|s| s.text == format!("Page {}", p + 1)));
+        }
     }
-    // Every page carries the serial in its footer.
-    for (i, _) in pages.iter().enumerate() {
+    // Every page carries the serial in its footer (from the first puzzle in the book frame).
+    let footed = if version == InteriorVersion::V4 { first } else { 0 };
+    for (i, _) in pages.iter().enumerate().skip(footed) {
         assert!(text(i).iter().any(|s| s.text.contains(&grouped)), "page {}", i + 1);
     }
     // The rest are notes pages.
-    assert!(text(6).iter().any(|s| s.text == "Notes") && text(23).iter().any(|s| s.text == "Notes"));
+    assert!(text(first + 4).iter().any(|s| s.text == "Notes") && text(23).iter().any(|s| s.text == "Notes"));
     // The grid's letters are the mono face at 8 pt or more.
-    let letters: Vec<Shown> = text(2).into_iter().filter(|s| s.font == GRID_FONT && s.text.len() == 9).collect();
+    let letters: Vec<Shown> = text(first).into_iter().filter(|s| s.font == GRID_FONT && s.text.len() == 9).collect();
     assert_eq!(letters.len(), 6);
     assert!(letters.iter().all(|s| s.size >= LETTER_PT));
+}
+
+#[test]
+fn the_book_frame_holds_a_fox_book() {
+    let book = sample(BookSpec { pages: 30, rows: 32, cols: 20 });
+    let serial = Serial::from_bits(77).to_string();
+    let grouped = Serial::from_bits(77).grouped();
+    for trim in all_trims() {
+        let pdf = book_pdf(&book, &serial, &opts(trim), InteriorVersion::V4);
+        let trace = format!("Find the Fox - serial {grouped}");
+        let text = crate::render::frame::checks::assert_framed(&pdf, "Find the Fox", &trace, &grouped, true);
+        assert_eq!(text.len(), interior_pages(30, InteriorVersion::V4));
+        assert!(text[0].contains("30 pages of 32 x 20 letters"), "{}", text[0]);
+        assert!(text[2].contains("The word FOX appears exactly once") && text[2].contains("Stuck?"), "{}", text[2]);
+        assert!(!text[2].contains("Solutions from"), "no solutions pages: {}", text[2]);
+        for p in 0..30 {
+            let heading = format!("Puzzle {}", p + 1);
+            assert!(text[4 + p].split(" | ").any(|t| t == heading), "{}", text[4 + p]);
+        }
+        let a = &book.answer;
+        assert_eq!(InteriorVersion::V4.printed_page(a.page), a.page + 4);
+    }
 }
 
 #[test]
 fn answer_key_outlines_fox_in_bold() {
     let book = sample(BookSpec { pages: 3, rows: 8, cols: 8 });
     for trim in all_trims() {
-        let pdf = answer_pdf(&book, "not-a-serial", &opts(trim), Breaking::Optimal);
+        let pdf = answer_pdf(&book, "not-a-serial", &opts(trim), InteriorVersion::V4);
         let pages = pages(&pdf);
         assert_eq!(pages.len(), 1);
         let text = shown(&pages[0]);
@@ -195,7 +235,13 @@ fn answer_key_outlines_fox_in_bold() {
         let a = &book.answer;
         let sentence: String = text.iter().map(|s| s.text.clone()).collect::<Vec<_>>().join(" ");
         assert!(
-            sentence.contains(&format!("The fox is on page {}, row {}, column {}", a.page, a.row, a.col)),
+            sentence.contains(&format!(
+                "The fox is on page {} (puzzle {}), row {}, column {}",
+                a.page + 4,
+                a.page,
+                a.row,
+                a.col
+            )),
             "{sentence}"
         );
         assert!(sentence.contains(direction_words(a.direction)));
@@ -247,7 +293,7 @@ fn fox_book_pdfs_are_byte_stable() {
         "b2ed36170d2b44fb48ce713173e5b63a78a8c1ec961fab723654b14ce9419e4b"
     );
     assert_eq!(
-        sha(answer_pdf(&book, "0000000000A", &o, Breaking::FirstFit)),
+        sha(answer_pdf(&book, "0000000000A", &o, InteriorVersion::V2)),
         "794ae68fe57ecbd49c550c71ae3df8398963a37456c6086786f6191ce42838d6"
     );
     let cover = crate::render::layouts::cover::cover_pdf(
@@ -255,7 +301,7 @@ fn fox_book_pdfs_are_byte_stable() {
         "0000000000A",
         &o,
         crate::render::layouts::cover::Paper::Cream,
-        Breaking::FirstFit,
+        InteriorVersion::V2,
     );
     assert_eq!(sha(cover), "f00ebdc349aacd7470c93b283556ec28bacca5c8f0779d471bb469f0abea8932");
 }
@@ -275,10 +321,10 @@ fn word_books_print_their_word_shape_and_letters() {
     for version in VERSIONS {
         shaped_interior(&book, &o, version);
     }
-    let answer = answer_pdf(&book, "0000000000A", &o, Breaking::Optimal);
+    let answer = answer_pdf(&book, "0000000000A", &o, InteriorVersion::V3);
     let key = shown(&pages(&answer)[0]);
     let text = key.iter().map(|s| s.text.clone()).collect::<Vec<_>>().join(" ");
-    assert!(text.contains(&format!("The word CAT is on page {}", book.answer.page)), "{text}");
+    assert!(text.contains(&format!("The word CAT is on page {},", book.answer.page)), "{text}");
     let mut bold: Vec<char> = key.iter().filter(|s| s.font == FOX_FONT).flat_map(|s| s.text.chars()).collect();
     bold.sort();
     assert_eq!(bold, ['A', 'C', 'T']);
@@ -287,7 +333,7 @@ fn word_books_print_their_word_shape_and_letters() {
         "0000000000A",
         &o,
         crate::render::layouts::cover::Paper::White,
-        Breaking::Optimal,
+        InteriorVersion::CURRENT,
     );
     let cover_text = shown(&pages(&cover)[0]).iter().map(|s| s.text.clone()).collect::<Vec<_>>().join(" ");
     assert!(cover_text.contains("One CAT in 3 pages") && cover_text.contains("C, A, T and S"), "{cover_text}");
@@ -297,12 +343,15 @@ fn shaped_interior(book: &WordBook, o: &PrintOptions, version: InteriorVersion) 
     let pdf = book_pdf(book, "0000000000A", o, version);
     let interior = pages(&pdf);
     let all = |i: usize| shown(&interior[i]).iter().map(|s| s.text.clone()).collect::<Vec<_>>().join(" ");
-    let title = all(0);
+    // The title page, and how to play in the book frame.
+    let title = format!("{} {}", all(0), all(2));
     assert!(title.contains("Find the Cat") && title.contains("The word CAT appears exactly once"), "{title}");
     assert!(title.contains("letters C, A, T and S") && title.contains("3 heart-shaped pages of 14 x 14"), "{title}");
     // A heart leaves its corners blank: the page's letters are fewer than its 14 x 14 cells.
-    let grid: Vec<Shown> =
-        shown(&interior[2]).into_iter().filter(|s| s.font == GRID_FONT && s.size >= LETTER_PT).collect();
+    let grid: Vec<Shown> = shown(&interior[first_puzzle(version)])
+        .into_iter()
+        .filter(|s| s.font == GRID_FONT && s.size >= LETTER_PT)
+        .collect();
     let letters: usize = grid.iter().map(|s| s.text.chars().filter(char::is_ascii_uppercase).count()).sum();
     let cells = book.plan.mask.count();
     assert_eq!(letters, cells, "{version:?}: one letter per cell of the heart, none outside it");
@@ -354,8 +403,11 @@ fn version_two_draws_the_furniture_once_a_side() {
         let size = |pages| book_pdf(&sample(BookSpec { pages, rows: 32, cols: 20 }), "0000000000A", &o, version).len();
         (size(60) - size(30)) / 30
     };
-    let (one, two) = (per_page(InteriorVersion::V1), per_page(InteriorVersion::V2));
+    let (one, two, four) =
+        (per_page(InteriorVersion::V1), per_page(InteriorVersion::V2), per_page(InteriorVersion::V4));
     assert!(two * 2 < one, "a page takes {two} bytes against {one}");
+    // Its heading ("Puzzle 17") aside.
+    assert!(four <= two + 48, "in the book frame a page takes {four} bytes against {two}");
 }
 
 #[test]
@@ -378,7 +430,7 @@ fn the_imprint_prints_where_books_print_it_and_only_when_given() {
         assert!(at("Find the Fox") < at("Ada Fox") && at("Ada Fox").is_some(), "{title:?}");
         let back = text(&b[1]).join(" | ");
         // The © is drawn: a circle around a small C, then the rest of the line.
-        assert!(back.contains("C |  2026 Example Press") && back.contains("| ISBN 0306406152 |"), "{back}");
+        assert!(back.contains("C |  2026 Example Press") && back.contains("ISBN 0306406152 |"), "{back}");
         assert!(!text(&a[0]).join(" ").contains("Ada") && !text(&a[1]).join(" ").contains("ISBN"));
         // The copyright notice keeps clear of the QR code above it.
         let qr_bottom = ops(&b[1], "re").map(|op| numbers(op)[1]).fold(f32::MAX, f32::min);
@@ -394,7 +446,7 @@ fn the_imprint_prints_where_books_print_it_and_only_when_given() {
             "0000000000A",
             o,
             crate::render::layouts::cover::Paper::White,
-            Breaking::Optimal,
+            InteriorVersion::CURRENT,
         )
     };
     let front = text(&pages(&cover(&with))[0]).join(" | ");

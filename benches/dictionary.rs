@@ -4,6 +4,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use puzzlepress::puzzles::monitor::Unmonitored;
+use puzzlepress::render::print::LayoutVersion;
 use puzzlepress::render::print::Trim;
 use puzzlepress::render::typeset::{sample, Book, Heads, Language};
 use std::hint::black_box;
@@ -23,7 +24,14 @@ fn dictionary(c: &mut Criterion) {
     };
     let trim = Trim::parse("5.25x8").expect("a named trim");
     let pdf = || {
-        puzzlepress::render::layouts::dictionary::pdf(&book, trim, Heads::Outer, &mut Unmonitored).expect("not stopped")
+        puzzlepress::render::layouts::dictionary::pdf(
+            &book,
+            trim,
+            Heads::Outer,
+            LayoutVersion::CURRENT,
+            &mut Unmonitored,
+        )
+        .expect("not stopped")
     };
     // The book the script times (its report: the same pages and lines).
     let (_, layout) = pdf();

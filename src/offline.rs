@@ -313,9 +313,14 @@ pub fn dictionary(args: &DictionaryArgs) -> anyhow::Result<()> {
     let heads = if args.both_heads { Heads::Both } else { Heads::Outer };
     // Entries were checked line by line; the title, author and preface are checked here.
     book.check_front().map_err(|(field, detail)| anyhow::anyhow!("--{field}: {detail}"))?;
-    let (pdf, layout) =
-        crate::render::layouts::dictionary::pdf(&book, trim, heads, &mut crate::puzzles::monitor::Unmonitored)
-            .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let (pdf, layout) = crate::render::layouts::dictionary::pdf(
+        &book,
+        trim,
+        heads,
+        crate::render::print::LayoutVersion::CURRENT,
+        &mut crate::puzzles::monitor::Unmonitored,
+    )
+    .map_err(|e| anyhow::anyhow!("{e}"))?;
     let report = &layout.report;
     write_file(&args.out, &pdf)?;
     println!(

@@ -56,10 +56,11 @@ impl Product for Dictionaries {
         }
         // Set before its job kept the PDF: set from the stored request, once (the render cache).
         let req = resource::stored_params::<Dictionaries>(&job)?;
+        let layout = resource::layout_of(&job)?;
         let key = format!("dictionary/{}", job.id);
         let id = id.to_string();
         Ok(Download::rendered(filename, key, move || {
-            req.pdf(&DictionaryLimits::UNLIMITED, &mut Unmonitored)
+            req.pdf(&DictionaryLimits::UNLIMITED, layout, &mut Unmonitored)
                 .map(|(pdf, _)| pdf)
                 .map_err(|e| ApiError::Internal(format!("dictionary {id}: its stored request no longer sets: {e}")))
         }))

@@ -121,6 +121,8 @@ wait_job "$IMP_DICT" 60
 curl -s "$BASE$IMP_DICT/book.pdf" -o "$WORK/dict-imprint.pdf"
 check_cmd "pdftotext -f 2 -l 2 $WORK/dict-imprint.pdf - | tr '\n' ' ' | grep -q '© 2026 Éditions Example ISBN 9780306406157'" "the title page's back: the copyright line, then the ISBN normalised"
 check_cmd "pdftotext -f 1 -l 1 $WORK/dict-imprint.pdf - | grep -q 'A. Compiler' && ! pdftotext -f 1 -l 1 $WORK/dict-imprint.pdf - | grep -q ISBN" "the title page keeps the title and author only"
+check_cmd "pdfinfo $WORK/dict-imprint.pdf | grep -q '^Pages: *24\$' && pdftotext -f 24 -l 24 $WORK/dict-imprint.pdf - | head -n 1 | grep -qx Notes" "a one-entry dictionary is padded to 24 pages with notes pages, as every book"
+check_cmd "[ \$(for n in \$(seq 1 24); do pdftotext -f \$n -l \$n $WORK/dict-imprint.pdf - | grep -c .; done | awk '\$1 == 0 { run++; if (run > most) most = run; next } { run = 0 } END { print most + 0 }') -le 2 ]" "no more than two pages in a row without text"
 post_json /dictionaries '{"isbn": "978-0-306-40615-8", "entries": [{"headword": "fox", "senses": [{"pos": "n.", "definition": "an animal"}]}]}'
 check_problem 422 'isbn' "a dictionary with a wrong ISBN"
 check_jq '.field == "isbn"' "the field is isbn"

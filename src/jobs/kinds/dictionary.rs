@@ -8,6 +8,7 @@ use crate::jobs::{Context, JobKind, RunError};
 use crate::puzzles::monitor::Monitor;
 use crate::puzzles::DictionaryLimits;
 use crate::render::print::isbn::Isbn;
+use crate::render::print::LayoutVersion;
 use crate::render::print::Trim;
 use crate::render::typeset::{self, Book, Entry, Heads, Language, Sense};
 use crate::store::OnSuccess;
@@ -174,15 +175,17 @@ impl DictionaryRequest {
         Ok((book, trim, heads))
     }
 
-    /// The PDF and how it was set; `monitor` follows the entries set and may stop it.
+    /// The PDF in `layout` and how it was set; `monitor` follows the entries set and may
+    /// stop it.
     pub fn pdf(
         &self,
         limits: &DictionaryLimits,
+        layout: LayoutVersion,
         monitor: &mut dyn Monitor,
     ) -> Result<(Vec<u8>, typeset::Report), RunError> {
         let (book, trim, heads) = self.book(limits).map_err(|(_, detail)| RunError::Failed(detail))?;
         let (pdf, layout) =
-            crate::render::layouts::dictionary::pdf(&book, trim, heads, monitor).map_err(|e| match e {
+            crate::render::layouts::dictionary::pdf(&book, trim, heads, layout, monitor).map_err(|e| match e {
                 typeset::Stopped::Cancelled => RunError::Cancelled,
                 typeset::Stopped::Entry(e) => RunError::Failed(e.to_string()),
             })?;
@@ -203,7 +206,8 @@ impl JobKind for Dictionaries {
     fn run(_: &Context, req: DictionaryRequest, monitor: &mut dyn Monitor) -> Result<DictionaryOutput, RunError> {
         // Checked within the caller's limits when queued; the params are checked again
         // for their shape only. Progress: entries set, of all.
-        let (pdf, report) = req.pdf(&DictionaryLimits::UNLIMITED, monitor)?;
+        // The PDF is kept: it is set in the layout of today.
+        let (pdf, report) = req.pdf(&DictionaryLimits::UNLIMITED, LayoutVersion::CURRENT, monitor)?;
         Ok(DictionaryOutput { report, pdf: Some(pdf) })
     }
 

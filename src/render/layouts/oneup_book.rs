@@ -70,7 +70,7 @@ pub fn book_pages(count: usize, trim: Trim, layout: LayoutVersion) -> usize {
         LayoutVersion::V1 | LayoutVersion::V2 => {
             padded_pages(1 + count.div_ceil(puzzles_per_page(trim)) + count.div_ceil(solutions_per_page(trim)))
         }
-        LayoutVersion::V3 => framed_plan(count, trim).total,
+        LayoutVersion::V3 | LayoutVersion::V4 => framed_plan(count, trim).total,
     }
 }
 
@@ -82,7 +82,7 @@ const SOLVED_INK: Rgb = Rgb(0.3, 0.3, 0.3);
 pub fn oneup_book_pdf(entries: &[Entry], opts: &PrintOptions, id: &str, layout: LayoutVersion) -> Vec<u8> {
     match layout {
         LayoutVersion::V1 | LayoutVersion::V2 => unframed_pdf(entries, opts, id, layout.prose()),
-        LayoutVersion::V3 => framed_pdf(entries, opts, id, layout.prose()),
+        LayoutVersion::V3 | LayoutVersion::V4 => framed_pdf(entries, opts, id, layout.prose()),
     }
 }
 

@@ -213,7 +213,7 @@ pub fn book_pdf(
     let print = Print::new(large_print);
     match layout {
         LayoutVersion::V1 | LayoutVersion::V2 => unframed_pdf(entries, opts, print, book_id, layout.prose()),
-        LayoutVersion::V3 => framed_pdf(entries, opts, print, book_id, layout.prose()),
+        LayoutVersion::V3 | LayoutVersion::V4 => framed_pdf(entries, opts, print, book_id, layout.prose()),
     }
 }
 

@@ -102,12 +102,16 @@ pub(super) fn draw(marks: impl Iterator<Item = Mark>, book: &Typeset, c: &mut Ve
                     (true, true) => b") \"\n",
                 });
             }
-            Mark::Rule { x0, x1, y, width } => {
+            Mark::Rule { x0, x1, y, width, grey } => {
                 if in_text {
                     c.extend_from_slice(b"ET\n");
                     in_text = false;
                     continues = false;
                     font = None;
+                }
+                if *grey > 0.0 {
+                    number(c, *grey);
+                    c.extend_from_slice(b" G\n");
                 }
                 number(c, *width);
                 c.extend_from_slice(b" w\n");
@@ -119,6 +123,9 @@ pub(super) fn draw(marks: impl Iterator<Item = Mark>, book: &Typeset, c: &mut Ve
                 c.push(b' ');
                 number(c, *y);
                 c.extend_from_slice(b" l S\n");
+                if *grey > 0.0 {
+                    c.extend_from_slice(b"0 G\n");
+                }
             }
             Mark::Lines { .. } => unreachable!("Typeset::marks gives lines as the text marks of their runs"),
         }

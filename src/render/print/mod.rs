@@ -353,24 +353,28 @@ pub enum LayoutVersion {
     /// copyright page, how to play, the first puzzle on a right-hand page, notes pages for
     /// padding, no colour. One-page sheets print as in version 2.
     V3 = 3,
+    /// Dictionaries padded with ruled notes pages to an even count of at least 24.
+    V4 = 4,
 }
 
 impl LayoutVersion {
-    pub const CURRENT: LayoutVersion = LayoutVersion::V3;
+    pub const CURRENT: LayoutVersion = LayoutVersion::V4;
 
     pub fn number(self) -> i64 {
         self as i64
     }
 
     pub fn from_number(n: i64) -> Option<LayoutVersion> {
-        [LayoutVersion::V1, LayoutVersion::V2, LayoutVersion::V3].into_iter().find(|v| v.number() == n)
+        [LayoutVersion::V1, LayoutVersion::V2, LayoutVersion::V3, LayoutVersion::V4]
+            .into_iter()
+            .find(|v| v.number() == n)
     }
 
     /// How the version breaks prose into lines.
     pub fn prose(self) -> Breaking {
         match self {
             LayoutVersion::V1 => Breaking::FirstFit,
-            LayoutVersion::V2 | LayoutVersion::V3 => Breaking::Optimal,
+            LayoutVersion::V2 | LayoutVersion::V3 | LayoutVersion::V4 => Breaking::Optimal,
         }
     }
 }

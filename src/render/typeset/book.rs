@@ -14,6 +14,7 @@ pub use super::pages::{Mark, Typeset};
 use super::paragraph::{self, Paragraph, Shape, Span};
 use crate::puzzles::monitor::{Cancelled, Monitor, Unmonitored};
 use crate::render::fonts::serif::Style;
+use crate::render::print::padded_pages;
 
 /// What is printed.
 #[derive(Clone, Debug, Default)]
@@ -90,6 +91,10 @@ pub struct Design {
     pub text_size: f32,
     pub text_leading: f32,
     pub heads: Heads,
+    /// Pad the book with ruled "Notes" pages to an even count of at least 24, as the book
+    /// frame does (else to an even count with a blank page, as dictionaries set before
+    /// layout version 4).
+    pub notes: bool,
 }
 
 /// Points per inch.
@@ -114,6 +119,7 @@ impl Design {
             text_size: 10.0,
             text_leading: 12.0,
             heads: Heads::Outer,
+            notes: false,
         }
     }
 }
@@ -350,8 +356,8 @@ fn lay_out(book: &Book, sections: &[Section], d: &Design, inner: f32, set: Vec<S
     let odd = |n: usize| if n % 2 == 1 { n } else { n + 1 };
     let preface_start = odd(3 + toc_pages);
     let dict_start = if preface_pages.is_empty() { preface_start } else { odd(preface_start + preface_pages.len()) };
-    let mut total = dict_start + dict_pages.len() - 1;
-    total += total % 2;
+    let content = dict_start + dict_pages.len() - 1;
+    let total = if d.notes { padded_pages(content) } else { content + content % 2 };
 
     // Which page each section starts on.
     let mut contents = Vec::new();
@@ -526,6 +532,19 @@ fn lay_out(book: &Book, sections: &[Section], d: &Design, inner: f32, set: Vec<S
         };
     }
 
+    // Notes pages: a heading and lines ruled in a light grey.
+    for p in pages.iter_mut().skip(content).filter(|_| d.notes) {
+        p.kind = PageKind::Notes;
+        let (x0, y0, x1, _) = p.area;
+        let (top, _) = g.body(p.number);
+        p.marks.push(own.mark(Style::Bold, 16.0, x0, top - 16.0, "Notes"));
+        let mut y = top - 16.0 - 28.0;
+        while y > y0 + d.size + 10.0 {
+            p.marks.push(Mark::Rule { x0, x1, y, width: 0.4, grey: 0.75 });
+            y -= 24.0;
+        }
+    }
+
     // Running heads, rules under them and page numbers.
     for p in &mut pages {
         let (x0, y0, x1, y1) = p.area;
@@ -537,7 +556,7 @@ fn lay_out(book: &Book, sections: &[Section], d: &Design, inner: f32, set: Vec<S
             p.marks.push(own.mark(Style::Bold, d.size, x1 - Style::Bold.width(h, d.size), head_y, h));
         }
         if p.kind == PageKind::Dictionary {
-            p.marks.push(Mark::Rule { x0, x1, y: head_y - 3.0, width: 0.4 });
+            p.marks.push(Mark::Rule { x0, x1, y: head_y - 3.0, width: 0.4, grey: 0.0 });
         }
         if !matches!(p.kind, PageKind::Title | PageKind::Blank) {
             p.marks.push(own.centred(Style::Regular, d.size, (x0 + x1) / 2.0, y0 + 2.0, &p.number.to_string()));

@@ -13,8 +13,8 @@ pub enum Mark {
     /// Text with its baseline starting at (`x`, `y`), each space `space` points wide;
     /// `follows` the text mark before it, starting where that one ends (a line's next run).
     Text { style: Style, size: f32, x: f32, y: f32, text: TextRef, space: f32, follows: bool },
-    /// A horizontal rule.
-    Rule { x0: f32, x1: f32, y: f32, width: f32 },
+    /// A horizontal rule, in black or (`grey` above 0) that grey (1 white).
+    Rule { x0: f32, x1: f32, y: f32, width: f32, grey: f32 },
     /// Lines `line..line + count` of an entry's paragraph (the layout's block `block`) at
     /// `size`, their column's edge at `x`, on rows `row..row + count` of a grid whose row
     /// `k` has its baseline at `top - k * leading` (the layout's leading): a text mark a
@@ -61,6 +61,8 @@ pub enum PageKind {
     Contents,
     Preface,
     Dictionary,
+    /// Ruled for the reader's notes, padding the book to its page count.
+    Notes,
 }
 
 /// A laid-out page.

@@ -345,3 +345,24 @@ fn the_copyright_line_and_isbn_go_on_the_title_pages_back() {
         .collect();
     assert_eq!(back, ["© 2026 Éditions Example", "ISBN 9780306406157"]);
 }
+
+#[test]
+fn a_short_dictionary_is_padded_with_ruled_notes_pages_only_when_asked() {
+    use crate::render::pdf::testing::{numbers, ops, pages, shown};
+    let (book, design) = sample(20);
+    let bare = typeset(&book, &design).unwrap();
+    assert!(bare.pages.len() < 24 && bare.pages.iter().all(|p| p.kind != PageKind::Notes));
+    let notes = Design { notes: true, ..design };
+    let t = typeset(&book, &notes).unwrap();
+    assert_eq!(t.pages.len(), 24);
+    let content = bare.pages.iter().rposition(|p| p.kind != PageKind::Blank).unwrap() + 1;
+    assert!(t.pages[content..].iter().all(|p| p.kind == PageKind::Notes), "notes from page {}", content + 1);
+    let (pdf, _) = dictionary_pdf(&book, &notes, &mut Unmonitored).unwrap();
+    let doc = pages(&pdf);
+    assert_eq!(doc.len(), 24);
+    let last: Vec<String> = shown(&doc[23]).into_iter().map(|s| s.text).collect();
+    assert_eq!((last[0].as_str(), last.last().map(String::as_str)), ("Notes", Some("24")), "{last:?}");
+    // Ruled in a light grey, set back to black after.
+    let greys: Vec<f32> = ops(&doc[23], "G").map(|op| numbers(op)[0]).collect();
+    assert!(greys.len() > 10 && greys.chunks(2).all(|g| g == [0.75, 0.0]), "{greys:?}");
+}

@@ -70,7 +70,7 @@ fn books(c: &mut Criterion) {
         b.iter(|| black_box(answer_pdf(&book, &serial, &opts, InteriorVersion::CURRENT)))
     });
     g.bench_function("cover-pdf", |b| {
-        b.iter(|| black_box(cover_pdf(&plan, &serial, &opts, Paper::White, InteriorVersion::CURRENT)))
+        b.iter(|| black_box(cover_pdf(&book, &serial, &opts, Paper::White, InteriorVersion::CURRENT, None)))
     });
     g.bench_function("sample+text+pdfs", |b| {
         b.iter_batched(

@@ -52,7 +52,8 @@ fn main() {
     std::fs::write(format!("{dir}/book.txt"), &text).unwrap();
     std::fs::write(format!("{dir}/book.pdf"), &b).unwrap();
     std::fs::write(format!("{dir}/answer.pdf"), &a).unwrap();
-    std::fs::write(format!("{dir}/cover.pdf"), cover_pdf(&plan, &serial, &opts, Paper::White, version)).unwrap();
+    let book = book_for(b"demo", &serial, &plan, &mut Unmonitored).unwrap().book;
+    std::fs::write(format!("{dir}/cover.pdf"), cover_pdf(&book, &serial, &opts, Paper::White, version, None)).unwrap();
     println!(
         "sample {:.2} ms, text {:.2} ms, book pdf {:.2} ms ({} bytes), answer pdf {:.3} ms ({} bytes); total {:.2} ms",
         best[0],

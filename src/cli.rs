@@ -123,6 +123,9 @@ pub struct WordSearchArgs {
     /// The cover's paper (its spine's width): white or cream.
     #[arg(long, default_value = "white")]
     pub paper: String,
+    /// The cover's colours: fox, forest, ocean, plum or sand (default ocean).
+    #[arg(long, value_parser = crate::render::layouts::cover::Palette::parse)]
+    pub palette: Option<crate::render::layouts::cover::Palette>,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -222,6 +225,9 @@ pub struct BookArgs {
     /// The paper the interior is printed on (white or cream); it sets the cover's spine.
     #[arg(long, default_value = "white", value_parser = crate::render::layouts::cover::Paper::parse)]
     pub paper: crate::render::layouts::cover::Paper,
+    /// The cover's colours: fox, forest, ocean, plum or sand (default fox).
+    #[arg(long, value_parser = crate::render::layouts::cover::Palette::parse)]
+    pub palette: Option<crate::render::layouts::cover::Palette>,
     /// Directory to write into (created if missing).
     #[arg(long)]
     pub out: std::path::PathBuf,

@@ -60,7 +60,7 @@ pub async fn print_book(args: &BookArgs) -> anyhow::Result<()> {
     let files: [(&str, Vec<u8>); 5] = [
         ("book.txt", book.text().into_bytes()),
         ("book.pdf", book_pdf(&book, &serial, &opts, interior)),
-        ("cover.pdf", cover_pdf(&book.plan, &serial, &opts, args.paper, interior)),
+        ("cover.pdf", cover_pdf(&book, &serial, &opts, args.paper, interior, args.palette)),
         ("answer.pdf", answer_pdf(&book, &serial, &opts, interior)),
         ("answer.json", serde_json::to_vec(&AnswerView::new(book.answer.clone(), interior))?),
     ];
@@ -376,7 +376,7 @@ pub fn wordsearch(args: &WordSearchArgs) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     let layout = crate::render::print::LayoutVersion::CURRENT;
     let pdf = req.book_pdf(&book, layout).map_err(refused)?;
-    let cover = req.cover_pdf(&book, paper, layout).map_err(refused)?;
+    let cover = req.cover_pdf(&book, paper, args.palette, layout).map_err(refused)?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
     let write = |name: &str, bytes: &[u8]| write_file(&args.out.join(name), bytes);
     write("book.pdf", &pdf)?;

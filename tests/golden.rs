@@ -114,7 +114,7 @@ fn products() -> Vec<Product> {
             name: "foxbook-framed",
             path: "/books",
             body: fox_hunt,
-            files: &["/book.pdf", "/answer.pdf", "/cover.pdf", "/cover.pdf?paper=cream"],
+            files: &["/book.pdf", "/answer.pdf", "/cover.pdf", "/cover.pdf?paper=cream", "/cover.pdf?palette=forest"],
             unkept: false,
         },
         Product {
@@ -122,6 +122,21 @@ fn products() -> Vec<Product> {
             path: "/printruns",
             body: run_fox,
             files: &["/archive.zip", "/manifest.csv", "/manifest.json"],
+            unkept: false,
+        },
+        // Layout version 4: covers with artwork, dictionaries padded with notes pages.
+        Product {
+            name: "wordsearch-book-art",
+            path: "/wordsearches/books",
+            body: with(&birds, json!({"isbn": "978-0-306-40615-7", "seed": 5})),
+            files: &["/book.pdf", "/cover.pdf", "/cover.pdf?palette=sand"],
+            unkept: false,
+        },
+        Product {
+            name: "oneup-book-art",
+            path: "/oneup/books",
+            body: with(&one_up, json!({"author": "A. Author", "seed": 4})),
+            files: &["/book.pdf", "/cover.pdf", "/cover.pdf?paper=cream&palette=fox"],
             unkept: false,
         },
         Product {

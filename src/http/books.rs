@@ -25,7 +25,7 @@ use crate::jobs::SubmitError;
 use crate::puzzles::foxbook::{Serial, SerialError};
 use crate::puzzles::wordbook::{self, Shape, WordSpec};
 use crate::render;
-use crate::render::layouts::cover::Paper;
+use crate::render::layouts::cover::{Palette, Paper};
 use crate::render::print::Trim;
 use crate::service::books::{
     ensure_printed, interior_version, plan_of, print_options, stored_answer, unpack, AnswerView,
@@ -456,7 +456,7 @@ impl Product for Books {
         File::pdf("answer.pdf", Query::None, "The answer key (the word's page with the word bold, red and outlined)."),
         File::pdf(
             "cover.pdf",
-            Query::Paper,
+            Query::Cover,
             "The paperback cover: back, spine and front as one wrap with 0.125 in bleed.",
         )
         .described(
@@ -471,13 +471,15 @@ impl Product for Books {
 
     /// A book's PDFs, each rendered once however many download it at once and kept for
     /// later downloads; its interior and cover only for a caller who may see its job.
-    async fn make(Asked { state, caller, id: raw, file, paper, .. }: Asked<'_>) -> Result<Download<'_>, ApiError> {
+    async fn make(
+        Asked { state, caller, id: raw, file, cover: query, .. }: Asked<'_>,
+    ) -> Result<Download<'_>, ApiError> {
         // The pages are read only if the PDF is not kept already.
         let record = find(state, raw, false).await?;
         let serial = record.serial.clone();
         match file.name {
             "book.pdf" => caller.require_owner(&record.owner, &format!("the book PDF of book {serial}"))?,
-            "cover.pdf" => return cover(state, caller, record, paper).await,
+            "cover.pdf" => return cover(state, caller, record, query).await,
             _ => {}
         }
         ensure_printed(&record)?;
@@ -503,15 +505,16 @@ impl Product for Books {
     }
 }
 
-/// A book's cover, on `paper` (else a print run's copy on its run's, any other book on white).
+/// A book's cover, on the paper asked for (else a print run's copy on its run's, any other
+/// book on white), in the palette asked for.
 async fn cover<'a>(
     state: &'a AppState,
     caller: &Caller,
     record: BookRecord,
-    paper: Option<Paper>,
+    CoverQuery { paper, palette }: CoverQuery,
 ) -> Result<Download<'a>, ApiError> {
     caller.require_owner(&record.owner, &format!("the cover of book {}", record.serial))?;
-    let plan = plan_of(&record)?;
+    ensure_printed(&record)?;
     let (opts, version) = (print_options(&record), interior_version(&record)?);
     let paper = match (paper, &record.printrun) {
         (Some(paper), _) => paper,
@@ -522,16 +525,26 @@ async fn cover<'a>(
         (None, None) => Paper::default(),
     };
     let serial = record.serial;
-    let key = format!("{serial}/cover-{paper:?}");
+    let key = format!("{serial}/cover-{paper:?}-{palette:?}");
     let filename = format!("cover-{serial}.pdf");
-    Ok(Download::rendered(filename, key, move || {
-        Ok(render::layouts::cover::cover_pdf(&plan, &serial, &opts, paper, version))
-    }))
+    // The front shows the book's letters: its pages are read only if the cover is not kept already.
+    let load = async move {
+        let record = state
+            .store
+            .book(&serial, true)
+            .await?
+            .ok_or_else(|| ApiError::not_found(format!("there is no book with serial number {serial}")))?;
+        let render: files::Render = Box::new(move || {
+            let book = unpack(record)?;
+            Ok(render::layouts::cover::cover_pdf(&book, &serial, &opts, paper, version, palette))
+        });
+        Ok(render)
+    };
+    Ok(Download::loaded(filename, key, load))
 }
 
 /// The query of a cover.
-#[derive(Deserialize, Default, utoipa::IntoParams)]
-#[serde(deny_unknown_fields)]
+#[derive(Default, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub(crate) struct CoverQuery {
     /// The interior's paper, which sets the spine's width (white 0.002252 in a page,
@@ -539,14 +552,32 @@ pub(crate) struct CoverQuery {
     /// on white.
     #[param(inline)]
     pub(crate) paper: Option<Paper>,
+    /// The front's colours (covers with artwork: books made from Find the Fox interior
+    /// version 4 and layout version 4; older covers print as they were). Default: fox for
+    /// Find the Fox books, ocean for word-search books, plum for One Up books.
+    #[param(inline)]
+    pub(crate) palette: Option<Palette>,
 }
 
 impl CoverQuery {
-    /// A cover's query string, or 422 naming `paper` (or `query` for anything else).
+    /// A cover's query string, or 422 naming `paper`, `palette` (or `query` for anything
+    /// else).
     pub(crate) fn parse(query: Option<&str>) -> Result<CoverQuery, ApiError> {
-        serde_urlencoded::from_str(query.unwrap_or("")).map_err(|e| {
-            let field = if e.to_string().contains("paper") { "paper" } else { "query" };
-            ApiError::invalid(field, format!("paper must be white or cream ({})", echo(&e.to_string())))
-        })
+        let pairs: Vec<(String, String)> = serde_urlencoded::from_str(query.unwrap_or(""))
+            .map_err(|e| ApiError::invalid("query", format!("the query does not parse ({})", echo(&e.to_string()))))?;
+        let mut cover = CoverQuery::default();
+        for (name, value) in pairs {
+            match name.as_str() {
+                "paper" => cover.paper = Some(Paper::parse(&value).map_err(|e| ApiError::invalid("paper", e))?),
+                "palette" => cover.palette = Some(Palette::parse(&value).map_err(|e| ApiError::invalid("palette", e))?),
+                _ => {
+                    return Err(ApiError::invalid(
+                        "query",
+                        format!("a cover takes paper and palette, not {}", echo(&name)),
+                    ))
+                }
+            }
+        }
+        Ok(cover)
     }
 }

@@ -22,7 +22,6 @@ use super::error::ApiError;
 use super::extract::Call;
 use super::respond::{blocking, body_response, trim_query};
 use super::AppState;
-use crate::render::layouts::cover::Paper;
 use crate::render::print::Trim;
 
 /// One of a product's files, and what the API description says of it.
@@ -93,8 +92,8 @@ pub enum Query {
     None,
     /// `trim`, the page size of a one-page PDF.
     Trim,
-    /// `paper`, which sets a cover's spine.
-    Paper,
+    /// A cover's `paper`, which sets its spine, and `palette`.
+    Cover,
 }
 
 /// A file asked for: `file` of product `id`, for `caller`, and what its query holds.
@@ -104,16 +103,17 @@ pub struct Asked<'a> {
     pub id: &'a str,
     pub file: &'static File,
     pub trim: Trim,
-    pub paper: Option<Paper>,
+    /// A cover's paper and palette.
+    pub cover: CoverQuery,
 }
 
 impl Query {
-    /// The trim and paper `raw` asks for (422 naming what is wrong).
-    fn parse(self, raw: Option<&str>) -> Result<(Trim, Option<Paper>), ApiError> {
+    /// The trim, paper and palette `raw` asks for (422 naming what is wrong).
+    fn parse(self, raw: Option<&str>) -> Result<(Trim, CoverQuery), ApiError> {
         Ok(match self {
-            Query::None => (Trim::default(), None),
-            Query::Trim => (trim_query(raw)?, None),
-            Query::Paper => (Trim::default(), CoverQuery::parse(raw)?.paper),
+            Query::None => (Trim::default(), CoverQuery::default()),
+            Query::Trim => (trim_query(raw)?, CoverQuery::default()),
+            Query::Cover => (Trim::default(), CoverQuery::parse(raw)?),
         })
     }
 }
@@ -211,7 +211,7 @@ pub fn document<P: Product>(paths: &mut Paths) {
         params.extend(match file.query {
             Query::None => Vec::new(),
             Query::Trim => super::respond::TrimQuery::into_params(|| None),
-            Query::Paper => CoverQuery::into_params(|| None),
+            Query::Cover => CoverQuery::into_params(|| None),
         });
         let ok =
             ResponseBuilder::new().description(file.what).content(file.content_type, Content::new(None::<RefOr<_>>));
@@ -246,8 +246,8 @@ async fn download<P: Product>(
 ) -> Result<Response, ApiError> {
     let name = uri.path().rsplit('/').next().unwrap_or_default();
     let file = P::FILES.iter().find(|f| f.name == name).ok_or_else(super::no_route)?;
-    let (trim, paper) = file.query.parse(query.as_deref())?;
-    let download = P::make(Asked { state: &state, caller: &caller, id: &id, file, trim, paper }).await?;
+    let (trim, cover) = file.query.parse(query.as_deref())?;
+    let download = P::make(Asked { state: &state, caller: &caller, id: &id, file, trim, cover }).await?;
     let body = match download.made {
         Made::Kept(bytes) => Body::from(bytes),
         Made::Rendered { key, load } => {

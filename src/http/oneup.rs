@@ -107,7 +107,7 @@ impl Product for OneUpBooks {
         File::pdf("book.pdf", Query::None, "The print-ready book (409 until its puzzles are generated)."),
         File::pdf(
             "cover.pdf",
-            Query::Paper,
+            Query::Cover,
             "The book's paperback cover: back, spine and front as one wrap with 0.125 in bleed.",
         )
         .described(
@@ -116,7 +116,7 @@ impl Product for OneUpBooks {
         ),
     ];
 
-    async fn make(Asked { state, caller, id, file, paper, .. }: Asked<'_>) -> Result<Download<'_>, ApiError> {
+    async fn make(Asked { state, caller, id, file, cover, .. }: Asked<'_>) -> Result<Download<'_>, ApiError> {
         let job = resource::find::<OneUpBooks>(state, caller, id).await?;
         let book: OneUpBookOutput = finished_result(&job)?;
         let params = resource::stored_params::<OneUpBooks>(&job)?;
@@ -124,10 +124,13 @@ impl Product for OneUpBooks {
         let opts =
             PrintOptions { trim: params.trim, title: params.title, lookup_url: String::new(), imprint: params.imprint };
         if file.name == "cover.pdf" {
-            let paper = paper.unwrap_or_default();
-            let key = format!("oneup/{}/cover-{paper:?}", job.id);
+            let (paper, palette) = (cover.paper.unwrap_or_default(), cover.palette);
+            let key = format!("oneup/{}/cover-{paper:?}-{palette:?}", job.id);
             let filename = format!("oneup-cover-{id}.pdf");
-            let render = move || Ok(oneup_cover_pdf(book.puzzles.len(), &opts, &id, paper, layout));
+            let render = move || {
+                let entries: Vec<Entry> = book.puzzles.iter().map(Entry::from).collect();
+                Ok(oneup_cover_pdf(&entries, &opts, &id, paper, palette, layout))
+            };
             return Ok(Download::rendered(filename, key, render));
         }
         // A finished job's result never changes: its PDF is kept like a printed book's.

@@ -35,7 +35,7 @@ impl Product for WordSearchBooks {
             .described("The same bytes as `puzzlepress wordsearch` writes for the same request and seed."),
         File::pdf(
             "cover.pdf",
-            Query::Paper,
+            Query::Cover,
             "The book's paperback cover: back, spine and front as one wrap with 0.125 in bleed.",
         )
         .described(
@@ -45,7 +45,7 @@ impl Product for WordSearchBooks {
         ),
     ];
 
-    async fn make(Asked { state, caller, id, file, paper, .. }: Asked<'_>) -> Result<Download<'_>, ApiError> {
+    async fn make(Asked { state, caller, id, file, cover, .. }: Asked<'_>) -> Result<Download<'_>, ApiError> {
         let job = resource::find::<WordSearchBooks>(state, caller, id).await?;
         let book: WordSearchBookOutput = finished_result(&job)?;
         let req = resource::stored_params::<WordSearchBooks>(&job)?;
@@ -55,9 +55,9 @@ impl Product for WordSearchBooks {
             let render = move || req.book_pdf(&book, layout).map_err(stored_request);
             return Ok(Download::rendered(format!("wordsearch-book-{id}.pdf"), key, render));
         }
-        let paper = paper.unwrap_or_default();
-        let key = format!("wordsearch/{}/cover-{paper:?}", job.id);
-        let render = move || req.cover_pdf(&book, paper, layout).map_err(stored_request);
+        let (paper, palette) = (cover.paper.unwrap_or_default(), cover.palette);
+        let key = format!("wordsearch/{}/cover-{paper:?}-{palette:?}", job.id);
+        let render = move || req.cover_pdf(&book, paper, palette, layout).map_err(stored_request);
         Ok(Download::rendered(format!("wordsearch-cover-{id}.pdf"), key, render))
     }
 }

@@ -103,6 +103,7 @@ check_header content-type '^application/pdf' "book.pdf type"
 if head -c 5 "$BODY_FILE" | grep -q '%PDF-' && pdfinfo "$BODY_FILE" | grep -q '^Pages: *204$'; then pass; else fail "book.pdf is a 204-page PDF (title page, its back, how to play and its back, 200 puzzles)"; fi
 if [ "$(stat -c %s "$BODY_FILE")" -lt 1000000 ]; then pass; else fail "book.pdf is under 1 MB"; fi
 cp "$BODY_FILE" "$WORK/default-book.pdf"
+check_cover_art "/books/$serial/cover.pdf" '^ *([FOX] +){8,}[FOX] *$' "a Find the Fox book's cover (a window onto its letters)"
 printed=$(jq .printed_page "$WORK/answer.json")
 puzzle=$(jq .page "$WORK/answer.json")
 check_cmd "[ $printed = \$(($puzzle + 4)) ] && pdftotext -f $printed -l $printed $WORK/default-book.pdf - | grep -qx 'Puzzle $puzzle' && pdftotext -f $printed -l $printed $WORK/default-book.pdf - | grep -qx $printed" "the answer's printed page is headed with its puzzle's number and footed with its own"

@@ -97,3 +97,28 @@ stop_server() {
     SERVER_PID=""
   fi
 }
+
+# A cover with artwork at COVER (a path): the front shows the book (its text matches
+# NEEDLE, an extended regex), a palette is chosen by name, an unknown one is refused by
+# name, and the cover reads in greyscale (its front's text keeps its contrast: rendered
+# grey, the title's glyphs are far from the background).
+check_cover_art() { # COVER NEEDLE DESCRIPTION
+  local cover=$1 needle=$2 what=$3 dir
+  dir=$(mktemp -d)
+  req GET "$cover"
+  check_status 200 "$what: the cover"
+  cp "$BODY_FILE" "$dir/default.pdf"
+  check_cmd "pdftotext -layout $dir/default.pdf - | grep -Eq '$needle'" "$what: the front shows the book's own content"
+  req GET "$cover?palette=forest"
+  check_status 200 "$what: the forest palette"
+  cp "$BODY_FILE" "$dir/forest.pdf"
+  check_cmd "! cmp -s $dir/default.pdf $dir/forest.pdf" "$what: another palette, other colours"
+  req GET "$cover?palette=pink"
+  check_problem 422 'palette must be one of fox, forest, ocean, plum, sand' "$what: an unknown palette"
+  check_jq '.field == "palette"' "$what: the field is palette"
+  for pdf in default forest; do
+    pdftoppm -r 40 -gray "$dir/$pdf.pdf" "$dir/$pdf"
+    check_cmd "python3 tests/api/cover_contrast.py $dir/$pdf-1.pgm" "$what ($pdf): the front's title reads in greyscale"
+  done
+  rm -rf "$dir"
+}

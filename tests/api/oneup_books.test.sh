@@ -57,6 +57,7 @@ cp "$BODY_FILE" "$WORK/oneup-cover.pdf"
 check_cmd "pdfinfo $WORK/oneup-cover.pdf | grep -Eq '^Page size: *886.32 x 666 pts'" "6 x 9 in twice, the spine and the bleed"
 check_cmd "pdftotext $WORK/oneup-cover.pdf - | tr '\n' ' ' | grep -q 'One Up for the Train.*12 One Up puzzles'" "the cover's title and what is inside"
 check_cmd "! pdffonts $WORK/oneup-cover.pdf | tail -n +3 | awk '{print \$(NF-4)}' | grep -qv yes" "every cover font embedded"
+check_cover_art "$book/cover.pdf" '[1-9]' "a One Up book's cover (its hardest puzzle)"
 
 # The same request and seed give the same puzzles.
 post_json /oneup/books "$ORDER"

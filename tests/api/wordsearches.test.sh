@@ -111,6 +111,7 @@ req GET "$WSB/cover.pdf?paper=cream"
 check_status 200 "the cover"
 cp "$BODY_FILE" "$WORK/ws-cover.pdf"
 check_cmd "pdfinfo -box '$WORK/ws-cover.pdf' | grep -q 'BleedBox'" "the cover has its bleed box"
+check_cover_art "$WSB/cover.pdf" '([A-Z] +){5,}[A-Z]' "a word-search book's cover (its first grid)"
 req GET "$WSB/cover.pdf?paper=glossy"
 check_problem 422 'white or cream' "an unknown paper"
 # The offline command, on the request as stored: the same bytes.

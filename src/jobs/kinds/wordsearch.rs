@@ -9,7 +9,7 @@ use crate::puzzles::monitor::Monitor;
 use crate::puzzles::wordbook::Shape;
 use crate::puzzles::wordsearch::cost::{self, Limits};
 use crate::puzzles::wordsearch::{self, book, Level, Puzzle, Spec, Work};
-use crate::render::layouts::cover::{wrap_pdf, CoverText, Paper};
+use crate::render::layouts::cover::{wrap_pdf, Art, CoverText, Design, Palette, Paper};
 use crate::render::layouts::wordsearch::{book_pages, check_fit, printed_word, Entry, Print};
 use crate::render::print::{LayoutVersion, PrintOptions, Trim};
 
@@ -383,11 +383,14 @@ impl WordSearchBookRequest {
         Ok(crate::render::layouts::wordsearch::book_pdf(&entries, &opts, self.large_print, &out.code, layout))
     }
 
-    /// The cover on `paper`, from a made book, in `layout`.
+    /// The cover on `paper`, from a made book, in `layout` (from version 4 the first
+    /// puzzle's grid with its first word ringed on the front, in `palette`, ocean by
+    /// default).
     pub fn cover_pdf(
         &self,
         out: &WordSearchBookOutput,
         paper: Paper,
+        palette: Option<Palette>,
         layout: LayoutVersion,
     ) -> Result<Vec<u8>, FieldError> {
         let opts = self.print_options()?;
@@ -404,7 +407,15 @@ impl WordSearchBookRequest {
             code_label: "Book".into(),
             code: out.code.clone(),
         };
-        Ok(wrap_pdf(&text, &opts, out.pages, paper, layout.prose()))
+        let first = out.puzzles.first().map(|p| &p.puzzle);
+        let design = match (layout, first.and_then(|p| Some((p, p.words.first()?)))) {
+            (LayoutVersion::V4, Some((puzzle, word))) => Design::Art {
+                art: Art::WordSearch { rows: &puzzle.rows, word: &word.cells },
+                palette: palette.unwrap_or(Palette::Ocean),
+            },
+            _ => Design::Classic,
+        };
+        Ok(wrap_pdf(&text, &design, &opts, out.pages, paper, layout.prose()))
     }
 }
 

@@ -1,12 +1,18 @@
 //! A paperback's cover as one full wrap — back, spine, front, left to right — with bleed on
 //! every side, for the interior [`super::foxbook::book_pdf`] prints: the title (and author)
 //! on the front, the title on the spine, the serial, lookup address and ISBN barcode on the back.
+//! From fox interior version 4 and layout version 4 the front shows a piece of the book in
+//! one of a few palettes ([`art`]).
+
+mod art;
+
+pub use art::{contrast, Art, Palette};
 
 use serde::{Deserialize, Serialize};
 
 use super::foxbook::{interior_pages, letter_list, pages_phrase, printed_serial, InteriorVersion};
-use crate::puzzles::wordbook::Plan;
-use crate::render::page::{Document, Font, Paint, Rgb, Style};
+use crate::puzzles::wordbook::WordBook;
+use crate::render::page::{Canvas, Document, Font, Paint, Rgb, Style};
 use crate::render::print::isbn::draw_barcode;
 use crate::render::print::{fit_size, Area, PrintOptions, INCH};
 use crate::render::typeset::prose::{lines, Breaking};
@@ -94,9 +100,26 @@ pub struct CoverText {
     pub code: String,
 }
 
-/// The cover of the book `serial` of `plan` for its interior printed by `version` (its
-/// spine, its prose broken as the interior's).
-pub fn cover_pdf(plan: &Plan, serial: &str, opts: &PrintOptions, paper: Paper, version: InteriorVersion) -> Vec<u8> {
+/// How a cover's front is drawn.
+pub enum Design<'a> {
+    /// The title in a pale panel on orange (covers before the artwork).
+    Classic,
+    /// A piece of the book on a card, in `palette`'s colours.
+    Art { art: Art<'a>, palette: Palette },
+}
+
+/// The cover of `book` (serial `serial`) for its interior printed by `version` (its spine,
+/// its prose broken as the interior's; from version 4 a window onto its first page's letters
+/// on the front, in `palette`, Fox by default).
+pub fn cover_pdf(
+    book: &WordBook,
+    serial: &str,
+    opts: &PrintOptions,
+    paper: Paper,
+    version: InteriorVersion,
+    palette: Option<Palette>,
+) -> Vec<u8> {
+    let plan = &book.plan;
     let spec = plan.size();
     let word = String::from_utf8_lossy(&plan.word);
     let text = CoverText {
@@ -111,23 +134,51 @@ pub fn cover_pdf(plan: &Plan, serial: &str, opts: &PrintOptions, paper: Paper, v
         code_label: "Serial number".into(),
         code: printed_serial(serial),
     };
-    wrap_pdf(&text, opts, interior_pages(spec.pages, version), paper, version.prose())
+    let design = match (version, book.pages.first()) {
+        (InteriorVersion::V4, Some(page)) => {
+            Design::Art { art: Art::FoxWindow { rows: page.rows_text() }, palette: palette.unwrap_or(Palette::Fox) }
+        }
+        _ => Design::Classic,
+    };
+    wrap_pdf(&text, &design, opts, interior_pages(spec.pages, version), paper, version.prose())
 }
 
 /// A cover for an interior of `pages` pages: the title (and author) on the front, the title
 /// and code on the spine when it is wide enough, the blurb, code, lookup address and ISBN
 /// barcode on the back; the blurb broken into lines by `prose`.
-pub fn wrap_pdf(text: &CoverText, opts: &PrintOptions, pages: usize, paper: Paper, prose: Breaking) -> Vec<u8> {
+pub fn wrap_pdf(
+    text: &CoverText,
+    design: &Design,
+    opts: &PrintOptions,
+    pages: usize,
+    paper: Paper,
+    prose: Breaking,
+) -> Vec<u8> {
     let g = CoverGeometry::new(pages, opts, paper);
     let printed = &text.code;
     let mut doc = Document::new();
     doc.set_title(&format!("{} {printed} - cover", opts.title));
     let c = doc.add_page_with_bleed(g.size, BLEED);
-    c.rect(0.0, 0.0, g.size.0, g.size.1, Paint::Fill(BACKGROUND));
+    let (background, ink) = match design {
+        Design::Classic => (BACKGROUND, INK),
+        Design::Art { palette, .. } => (palette.colours().background, palette.colours().text),
+    };
+    c.rect(0.0, 0.0, g.size.0, g.size.1, Paint::Fill(background));
 
-    // Front: the title in a pale panel, a line of what is inside.
     let f = g.front;
     let inner = Area { x: f.x + SAFE, y: f.y + SAFE, w: f.w - 2.0 * SAFE, h: f.h - 2.0 * SAFE };
+    if let Design::Art { art, palette } = design {
+        let author = opts.imprint.author.as_deref();
+        art::front(c, inner, &opts.title, author, text, art, palette.colours());
+    } else {
+        classic_front(c, inner, text, opts);
+    }
+    spine_and_back(c, &g, text, opts, pages, ink, prose);
+    doc.finish()
+}
+
+/// The front before the artwork: the title in a pale panel, a line of what is inside.
+fn classic_front(c: &mut Canvas, inner: Area, text: &CoverText, opts: &PrintOptions) {
     let panel_h = inner.h * 0.3;
     let panel_y = inner.top() - inner.h * 0.15 - panel_h;
     c.rect(inner.x, panel_y, inner.w, panel_h, Paint::Fill(Rgb(1.0, 0.97, 0.9)));
@@ -149,14 +200,27 @@ pub fn wrap_pdf(text: &CoverText, opts: &PrintOptions, pages: usize, paper: Pape
     let style = Style::new(Font::Sans, fit_size(Font::Sans, tagline, 14.0, inner.w)).color(INK);
     c.text_centered(style, inner.center_x(), panel_y - 32.0, tagline);
     c.text_centered(Style::new(Font::Sans, 9.0).color(INK), inner.center_x(), inner.y + 6.0, &text.foot);
+}
 
+/// The spine (title and code when it is wide enough) and the back (blurb, code, lookup
+/// address, the ISBN's barcode), their text in `ink`.
+fn spine_and_back(
+    c: &mut Canvas,
+    g: &CoverGeometry,
+    text: &CoverText,
+    opts: &PrintOptions,
+    pages: usize,
+    ink: Rgb,
+    prose: Breaking,
+) {
+    let printed = &text.code;
     // Spine: title and code, reading top to bottom, only on spines wide enough.
     if pages >= SPINE_TEXT_PAGES {
         let s = g.spine;
         let size = (s.w * 0.5).min(12.0);
         let text = format!("{}   {printed}", opts.title);
         let style =
-            Style::new(Font::SansBold, size.min(fit_size(Font::SansBold, &text, size, s.h - 2.0 * SAFE))).color(INK);
+            Style::new(Font::SansBold, size.min(fit_size(Font::SansBold, &text, size, s.h - 2.0 * SAFE))).color(ink);
         let x = s.center_x() - style.font.cap_height() * style.size / 2000.0;
         let y = s.top() - SAFE;
         c.text_downwards(style, x, y, &text);
@@ -166,20 +230,20 @@ pub fn wrap_pdf(text: &CoverText, opts: &PrintOptions, pages: usize, paper: Pape
     // barcode, or blank.
     let b = g.back;
     let inner = Area { x: b.x + SAFE, y: b.y + SAFE, w: b.w - 2.0 * SAFE, h: b.h - 2.0 * SAFE };
-    let body = Style::new(Font::Sans, 11.0).color(INK);
+    let body = Style::new(Font::Sans, 11.0).color(ink);
     let mut y = inner.top() - 14.0;
     for line in lines(&text.blurb, body, inner.w, prose) {
         c.text(body, inner.x, y, &line);
         y -= 15.0;
     }
     y -= 12.0;
-    c.text(Style::new(Font::Sans, 9.0).color(INK), inner.x, y, &text.code_label);
+    c.text(Style::new(Font::Sans, 9.0).color(ink), inner.x, y, &text.code_label);
     y -= 16.0;
-    c.text(Style::new(Font::Mono, 13.0).color(INK), inner.x, y, printed);
+    c.text(Style::new(Font::Mono, 13.0).color(ink), inner.x, y, printed);
     if !opts.lookup_url.is_empty() {
         y -= 22.0;
-        c.text(Style::new(Font::Sans, 9.0).color(INK), inner.x, y, "Find the answer at");
-        let mono = Style::new(Font::Mono, 9.0).color(INK);
+        c.text(Style::new(Font::Sans, 9.0).color(ink), inner.x, y, "Find the answer at");
+        let mono = Style::new(Font::Mono, 9.0).color(ink);
         for line in lines(&opts.lookup_url, mono, inner.w, prose) {
             y -= 12.0;
             c.text(mono, inner.x, y, &line);
@@ -190,5 +254,4 @@ pub fn wrap_pdf(text: &CoverText, opts: &PrintOptions, pages: usize, paper: Pape
         Some(isbn) => draw_barcode(c, &isbn, bc),
         None => c.rect(bc.x, bc.y, bc.w, bc.h, Paint::Fill(Rgb(1.0, 1.0, 1.0))),
     }
-    doc.finish()
 }

@@ -3,7 +3,7 @@
 //! level holds, the puzzles by increasing level (four to a page on trims 7 in wide or more,
 //! two on smaller ones), numbered, then the solutions at the back under the same numbers.
 
-use super::cover::{wrap_pdf, CoverText, Paper};
+use super::cover::{wrap_pdf, Art, CoverText, Design, Palette, Paper};
 use super::oneup::{draw_grid, SOLVED_BLUE};
 use crate::puzzles::oneup::{Generated, Level, Puzzle};
 use crate::render::frame::{Book, Front, HowToPlay, Plan, Run};
@@ -189,9 +189,18 @@ fn unframed_pdf(entries: &[Entry], opts: &PrintOptions, id: &str, prose: Breakin
     doc.finish()
 }
 
-/// The book's paperback cover on `paper`: its spine as wide as `count` puzzles make the
-/// interior in `layout`.
-pub fn oneup_cover_pdf(count: usize, opts: &PrintOptions, id: &str, paper: Paper, layout: LayoutVersion) -> Vec<u8> {
+/// The book's paperback cover on `paper`: its spine as wide as `entries` make the interior
+/// in `layout`; from version 4 its hardest puzzle on the front, in `palette` (plum by
+/// default).
+pub fn oneup_cover_pdf(
+    entries: &[Entry],
+    opts: &PrintOptions,
+    id: &str,
+    paper: Paper,
+    palette: Option<Palette>,
+    layout: LayoutVersion,
+) -> Vec<u8> {
+    let count = entries.len();
     let text = CoverText {
         tagline: format!("{count} One Up {}", if count == 1 { "puzzle" } else { "puzzles" }),
         foot: "Solutions at the back".into(),
@@ -202,7 +211,13 @@ pub fn oneup_cover_pdf(count: usize, opts: &PrintOptions, id: &str, paper: Paper
         code_label: "Book".into(),
         code: id.to_string(),
     };
-    wrap_pdf(&text, opts, book_pages(count, opts.trim, layout), paper, layout.prose())
+    let design = match (layout, entries.last()) {
+        (LayoutVersion::V4, Some(last)) => {
+            Design::Art { art: Art::OneUp(last.puzzle), palette: palette.unwrap_or(Palette::Plum) }
+        }
+        _ => Design::Classic,
+    };
+    wrap_pdf(&text, &design, opts, book_pages(count, opts.trim, layout), paper, layout.prose())
 }
 
 /// What the title page says of the book's puzzles.
@@ -303,7 +318,7 @@ mod tests {
             let solutions = &text[4 + body];
             assert!(solutions.starts_with("Solutions | Puzzle 1 | "), "{solutions}");
             assert!(text[2].contains(&format!("Solutions from page {}", 5 + body)), "{}", text[2]);
-            let cover = oneup_cover_pdf(6, &opts, "B1", Paper::White, LayoutVersion::V3);
+            let cover = oneup_cover_pdf(&entries, &opts, "B1", Paper::White, None, LayoutVersion::V3);
             let cover_text: String = pages(&cover).iter().flat_map(|p| shown(p)).map(|s| s.text).collect();
             assert!(cover_text.contains("One Up Book") && cover_text.contains("6 One Up puzzles"), "{cover_text}");
         }

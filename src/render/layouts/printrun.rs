@@ -102,7 +102,7 @@ pub fn copy_files(
         ManifestLine::new(serial, book.pages.len() as i64, opts.trim, &book.answer, version, sha256_hex(&interior));
     let files = vec![
         (format!("{serial}/interior.pdf"), interior),
-        (format!("{serial}/cover.pdf"), cover_pdf(&book.plan, serial, opts, paper, version)),
+        (format!("{serial}/cover.pdf"), cover_pdf(book, serial, opts, paper, version, None)),
         (format!("{serial}/answer.pdf"), answer_pdf(book, serial, opts, version)),
     ];
     (files, line)

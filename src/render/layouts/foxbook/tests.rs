@@ -297,11 +297,12 @@ fn fox_book_pdfs_are_byte_stable() {
         "794ae68fe57ecbd49c550c71ae3df8398963a37456c6086786f6191ce42838d6"
     );
     let cover = crate::render::layouts::cover::cover_pdf(
-        &book.plan,
+        &book,
         "0000000000A",
         &o,
         crate::render::layouts::cover::Paper::Cream,
         InteriorVersion::V2,
+        None,
     );
     assert_eq!(sha(cover), "f00ebdc349aacd7470c93b283556ec28bacca5c8f0779d471bb469f0abea8932");
 }
@@ -329,11 +330,12 @@ fn word_books_print_their_word_shape_and_letters() {
     bold.sort();
     assert_eq!(bold, ['A', 'C', 'T']);
     let cover = crate::render::layouts::cover::cover_pdf(
-        &book.plan,
+        &book,
         "0000000000A",
         &o,
         crate::render::layouts::cover::Paper::White,
         InteriorVersion::CURRENT,
+        None,
     );
     let cover_text = shown(&pages(&cover)[0]).iter().map(|s| s.text.clone()).collect::<Vec<_>>().join(" ");
     assert!(cover_text.contains("One CAT in 3 pages") && cover_text.contains("C, A, T and S"), "{cover_text}");
@@ -442,11 +444,12 @@ fn the_imprint_prints_where_books_print_it_and_only_when_given() {
     }
     let cover = |o: &PrintOptions| {
         crate::render::layouts::cover::cover_pdf(
-            &book.plan,
+            &book,
             "0000000000A",
             o,
             crate::render::layouts::cover::Paper::White,
             InteriorVersion::CURRENT,
+            None,
         )
     };
     let front = text(&pages(&cover(&with))[0]).join(" | ");

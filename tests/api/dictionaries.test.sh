@@ -119,6 +119,7 @@ check_jq '.request.copyright == "© 2026 Éditions Example" and .request.isbn ==
 IMP_DICT=$(header location)
 wait_job "$IMP_DICT" 60
 curl -s "$BASE$IMP_DICT/book.pdf" -o "$WORK/dict-imprint.pdf"
+check_greyscale "$WORK/dict-imprint.pdf" "a dictionary"
 check_cmd "pdftotext -f 2 -l 2 $WORK/dict-imprint.pdf - | tr '\n' ' ' | grep -q '© 2026 Éditions Example ISBN 9780306406157'" "the title page's back: the copyright line, then the ISBN normalised"
 check_cmd "pdftotext -f 1 -l 1 $WORK/dict-imprint.pdf - | grep -q 'A. Compiler' && ! pdftotext -f 1 -l 1 $WORK/dict-imprint.pdf - | grep -q ISBN" "the title page keeps the title and author only"
 check_cmd "pdfinfo $WORK/dict-imprint.pdf | grep -q '^Pages: *24\$' && pdftotext -f 24 -l 24 $WORK/dict-imprint.pdf - | head -n 1 | grep -qx Notes" "a one-entry dictionary is padded to 24 pages with notes pages, as every book"

@@ -122,3 +122,13 @@ check_cover_art() { # COVER NEEDLE DESCRIPTION
   done
   rm -rf "$dir"
 }
+
+# Every page of the PDF at FILE renders without colour (pdftoppm, then each pixel's red,
+# green and blue compared): an interior prints on a black-and-white press as it looks.
+check_greyscale() { # FILE DESCRIPTION
+  local dir
+  dir=$(mktemp -d)
+  pdftoppm -r 24 "$1" "$dir/page"
+  check_cmd "python3 tests/api/greyscale.py $dir/page-*.ppm" "$2: every page renders without colour"
+  rm -rf "$dir"
+}

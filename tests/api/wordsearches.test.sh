@@ -93,6 +93,7 @@ CODE=$(jq -r .result.code "$BODY_FILE")
 req GET "$WSB/book.pdf"
 check_status 200 "the interior"
 cp "$BODY_FILE" "$WORK/ws-book.pdf"
+check_greyscale "$WORK/ws-book.pdf" "a word-search book"
 check_cmd "pdfinfo '$WORK/ws-book.pdf' | grep -q '^Pages: *24$' && pdfinfo '$WORK/ws-book.pdf' | grep -q 'Page size: *432 x 648 pts'" "24 pages of 6 x 9 in"
 check_cmd "[ \"\$(pdffonts '$WORK/ws-book.pdf' | tail -n +3 | awk '\$(NF-4) != \"yes\"' | wc -l)\" = 0 ]" "every font embedded"
 check_cmd "pdftotext -layout '$WORK/ws-book.pdf' - | grep -q 'How to play' && pdftotext '$WORK/ws-book.pdf' - | grep -q 'CREME BRULEE' && pdftotext '$WORK/ws-book.pdf' - | grep -q 'Garden Birds - book $CODE'" "how to play, the list as the grid holds it, the footer's code"

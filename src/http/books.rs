@@ -463,10 +463,13 @@ impl Product for Books {
             "The spine's width is the interior's page count times the paper's thickness; it carries text from 79 \
              pages. The front has the title and the author; the back the serial, the lookup address and a 2 x 1.2 in \
              box at its lower right holding the ISBN's EAN-13 barcode (blank without an ISBN). TrimBox and BleedBox \
-             are set.",
+             are set. From interior version 4 the front shows a page's letters through a fox-shaped window.",
         )
-        .at_once()
         .publisher_only(),
+        File::svg(
+            "cover.svg",
+            Query::Cover,
+            "A preview of the cover's front (trimmed, 360 pixels wide) for web pages; paper and palette as for cover.pdf.").publisher_only(),
     ];
 
     /// A book's PDFs, each rendered once however many download it at once and kept for
@@ -479,7 +482,7 @@ impl Product for Books {
         let serial = record.serial.clone();
         match file.name {
             "book.pdf" => caller.require_owner(&record.owner, &format!("the book PDF of book {serial}"))?,
-            "cover.pdf" => return cover(state, caller, record, query).await,
+            "cover.pdf" | "cover.svg" => return cover(state, caller, record, query, file.name).await,
             _ => {}
         }
         ensure_printed(&record)?;
@@ -512,6 +515,7 @@ async fn cover<'a>(
     caller: &Caller,
     record: BookRecord,
     CoverQuery { paper, palette }: CoverQuery,
+    name: &str,
 ) -> Result<Download<'a>, ApiError> {
     caller.require_owner(&record.owner, &format!("the cover of book {}", record.serial))?;
     ensure_printed(&record)?;
@@ -525,8 +529,9 @@ async fn cover<'a>(
         (None, None) => Paper::default(),
     };
     let serial = record.serial;
-    let key = format!("{serial}/cover-{paper:?}-{palette:?}");
-    let filename = format!("cover-{serial}.pdf");
+    let key = format!("{serial}/{name}-{paper:?}-{palette:?}");
+    let svg = name.ends_with(".svg");
+    let filename = format!("cover-{serial}.{}", if svg { "svg" } else { "pdf" });
     // The front shows the book's letters: its pages are read only if the cover is not kept already.
     let load = async move {
         let record = state
@@ -536,7 +541,8 @@ async fn cover<'a>(
             .ok_or_else(|| ApiError::not_found(format!("there is no book with serial number {serial}")))?;
         let render: files::Render = Box::new(move || {
             let book = unpack(record)?;
-            Ok(render::layouts::cover::cover_pdf(&book, &serial, &opts, paper, version, palette))
+            let cover = render::layouts::cover::cover(&book, &serial, &opts, paper, version, palette);
+            Ok(if svg { cover.front_svg().into_bytes() } else { cover.pdf() })
         });
         Ok(render)
     };

@@ -45,6 +45,10 @@ impl File {
         File::of(name, "application/pdf", "PDF.", summary).query(query)
     }
 
+    pub const fn svg(name: &'static str, query: Query, summary: &'static str) -> File {
+        File::of(name, "image/svg+xml", "SVG.", summary).query(query)
+    }
+
     /// A file of `content_type` without a query.
     pub const fn of(name: &'static str, content_type: &'static str, what: &'static str, summary: &'static str) -> File {
         File {

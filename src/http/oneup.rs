@@ -21,7 +21,7 @@ use crate::jobs::kinds::oneup::OneUpBookOutput;
 use crate::jobs::kinds::{OneUpBooks, OneUpPuzzles, OneUpSolves};
 use crate::puzzles::oneup::{self, Cell, ErrorKind, HintError, ParseError, Placement, Puzzle, Step, Technique};
 use crate::render;
-use crate::render::layouts::oneup_book::{oneup_book_pdf, oneup_cover_pdf, Entry};
+use crate::render::layouts::oneup_book::{oneup_book_pdf, oneup_cover, Entry};
 use crate::render::print::{PrintOptions, SheetSpec};
 use crate::render::typeset::prose::Breaking;
 use crate::service::policy::{OneUpBookRequest, OneUpPuzzleRequest, SolveQuery};
@@ -112,8 +112,13 @@ impl Product for OneUpBooks {
         )
         .described(
             "As a word-search book's cover: the spine's width from the page count and paper, the title and author \
-             on the front, the book's code and the ISBN's barcode (a blank box without one) on the back.",
+             on the front, the book's code and the ISBN's barcode (a blank box without one) on the back. From \
+             layout version 4 the front shows the book's hardest puzzle.",
         ),
+        File::svg(
+            "cover.svg",
+            Query::Cover,
+            "A preview of the cover's front (trimmed, 360 pixels wide) for web pages; paper and palette as for cover.pdf."),
     ];
 
     async fn make(Asked { state, caller, id, file, cover, .. }: Asked<'_>) -> Result<Download<'_>, ApiError> {
@@ -123,13 +128,15 @@ impl Product for OneUpBooks {
         let (id, layout) = (short_id(&job.id), resource::layout_of(&job)?);
         let opts =
             PrintOptions { trim: params.trim, title: params.title, lookup_url: String::new(), imprint: params.imprint };
-        if file.name == "cover.pdf" {
+        if file.name != "book.pdf" {
             let (paper, palette) = (cover.paper.unwrap_or_default(), cover.palette);
-            let key = format!("oneup/{}/cover-{paper:?}-{palette:?}", job.id);
-            let filename = format!("oneup-cover-{id}.pdf");
+            let key = format!("oneup/{}/{}-{paper:?}-{palette:?}", job.id, file.name);
+            let svg = file.name.ends_with(".svg");
+            let filename = format!("oneup-cover-{id}.{}", if svg { "svg" } else { "pdf" });
             let render = move || {
                 let entries: Vec<Entry> = book.puzzles.iter().map(Entry::from).collect();
-                Ok(oneup_cover_pdf(&entries, &opts, &id, paper, palette, layout))
+                let cover = oneup_cover(&entries, &opts, &id, paper, palette, layout);
+                Ok(if svg { cover.front_svg().into_bytes() } else { cover.pdf() })
             };
             return Ok(Download::rendered(filename, key, render));
         }

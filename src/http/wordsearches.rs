@@ -41,8 +41,12 @@ impl Product for WordSearchBooks {
         .described(
             "As a fox book's cover: the spine's width from the page count and paper (text on it from 79 pages), the \
              title and author on the front, the book's code and the ISBN's barcode (a blank box without one) on the \
-             back.",
+             back. From layout version 4 the front shows the first grid with a word ringed.",
         ),
+        File::svg(
+            "cover.svg",
+            Query::Cover,
+            "A preview of the cover's front (trimmed, 360 pixels wide) for web pages; paper and palette as for cover.pdf."),
     ];
 
     async fn make(Asked { state, caller, id, file, cover, .. }: Asked<'_>) -> Result<Download<'_>, ApiError> {
@@ -56,9 +60,14 @@ impl Product for WordSearchBooks {
             return Ok(Download::rendered(format!("wordsearch-book-{id}.pdf"), key, render));
         }
         let (paper, palette) = (cover.paper.unwrap_or_default(), cover.palette);
-        let key = format!("wordsearch/{}/cover-{paper:?}-{palette:?}", job.id);
-        let render = move || req.cover_pdf(&book, paper, palette, layout).map_err(stored_request);
-        Ok(Download::rendered(format!("wordsearch-cover-{id}.pdf"), key, render))
+        let key = format!("wordsearch/{}/{}-{paper:?}-{palette:?}", job.id, file.name);
+        let svg = file.name.ends_with(".svg");
+        let render = move || {
+            let cover = req.cover(&book, paper, palette, layout).map_err(stored_request)?;
+            Ok(if svg { cover.front_svg().into_bytes() } else { cover.pdf() })
+        };
+        let filename = format!("wordsearch-cover-{id}.{}", if svg { "svg" } else { "pdf" });
+        Ok(Download::rendered(filename, key, render))
     }
 }
 

@@ -11,4 +11,5 @@ pub mod layouts;
 pub mod page;
 pub mod pdf;
 pub mod print;
+pub mod svg;
 pub mod typeset;

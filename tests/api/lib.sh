@@ -120,6 +120,11 @@ check_cover_art() { # COVER NEEDLE DESCRIPTION
     pdftoppm -r 40 -gray "$dir/$pdf.pdf" "$dir/$pdf"
     check_cmd "python3 tests/api/cover_contrast.py $dir/$pdf-1.pgm" "$what ($pdf): the front's title reads in greyscale"
   done
+  # The front's preview for web pages: the same marks as SVG, in the palette asked for.
+  req GET "${cover%.pdf}.svg?palette=forest"
+  check_status 200 "$what: the front's preview"
+  check_header content-type '^image/svg\+xml' "$what: the preview is SVG"
+  check_cmd "head -c 60 $BODY_FILE | grep -q '^<svg xmlns=\"http://www.w3.org/2000/svg\"' && grep -q 'fill=\"#215238\"' $BODY_FILE" "$what: an SVG on the forest palette's green"
   rm -rf "$dir"
 }
 

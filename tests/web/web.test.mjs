@@ -60,6 +60,17 @@ function randomSerial() {
 
 // ---- scenarios ---------------------------------------------------------------------------
 
+
+/** The cover preview in `container` has loaded: a front, taller than it is wide. */
+async function assertCoverPreview(page, container, what) {
+  await page.waitForSelector(`${container} img.cover-preview`, { timeout: 30_000 });
+  const size = await page.$eval(`${container} img.cover-preview`, async (img) => {
+    await img.decode();
+    return [img.naturalWidth, img.naturalHeight];
+  });
+  assert.ok(size[0] >= 300 && size[1] > size[0], `${what}: the cover's front is shown (${size.join(' x ')} px)`);
+}
+
 scenario('order a 3-page book, watch it print, and find its fox by serial', async (page) => {
   await page.goto(`${BASE_URL}/order`);
   // The lookup address starts as this site's find page; on this machine's address the page
@@ -97,6 +108,7 @@ scenario('order a 3-page book, watch it print, and find its fox by serial', asyn
   for (const want of [`/books/${serial}/book.pdf`, `/books/${serial}/answer.pdf`, `/books/${serial}/view`]) {
     assert.ok(hrefs.includes(want), `a link to ${want} (links: ${hrefs.join(', ')})`);
   }
+  await assertCoverPreview(page, '#cover-preview', 'the order page');
   await screenshot(page, 'order-printed');
 
   // Look it up the way a person types it: lower case, with hyphens.
@@ -552,6 +564,7 @@ scenario('One Up: makes a 6 × 9 book of 6 puzzles at chosen levels and download
   await assertPdf(page, href);
   assert.equal(await page.getAttribute('#cover-pdf', 'href'), `/oneup/books/${m[1]}/cover.pdf`, 'a link to its cover');
   await assertPdf(page, await page.getAttribute('#cover-pdf', 'href'));
+  await assertCoverPreview(page, '#cover-preview', 'the One Up book');
   const book = await (await page.request.get(`${BASE_URL}/oneup/books/${m[1]}`)).json();
   assert.deepEqual(book.request.levels, { easy: 2, medium: 2, hard: 1, expert: 1 });
   assert.equal(book.request.trim, '6x9');
@@ -1170,6 +1183,7 @@ scenario('word search: make a book of three lists, a refused line first, then do
   assert.match(ready, /^Your book is ready: 3 puzzles on \d+ pages\.$/, ready);
   await assertPdf(page, await page.getAttribute('#book-pdf', 'href'));
   await assertPdf(page, await page.getAttribute('#cover-pdf', 'href'));
+  await assertCoverPreview(page, '#cover-preview', 'the word-search book');
   await screenshot(page, 'wordsearch-book-ready');
 });
 

@@ -228,3 +228,25 @@ export function readImprint(prefix = '') {
   }
   return { imprint };
 }
+
+/**
+ * A preview of a book's cover front, to show beside its links: the SVG at the address of
+ * `cover.pdf` (its paper and palette kept) with `cover.svg`, fetched with the API key when
+ * there is one (an <img> could not send it). Null when it cannot be had.
+ */
+export async function coverPreview(coverPdfHref) {
+  try {
+    const { body } = await api(coverPdfHref.replace('/cover.pdf', '/cover.svg'));
+    // A data: address: the pages' Content-Security-Policy lets images come from here or data: only.
+    const src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(body)}`;
+    return h('img', { class: 'cover-preview', src, alt: 'The front of the book’s cover', width: 180 });
+  } catch {
+    return null;
+  }
+}
+
+/** Shows `preview` (or nothing) in a box of its own after `links`, replacing an earlier one. */
+export function showCoverPreview(links, preview) {
+  document.querySelector('#cover-preview')?.remove();
+  if (preview) links.after(h('div', { id: 'cover-preview' }, preview));
+}

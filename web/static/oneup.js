@@ -1,5 +1,5 @@
 // "/oneup": draw, play, solve and generate One Up puzzles (with hints), and make books of them.
-import { api, h, placeImprint, poll, pollUrl, readImprint, s, say, sentence, showProgress } from '/static/app.js';
+import { api, coverPreview, h, showCoverPreview, placeImprint, poll, pollUrl, readImprint, s, say, sentence, showProgress } from '/static/app.js';
 
 const $ = (sel) => document.querySelector(sel);
 const textarea = $('#puzzle-text');
@@ -449,6 +449,7 @@ async function makeBook(event) {
       h('a', { class: 'button', href: done.links.book_pdf, id: 'book-pdf' }, 'Download the book (PDF)'),
       h('a', { class: 'button secondary', href: done.links.cover_pdf, id: 'cover-pdf' }, 'Download the cover (PDF)'),
     );
+    showCoverPreview(links, await coverPreview(done.links.cover_pdf));
   } catch (err) {
     bar.hidden = true;
     bookError.textContent = err.message;

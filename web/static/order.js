@@ -1,5 +1,5 @@
 // "/order": order a book, watch it print, then offer its PDFs and viewer.
-import { api, apiKey, setApiKey, poll, showProgress, say, h, IMPRINT_FIELDS, placeImprint, readImprint } from '/static/app.js';
+import { api, apiKey, setApiKey, poll, showProgress, say, h, coverPreview, IMPRINT_FIELDS, placeImprint, readImprint } from '/static/app.js';
 import { groupSerial } from '/static/serial.js';
 import { bookFailure, bookLinks, whereIs } from '/static/books.js';
 
@@ -257,6 +257,7 @@ async function order(event) {
       $('#link-find').href = links.find;
       $('#link-find').textContent = whereIs(book.word);
       done.hidden = false;
+      $('#cover-preview').replaceChildren(...[await coverPreview(links.cover)].filter(Boolean));
     } else {
       heading.textContent = 'The book was not printed';
       say(status, await bookFailure(book), 'error');

@@ -2,7 +2,7 @@
 // (POST /wordsearches, then drag across the letters), and the book made by
 // POST /wordsearches/books with progress and its PDFs. A refused list is shown next to its line.
 import {
-  api, h, placeImprint, poll, pollUrl, readImprint, s, say, sentence, showLineError, showProgress,
+  api, coverPreview, h, showCoverPreview, placeImprint, poll, pollUrl, readImprint, s, say, sentence, showLineError, showProgress,
 } from '/static/app.js';
 
 const $ = (selector) => document.querySelector(selector);
@@ -437,6 +437,7 @@ async function makeBook(event) {
       h('a', { class: 'button secondary', href: done.links?.cover_pdf || `${url}/cover.pdf`, id: 'cover-pdf' },
         'Download the cover (PDF)'),
     );
+    showCoverPreview(links, await coverPreview(done.links?.cover_pdf || `${url}/cover.pdf`));
   } catch (err) {
     bar.hidden = true;
     const listOf = (field) => {

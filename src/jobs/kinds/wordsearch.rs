@@ -9,7 +9,7 @@ use crate::puzzles::monitor::Monitor;
 use crate::puzzles::wordbook::Shape;
 use crate::puzzles::wordsearch::cost::{self, Limits};
 use crate::puzzles::wordsearch::{self, book, Level, Puzzle, Spec, Work};
-use crate::render::layouts::cover::{wrap_pdf, Art, CoverText, Design, Palette, Paper};
+use crate::render::layouts::cover::{wrap, Art, CoverText, Design, Palette, Paper, Wrap};
 use crate::render::layouts::wordsearch::{book_pages, check_fit, printed_word, Entry, Print};
 use crate::render::print::{LayoutVersion, PrintOptions, Trim};
 
@@ -393,6 +393,17 @@ impl WordSearchBookRequest {
         palette: Option<Palette>,
         layout: LayoutVersion,
     ) -> Result<Vec<u8>, FieldError> {
+        Ok(self.cover(out, paper, palette, layout)?.pdf())
+    }
+
+    /// The cover as [`Self::cover_pdf`] prints it.
+    pub fn cover(
+        &self,
+        out: &WordSearchBookOutput,
+        paper: Paper,
+        palette: Option<Palette>,
+        layout: LayoutVersion,
+    ) -> Result<Wrap, FieldError> {
         let opts = self.print_options()?;
         let n = out.puzzles.len();
         let words: usize = out.puzzles.iter().map(|p| p.puzzle.words.len()).sum();
@@ -415,7 +426,7 @@ impl WordSearchBookRequest {
             },
             _ => Design::Classic,
         };
-        Ok(wrap_pdf(&text, &design, &opts, out.pages, paper, layout.prose()))
+        Ok(wrap(&text, &design, &opts, out.pages, paper, layout.prose()))
     }
 }
 

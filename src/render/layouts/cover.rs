@@ -119,6 +119,18 @@ pub fn cover_pdf(
     version: InteriorVersion,
     palette: Option<Palette>,
 ) -> Vec<u8> {
+    cover(book, serial, opts, paper, version, palette).pdf()
+}
+
+/// The cover of `book` as [`cover_pdf`] prints it.
+pub fn cover(
+    book: &WordBook,
+    serial: &str,
+    opts: &PrintOptions,
+    paper: Paper,
+    version: InteriorVersion,
+    palette: Option<Palette>,
+) -> Wrap {
     let plan = &book.plan;
     let spec = plan.size();
     let word = String::from_utf8_lossy(&plan.word);
@@ -140,20 +152,38 @@ pub fn cover_pdf(
         }
         _ => Design::Classic,
     };
-    wrap_pdf(&text, &design, opts, interior_pages(spec.pages, version), paper, version.prose())
+    wrap(&text, &design, opts, interior_pages(spec.pages, version), paper, version.prose())
+}
+
+/// A cover drawn: its PDF, or a preview of its front.
+pub struct Wrap {
+    doc: Document,
+    geometry: CoverGeometry,
+}
+
+impl Wrap {
+    pub fn pdf(self) -> Vec<u8> {
+        self.doc.finish()
+    }
+
+    /// The front, trimmed (no bleed), as an SVG 360 pixels wide: the preview the web pages
+    /// show.
+    pub fn front_svg(&self) -> String {
+        crate::render::svg::svg(&self.doc.pages[0], self.geometry.front, 360.0)
+    }
 }
 
 /// A cover for an interior of `pages` pages: the title (and author) on the front, the title
 /// and code on the spine when it is wide enough, the blurb, code, lookup address and ISBN
 /// barcode on the back; the blurb broken into lines by `prose`.
-pub fn wrap_pdf(
+pub fn wrap(
     text: &CoverText,
     design: &Design,
     opts: &PrintOptions,
     pages: usize,
     paper: Paper,
     prose: Breaking,
-) -> Vec<u8> {
+) -> Wrap {
     let g = CoverGeometry::new(pages, opts, paper);
     let printed = &text.code;
     let mut doc = Document::new();
@@ -174,7 +204,7 @@ pub fn wrap_pdf(
         classic_front(c, inner, text, opts);
     }
     spine_and_back(c, &g, text, opts, pages, ink, prose);
-    doc.finish()
+    Wrap { doc, geometry: g }
 }
 
 /// The front before the artwork: the title in a pale panel, a line of what is inside.

@@ -3,7 +3,7 @@
 //! level holds, the puzzles by increasing level (four to a page on trims 7 in wide or more,
 //! two on smaller ones), numbered, then the solutions at the back under the same numbers.
 
-use super::cover::{wrap_pdf, Art, CoverText, Design, Palette, Paper};
+use super::cover::{wrap, Art, CoverText, Design, Palette, Paper, Wrap};
 use super::oneup::{draw_grid, SOLVED_BLUE};
 use crate::puzzles::oneup::{Generated, Level, Puzzle};
 use crate::render::frame::{Book, Front, HowToPlay, Plan, Run};
@@ -200,6 +200,18 @@ pub fn oneup_cover_pdf(
     palette: Option<Palette>,
     layout: LayoutVersion,
 ) -> Vec<u8> {
+    oneup_cover(entries, opts, id, paper, palette, layout).pdf()
+}
+
+/// The cover as [`oneup_cover_pdf`] prints it.
+pub fn oneup_cover(
+    entries: &[Entry],
+    opts: &PrintOptions,
+    id: &str,
+    paper: Paper,
+    palette: Option<Palette>,
+    layout: LayoutVersion,
+) -> Wrap {
     let count = entries.len();
     let text = CoverText {
         tagline: format!("{count} One Up {}", if count == 1 { "puzzle" } else { "puzzles" }),
@@ -217,7 +229,7 @@ pub fn oneup_cover_pdf(
         }
         _ => Design::Classic,
     };
-    wrap_pdf(&text, &design, opts, book_pages(count, opts.trim, layout), paper, layout.prose())
+    wrap(&text, &design, opts, book_pages(count, opts.trim, layout), paper, layout.prose())
 }
 
 /// What the title page says of the book's puzzles.

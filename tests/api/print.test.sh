@@ -27,7 +27,7 @@ wait_job "$(jq -r .job "$BODY_FILE")"
 req GET "/books/$serial/book.pdf"
 check_status 200 "6x9 interior"
 check_size 432 648 "6x9 interior"
-if [ "$(pdfinfo "$BODY_FILE" | sed -n 's/^Pages: *//p')" = 32 ]; then pass; else fail "30 puzzles + title page and its back: 32 pages"; fi
+if [ "$(pdfinfo "$BODY_FILE" | sed -n 's/^Pages: *//p')" = 34 ]; then pass; else fail "30 puzzles + title page, how to play and their backs: 34 pages"; fi
 if [ "$(pdf_box TrimBox)" = "$(pdf_box MediaBox)" ]; then pass; else fail "interior TrimBox = MediaBox"; fi
 if pdfinfo "$BODY_FILE" | grep -q '^Title: *Fox Hunt '; then pass; else fail "the interior's title"; fi
 check_fonts "6x9 interior"
@@ -35,12 +35,12 @@ req GET "/books/$serial/answer.pdf"
 check_size 432 648 "6x9 answer key"
 check_fonts "answer key"
 
-# The cover: 2 x trim width + spine (32 pages x paper thickness) + 2 x 0.125 in bleed.
+# The cover: 2 x trim width + spine (34 pages x paper thickness) + 2 x 0.125 in bleed.
 for paper in white cream; do
   case $paper in white) per=0.002252 ;; cream) per=0.0025 ;; esac
   req GET "/books/$serial/cover.pdf?paper=$paper"
   check_status 200 "$paper cover"
-  want=$(awk -v p="$per" 'BEGIN { printf "%.4f", 2*432 + 32*p*72 + 18 }')
+  want=$(awk -v p="$per" 'BEGIN { printf "%.4f", 2*432 + 34*p*72 + 18 }')
   got=$(pdfinfo "$BODY_FILE" | sed -n 's/^Page size: *\([0-9.]*\) x \([0-9.]*\) pts.*/\1 \2/p')
   if echo "$got" | awk -v w="$want" '{ d = $1 - w; exit !(d < 0.01 && d > -0.01 && $2 == 666) }'; then pass; else fail "$paper cover is $got, expected $want x 666"; fi
   if [ "$(pdf_box TrimBox)" = "9.00 9.00 $(echo "$got" | awk '{printf "%.2f", $1 - 9}') 657.00" ] && [ "$(pdf_box BleedBox)" = "$(pdf_box MediaBox)" ]; then pass; else fail "$paper cover boxes: trim $(pdf_box TrimBox), bleed $(pdf_box BleedBox)"; fi

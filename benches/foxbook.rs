@@ -5,7 +5,7 @@ use puzzlepress::puzzles::foxbook::diagnostics::{run_book_chain, run_chain, Chai
 use puzzlepress::puzzles::foxbook::{book_seed, book_seed_version, generate, generate_version, BookSpec, Serial};
 use puzzlepress::puzzles::monitor::Unmonitored;
 use puzzlepress::puzzles::wordbook::{self, WordSpec};
-use puzzlepress::render::layouts::cover::{cover_pdf, Paper};
+use puzzlepress::render::layouts::cover::{cover, Paper};
 use puzzlepress::render::layouts::foxbook::{answer_pdf, book_pdf, InteriorVersion};
 use puzzlepress::render::print::PrintOptions;
 use std::hint::black_box;
@@ -70,7 +70,7 @@ fn books(c: &mut Criterion) {
         b.iter(|| black_box(answer_pdf(&book, &serial, &opts, InteriorVersion::CURRENT)))
     });
     g.bench_function("cover-pdf", |b| {
-        b.iter(|| black_box(cover_pdf(&book, &serial, &opts, Paper::White, InteriorVersion::CURRENT, None)))
+        b.iter(|| black_box(cover(&book, &serial, &opts, Paper::White, InteriorVersion::CURRENT, None).pdf()))
     });
     g.bench_function("sample+text+pdfs", |b| {
         b.iter_batched(

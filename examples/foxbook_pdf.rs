@@ -5,7 +5,7 @@
 use puzzlepress::puzzles::foxbook::Serial;
 use puzzlepress::puzzles::monitor::Unmonitored;
 use puzzlepress::puzzles::wordbook::{book_for, Shape, WordSpec};
-use puzzlepress::render::layouts::cover::{cover_pdf, Paper};
+use puzzlepress::render::layouts::cover::{cover, Paper};
 use puzzlepress::render::layouts::foxbook::{answer_pdf, book_pdf, InteriorVersion};
 use puzzlepress::render::print::{default_title, PrintOptions, Trim};
 use std::time::Instant;
@@ -53,7 +53,8 @@ fn main() {
     std::fs::write(format!("{dir}/book.pdf"), &b).unwrap();
     std::fs::write(format!("{dir}/answer.pdf"), &a).unwrap();
     let book = book_for(b"demo", &serial, &plan, &mut Unmonitored).unwrap().book;
-    std::fs::write(format!("{dir}/cover.pdf"), cover_pdf(&book, &serial, &opts, Paper::White, version, None)).unwrap();
+    std::fs::write(format!("{dir}/cover.pdf"), cover(&book, &serial, &opts, Paper::White, version, None).pdf())
+        .unwrap();
     println!(
         "sample {:.2} ms, text {:.2} ms, book pdf {:.2} ms ({} bytes), answer pdf {:.3} ms ({} bytes); total {:.2} ms",
         best[0],

@@ -10,7 +10,7 @@ use crate::jobs::printruns::PrintRunOrder;
 use crate::puzzles::foxbook::Serial;
 use crate::puzzles::monitor::Unmonitored;
 use crate::puzzles::wordbook::{book_for, book_for_version, Plan, WordSpec};
-use crate::render::layouts::cover::{cover_pdf, Paper};
+use crate::render::layouts::cover::{cover, Paper};
 use crate::render::layouts::foxbook::{answer_pdf, book_pdf, InteriorVersion};
 use crate::render::layouts::printrun::{copy_files, ManifestLine, CSV_HEADER};
 use crate::render::print::PrintOptions;
@@ -60,7 +60,7 @@ pub async fn print_book(args: &BookArgs) -> anyhow::Result<()> {
     let files: [(&str, Vec<u8>); 5] = [
         ("book.txt", book.text().into_bytes()),
         ("book.pdf", book_pdf(&book, &serial, &opts, interior)),
-        ("cover.pdf", cover_pdf(&book, &serial, &opts, args.paper, interior, args.palette)),
+        ("cover.pdf", cover(&book, &serial, &opts, args.paper, interior, args.palette).pdf()),
         ("answer.pdf", answer_pdf(&book, &serial, &opts, interior)),
         ("answer.json", serde_json::to_vec(&AnswerView::new(book.answer.clone(), interior))?),
     ];
@@ -376,7 +376,7 @@ pub fn wordsearch(args: &WordSearchArgs) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     let layout = crate::render::print::LayoutVersion::CURRENT;
     let pdf = req.book_pdf(&book, layout).map_err(refused)?;
-    let cover = req.cover_pdf(&book, paper, args.palette, layout).map_err(refused)?;
+    let cover = req.cover(&book, paper, args.palette, layout).map_err(refused)?.pdf();
     std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
     let write = |name: &str, bytes: &[u8]| write_file(&args.out.join(name), bytes);
     write("book.pdf", &pdf)?;

@@ -489,11 +489,7 @@ impl Product for Books {
         let name = file.name.trim_end_matches(".pdf");
         let key = format!("{serial}/{name}");
         let load = async move {
-            let record = state
-                .store
-                .book(&serial, true)
-                .await?
-                .ok_or_else(|| ApiError::not_found(format!("there is no book with serial number {serial}")))?;
+            let record = with_pages(state, &serial).await?;
             let (opts, version) = (print_options(&record), interior_version(&record)?);
             let render: files::Render = Box::new(move || {
                 let book = unpack(record)?;
@@ -534,11 +530,7 @@ async fn cover<'a>(
     let filename = format!("cover-{serial}.{}", if svg { "svg" } else { "pdf" });
     // The front shows the book's letters: its pages are read only if the cover is not kept already.
     let load = async move {
-        let record = state
-            .store
-            .book(&serial, true)
-            .await?
-            .ok_or_else(|| ApiError::not_found(format!("there is no book with serial number {serial}")))?;
+        let record = with_pages(state, &serial).await?;
         let render: files::Render = Box::new(move || {
             let book = unpack(record)?;
             let cover = render::layouts::cover::cover(&book, &serial, &opts, paper, version, palette);
@@ -547,6 +539,15 @@ async fn cover<'a>(
         Ok(render)
     };
     Ok(Download::loaded(filename, key, load))
+}
+
+/// Book `serial` with its pages, read only when a file is rendered.
+async fn with_pages(state: &AppState, serial: &str) -> Result<BookRecord, ApiError> {
+    state
+        .store
+        .book(serial, true)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("there is no book with serial number {serial}")))
 }
 
 /// The query of a cover.

@@ -106,7 +106,7 @@ cp "$BODY_FILE" "$WORK/default-book.pdf"
 check_greyscale "$WORK/default-book.pdf" "a 204-page Find the Fox interior"
 # The check sees colour where there is some: the answer key's FOX is dark red.
 curl -s "$BASE/books/$serial/answer.pdf" -o "$WORK/default-answer.pdf"
-check_cmd "mkdir -p $WORK/answer-ppm && pdftoppm -r 24 $WORK/default-answer.pdf $WORK/answer-ppm/page && ! python3 tests/api/greyscale.py $WORK/answer-ppm/page-*.ppm" "the greyscale check finds the answer key's red"
+check_cmd "mkdir -p $WORK/answer-ppm && pdftoppm -r 24 $WORK/default-answer.pdf $WORK/answer-ppm/page && ! python3 tests/api/pixels.py greyscale $WORK/answer-ppm/page-*.ppm" "the greyscale check finds the answer key's red"
 check_cover_art "/books/$serial/cover.pdf" '^ *([FOX] +){8,}[FOX] *$' "a Find the Fox book's cover (a window onto its letters)"
 printed=$(jq .printed_page "$WORK/answer.json")
 puzzle=$(jq .page "$WORK/answer.json")

@@ -118,7 +118,7 @@ check_cover_art() { # COVER NEEDLE DESCRIPTION
   check_jq '.field == "palette"' "$what: the field is palette"
   for pdf in default forest; do
     pdftoppm -r 40 -gray "$dir/$pdf.pdf" "$dir/$pdf"
-    check_cmd "python3 tests/api/cover_contrast.py $dir/$pdf-1.pgm" "$what ($pdf): the front's title reads in greyscale"
+    check_cmd "python3 tests/api/pixels.py contrast $dir/$pdf-1.pgm" "$what ($pdf): the front's title reads in greyscale"
   done
   # The front's preview for web pages: the same marks as SVG, in the palette asked for.
   req GET "${cover%.pdf}.svg?palette=forest"
@@ -134,6 +134,6 @@ check_greyscale() { # FILE DESCRIPTION
   local dir
   dir=$(mktemp -d)
   pdftoppm -r 24 "$1" "$dir/page"
-  check_cmd "python3 tests/api/greyscale.py $dir/page-*.ppm" "$2: every page renders without colour"
+  check_cmd "python3 tests/api/pixels.py greyscale $dir/page-*.ppm" "$2: every page renders without colour"
   rm -rf "$dir"
 }

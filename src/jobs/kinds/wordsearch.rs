@@ -386,17 +386,6 @@ impl WordSearchBookRequest {
     /// The cover on `paper`, from a made book, in `layout` (from version 4 the first
     /// puzzle's grid with its first word ringed on the front, in `palette`, ocean by
     /// default).
-    pub fn cover_pdf(
-        &self,
-        out: &WordSearchBookOutput,
-        paper: Paper,
-        palette: Option<Palette>,
-        layout: LayoutVersion,
-    ) -> Result<Vec<u8>, FieldError> {
-        Ok(self.cover(out, paper, palette, layout)?.pdf())
-    }
-
-    /// The cover as [`Self::cover_pdf`] prints it.
     pub fn cover(
         &self,
         out: &WordSearchBookOutput,

@@ -111,18 +111,6 @@ pub enum Design<'a> {
 /// The cover of `book` (serial `serial`) for its interior printed by `version` (its spine,
 /// its prose broken as the interior's; from version 4 a window onto its first page's letters
 /// on the front, in `palette`, Fox by default).
-pub fn cover_pdf(
-    book: &WordBook,
-    serial: &str,
-    opts: &PrintOptions,
-    paper: Paper,
-    version: InteriorVersion,
-    palette: Option<Palette>,
-) -> Vec<u8> {
-    cover(book, serial, opts, paper, version, palette).pdf()
-}
-
-/// The cover of `book` as [`cover_pdf`] prints it.
 pub fn cover(
     book: &WordBook,
     serial: &str,

@@ -192,18 +192,6 @@ fn unframed_pdf(entries: &[Entry], opts: &PrintOptions, id: &str, prose: Breakin
 /// The book's paperback cover on `paper`: its spine as wide as `entries` make the interior
 /// in `layout`; from version 4 its hardest puzzle on the front, in `palette` (plum by
 /// default).
-pub fn oneup_cover_pdf(
-    entries: &[Entry],
-    opts: &PrintOptions,
-    id: &str,
-    paper: Paper,
-    palette: Option<Palette>,
-    layout: LayoutVersion,
-) -> Vec<u8> {
-    oneup_cover(entries, opts, id, paper, palette, layout).pdf()
-}
-
-/// The cover as [`oneup_cover_pdf`] prints it.
 pub fn oneup_cover(
     entries: &[Entry],
     opts: &PrintOptions,
@@ -330,7 +318,7 @@ mod tests {
             let solutions = &text[4 + body];
             assert!(solutions.starts_with("Solutions | Puzzle 1 | "), "{solutions}");
             assert!(text[2].contains(&format!("Solutions from page {}", 5 + body)), "{}", text[2]);
-            let cover = oneup_cover_pdf(&entries, &opts, "B1", Paper::White, None, LayoutVersion::V3);
+            let cover = oneup_cover(&entries, &opts, "B1", Paper::White, None, LayoutVersion::V3).pdf();
             let cover_text: String = pages(&cover).iter().flat_map(|p| shown(p)).map(|s| s.text).collect();
             assert!(cover_text.contains("One Up Book") && cover_text.contains("6 One Up puzzles"), "{cover_text}");
         }

@@ -3,7 +3,7 @@
 
 use sha2::{Digest, Sha256};
 
-use super::cover::{cover_pdf, Paper};
+use super::cover::{cover, Paper};
 use super::foxbook::{answer_pdf, book_pdf, interior_pages, InteriorVersion};
 use crate::puzzles::wordbook::{WordAnswer, WordBook};
 use crate::render::print::{PrintOptions, Trim};
@@ -102,7 +102,7 @@ pub fn copy_files(
         ManifestLine::new(serial, book.pages.len() as i64, opts.trim, &book.answer, version, sha256_hex(&interior));
     let files = vec![
         (format!("{serial}/interior.pdf"), interior),
-        (format!("{serial}/cover.pdf"), cover_pdf(book, serial, opts, paper, version, None)),
+        (format!("{serial}/cover.pdf"), cover(book, serial, opts, paper, version, None).pdf()),
         (format!("{serial}/answer.pdf"), answer_pdf(book, serial, opts, version)),
     ];
     (files, line)

@@ -296,14 +296,15 @@ fn fox_book_pdfs_are_byte_stable() {
         sha(answer_pdf(&book, "0000000000A", &o, InteriorVersion::V2)),
         "794ae68fe57ecbd49c550c71ae3df8398963a37456c6086786f6191ce42838d6"
     );
-    let cover = crate::render::layouts::cover::cover_pdf(
+    let cover = crate::render::layouts::cover::cover(
         &book,
         "0000000000A",
         &o,
         crate::render::layouts::cover::Paper::Cream,
         InteriorVersion::V2,
         None,
-    );
+    )
+    .pdf();
     assert_eq!(sha(cover), "f00ebdc349aacd7470c93b283556ec28bacca5c8f0779d471bb469f0abea8932");
 }
 
@@ -329,14 +330,15 @@ fn word_books_print_their_word_shape_and_letters() {
     let mut bold: Vec<char> = key.iter().filter(|s| s.font == FOX_FONT).flat_map(|s| s.text.chars()).collect();
     bold.sort();
     assert_eq!(bold, ['A', 'C', 'T']);
-    let cover = crate::render::layouts::cover::cover_pdf(
+    let cover = crate::render::layouts::cover::cover(
         &book,
         "0000000000A",
         &o,
         crate::render::layouts::cover::Paper::White,
         InteriorVersion::CURRENT,
         None,
-    );
+    )
+    .pdf();
     let cover_text = shown(&pages(&cover)[0]).iter().map(|s| s.text.clone()).collect::<Vec<_>>().join(" ");
     assert!(cover_text.contains("One CAT in 3 pages") && cover_text.contains("C, A, T and S"), "{cover_text}");
 }
@@ -443,7 +445,7 @@ fn the_imprint_prints_where_books_print_it_and_only_when_given() {
         assert_eq!(listings(&a[2..]), listings(&b[2..]), "{version:?}: the puzzle pages are the same");
     }
     let cover = |o: &PrintOptions| {
-        crate::render::layouts::cover::cover_pdf(
+        crate::render::layouts::cover::cover(
             &book,
             "0000000000A",
             o,
@@ -451,6 +453,7 @@ fn the_imprint_prints_where_books_print_it_and_only_when_given() {
             InteriorVersion::CURRENT,
             None,
         )
+        .pdf()
     };
     let front = text(&pages(&cover(&with))[0]).join(" | ");
     assert!(front.contains("Find the Fox | Ada Fox"), "{front}");

@@ -451,7 +451,11 @@ impl Product for Books {
     const ID: Id = Id::Serial;
     const NOT_MADE: &'static str = "NotPrinted";
     const FILES: &'static [File] = &[
-        File::pdf("book.pdf", Query::None, "The printable book (title page with the serial, then one grid a page).")
+        File::pdf(
+            "book.pdf",
+            Query::None,
+            "The printable book: the title page, the serial and lookup help on its back, how to play, a grid a page.",
+        )
             .publisher_only(),
         File::pdf("answer.pdf", Query::None, "The answer key (the word's page with the word bold, red and outlined)."),
         File::pdf(

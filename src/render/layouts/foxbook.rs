@@ -179,7 +179,7 @@ impl InteriorVersion {
     }
 }
 
-/// The interior drawn by renderer `version`.
+/// The interior drawn by renderer `version` (the book frame from version 4).
 pub fn book_pdf(book: &WordBook, serial: &str, opts: &PrintOptions, version: InteriorVersion) -> Vec<u8> {
     if version == InteriorVersion::V4 {
         return framed_pdf(book, serial, opts, version.prose());
@@ -196,18 +196,16 @@ pub fn book_pdf(book: &WordBook, serial: &str, opts: &PrintOptions, version: Int
     let c = doc.add_page(layout.size);
     answer_help_page(c, &layout, serial, &printed, opts, version.prose());
     layout.footer(c, 2, "", &trace);
-    match version {
-        InteriorVersion::V1 => {
-            for (i, page) in book.pages.iter().enumerate() {
-                let n = FRONT_PAGES + 1 + i;
-                let c = doc.add_page(layout.size);
-                grid(c, page, GridPlace::fit(page.rows(), page.cols(), layout.body(n)), None);
-                layout.footer(c, n, &format!("Page {}", i + 1), &trace);
-            }
+    // Versions 2 and 3 draw the puzzle pages' furniture once a side; version 1 page by page.
+    if version == InteriorVersion::V1 {
+        for (i, page) in book.pages.iter().enumerate() {
+            let n = FRONT_PAGES + 1 + i;
+            let c = doc.add_page(layout.size);
+            grid(c, page, GridPlace::fit(page.rows(), page.cols(), layout.body(n)), None);
+            layout.footer(c, n, &format!("Page {}", i + 1), &trace);
         }
-        InteriorVersion::V2 | InteriorVersion::V3 | InteriorVersion::V4 => {
-            grid_pages(&mut doc, &layout, &book.pages, &trace)
-        }
+    } else {
+        grid_pages(&mut doc, &layout, &book.pages, &trace);
     }
     for n in FRONT_PAGES + book.pages.len() + 1..=total {
         let c = doc.add_page(layout.size);
